@@ -1,0 +1,221 @@
+#include "sim_command.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "spookludo/sim.h"
+#include "spookludo/spook/board.h"
+
+namespace spookludo::cli {
+
+namespace {
+
+struct SimArgs {
+    std::string game = "spook";
+    int players = 2;
+    int pieces = 2;
+    bool play_on = false;
+    bool unbalanced = false;
+    int arm = 8;
+    std::string entry = "text";
+    bool three_sixes = false;
+    std::string options_json;
+    std::vector<std::string> policies{"best", "random"};
+    int games = 10000;
+    std::uint64_t seed = 1;
+    std::string boards_file;
+    bool json = false;
+    bool no_progress = false;
+};
+
+GameOptions options_from(const SimArgs& a) {
+    if (!a.options_json.empty()) {
+        nlohmann::json j;
+        try {
+            j = nlohmann::json::parse(a.options_json);
+        } catch (const nlohmann::json::parse_error& e) {
+            throw std::invalid_argument(std::string("--options is not valid JSON: ") + e.what());
+        }
+        return j.get<GameOptions>();
+    }
+    nlohmann::json j{{"game", a.game}, {"players", a.players}, {"play_on", a.play_on}};
+    if (a.game == "spook") {
+        j["pieces"] = a.pieces;
+        j["balanced_boards"] = !a.unbalanced;
+    } else if (a.game == "ludo") {
+        j["arm"] = a.arm;
+        j["entry"] = a.entry;
+        j["three_sixes"] = a.three_sixes;
+    }
+    return j.get<GameOptions>();
+}
+
+std::vector<PolicyKind> seat_policies(const std::vector<std::string>& names, int players) {
+    if (names.empty()) throw std::invalid_argument("name at least one policy (random, greedy or best)");
+    if (static_cast<int>(names.size()) > players)
+        throw std::invalid_argument(std::to_string(names.size()) + " policies for " + std::to_string(players) +
+                                    " players: give at most one per seat");
+    std::vector<PolicyKind> seats;
+    for (const auto& n : names) {
+        auto k = parse_policy(n);
+        if (!k) throw std::invalid_argument("unknown policy \"" + n + "\" (use random, greedy or best)");
+        seats.push_back(*k);
+    }
+    while (static_cast<int>(seats.size()) < players) seats.push_back(seats.back());
+    return seats;
+}
+
+class ProgressBar {
+public:
+    ProgressBar(int total, bool enabled) : total_(total), enabled_(enabled) {}
+    void update(int done) {
+        if (!enabled_) return;
+        const int width = 40;
+        const int filled = static_cast<int>(static_cast<long long>(width) * done / total_);
+        std::fprintf(stderr, "\r[%s%s] %d/%d games", std::string(static_cast<std::size_t>(filled), '#').c_str(),
+                     std::string(static_cast<std::size_t>(width - filled), ' ').c_str(), done, total_);
+        if (done == total_) std::fprintf(stderr, "\r%*s\r", width + 30, "");
+        std::fflush(stderr);
+    }
+
+private:
+    int total_;
+    bool enabled_;
+};
+
+std::string pct(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%5.1f %%", 100 * x);
+    return buf;
+}
+
+void print_text(const SimConfig& config, const SimReport& r, double seconds) {
+    const bool spook = config.options.game == GameKind::spook;
+    nlohmann::json opts = config.options;
+    std::cout << "Simulated " << r.games << " games of " << to_string(config.options.game) << " " << opts.dump()
+              << ", seed " << config.seed << "\n\n";
+    std::cout << "seat  policy   wins        win share  95 % interval\n";
+    for (const auto& s : r.seats) {
+        char line[160];
+        std::snprintf(line, sizeof line, "%4d  %-7s %9.1f    %s    %s .. %s\n", s.seat, std::string(to_string(s.policy)).c_str(),
+                      s.wins, pct(s.share.mean).c_str(), pct(s.share.low).c_str(), pct(s.share.high).c_str());
+        std::cout << line;
+    }
+    std::cout << "\npolicy   seats  win share per seat  95 % interval\n";
+    for (const auto& p : r.policies) {
+        char line[160];
+        std::snprintf(line, sizeof line, "%-7s  %5d      %s         %s .. %s\n", std::string(to_string(p.policy)).c_str(),
+                      p.seats, pct(p.share.mean).c_str(), pct(p.share.low).c_str(), pct(p.share.high).c_str());
+        std::cout << line;
+    }
+    char line[200];
+    std::snprintf(line, sizeof line, "\n%s per game: mean %.2f, median %.1f\n", spook ? "rounds" : "turns",
+                  r.mean_length, r.median_length);
+    std::cout << line;
+    std::snprintf(line, sizeof line, "speed: %.0f games/s (%.2f s)\n", seconds > 0 ? r.games / seconds : 0.0, seconds);
+    std::cout << line;
+    std::cout << "(a joint win counts 1/k for k joint winners)\n";
+}
+
+void print_json(const SimConfig& config, const SimReport& r, double seconds) {
+    nlohmann::json j;
+    j["options"] = config.options;
+    j["seed"] = config.seed;
+    j["games"] = r.games;
+    for (const auto& s : r.seats)
+        j["seats"].push_back({{"seat", s.seat},
+                              {"policy", to_string(s.policy)},
+                              {"wins", s.wins},
+                              {"share", s.share.mean},
+                              {"ci95", {s.share.low, s.share.high}}});
+    for (const auto& p : r.policies)
+        j["policies"].push_back({{"policy", to_string(p.policy)},
+                                 {"seats", p.seats},
+                                 {"wins", p.wins},
+                                 {"share", p.share.mean},
+                                 {"ci95", {p.share.low, p.share.high}}});
+    j["mean_length"] = r.mean_length;
+    j["median_length"] = r.median_length;
+    j["length_unit"] = config.options.game == GameKind::spook ? "rounds" : "turns";
+    j["seconds"] = seconds;
+    std::cout << j.dump(2) << "\n";
+}
+
+}  // namespace
+
+void add_sim_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<SimArgs>();
+    auto* sim = app.add_subcommand("sim", "Play many games offline with bots and report win rates per seat and policy");
+    sim->footer(
+        "Examples:\n"
+        "  spookludo sim --players 2 --policy best --policy random --games 20000\n"
+        "  spookludo sim --game ludo --arm 6 --players 4 --policy best --policy random --games 2000\n"
+        "  spookludo sim --options '{\"game\":\"spook\",\"players\":4,\"pieces\":3}' --policy greedy\n"
+        "The last policy fills the remaining seats. The same seed gives the same results.");
+    sim->add_option("--game", args->game, "spook or ludo")->check(CLI::IsMember({"spook", "ludo"}))->capture_default_str();
+    sim->add_option("--players", args->players, "Players (spook 1-8, ludo 2-4; bots all)")->capture_default_str();
+    sim->add_option("--pieces", args->pieces, "Spook: pieces per player, 1, 2 or 3")->capture_default_str();
+    sim->add_flag("--play-on", args->play_on, "Play on after the first finisher to rank everyone");
+    sim->add_flag("--unbalanced", args->unbalanced, "Spook: random boards instead of the balanced pool");
+    sim->add_option("--boards", args->boards_file, "Spook: a board file (JSON) with one board per player");
+    sim->add_option("--arm", args->arm, "Ludo: squares per arm, 8 (the text) or 6")->capture_default_str();
+    sim->add_option("--entry", args->entry, "Ludo: text (lands on progress 5) or start_square")
+        ->check(CLI::IsMember({"text", "start_square"}))
+        ->capture_default_str();
+    sim->add_flag("--three-sixes", args->three_sixes, "Ludo: three 6s in a row end the turn");
+    sim->add_option("--options", args->options_json,
+                    "All game options as one JSON object (the create-room form); replaces the flags above");
+    sim->add_option("--policy,--policies", args->policies, "Policy per seat in seat order: random, greedy or best")
+        ->delimiter(',')
+        ->capture_default_str();
+    sim->add_option("-n,--games", args->games, "Games to play")->capture_default_str()->check(CLI::PositiveNumber);
+    sim->add_option("--seed", args->seed, "Seed for dice, boards and the random policy")->capture_default_str();
+    sim->add_flag("--json", args->json, "Print the report as JSON");
+    sim->add_flag("--no-progress", args->no_progress, "No progress bar (it shows only on a terminal anyway)");
+
+    sim->callback([args, &exit_code] {
+        try {
+            SimConfig config;
+            config.options = options_from(*args);
+            config.seats = seat_policies(args->policies, config.options.players);
+            config.games = args->games;
+            config.seed = args->seed;
+            if (!args->boards_file.empty()) {
+                if (config.options.game != GameKind::spook) throw std::invalid_argument("--boards is for spook games");
+                std::ifstream in(args->boards_file);
+                if (!in) throw std::invalid_argument("cannot read the board file " + args->boards_file);
+                nlohmann::json file;
+                try {
+                    file = nlohmann::json::parse(in);
+                } catch (const nlohmann::json::parse_error& e) {
+                    throw std::invalid_argument(args->boards_file + " is not valid JSON: " + e.what());
+                }
+                for (const auto& b : spook::parse_board_file(file, config.options.players))
+                    config.boards.push_back(b.board.notation());
+            }
+            ProgressBar bar(config.games, !args->no_progress && isatty(STDERR_FILENO));
+            const auto t0 = std::chrono::steady_clock::now();
+            const SimReport report = simulate(config, [&](int done) { bar.update(done); });
+            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            if (args->json)
+                print_json(config, report, seconds);
+            else
+                print_text(config, report, seconds);
+            exit_code = 0;
+        } catch (const std::exception& e) {
+            std::cerr << "spookludo sim: " << e.what() << "\n";
+            exit_code = 2;
+        }
+    });
+}
+
+}  // namespace spookludo::cli

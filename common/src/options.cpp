@@ -1,0 +1,134 @@
+#include "spookludo/options.h"
+
+#include <set>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+namespace spookludo {
+
+std::string_view to_string(GameKind kind) noexcept { return kind == GameKind::spook ? "spook" : "ludo"; }
+
+std::optional<GameKind> parse_game_kind(std::string_view name) noexcept {
+    if (name == "spook") return GameKind::spook;
+    if (name == "ludo") return GameKind::ludo;
+    return std::nullopt;
+}
+
+std::string_view to_string(LudoEntry entry) noexcept {
+    return entry == LudoEntry::text ? "text" : "start_square";
+}
+
+std::optional<LudoEntry> parse_ludo_entry(std::string_view name) noexcept {
+    if (name == "text") return LudoEntry::text;
+    if (name == "start_square") return LudoEntry::start_square;
+    return std::nullopt;
+}
+
+GameOptions GameOptions::spook_game(int players, int pieces) {
+    GameOptions o;
+    o.game = GameKind::spook;
+    o.players = players;
+    o.spook.pieces = pieces;
+    return o;
+}
+
+GameOptions GameOptions::ludo_game(int players, int arm) {
+    GameOptions o;
+    o.game = GameKind::ludo;
+    o.players = players;
+    o.ludo.arm = arm;
+    return o;
+}
+
+std::optional<std::string> GameOptions::validate() const {
+    if (game == GameKind::spook) {
+        if (players < 1 || players > 8)
+            return "players must be 1 to 8 for spook (got " + std::to_string(players) + ")";
+        if (spook.pieces < 1 || spook.pieces > 3)
+            return "pieces must be 1, 2 or 3 (got " + std::to_string(spook.pieces) + ")";
+    } else {
+        if (players < 2 || players > 4)
+            return "players must be 2 to 4 for ludo (got " + std::to_string(players) + ")";
+        if (ludo.arm != 6 && ludo.arm != 8) return "arm must be 6 or 8 (got " + std::to_string(ludo.arm) + ")";
+    }
+    return std::nullopt;
+}
+
+void to_json(nlohmann::json& j, const GameOptions& o) {
+    j = nlohmann::json{{"game", to_string(o.game)}, {"players", o.players}, {"play_on", o.play_on}};
+    if (o.game == GameKind::spook) {
+        j["pieces"] = o.spook.pieces;
+        j["balanced_boards"] = o.spook.balanced_boards;
+    } else {
+        j["arm"] = o.ludo.arm;
+        j["entry"] = to_string(o.ludo.entry);
+        j["three_sixes"] = o.ludo.three_sixes;
+    }
+}
+
+namespace {
+
+template <class T>
+T read_key(const nlohmann::json& j, const char* key, const char* expected) {
+    try {
+        return j.at(key).get<T>();
+    } catch (const nlohmann::json::exception&) {
+        throw std::invalid_argument(std::string("option \"") + key + "\" must be " + expected + " (got " +
+                                    j.at(key).dump() + ")");
+    }
+}
+
+int read_int(const nlohmann::json& j, const char* key) {
+    if (!j.at(key).is_number_integer())
+        throw std::invalid_argument(std::string("option \"") + key + "\" must be a whole number (got " +
+                                    j.at(key).dump() + ")");
+    return read_key<int>(j, key, "a whole number");
+}
+
+}  // namespace
+
+void from_json(const nlohmann::json& j, GameOptions& out) {
+    if (!j.is_object()) throw std::invalid_argument("game options must be a JSON object (got " + j.dump() + ")");
+    if (!j.contains("game")) throw std::invalid_argument("game options need \"game\": \"spook\" or \"ludo\"");
+    const auto name = read_key<std::string>(j, "game", "\"spook\" or \"ludo\"");
+    const auto kind = parse_game_kind(name);
+    if (!kind) throw std::invalid_argument("option \"game\" must be \"spook\" or \"ludo\" (got \"" + name + "\")");
+
+    GameOptions o;
+    o.game = *kind;
+    o.players = o.game == GameKind::spook ? 2 : 4;
+    const std::set<std::string> common{"game", "players", "play_on"};
+    const std::set<std::string> spook_keys{"pieces", "balanced_boards"};
+    const std::set<std::string> ludo_keys{"arm", "entry", "three_sixes"};
+    const auto& own = o.game == GameKind::spook ? spook_keys : ludo_keys;
+    const auto& other = o.game == GameKind::spook ? ludo_keys : spook_keys;
+    for (const auto& [key, value] : j.items()) {
+        if (common.count(key) || own.count(key)) continue;
+        if (other.count(key))
+            throw std::invalid_argument("option \"" + key + "\" is not an option of " + name);
+        throw std::invalid_argument("unknown option \"" + key + "\"");
+    }
+    if (j.contains("players")) o.players = read_int(j, "players");
+    if (j.contains("play_on")) o.play_on = read_key<bool>(j, "play_on", "true or false");
+    if (o.game == GameKind::spook) {
+        if (j.contains("pieces")) o.spook.pieces = read_int(j, "pieces");
+        if (j.contains("balanced_boards"))
+            o.spook.balanced_boards = read_key<bool>(j, "balanced_boards", "true or false");
+    } else {
+        if (j.contains("arm")) o.ludo.arm = read_int(j, "arm");
+        if (j.contains("entry")) {
+            const auto e = read_key<std::string>(j, "entry", "\"text\" or \"start_square\"");
+            const auto entry = parse_ludo_entry(e);
+            if (!entry)
+                throw std::invalid_argument("option \"entry\" must be \"text\" or \"start_square\" (got \"" + e +
+                                            "\")");
+            o.ludo.entry = *entry;
+        }
+        if (j.contains("three_sixes")) o.ludo.three_sixes = read_key<bool>(j, "three_sixes", "true or false");
+    }
+    if (auto err = o.validate()) throw std::invalid_argument(*err);
+    out = o;
+}
+
+}  // namespace spookludo

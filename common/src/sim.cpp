@@ -1,0 +1,45 @@
+#include "spookludo/sim.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "spookludo/spook/play.h"
+#include "spookludo/spook/setup.h"
+
+namespace spookludo {
+
+SimReport simulate(const SimConfig& config, const std::function<void(int)>& progress) {
+    if (auto err = config.options.validate()) throw std::invalid_argument(*err);
+    if (static_cast<int>(config.seats.size()) != config.options.players)
+        throw std::invalid_argument("give one policy per player: " + std::to_string(config.options.players) +
+                                    " players, " + std::to_string(config.seats.size()) + " policies");
+    if (config.games < 1) throw std::invalid_argument("play at least one game");
+
+    std::vector<spook::Board> fixed_boards;
+    for (const auto& text : config.boards) fixed_boards.push_back(spook::Board::from_notation(text));
+    if (!fixed_boards.empty() && static_cast<int>(fixed_boards.size()) != config.options.players)
+        throw std::invalid_argument("give one board per player");
+
+    SimTally tally(config.seats);
+    spook::SolutionCache cache;
+    Rng master(config.seed);
+    const int step = std::max(1, config.games / 200);
+    for (int g = 0; g < config.games; ++g) {
+        // Every game has its own streams, so game g is the same whatever came before it.
+        Rng game_rng = master.split();
+        SeededDice dice(game_rng.next());
+        Rng policy_rng = game_rng.split();
+        GameOutcome outcome;
+        if (config.options.game == GameKind::spook) {
+            const auto boards = fixed_boards.empty() ? spook::choose_board_set(config.options, game_rng) : fixed_boards;
+            outcome = spook::play_game(config.options, config.seats, boards, dice, policy_rng, cache);
+        } else {
+            throw std::invalid_argument("ludo is not in this build yet");
+        }
+        tally.add(outcome);
+        if (progress && ((g + 1) % step == 0 || g + 1 == config.games)) progress(g + 1);
+    }
+    return tally.report();
+}
+
+}  // namespace spookludo

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Installs what SpookLudo needs from Debian 12's own packages. Idempotent: packages that are
+# already installed are left alone and apt is not touched at all when nothing is missing.
+#
+#   scripts/setup.sh build     compilers, CMake, Ninja, ccache and the -dev libraries
+#   scripts/setup.sh runtime   only the shared libraries the programs load (the Docker image)
+#   scripts/setup.sh test      build + what the test suites use
+#   scripts/setup.sh all       everything above
+set -euo pipefail
+
+mode=${1:-all}
+
+build_pkgs=(g++ cmake ninja-build ccache pkg-config
+            libboost1.81-dev nlohmann-json3-dev doctest-dev libcli11-dev libspdlog-dev libssl-dev)
+runtime_pkgs=(libssl3 libspdlog1.10 libfmt9 ca-certificates)
+test_pkgs=(python3)
+
+case "$mode" in
+  build)   want=("${build_pkgs[@]}") ;;
+  runtime) want=("${runtime_pkgs[@]}") ;;
+  test)    want=("${build_pkgs[@]}" "${test_pkgs[@]}") ;;
+  all)     want=("${build_pkgs[@]}" "${runtime_pkgs[@]}" "${test_pkgs[@]}") ;;
+  -h|--help)
+    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+    exit 0 ;;
+  *) echo "setup.sh: unknown mode '$mode' (use build, runtime, test or all)" >&2; exit 2 ;;
+esac
+
+missing=()
+for p in "${want[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup.sh ($mode): everything is installed"
+  exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "setup.sh: these packages are missing and installing them needs root: ${missing[*]}" >&2
+  exit 1
+fi
+
+echo "setup.sh ($mode): installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"
