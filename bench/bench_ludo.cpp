@@ -1,0 +1,252 @@
+// Classic Ludo engine benchmark: turns per second with each bot, the `best` bot's time per move,
+// and the bots' win rates (best vs 3 random, best vs 3 greedy, with 95 % intervals).
+// Single-threaded: every figure is for one core. Figures go into BENCHMARKS.md with the command.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "spookludo/dice.h"
+#include "spookludo/ludo/game.h"
+#include "spookludo/ludo/policy.h"
+#include "spookludo/sim.h"
+
+using namespace spookludo;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Flags {
+    int games = 2000;          // win-rate games per match-up
+    int turns = 20'000'000;    // throughput: turns per timed run with `random`
+    int repeats = 5;           // timed runs per figure (the median is reported)
+    std::uint64_t seed = 1;
+    int arm = 6;               // board of the win-rate games
+    bool skip_throughput = false;
+    bool skip_winrates = false;
+    int depth = -1;            // override BestConfig::depth
+    int budget = -1;           // override BestConfig::node_budget
+    std::string weights;       // override Weights terms, "name=value,..."
+    std::string vs;            // only this opponent match-up (random|greedy)
+};
+
+void usage() {
+    std::puts(
+        "bench_ludo: Classic Ludo engine benchmark (one core)\n"
+        "\n"
+        "  --games N       win-rate games per match-up (default 2000)\n"
+        "  --turns N       turns per timed throughput run with random (default 20000000;\n"
+        "                  greedy and best run proportionally fewer)\n"
+        "  --repeats N     timed runs per throughput figure, median reported (default 5)\n"
+        "  --seed S        seed of dice and bots (default 1)\n"
+        "  --arm 6|8       board of the win-rate games (default 6)\n"
+        "  --quick         a short run: 300 games, 2000000 turns, 3 repeats\n"
+        "  --no-throughput / --no-winrates   skip a part\n"
+        "  --vs random|greedy                only this win-rate match-up\n"
+        "  --depth N, --budget N             BestConfig of `best` (default 2, 2000)\n"
+        "  --weights a=x,b=y                 Weights of `best` (entered, progress, home_column,\n"
+        "                                    home, danger, block, blockade, lockout, opponents)\n"
+        "  --help          this text\n");
+}
+
+bool parse(int argc, char** argv, Flags& f) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        auto value = [&]() -> const char* {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "%s needs a value\n", argv[i]);
+                std::exit(2);
+            }
+            return argv[++i];
+        };
+        if (a == "--help" || a == "-h") {
+            usage();
+            std::exit(0);
+        } else if (a == "--games") f.games = std::atoi(value());
+        else if (a == "--turns") f.turns = std::atoi(value());
+        else if (a == "--repeats") f.repeats = std::atoi(value());
+        else if (a == "--seed") f.seed = std::strtoull(value(), nullptr, 10);
+        else if (a == "--arm") f.arm = std::atoi(value());
+        else if (a == "--quick") {
+            f.games = 300;
+            f.turns = 2'000'000;
+            f.repeats = 3;
+        } else if (a == "--no-throughput") f.skip_throughput = true;
+        else if (a == "--no-winrates") f.skip_winrates = true;
+        else if (a == "--vs") f.vs = value();
+        else if (a == "--depth") f.depth = std::atoi(value());
+        else if (a == "--budget") f.budget = std::atoi(value());
+        else if (a == "--weights") f.weights = value();
+        else {
+            std::fprintf(stderr, "unknown flag %s (try --help)\n", argv[i]);
+            return false;
+        }
+    }
+    if (f.games < 1 || f.turns < 1 || f.repeats < 1 || (f.arm != 6 && f.arm != 8)) {
+        std::fprintf(stderr, "bad flag value (try --help)\n");
+        return false;
+    }
+    return true;
+}
+
+ludo::BestConfig best_config(const Flags& f) {
+    ludo::BestConfig c;
+    if (f.depth >= 0) c.depth = f.depth;
+    if (f.budget >= 0) c.node_budget = f.budget;
+    std::string_view rest = f.weights;
+    while (!rest.empty()) {
+        const auto comma = rest.find(',');
+        const std::string_view item = rest.substr(0, comma);
+        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+        const auto eq = item.find('=');
+        const std::string name(item.substr(0, eq));
+        const double v = eq == std::string_view::npos ? 0 : std::atof(std::string(item.substr(eq + 1)).c_str());
+        ludo::Weights& w = c.weights;
+        if (name == "entered") w.entered = v;
+        else if (name == "progress") w.progress = v;
+        else if (name == "home_column") w.home_column = v;
+        else if (name == "home") w.home = v;
+        else if (name == "danger") w.danger = v;
+        else if (name == "block") w.block = v;
+        else if (name == "blockade") w.blockade = v;
+        else if (name == "lockout") w.lockout = v;
+        else if (name == "opponents") w.opponents = v;
+        else {
+            std::fprintf(stderr, "unknown weight %s\n", name.c_str());
+            std::exit(2);
+        }
+    }
+    return c;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// Plays four-seat games with one policy until `turns` throws were made; returns turns/s.
+double turns_per_second(PolicyKind policy, int arm, long turns, std::uint64_t seed, const ludo::BestConfig& cfg) {
+    GameOptions o = GameOptions::ludo_game(4, arm);
+    SeededDice dice(seed);
+    Rng rng(seed ^ 0x5eedULL);
+    long done = 0;
+    long checksum = 0;
+    const auto t0 = Clock::now();
+    while (done < turns) {
+        ludo::Game game(o);
+        game.roll_off(dice);
+        while (game.phase() != ludo::Phase::finished) {
+            game.throw_die(dice);
+            if (game.phase() != ludo::Phase::awaiting_choice) continue;
+            game.play(ludo::choose_move(policy, game, rng, cfg));
+        }
+        done += game.turns();
+        checksum += game.winners().front();
+    }
+    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (checksum < 0) std::puts("");  // keep the work observable
+    return static_cast<double>(done) / s;
+}
+
+struct MatchResult {
+    SimReport report;
+    std::vector<double> move_us;  // time of each `best` decision with a real choice
+    double seconds = 0;
+};
+
+// `games` games of `best` against three `opponent`s at 4 players, the best seat rotating.
+MatchResult match(PolicyKind opponent, const Flags& f, const ludo::BestConfig& cfg) {
+    const GameOptions o = GameOptions::ludo_game(4, f.arm);
+    SimTally tally({PolicyKind::best, opponent, opponent, opponent});
+    MatchResult r;
+    Rng seeds(f.seed);
+    const auto t0 = Clock::now();
+    for (int g = 0; g < f.games; ++g) {
+        SeededDice dice(seeds.next());
+        Rng rng(seeds.next());
+        const int best_seat = g % 4;
+        std::vector<PolicyKind> seats(4, opponent);
+        seats[static_cast<std::size_t>(best_seat)] = PolicyKind::best;
+        ludo::Game game(o);
+        game.roll_off(dice);
+        while (game.phase() != ludo::Phase::finished) {
+            game.throw_die(dice);
+            if (game.phase() != ludo::Phase::awaiting_choice) continue;
+            const PolicyKind p = seats[static_cast<std::size_t>(game.current_seat())];
+            if (p == PolicyKind::best && game.legal_moves().size() > 1) {
+                const auto m0 = Clock::now();
+                const ludo::Move m = ludo::choose_move(p, game, rng, cfg);
+                r.move_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - m0).count());
+                game.play(m);
+            } else {
+                game.play(ludo::choose_move(p, game, rng, cfg));
+            }
+        }
+        // Report in "best is seat 0" terms: rotate the winners back.
+        GameOutcome out{{}, game.turns()};
+        for (int w : game.winners()) out.winners.push_back((w - best_seat + 4) % 4);
+        tally.add(out);
+    }
+    r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    r.report = tally.report();
+    return r;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Flags f;
+    if (!parse(argc, argv, f)) return 2;
+    const ludo::BestConfig cfg = best_config(f);
+    std::printf("bench_ludo: seed %llu, best depth %d, node budget %d\n", static_cast<unsigned long long>(f.seed),
+                cfg.depth, cfg.node_budget);
+
+    if (!f.skip_throughput) {
+        std::printf("\nThroughput (4 players, all seats one bot, one core; median of %d runs)\n", f.repeats);
+        struct Row {
+            PolicyKind policy;
+            int arm;
+            long turns;
+        };
+        const long t = f.turns;
+        const Row rows[] = {{PolicyKind::random, 8, t},       {PolicyKind::random, 6, t},
+                            {PolicyKind::greedy, 8, t / 10},  {PolicyKind::greedy, 6, t / 10},
+                            {PolicyKind::best, 6, t / 1000 + 1000}};
+        for (const Row& row : rows) {
+            std::vector<double> runs;
+            for (int k = 0; k < f.repeats; ++k)
+                runs.push_back(turns_per_second(row.policy, row.arm, row.turns,
+                                                f.seed + static_cast<std::uint64_t>(k), cfg));
+            std::printf("  %-6s n=%d  %12.0f turns/s   (%ld turns per run)\n",
+                        std::string(to_string(row.policy)).c_str(), row.arm, median(runs), row.turns);
+            std::fflush(stdout);
+        }
+    }
+
+    if (!f.skip_winrates) {
+        for (PolicyKind opp : {PolicyKind::random, PolicyKind::greedy}) {
+            if (!f.vs.empty() && f.vs != to_string(opp)) continue;
+            const MatchResult r = match(opp, f, cfg);
+            const auto& s = r.report.seats[0].share;
+            std::printf("\nbest vs 3 %s, 4 players, n=%d, %d games (best's seat rotating)\n",
+                        std::string(to_string(opp)).c_str(), f.arm, r.report.games);
+            std::printf("  best wins %.1f %%  (95 %% CI %.1f .. %.1f %%)   fair share 25 %%\n", 100 * s.mean,
+                        100 * s.low, 100 * s.high);
+            std::printf("  mean game length %.0f turns; %.1f s\n", r.report.mean_length, r.seconds);
+            std::vector<double> us = r.move_us;
+            std::sort(us.begin(), us.end());
+            if (!us.empty()) {
+                const double p99 = us[std::min(us.size() - 1, us.size() * 99 / 100)];
+                std::printf("  best's time per move (%zu moves with a choice): median %.1f us, p99 %.1f us, max %.1f us\n",
+                            us.size(), median(us), p99, us.back());
+            }
+            std::fflush(stdout);
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,80 @@
+#pragma once
+// The shape of a Classic Ludo board (RULES.md part 2, "Geometry" and "Seats"), as constexpr
+// questions of the arm length n.
+//
+// A piece is described by its progress along its own track:
+//   yard (-1)             waiting in its starting circle
+//   0 .. 8n+2             on the circuit; 0 is its start square, one square from the end of its arm
+//   8n+3 .. 9n+1          in its home column (n - 1 squares, private to its colour)
+//   9n+2                  home (the home triangle)
+// The circuit has 8n + 4 squares; a piece never steps on the square just behind its start square
+// (progress 8n+3 would be that square; the piece turns into its home column there instead).
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace spookludo::ludo {
+
+inline constexpr int pieces_per_player = 4;
+inline constexpr int max_players = 4;
+inline constexpr int yard = -1;  // the progress of a piece in its starting circle
+
+// Clockwise order round the board.
+enum class Colour : std::uint8_t { green, yellow, red, blue };
+
+constexpr std::string_view to_string(Colour c) noexcept {
+    constexpr std::array<std::string_view, 4> names{"green", "yellow", "red", "blue"};
+    return names[static_cast<std::size_t>(c)];
+}
+
+// The colour of a seat: two players sit opposite (green, red), three take green, yellow, red.
+constexpr Colour colour_of_seat(int players, int seat) noexcept {
+    if (players == 2) return seat == 0 ? Colour::green : Colour::red;
+    return static_cast<Colour>(seat);
+}
+
+class Geometry {
+public:
+    constexpr explicit Geometry(int arm = 8) noexcept : arm_(arm) {}
+
+    constexpr int arm() const noexcept { return arm_; }
+    constexpr int circuit_squares() const noexcept { return 8 * arm_ + 4; }      // 68 or 52
+    constexpr int home_column_squares() const noexcept { return arm_ - 1; }      // 7 or 5
+    constexpr int last_circuit_progress() const noexcept { return 8 * arm_ + 2; }  // 66 or 50
+    constexpr int home() const noexcept { return 9 * arm_ + 2; }                  // 74 or 56
+    constexpr int start_spacing() const noexcept { return 2 * arm_ + 1; }         // 17 or 13
+
+    // The circuit square (0 .. circuit_squares()-1, square 0 being green's start square).
+    constexpr int start_square(Colour c) const noexcept {
+        return static_cast<int>(c) * start_spacing();
+    }
+
+    constexpr bool on_circuit(int progress) const noexcept {
+        return progress >= 0 && progress <= last_circuit_progress();
+    }
+    constexpr bool in_home_column(int progress) const noexcept {
+        return progress > last_circuit_progress() && progress < home();
+    }
+    constexpr bool valid_progress(int progress) const noexcept {
+        return progress >= yard && progress <= home();
+    }
+
+    // The circuit square a piece of colour c stands on at this progress; -1 off the circuit.
+    constexpr int square_of(Colour c, int progress) const noexcept {
+        if (!on_circuit(progress)) return -1;
+        const int s = start_square(c) + progress;
+        return s >= circuit_squares() ? s - circuit_squares() : s;
+    }
+
+    // The progress a piece of colour c would have on circuit square `square` (0 .. 8n+3; 8n+3 is
+    // the square just behind its start square, which it never uses).
+    constexpr int progress_at(Colour c, int square) const noexcept {
+        const int p = square - start_square(c);
+        return p < 0 ? p + circuit_squares() : p;
+    }
+
+private:
+    int arm_;
+};
+
+}  // namespace spookludo::ludo

@@ -1,0 +1,248 @@
+#include "spookludo/ludo/policy.h"
+
+#include <stdexcept>
+
+namespace spookludo::ludo {
+
+namespace {
+
+constexpr std::size_t ix(int i) noexcept { return static_cast<std::size_t>(i); }
+
+constexpr double win_score = 10000;
+
+double piece_value(const Geometry& g, int p, const Weights& w) noexcept {
+    if (p == yard) return 0;
+    double v = w.entered + w.progress * p;
+    if (p > g.last_circuit_progress()) v += w.home_column;
+    if (p == g.home()) v += w.home;
+    return v;
+}
+
+// Is the circuit path of `seat`'s piece from progress `first` to `last` free of blocks of other
+// seats?
+bool path_clear(const Game& game, int seat, Colour c, int first, int last) noexcept {
+    const Geometry& g = game.geometry();
+    for (int p = first; p <= last; ++p) {
+        const int sq = g.square_of(c, p);
+        if (game.is_block(sq) && game.occupant(sq) != seat) return false;
+    }
+    return true;
+}
+
+// The faces with which `attacker` could land on circuit square `sq` (a bit per face 1..6).
+unsigned hitting_faces(const Game& game, int attacker, int sq) noexcept {
+    const Geometry& g = game.geometry();
+    const Colour c = game.colour(attacker);
+    const int t = g.progress_at(c, sq);  // where sq lies on the attacker's track
+    if (t > g.last_circuit_progress()) return 0;
+    const int entry = game.options().ludo.entry == LudoEntry::text ? 5 : 0;
+    unsigned faces = 0;
+    bool yard_checked = false;
+    for (int j = 0; j < pieces_per_player; ++j) {
+        const int q = game.progress(attacker, j);
+        if (q == yard) {
+            if (!yard_checked && t == entry && path_clear(game, attacker, c, 0, entry - 1)) faces |= 1u << 6;
+            yard_checked = true;
+            continue;
+        }
+        const int d = t - q;
+        if (q < 0 || d < 1 || d > 6 || !g.on_circuit(q)) continue;
+        if (faces & (1u << d)) continue;
+        if (path_clear(game, attacker, c, q + 1, t - 1)) faces |= 1u << d;
+    }
+    return faces;
+}
+
+int popcount(unsigned x) noexcept {
+    int n = 0;
+    for (; x; x &= x - 1) ++n;
+    return n;
+}
+
+double material(const Game& game, int seat, const Weights& w) noexcept {
+    double v = 0;
+    for (int i = 0; i < pieces_per_player; ++i) v += piece_value(game.geometry(), game.progress(seat, i), w);
+    return v;
+}
+
+}  // namespace
+
+double evaluate(const Game& game, int me, const Weights& w) {
+    const int players = game.players();
+    if (game.has_finished(me)) {
+        // Earlier finishers rank higher; under play_on the rest of the game no longer matters.
+        int before = 0;
+        for (int s = 0; s < players; ++s)
+            before += (s != me && game.has_finished(s) && *game.finished_at(s) < *game.finished_at(me)) ? 1 : 0;
+        return win_score - 1000.0 * before;
+    }
+    if (game.phase() == Phase::finished) return -win_score;
+
+    const Geometry& g = game.geometry();
+    const Colour mine = game.colour(me);
+    double own = material(game, me, w);
+
+    // Danger: the expected loss from captures before this seat throws again, and the blocks.
+    for (int i = 0; i < pieces_per_player; ++i) {
+        const int p = game.progress(me, i);
+        if (!g.on_circuit(p)) continue;
+        const int sq = g.square_of(mine, p);
+        if (game.is_block(sq)) {
+            bool first = true;  // count a block once, at its lowest-numbered piece
+            for (int j = 0; j < i; ++j) first = first && game.progress(me, j) != p;
+            if (!first) continue;
+            own += w.block;
+            for (int o = 0; o < players; ++o) {
+                if (o == me || game.has_finished(o)) continue;
+                const Colour oc = game.colour(o);
+                const int t = g.progress_at(oc, sq);
+                if (t > g.last_circuit_progress()) continue;
+                const int entry = game.options().ludo.entry == LudoEntry::text ? 5 : 0;
+                bool has_yard = false;
+                for (int j = 0; j < pieces_per_player; ++j) {
+                    const int q = game.progress(o, j);
+                    if (q == yard) has_yard = true;
+                    else if (g.on_circuit(q) && t - q >= 1 && t - q <= 6) own += w.blockade;
+                }
+                if (has_yard && t <= entry) own += w.lockout;
+            }
+            continue;
+        }
+        double safe = 1;
+        for (int o = 0; o < players; ++o) {
+            if (o == me || game.has_finished(o)) continue;
+            const unsigned faces = hitting_faces(game, o, sq);
+            if (faces) safe *= 1.0 - popcount(faces) / 6.0;
+        }
+        own -= w.danger * (1.0 - safe) * piece_value(g, p, w);
+    }
+
+    double strongest = 0;
+    for (int o = 0; o < players; ++o) {
+        if (o == me || game.has_finished(o)) continue;
+        const double m = material(game, o, w);
+        strongest = m > strongest ? m : strongest;
+    }
+    return own - w.opponents * strongest;
+}
+
+namespace {
+
+// The greedy choice of the seat to move: the best position one step ahead.
+int greedy_index(const Game& game, const MoveList& moves, const Weights& w) {
+    if (moves.size() == 1) return 0;
+    const int seat = game.current_seat();
+    int best = 0;
+    double best_value = -1e300;
+    for (int k = 0; k < moves.size(); ++k) {
+        Game child = game;
+        child.play(moves[k]);
+        const double v = evaluate(child, seat, w);
+        if (v > best_value) {
+            best_value = v;
+            best = k;
+        }
+    }
+    return best;
+}
+
+struct Search {
+    int me;
+    const Weights& w;
+    long nodes = 0;
+
+    // The expected score of a position awaiting a throw, looking `plies` throws ahead.
+    double chance(const Game& game, int plies) {
+        if (game.phase() == Phase::finished || plies == 0) {
+            ++nodes;
+            return evaluate(game, me, w);
+        }
+        double sum = 0;
+        for (Face f = 1; f <= 6; ++f) {
+            Game c = game;
+            c.apply_throw(f);
+            if (c.phase() != Phase::awaiting_choice) {
+                sum += chance(c, plies - 1);
+                continue;
+            }
+            const MoveList moves = c.legal_moves();
+            if (c.current_seat() == me) {
+                double best = -1e300;
+                for (const Move& m : moves) {
+                    Game child = c;
+                    child.play(m);
+                    const double v = chance(child, plies - 1);
+                    best = v > best ? v : best;
+                }
+                sum += best;
+            } else {
+                const int k = greedy_index(c, moves, w);
+                nodes += moves.size() > 1 ? moves.size() : 0;
+                Game child = c;
+                child.play(moves[k]);
+                sum += chance(child, plies - 1);
+            }
+        }
+        return sum / 6;
+    }
+};
+
+}  // namespace
+
+Move choose_move(PolicyKind policy, const Game& game, Rng& rng, const BestConfig& config) {
+    const MoveList moves = game.legal_moves();
+    if (moves.empty()) throw std::logic_error("choose_move: there is no choice to make");
+    if (moves.size() == 1) return moves[0];
+    switch (policy) {
+        case PolicyKind::random: return moves[static_cast<int>(rng.uniform(static_cast<std::uint32_t>(moves.size())))];
+        case PolicyKind::greedy: return moves[greedy_index(game, moves, Weights{})];
+        case PolicyKind::best: break;
+    }
+    // Expectimax: deepen while the estimated cost fits the node budget.
+    int plies = 0;
+    long estimate = moves.size();
+    while (plies < config.depth && estimate * 6 * 3 <= config.node_budget) {
+        estimate *= 6 * 3;
+        ++plies;
+    }
+    Search search{game.current_seat(), config.weights};
+    int best = 0;
+    double best_value = -1e300;
+    for (int k = 0; k < moves.size(); ++k) {
+        Game child = game;
+        child.play(moves[k]);
+        const double v = search.chance(child, plies);
+        if (v > best_value) {
+            best_value = v;
+            best = k;
+        }
+    }
+    return moves[best];
+}
+
+int choose_piece(PolicyKind policy, const Game& game, Rng& rng, const BestConfig& config) {
+    return choose_move(policy, game, rng, config).piece;
+}
+
+}  // namespace spookludo::ludo
+
+namespace spookludo {
+
+GameOutcome play_ludo_game(const GameOptions& options, const std::vector<PolicyKind>& seats, Dice& dice,
+                           Rng& policy_rng) {
+    ludo::Game game(options);
+    if (static_cast<int>(seats.size()) != game.players())
+        throw std::invalid_argument("play_ludo_game: " + std::to_string(game.players()) + " players but " +
+                                    std::to_string(seats.size()) + " policies");
+    game.roll_off(dice);
+    // A safety net far beyond any real game (typical games last a few hundred throws).
+    constexpr int max_turns = 1'000'000;
+    while (game.phase() != ludo::Phase::finished && game.turns() < max_turns) {
+        game.throw_die(dice);
+        if (game.phase() != ludo::Phase::awaiting_choice) continue;
+        game.play(ludo::choose_move(seats[static_cast<std::size_t>(game.current_seat())], game, policy_rng));
+    }
+    return GameOutcome{game.winners(), game.turns()};
+}
+
+}  // namespace spookludo
