@@ -115,6 +115,8 @@ ludo::BestConfig best_config(const Flags& f) {
         else if (name == "blockade") w.blockade = v;
         else if (name == "lockout") w.lockout = v;
         else if (name == "opponents") w.opponents = v;
+        else if (name == "greed") c.opponent_greed = v;
+        else if (name == "exposure") w.exposure = v;
         else {
             std::fprintf(stderr, "unknown weight %s\n", name.c_str());
             std::exit(2);

@@ -82,6 +82,19 @@ double evaluate(const Game& game, int me, const Weights& w) {
     const Colour mine = game.colour(me);
     double own = material(game, me, w);
 
+    // Exposure: every piece on the circuit shares the throws with the others there, so the more
+    // pieces out, the longer each stays in reach of opposing pieces on its way round.
+    int out = 0;
+    int to_go = 0;
+    for (int i = 0; i < pieces_per_player; ++i) {
+        const int p = game.progress(me, i);
+        if (g.on_circuit(p)) {
+            ++out;
+            to_go += g.last_circuit_progress() + 1 - p;
+        }
+    }
+    own -= w.exposure * out * to_go;
+
     // Danger: the expected loss from captures before this seat throws again, and the blocks.
     for (int i = 0; i < pieces_per_player; ++i) {
         const int p = game.progress(me, i);
@@ -149,6 +162,7 @@ int greedy_index(const Game& game, const MoveList& moves, const Weights& w) {
 struct Search {
     int me;
     const Weights& w;
+    double greed;
     long nodes = 0;
 
     // The expected score of a position awaiting a throw, looking `plies` throws ahead.
@@ -175,12 +189,24 @@ struct Search {
                     best = v > best ? v : best;
                 }
                 sum += best;
-            } else {
+            } else if (moves.size() == 1 || greed >= 1) {
                 const int k = greedy_index(c, moves, w);
                 nodes += moves.size() > 1 ? moves.size() : 0;
                 Game child = c;
                 child.play(moves[k]);
                 sum += chance(child, plies - 1);
+            } else {
+                // The opponent plays its greedy choice with probability `greed`, otherwise any.
+                const int k = greed > 0 ? greedy_index(c, moves, w) : 0;
+                double total = 0, chosen = 0;
+                for (int j = 0; j < moves.size(); ++j) {
+                    Game child = c;
+                    child.play(moves[j]);
+                    const double v = chance(child, plies - 1);
+                    total += v;
+                    if (j == k) chosen = v;
+                }
+                sum += greed * chosen + (1 - greed) * total / moves.size();
             }
         }
         return sum / 6;
@@ -205,7 +231,7 @@ Move choose_move(PolicyKind policy, const Game& game, Rng& rng, const BestConfig
         estimate *= 6 * 3;
         ++plies;
     }
-    Search search{game.current_seat(), config.weights};
+    Search search{game.current_seat(), config.weights, config.opponent_greed};
     int best = 0;
     double best_value = -1e300;
     for (int k = 0; k < moves.size(); ++k) {

@@ -73,6 +73,8 @@ public:
         return p < 0 ? p + circuit_squares() : p;
     }
 
+    friend constexpr bool operator==(const Geometry&, const Geometry&) = default;
+
 private:
     int arm_;
 };

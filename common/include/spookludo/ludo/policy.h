@@ -26,12 +26,14 @@ struct Weights {
     double block = 4;           // own block on the circuit
     double blockade = 3;        // own block within six squares in front of an opposing piece
     double lockout = 6;         // own block on the way in of an opponent with pieces in its yard
+    double exposure = 0.0;      // per piece out, times (pieces out) x (squares still to go on the circuit)
     double opponents = 0.6;     // weight of the strongest opponent's score against one's own
 };
 
 struct BestConfig {
     int node_budget = 2000;  // positions scored per move at most (the search shrinks to fit)
     int depth = 2;           // 1: own move only; 2: + the opponents' and own next throws
+    double opponent_greed = 1;  // the search's opponents play greedily this often, else uniformly
     Weights weights{};
 };
 
