@@ -24,7 +24,7 @@ using namespace spookludo::spook;
 namespace {
 
 double finish(const Board& b, int pieces) {
-    return Solution::solve(b, pieces, pieces == 1 ? 1 : 2).expected_finish();
+    return Solution::solve(b, pieces, spook_pieces_to_finish(pieces)).expected_finish();
 }
 
 std::vector<std::pair<Board, double>> make_pool(int pieces, int count, Rng& rng) {

@@ -1,6 +1,7 @@
 // spookludo: the player's program. Thin: every subcommand lives in its own file.
 #include <CLI/CLI.hpp>
 
+#include "boards_command.h"
 #include "sim_command.h"
 
 int main(int argc, char** argv) {
@@ -9,6 +10,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     int exit_code = 0;
     spookludo::cli::add_sim_command(app, exit_code);
+    spookludo::cli::add_boards_command(app, exit_code);
     CLI11_PARSE(app, argc, argv);
     return exit_code;
 }

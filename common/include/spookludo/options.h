@@ -19,12 +19,14 @@ enum class GameKind : unsigned char { spook, ludo };
 std::string_view to_string(GameKind kind) noexcept;
 std::optional<GameKind> parse_game_kind(std::string_view name) noexcept;
 
+// Spook: pieces that must reach the church to finish: 1 with one piece, otherwise 2.
+constexpr int spook_pieces_to_finish(int pieces) noexcept { return pieces == 1 ? 1 : 2; }
+
 struct SpookOptions {
     int pieces = 2;               // 1 ("easier"), 2 (default) or 3 ("more strategic")
     bool balanced_boards = true;  // the game's boards differ by at most 2 % in expected finish
 
-    // Pieces that must reach the church to finish: 1 with one piece, otherwise 2.
-    constexpr int pieces_to_finish() const noexcept { return pieces == 1 ? 1 : 2; }
+    constexpr int pieces_to_finish() const noexcept { return spook_pieces_to_finish(pieces); }
     friend bool operator==(const SpookOptions&, const SpookOptions&) = default;
 };
 

@@ -157,6 +157,16 @@ Board Board::random(Rng& rng) {
     return b;
 }
 
+std::array<std::uint64_t, 2> Board::key() const noexcept {
+    std::array<std::uint64_t, 2> k{};
+    for (Square s = 1; s < kChurch; ++s) {
+        const auto bits = static_cast<std::uint64_t>(at(s));
+        const int i = s - 1;  // 0..38: 20 squares in the first word, 19 in the second
+        k[static_cast<std::size_t>(i / 20)] |= bits << (3 * (i % 20));
+    }
+    return k;
+}
+
 std::optional<Square> Board::first_empty_square() const noexcept {
     for (Square s = 1; s < kChurch; ++s)
         if (carries_character(s) && at(s) == Character::none) return s;

@@ -51,10 +51,16 @@ Game::Game(const GameOptions& options, std::vector<Board> boards) : options_(opt
     last_moves_.reserve(boards_.size());
 }
 
-MoveList Game::legal_moves(int seat) const {
+const MoveList& Game::legal_moves(int seat) const noexcept {
+    static const MoveList none;
+    if (phase_ != RoundPhase::choosing || seat < 0 || seat >= players()) return none;
+    return moves_[static_cast<std::size_t>(seat)];
+}
+
+MoveList Game::compute_moves(int seat) const noexcept {
     MoveList list;
-    if (phase_ != RoundPhase::choosing || seat < 0 || seat >= players() || !in_play(seat)) return list;
-    const auto& p = player(seat);
+    const auto& p = players_[static_cast<std::size_t>(seat)];
+    if (p.finished_round) return list;
     for (int i = 0; i < p.piece_count; ++i) {
         const Square from = p.pieces[static_cast<std::size_t>(i)];
         if (from == kChurch || from + *roll_ > kChurch) continue;
@@ -85,6 +91,7 @@ Verdict Game::roll_movement(Face face) {
     if (face < 1 || face > 6) return Verdict::reject("a die shows 1 to 6 (got " + std::to_string(face) + ")");
     roll_ = face;
     choice_.fill(std::nullopt);
+    for (int s = 0; s < players(); ++s) moves_[static_cast<std::size_t>(s)] = compute_moves(s);
     phase_ = RoundPhase::choosing;
     return Verdict::accept();
 }
@@ -127,20 +134,22 @@ Verdict Game::apply_moves() {
         if (needs_decision(s)) return Verdict::reject("seat " + std::to_string(s) + " has not chosen yet");
     last_moves_.clear();
     for (int s = 0; s < players(); ++s) {
-        if (!in_play(s)) continue;
         const auto idx = static_cast<std::size_t>(s);
+        auto& p = players_[idx];
+        if (p.finished_round) continue;
         MoveRecord rec{s, std::nullopt, ChoiceSource::only_move};
-        if (choice_[idx]) {
-            rec.move = chosen(s);
+        if (const auto& piece = choice_[idx]) {
+            const Square from = p.pieces[static_cast<std::size_t>(*piece)];
+            rec.move = Move{*piece, from, from + *roll_};
             rec.source = choice_source_[idx];
-        } else {
-            const MoveList list = legal_moves(s);  // zero or one distinct outcome
-            if (!list.empty()) rec.move = list[0];
+        } else if (!moves_[idx].empty()) {
+            rec.move = moves_[idx][0];  // the only distinct outcome
         }
+        // Moves are independent (every player has their own board), so applying them one
+        // after another is applying them together.
+        if (rec.move) p.pieces[static_cast<std::size_t>(rec.move->piece)] = rec.move->to;
         last_moves_.push_back(rec);
     }
-    for (const auto& rec : last_moves_)
-        if (rec.move) players_[static_cast<std::size_t>(rec.seat)].pieces[static_cast<std::size_t>(rec.move->piece)] = rec.move->to;
     phase_ = RoundPhase::activation_roll;
     return Verdict::accept();
 }
@@ -157,7 +166,9 @@ Verdict Game::activate(Face face) {
     act.finished.clear();
     // Every piece on a square carrying the woken character takes the action once; a piece it
     // carries onto another character does nothing more this round. A player who has finished
-    // (play on) takes no more part.
+    // (play on) takes no more part. Then every player with enough pieces in the church has
+    // finished in this round.
+    const int need = options_.spook.pieces_to_finish();
     for (int s = 0; s < players(); ++s) {
         auto& p = players_[static_cast<std::size_t>(s)];
         if (p.finished_round) continue;
@@ -170,11 +181,7 @@ Verdict Game::activate(Face face) {
                 sq = to;
             }
         }
-    }
-    const int need = options_.spook.pieces_to_finish();
-    for (int s = 0; s < players(); ++s) {
-        auto& p = players_[static_cast<std::size_t>(s)];
-        if (!p.finished_round && p.in_church() >= need) {
+        if (p.in_church() >= need) {
             p.finished_round = round_;
             act.finished.push_back(s);
         }

@@ -21,7 +21,7 @@ double greedy_score(const Board& board, const Move& move) noexcept {
 }
 
 int choose_piece(PolicyKind kind, const Game& game, int seat, Rng& rng, const Solution* best) {
-    const MoveList moves = game.legal_moves(seat);
+    const MoveList& moves = game.legal_moves(seat);
     if (moves.empty()) return -1;
     if (moves.size == 1) return moves[0].piece;
     switch (kind) {

@@ -1,5 +1,7 @@
 #include "spookludo/spook/setup.h"
 
+#include "spookludo/spook/solver.h"
+
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
@@ -46,6 +48,21 @@ double balance_spread(std::span<const double> expected) noexcept {
     if (expected.size() < 2) return 0.0;
     const auto [lo, hi] = std::minmax_element(expected.begin(), expected.end());
     return (*hi - *lo) / *lo;
+}
+
+BoardSetReport report_boards(std::span<const Board> boards, int pieces) {
+    BoardSetReport report;
+    std::vector<double> finishes;
+    for (const Board& b : boards) {
+        BoardSetReport::Entry e;
+        for (std::size_t c = 0; c < kCharacters.size(); ++c) e.counts[c] = b.count(kCharacters[c]);
+        e.expected_finish = Solution::solve(b, pieces, spook_pieces_to_finish(pieces)).expected_finish();
+        report.seven_of_each = report.seven_of_each && b.has_seven_of_each();
+        finishes.push_back(e.expected_finish);
+        report.boards.push_back(e);
+    }
+    report.spread = balance_spread(finishes);
+    return report;
 }
 
 }  // namespace spookludo::spook

@@ -167,6 +167,19 @@ Solution Solution::solve(const Board& board, int pieces, int pieces_to_finish) {
         }
         if (change < kTolerance) break;
     }
+
+    int codes = 1;
+    for (int i = 0; i < pieces; ++i) codes *= kBase;
+    sol.q_by_code_.assign(static_cast<std::size_t>(codes), 0.0);
+    for (int c = 0; c < codes; ++c) {
+        std::array<std::uint8_t, kMaxPieces> p{1, 1, 1};
+        bool valid = true;
+        for (int i = pieces - 1, rest = c; i >= 0; --i, rest /= kBase) {
+            p[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(rest % kBase);
+            valid &= p[static_cast<std::size_t>(i)] >= 1;
+        }
+        if (valid) sol.q_by_code_[static_cast<std::size_t>(c)] = q[static_cast<std::size_t>(index_unsorted(sp, p))];
+    }
     return sol;
 }
 
@@ -181,15 +194,17 @@ double Solution::expected_after_move(std::span<const Square> positions) const {
 }
 
 int Solution::best_piece(std::span<const Square> positions, Face roll) const noexcept {
-    const auto& sp = space(pieces_);
-    const auto p = to_array(positions);
+    const auto k = static_cast<std::size_t>(pieces_);
+    int code = 0;
+    for (std::size_t i = 0; i < k; ++i) code = code * kBase + positions[i];
     int best = -1;
     double best_value = 0;
-    for (std::size_t i = 0; i < static_cast<std::size_t>(pieces_); ++i) {
-        if (p[i] == kChurch || p[i] + roll > kChurch) continue;
-        auto moved = p;
-        moved[i] = static_cast<std::uint8_t>(moved[i] + roll);
-        const double v = q_[static_cast<std::size_t>(index_unsorted(sp, moved))];
+    int place = 1;  // kBase^(k-1-i): the weight of piece i's digit
+    for (std::size_t i = 1; i < k; ++i) place *= kBase;
+    for (std::size_t i = 0; i < k; ++i, place /= kBase) {
+        const Square from = positions[i];
+        if (from == kChurch || from + roll > kChurch) continue;
+        const double v = q_by_code_[static_cast<std::size_t>(code + roll * place)];
         if (best < 0 || v < best_value) {
             best = static_cast<int>(i);
             best_value = v;
@@ -199,13 +214,11 @@ int Solution::best_piece(std::span<const Square> positions, Face roll) const noe
 }
 
 std::shared_ptr<const Solution> SolutionCache::get(const Board& board, int pieces, int pieces_to_finish) {
-    std::string key = board.notation();
-    key += static_cast<char>('0' + pieces);
-    key += static_cast<char>('0' + pieces_to_finish);
+    const Key key{board.key(), pieces, pieces_to_finish};
     if (auto it = entries_.find(key); it != entries_.end()) return it->second;
     if (entries_.size() >= kMaxEntries) entries_.clear();
     auto solution = std::make_shared<const Solution>(Solution::solve(board, pieces, pieces_to_finish));
-    entries_.emplace(std::move(key), solution);
+    entries_.emplace(key, solution);
     return solution;
 }
 

@@ -111,6 +111,9 @@ public:
         return after_[static_cast<std::size_t>(face)][static_cast<std::size_t>(s)];
     }
 
+    // The characters packed 3 bits a square: equal boards have equal keys (for caches).
+    std::array<std::uint64_t, 2> key() const noexcept;
+
     friend bool operator==(const Board& a, const Board& b) noexcept { return a.squares_ == b.squares_; }
 
 private:

@@ -106,8 +106,9 @@ public:
     // Movement roll: phase movement_roll -> choosing.
     Verdict roll_movement(Face face);
 
-    // The distinct legal moves of `seat` for the current movement roll (empty when none).
-    MoveList legal_moves(int seat) const;
+    // The distinct legal moves of `seat` for the current movement roll (empty when none, or
+    // outside the choosing phase). Computed once per roll.
+    const MoveList& legal_moves(int seat) const noexcept;
     // Whether `seat` has a real choice (two or more distinct moves) and has not yet chosen.
     bool needs_decision(int seat) const;
     // The seats that still have to choose this round.
@@ -135,6 +136,7 @@ public:
 
 private:
     bool game_should_end() const;
+    MoveList compute_moves(int seat) const noexcept;
 
     GameOptions options_;
     std::vector<Board> boards_;
@@ -142,6 +144,7 @@ private:
     RoundPhase phase_ = RoundPhase::movement_roll;
     int round_ = 1;
     std::optional<Face> roll_;
+    std::array<MoveList, kMaxPlayers> moves_{};                    // legal moves per seat, this roll
     std::array<std::optional<int>, kMaxPlayers> choice_{};         // chosen piece per seat
     std::array<ChoiceSource, kMaxPlayers> choice_source_{};
     std::vector<MoveRecord> last_moves_;

@@ -1,5 +1,6 @@
 #pragma once
 // Setting up a game of Spook & Werewolf Ludo: which boards it uses, and which seat gets which.
+#include <array>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -37,5 +38,20 @@ std::vector<int> draw_assignment(int count, Dice& dice);
 
 // (max - min) / min of a set of expected finishes (0 for fewer than two).
 double balance_spread(std::span<const double> expected_finishes) noexcept;
+
+// What RULES.md asks to be reported of boards a host loads (they need not have 7 of each
+// character nor be balanced, but the players should know): per board its character counts and
+// expected finish under best play for the piece count, and the spread across the set.
+struct BoardSetReport {
+    struct Entry {
+        std::array<int, 5> counts{};  // hat, cat, spook, werewolf, witch
+        double expected_finish = 0;
+    };
+    std::vector<Entry> boards;
+    double spread = 0;             // (max - min) / min of the expected finishes
+    bool seven_of_each = true;     // every board has 7 of each character
+    bool balanced() const noexcept { return spread <= kBalanceTolerance; }
+};
+BoardSetReport report_boards(std::span<const Board> boards, int pieces);
 
 }  // namespace spookludo::spook

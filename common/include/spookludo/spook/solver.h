@@ -5,7 +5,8 @@
 // interchangeable, so a position is the sorted multiset of squares).
 #include <memory>
 #include <span>
-#include <string>
+#include <array>
+#include <cstdint>
 #include <unordered_map>
 #include <vector>
 
@@ -46,6 +47,9 @@ private:
     int start_ = 0;
     std::vector<double> e_;  // per position, before the movement roll
     std::vector<double> q_;  // per position, after the moves and before the activation
+    // q_ again, indexed by the base-41 code of the squares in any order, so that choosing a
+    // move needs no sorting: the hot path of every bot and of the server's fallback.
+    std::vector<double> q_by_code_;
 };
 
 // The dense index of a position among all sorted multisets of `pieces` squares (for callers that
@@ -63,8 +67,22 @@ public:
     std::size_t size() const noexcept { return entries_.size(); }
 
 private:
-    // Keyed by the board's notation and the piece counts; cleared when it grows past a bound.
-    std::unordered_map<std::string, std::shared_ptr<const Solution>> entries_;
+    // Keyed by the board and the piece counts; cleared when it grows past a bound.
+    struct Key {
+        std::array<std::uint64_t, 2> board;
+        int pieces;
+        int need;
+        friend bool operator==(const Key&, const Key&) = default;
+    };
+    struct KeyHash {
+        std::size_t operator()(const Key& k) const noexcept {
+            const std::uint64_t counts = static_cast<unsigned>(k.pieces * 8 + k.need);
+            const std::uint64_t mixed = (k.board[0] * std::uint64_t{0x9E3779B97F4A7C15}) ^
+                                        (k.board[1] + std::uint64_t{0x632BE59BD9B4E019}) ^ counts;
+            return static_cast<std::size_t>(mixed);
+        }
+    };
+    std::unordered_map<Key, std::shared_ptr<const Solution>, KeyHash> entries_;
 };
 
 }  // namespace spookludo::spook

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Configures and builds a CMake preset (release by default): scripts/build.sh [PRESET] [TARGET...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+preset=${1:-release}
+shift || true
+cmake --preset "$preset" >/dev/null
+if [ $# -gt 0 ]; then
+  cmake --build --preset "$preset" --target "$@"
+else
+  cmake --build --preset "$preset"
+fi
