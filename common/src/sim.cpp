@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "spookludo/ludo/policy.h"
 #include "spookludo/spook/play.h"
 #include "spookludo/spook/setup.h"
 
@@ -34,7 +35,7 @@ SimReport simulate(const SimConfig& config, const std::function<void(int)>& prog
             const auto boards = fixed_boards.empty() ? spook::choose_board_set(config.options, game_rng) : fixed_boards;
             outcome = spook::play_game(config.options, config.seats, boards, dice, policy_rng, cache);
         } else {
-            throw std::invalid_argument("ludo is not in this build yet");
+            outcome = play_ludo_game(config.options, config.seats, dice, policy_rng);
         }
         tally.add(outcome);
         if (progress && ((g + 1) % step == 0 || g + 1 == config.games)) progress(g + 1);
