@@ -117,6 +117,9 @@ ludo::BestConfig best_config(const Flags& f) {
         else if (name == "opponents") w.opponents = v;
         else if (name == "greed") c.opponent_greed = v;
         else if (name == "exposure") w.exposure = v;
+        else if (name == "threat") w.threat = v;
+        else if (name == "far") w.far = v;
+        else if (name == "progress2") w.progress2 = v;
         else {
             std::fprintf(stderr, "unknown weight %s\n", name.c_str());
             std::exit(2);

@@ -189,8 +189,9 @@ TEST_CASE("[ludo][bots] greedy and best take a capture, bring a piece home, and 
         home.apply_throw(2);
         CHECK(choose_piece(p, home, rng) == 0);
 
-        // Green's piece on 20 has red's piece 2 squares behind it; the one on 40 is alone.
-        Game escape = at("green*:20,40,Y,Y red:44,Y,Y,Y");  // red 44 = square 18
+        // Green's piece on 45 has red's piece 2 squares behind it (red 17 = square 43); a 5 takes
+        // it out of reach, or moves the piece on 3 instead.
+        Game escape = at("green*:45,3,Y,Y red:17,Y,Y,Y");
         escape.apply_throw(5);
         CHECK(choose_piece(p, escape, rng) == 0);
     }

@@ -184,7 +184,7 @@ void Game::throw_die(Dice& dice, EventLog* log) {
     apply_throw(dice.roll(DrawPurpose::throw_), log);
 }
 
-void Game::end_turn(EventLog* log) noexcept {
+void Game::end_turn(EventLog* log) {
     sixes_ = 0;
     face_ = 0;
     int s = seat_;
@@ -283,7 +283,7 @@ void Game::lift(int square) noexcept {
     v = (v & 15) == 1 ? std::uint8_t{0} : static_cast<std::uint8_t>(v - 1);
 }
 
-void Game::play(const Move& m, EventLog* log) noexcept {
+void Game::play(const Move& m, EventLog* log) {
     const int seat = seat_;
     const Colour c = colours_[idx(seat)];
     const Geometry& g = geometry_;

@@ -12,7 +12,7 @@ constexpr double win_score = 10000;
 
 double piece_value(const Geometry& g, int p, const Weights& w) noexcept {
     if (p == yard) return 0;
-    double v = w.entered + w.progress * p;
+    double v = w.entered + w.progress * p + w.progress2 * p * p / g.home();
     if (p > g.last_circuit_progress()) v += w.home_column;
     if (p == g.home()) v += w.home;
     return v;
@@ -30,7 +30,8 @@ bool path_clear(const Game& game, int seat, Colour c, int first, int last) noexc
 }
 
 // The faces with which `attacker` could land on circuit square `sq` (a bit per face 1..6).
-unsigned hitting_faces(const Game& game, int attacker, int sq) noexcept {
+// `far` counts the attacker's pieces 7 to 12 squares behind (a 6 and then the rest).
+unsigned hitting_faces(const Game& game, int attacker, int sq, int& far) noexcept {
     const Geometry& g = game.geometry();
     const Colour c = game.colour(attacker);
     const int t = g.progress_at(c, sq);  // where sq lies on the attacker's track
@@ -46,6 +47,7 @@ unsigned hitting_faces(const Game& game, int attacker, int sq) noexcept {
             continue;
         }
         const int d = t - q;
+        if (d > 6 && d <= 12 && g.on_circuit(q)) ++far;
         if (q < 0 || d < 1 || d > 6 || !g.on_circuit(q)) continue;
         if (faces & (1u << d)) continue;
         if (path_clear(game, attacker, c, q + 1, t - 1)) faces |= 1u << d;
@@ -82,13 +84,13 @@ double evaluate(const Game& game, int me, const Weights& w) {
     const Colour mine = game.colour(me);
     double own = material(game, me, w);
 
-    // Exposure: every piece on the circuit shares the throws with the others there, so the more
-    // pieces out, the longer each stays in reach of opposing pieces on its way round.
+    // Exposure: every single piece on the circuit shares the throws with the others there, so the
+    // more pieces out, the longer each stays in reach of opposing pieces on its way round.
     int out = 0;
     int to_go = 0;
     for (int i = 0; i < pieces_per_player; ++i) {
         const int p = game.progress(me, i);
-        if (g.on_circuit(p)) {
+        if (g.on_circuit(p) && !game.is_block(g.square_of(mine, p))) {
             ++out;
             to_go += g.last_circuit_progress() + 1 - p;
         }
@@ -121,11 +123,28 @@ double evaluate(const Game& game, int me, const Weights& w) {
             }
             continue;
         }
+        if (w.threat != 0) {
+            // Threats: single opposing pieces one throw ahead (captures are forward only, so a
+            // piece behind them is also out of their reach).
+            for (int d = 1; d <= 6 && p + d <= g.last_circuit_progress(); ++d) {
+                const int ahead = g.square_of(mine, p + d);
+                const int o = game.occupant(ahead);
+                if (o < 0) continue;
+                if (o == me) {
+                    if (game.is_block(ahead)) break;
+                    continue;
+                }
+                if (game.is_block(ahead)) break;
+                own += w.threat / 6.0 * piece_value(g, g.progress_at(game.colour(o), ahead), w);
+            }
+        }
         double safe = 1;
         for (int o = 0; o < players; ++o) {
             if (o == me || game.has_finished(o)) continue;
-            const unsigned faces = hitting_faces(game, o, sq);
-            if (faces) safe *= 1.0 - popcount(faces) / 6.0;
+            int far = 0;
+            const unsigned faces = hitting_faces(game, o, sq, far);
+            const double hit = popcount(faces) / 6.0 + w.far * far / 36.0;
+            if (hit > 0) safe *= hit < 1 ? 1.0 - hit : 0.0;
         }
         own -= w.danger * (1.0 - safe) * piece_value(g, p, w);
     }
@@ -163,6 +182,7 @@ struct Search {
     int me;
     const Weights& w;
     double greed;
+    Weights model = greedy_weights();  // how the opponents are assumed to weigh their choices
     long nodes = 0;
 
     // The expected score of a position awaiting a throw, looking `plies` throws ahead.
@@ -190,14 +210,14 @@ struct Search {
                 }
                 sum += best;
             } else if (moves.size() == 1 || greed >= 1) {
-                const int k = greedy_index(c, moves, w);
+                const int k = greedy_index(c, moves, model);
                 nodes += moves.size() > 1 ? moves.size() : 0;
                 Game child = c;
                 child.play(moves[k]);
                 sum += chance(child, plies - 1);
             } else {
                 // The opponent plays its greedy choice with probability `greed`, otherwise any.
-                const int k = greed > 0 ? greedy_index(c, moves, w) : 0;
+                const int k = greed > 0 ? greedy_index(c, moves, model) : 0;
                 double total = 0, chosen = 0;
                 for (int j = 0; j < moves.size(); ++j) {
                     Game child = c;
@@ -221,7 +241,7 @@ Move choose_move(PolicyKind policy, const Game& game, Rng& rng, const BestConfig
     if (moves.size() == 1) return moves[0];
     switch (policy) {
         case PolicyKind::random: return moves[static_cast<int>(rng.uniform(static_cast<std::uint32_t>(moves.size())))];
-        case PolicyKind::greedy: return moves[greedy_index(game, moves, Weights{})];
+        case PolicyKind::greedy: return moves[greedy_index(game, moves, greedy_weights())];
         case PolicyKind::best: break;
     }
     // Expectimax: deepen while the estimated cost fits the node budget.

@@ -93,7 +93,8 @@ struct Event {
 };
 using EventLog = std::vector<Event>;
 
-// A readable line for an event, e.g. "red captures"... as the log prints it.
+// A readable line for an event, e.g. "red piece 2 is captured on circuit square 31 and goes back
+// to its yard" (English, for logs and simple clients).
 std::string describe(const Event& event, int players);
 
 class Game {
@@ -131,7 +132,8 @@ public:
 
     // The legal choices of the current throw (empty unless awaiting_choice).
     MoveList legal_moves() const noexcept;
-    // The legal choices a seat would have with this face in the current position.
+    // The legal choices a seat would have with this face in the current position (a question
+    // only: play() takes moves of legal_moves()).
     MoveList legal_moves_for(int seat, Face face) const noexcept;
 
     // Standings so far (final once finished): rank_by_finish on the turns seats finished in.
@@ -158,7 +160,7 @@ public:
     // reason and changes nothing.
     Verdict choose(int seat, int piece, EventLog* log = nullptr);
     // Plays a move taken from legal_moves(), unchecked (bots, search).
-    void play(const Move& move, EventLog* log = nullptr) noexcept;
+    void play(const Move& move, EventLog* log = nullptr);
 
     // Every invariant of the state; empty when all hold, else what is broken (tests).
     std::optional<std::string> broken_invariant() const;
@@ -180,7 +182,7 @@ private:
     }
     void put(int seat, int square) noexcept;
     void lift(int square) noexcept;
-    void end_turn(EventLog* log) noexcept;  // play passes to the next unfinished seat
+    void end_turn(EventLog* log);  // play passes to the next unfinished seat
 
     GameOptions options_;
     Geometry geometry_;
