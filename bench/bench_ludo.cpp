@@ -21,17 +21,17 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 struct Flags {
-    int games = 2000;          // win-rate games per match-up
-    int turns = 20'000'000;    // throughput: turns per timed run with `random`
-    int repeats = 5;           // timed runs per figure (the median is reported)
+    int games = 2000;        // win-rate games per match-up
+    int turns = 20'000'000;  // throughput: turns per timed run with `random`
+    int repeats = 5;         // timed runs per figure (the median is reported)
     std::uint64_t seed = 1;
-    int arm = 6;               // board of the win-rate games
+    int arm = 6;  // board of the win-rate games
     bool skip_throughput = false;
     bool skip_winrates = false;
-    int depth = -1;            // override BestConfig::depth
-    int budget = -1;           // override BestConfig::node_budget
-    std::string weights;       // override Weights terms, "name=value,..."
-    std::string vs;            // only this opponent match-up (random|greedy)
+    int depth = -1;       // override BestConfig::depth
+    int budget = -1;      // override BestConfig::node_budget
+    std::string weights;  // override Weights terms, "name=value,..."
+    std::string vs;       // only this opponent match-up (random|greedy)
 };
 
 void usage() {
@@ -66,21 +66,32 @@ bool parse(int argc, char** argv, Flags& f) {
         if (a == "--help" || a == "-h") {
             usage();
             std::exit(0);
-        } else if (a == "--games") f.games = std::atoi(value());
-        else if (a == "--turns") f.turns = std::atoi(value());
-        else if (a == "--repeats") f.repeats = std::atoi(value());
-        else if (a == "--seed") f.seed = std::strtoull(value(), nullptr, 10);
-        else if (a == "--arm") f.arm = std::atoi(value());
+        } else if (a == "--games")
+            f.games = std::atoi(value());
+        else if (a == "--turns")
+            f.turns = std::atoi(value());
+        else if (a == "--repeats")
+            f.repeats = std::atoi(value());
+        else if (a == "--seed")
+            f.seed = std::strtoull(value(), nullptr, 10);
+        else if (a == "--arm")
+            f.arm = std::atoi(value());
         else if (a == "--quick") {
             f.games = 300;
             f.turns = 2'000'000;
             f.repeats = 3;
-        } else if (a == "--no-throughput") f.skip_throughput = true;
-        else if (a == "--no-winrates") f.skip_winrates = true;
-        else if (a == "--vs") f.vs = value();
-        else if (a == "--depth") f.depth = std::atoi(value());
-        else if (a == "--budget") f.budget = std::atoi(value());
-        else if (a == "--weights") f.weights = value();
+        } else if (a == "--no-throughput")
+            f.skip_throughput = true;
+        else if (a == "--no-winrates")
+            f.skip_winrates = true;
+        else if (a == "--vs")
+            f.vs = value();
+        else if (a == "--depth")
+            f.depth = std::atoi(value());
+        else if (a == "--budget")
+            f.budget = std::atoi(value());
+        else if (a == "--weights")
+            f.weights = value();
         else {
             std::fprintf(stderr, "unknown flag %s (try --help)\n", argv[i]);
             return false;
@@ -106,20 +117,34 @@ ludo::BestConfig best_config(const Flags& f) {
         const std::string name(item.substr(0, eq));
         const double v = eq == std::string_view::npos ? 0 : std::atof(std::string(item.substr(eq + 1)).c_str());
         ludo::Weights& w = c.weights;
-        if (name == "entered") w.entered = v;
-        else if (name == "progress") w.progress = v;
-        else if (name == "home_column") w.home_column = v;
-        else if (name == "home") w.home = v;
-        else if (name == "danger") w.danger = v;
-        else if (name == "block") w.block = v;
-        else if (name == "blockade") w.blockade = v;
-        else if (name == "lockout") w.lockout = v;
-        else if (name == "opponents") w.opponents = v;
-        else if (name == "greed") c.opponent_greed = v;
-        else if (name == "exposure") w.exposure = v;
-        else if (name == "threat") w.threat = v;
-        else if (name == "far") w.far = v;
-        else if (name == "progress2") w.progress2 = v;
+        if (name == "entered")
+            w.entered = v;
+        else if (name == "progress")
+            w.progress = v;
+        else if (name == "home_column")
+            w.home_column = v;
+        else if (name == "home")
+            w.home = v;
+        else if (name == "danger")
+            w.danger = v;
+        else if (name == "block")
+            w.block = v;
+        else if (name == "blockade")
+            w.blockade = v;
+        else if (name == "lockout")
+            w.lockout = v;
+        else if (name == "opponents")
+            w.opponents = v;
+        else if (name == "greed")
+            c.opponent_greed = v;
+        else if (name == "exposure")
+            w.exposure = v;
+        else if (name == "threat")
+            w.threat = v;
+        else if (name == "far")
+            w.far = v;
+        else if (name == "progress2")
+            w.progress2 = v;
         else {
             std::fprintf(stderr, "unknown weight %s\n", name.c_str());
             std::exit(2);
@@ -219,14 +244,16 @@ int main(int argc, char** argv) {
             long turns;
         };
         const long t = f.turns;
-        const Row rows[] = {{PolicyKind::random, 8, t},       {PolicyKind::random, 6, t},
-                            {PolicyKind::greedy, 8, t / 10},  {PolicyKind::greedy, 6, t / 10},
+        const Row rows[] = {{PolicyKind::random, 8, t},
+                            {PolicyKind::random, 6, t},
+                            {PolicyKind::greedy, 8, t / 10},
+                            {PolicyKind::greedy, 6, t / 10},
                             {PolicyKind::best, 6, t / 1000 + 1000}};
         for (const Row& row : rows) {
             std::vector<double> runs;
             for (int k = 0; k < f.repeats; ++k)
-                runs.push_back(turns_per_second(row.policy, row.arm, row.turns,
-                                                f.seed + static_cast<std::uint64_t>(k), cfg));
+                runs.push_back(
+                    turns_per_second(row.policy, row.arm, row.turns, f.seed + static_cast<std::uint64_t>(k), cfg));
             std::printf("  %-6s n=%d  %12.0f turns/s   (%ld turns per run)\n",
                         std::string(to_string(row.policy)).c_str(), row.arm, median(runs), row.turns);
             std::fflush(stdout);
@@ -247,8 +274,9 @@ int main(int argc, char** argv) {
             std::sort(us.begin(), us.end());
             if (!us.empty()) {
                 const double p99 = us[std::min(us.size() - 1, us.size() * 99 / 100)];
-                std::printf("  best's time per move (%zu moves with a choice): median %.1f us, p99 %.1f us, max %.1f us\n",
-                            us.size(), median(us), p99, us.back());
+                std::printf(
+                    "  best's time per move (%zu moves with a choice): median %.1f us, p99 %.1f us, max %.1f us\n",
+                    us.size(), median(us), p99, us.back());
             }
             std::fflush(stdout);
         }

@@ -5,7 +5,7 @@
 
 using namespace ludo_test;
 
-TEST_CASE("[ludo][notation] positions round-trip through parse and print") {
+TEST_CASE("positions round-trip through parse and print [ludo][notation]") {
     for (const char* text : {"green*:Y,Y,Y,Y red:Y,Y,Y,Y", "green:5,5,50,H red*:Y,55,0,12",
                              "green:Y,1,2,3 yellow:H,H,H,Y red*:40,41,42,43",
                              "green:H,54,Y,Y yellow:Y,Y,Y,Y red:Y,Y,Y,Y blue*:Y,10,10,10"}) {
@@ -21,7 +21,7 @@ TEST_CASE("[ludo][notation] positions round-trip through parse and print") {
     CHECK(at("green:Y,Y,Y,Y red:Y,Y,Y,Y").position() == "green*:Y,Y,Y,Y red:Y,Y,Y,Y");
 }
 
-TEST_CASE("[ludo][notation] the position builds the board: who stands where") {
+TEST_CASE("the position builds the board: who stands where [ludo][notation]") {
     const Game game = at("green*:5,5,12,Y red:40,Y,Y,Y");  // red 40 is circuit square 14 (26 + 40 - 52)
     CHECK(game.occupant(5) == 0);
     CHECK(game.occupant_count(5) == 2);
@@ -30,10 +30,10 @@ TEST_CASE("[ludo][notation] the position builds the board: who stands where") {
     CHECK_FALSE(game.is_block(12));
     CHECK(game.occupant(14) == 1);
     CHECK(game.occupant(0) == -1);
-    CHECK(game.progress(0, 3) == yard);
+    CHECK(game.progress(0, 3) == kYard);
 }
 
-TEST_CASE("[ludo][notation] mistakes are refused with what is wrong") {
+TEST_CASE("mistakes are refused with what is wrong [ludo][notation]") {
     const auto refuses = [](const std::string& text, const std::string& part) {
         CAPTURE(text);
         try {

@@ -25,12 +25,12 @@ std::set<RefMove> reference_moves(const Game& game, int seat, Face face) {
     const Colour c = game.colour(seat);
     const int entry = game.options().ludo.entry == LudoEntry::text ? 5 : 0;
     std::set<RefMove> out;
-    for (int i = 0; i < pieces_per_player; ++i) {
+    for (int i = 0; i < kPiecesPerPlayer; ++i) {
         const int p = game.progress(seat, i);
         if (p == g.home()) continue;
         int to = 0;
         int path_from = 0;
-        if (p == yard) {
+        if (p == kYard) {
             if (face != 6) continue;
             to = entry;
             path_from = 0;
@@ -71,7 +71,7 @@ bool same(const std::set<RefMove>& a, const std::set<RefMove>& b) {
 bool two_colours_on_a_square(const Game& game) {
     std::vector<int> owner(static_cast<std::size_t>(game.geometry().circuit_squares()), -1);
     for (int s = 0; s < game.players(); ++s)
-        for (int i = 0; i < pieces_per_player; ++i) {
+        for (int i = 0; i < kPiecesPerPlayer; ++i) {
             const int sq = game.geometry().square_of(game.colour(s), game.progress(s, i));
             if (sq < 0) continue;
             int& o = owner[static_cast<std::size_t>(sq)];
@@ -83,7 +83,7 @@ bool two_colours_on_a_square(const Game& game) {
 
 }  // namespace
 
-TEST_CASE("[ludo][property] seeded random games keep every invariant and end") {
+TEST_CASE("seeded random games keep every invariant and end [ludo][property]") {
     Rng seeds(2024);
     int games = 0;
     long turns = 0;
@@ -109,7 +109,8 @@ TEST_CASE("[ludo][property] seeded random games keep every invariant and end") {
                         if (game.phase() == Phase::awaiting_choice) {
                             const MoveList moves = game.legal_moves();
                             REQUIRE(!moves.empty());
-                            const Move m = moves[static_cast<int>(rng.uniform(static_cast<std::uint32_t>(moves.size())))];
+                            const Move m =
+                                moves[static_cast<int>(rng.uniform(static_cast<std::uint32_t>(moves.size())))];
                             // No piece passes or lands on an opposing block.
                             const Geometry& g = game.geometry();
                             const int seat = game.current_seat();
@@ -126,7 +127,7 @@ TEST_CASE("[ludo][property] seeded random games keep every invariant and end") {
                     turns += game.turns();
                     const auto winners = game.winners();
                     REQUIRE(winners.size() == 1);
-                    CHECK(game.pieces_home(winners[0]) == pieces_per_player);
+                    CHECK(game.pieces_home(winners[0]) == kPiecesPerPlayer);
                     if (o.play_on) CHECK(game.unfinished_players() == 1);
                 }
             }
@@ -134,7 +135,7 @@ TEST_CASE("[ludo][property] seeded random games keep every invariant and end") {
     MESSAGE(games << " games, " << turns << " turns");
 }
 
-TEST_CASE("[ludo][property] the same dice replay the same game, events and all") {
+TEST_CASE("the same dice replay the same game, events and all [ludo][property]") {
     const auto replay = [](std::uint64_t seed) {
         SeededDice dice(seed);
         Rng rng(seed);
@@ -159,7 +160,7 @@ TEST_CASE("[ludo][property] the same dice replay the same game, events and all")
     CHECK(describe(a.front(), 4).find("in the roll-off") != std::string::npos);
 }
 
-TEST_CASE("[ludo][bots] every policy picks a legal piece, deterministically for a seed") {
+TEST_CASE("every policy picks a legal piece, deterministically for a seed [ludo][bots]") {
     const Game game = [] {
         Game g = at("green*:10,30,Y,Y yellow:Y,Y,Y,Y red:38,Y,Y,Y");
         g.apply_throw(6);
@@ -177,7 +178,7 @@ TEST_CASE("[ludo][bots] every policy picks a legal piece, deterministically for 
     CHECK_THROWS_AS((void)choose_piece(PolicyKind::best, none, rng), std::logic_error);  // nothing to choose yet
 }
 
-TEST_CASE("[ludo][bots] greedy and best take a capture, bring a piece home, and step out of reach") {
+TEST_CASE("greedy and best take a capture, bring a piece home, and step out of reach [ludo][bots]") {
     Rng rng(1);
     for (PolicyKind p : {PolicyKind::greedy, PolicyKind::best}) {
         CAPTURE(to_string(p));
@@ -197,7 +198,7 @@ TEST_CASE("[ludo][bots] greedy and best take a capture, bring a piece home, and 
     }
 }
 
-TEST_CASE("[ludo][bots] best and greedy beat random players") {
+TEST_CASE("best and greedy beat random players [ludo][bots]") {
     // The long measurements are in bench_ludo; here a few hundred games with a generous margin.
     const auto share = [](PolicyKind bot, int games) {
         Rng seeds(99);
@@ -218,7 +219,7 @@ TEST_CASE("[ludo][bots] best and greedy beat random players") {
     CHECK(share(PolicyKind::best, 160) > 0.40);
 }
 
-TEST_CASE("[ludo][bots] play_ludo_game checks its arguments") {
+TEST_CASE("play_ludo_game checks its arguments [ludo][bots]") {
     SeededDice dice(1);
     Rng rng(1);
     CHECK_THROWS_AS(play_ludo_game(ludo_options(3), {PolicyKind::random}, dice, rng), std::invalid_argument);

@@ -7,7 +7,7 @@
 
 using namespace ludo_test;
 
-TEST_CASE("[ludo][rules] geometry of both boards") {
+TEST_CASE("geometry of both boards [ludo][rules]") {
     constexpr Geometry g8(8), g6(6);
     static_assert(g8.circuit_squares() == 68 && g8.home_column_squares() == 7 && g8.home() == 74);
     static_assert(g6.circuit_squares() == 52 && g6.home_column_squares() == 5 && g6.home() == 56);
@@ -20,7 +20,7 @@ TEST_CASE("[ludo][rules] geometry of both boards") {
     CHECK(colour_of_seat(4, 3) == Colour::blue);
 }
 
-TEST_CASE("[ludo][rules] a piece enters only on a 6 and lands on progress 5") {
+TEST_CASE("a piece enters only on a 6 and lands on progress 5 [ludo][rules]") {
     Game game = at("green*:Y,Y,Y,Y red:Y,Y,Y,Y");
     for (Face f = 1; f <= 5; ++f) {
         Game g = game;
@@ -38,7 +38,7 @@ TEST_CASE("[ludo][rules] a piece enters only on a 6 and lands on progress 5") {
     CHECK(game.occupant(0) == -1);
 }
 
-TEST_CASE("[ludo][rules] entering passes a single opposing piece, and captures one on progress 5") {
+TEST_CASE("entering passes a single opposing piece, and captures one on progress 5 [ludo][rules]") {
     SUBCASE("a single red piece on green's start square stays") {
         Game game = at("green*:Y,Y,Y,Y red:Y,Y,Y,29");  // red 29 = square 3
         game.apply_throw(6);
@@ -63,7 +63,7 @@ TEST_CASE("[ludo][rules] entering passes a single opposing piece, and captures o
     }
 }
 
-TEST_CASE("[ludo][rules] an opposing block on the way in forbids entering") {
+TEST_CASE("an opposing block on the way in forbids entering [ludo][rules]") {
     for (const char* block : {"26,26", "29,29", "31,31"}) {  // red block on square 0, 3 or 5
         CAPTURE(block);
         Game game = at(std::string("green*:Y,Y,Y,Y red:Y,Y,") + block);
@@ -87,7 +87,7 @@ TEST_CASE("[ludo][rules] an opposing block on the way in forbids entering") {
     CHECK(game.phase() == Phase::awaiting_choice);
 }
 
-TEST_CASE("[ludo][rules] entry=start_square: the 6 places the piece on progress 0") {
+TEST_CASE("entry=start_square: the 6 places the piece on progress 0 [ludo][rules]") {
     const auto entry = LudoEntry::start_square;
     SUBCASE("onto the start square, and that is the whole move") {
         Game game = at("green*:Y,Y,Y,Y red:Y,Y,31,31", 6, entry);  // a red block on square 5 is no matter
@@ -112,7 +112,7 @@ TEST_CASE("[ludo][rules] entry=start_square: the 6 places the piece on progress 
     }
 }
 
-TEST_CASE("[ludo][rules] no piece passes or lands on an opposing block; own pieces may") {
+TEST_CASE("no piece passes or lands on an opposing block; own pieces may [ludo][rules]") {
     // Red's block on square 12 (red progress 38); green's single piece on 10.
     Game game = at("green*:10,Y,Y,Y red:38,38,Y,Y");
     SUBCASE("short of the block is fine") {
@@ -153,7 +153,7 @@ TEST_CASE("[ludo][rules] no piece passes or lands on an opposing block; own piec
     }
 }
 
-TEST_CASE("[ludo][rules] landing on a single opposing piece sends it to its yard") {
+TEST_CASE("landing on a single opposing piece sends it to its yard [ludo][rules]") {
     Game game = at("green*:10,Y,Y,Y red:38,Y,Y,Y");  // red single on square 12
     game.apply_throw(2);
     REQUIRE(game.choose(0, 0).ok());
@@ -162,7 +162,7 @@ TEST_CASE("[ludo][rules] landing on a single opposing piece sends it to its yard
     CHECK(game.occupant_count(12) == 1);
 }
 
-TEST_CASE("[ludo][rules] home columns are private: no captures or blocks there") {
+TEST_CASE("home columns are private: no captures or blocks there [ludo][rules]") {
     // Green in its home column (53) and red in its own (52): neither is on the circuit.
     Game game = at("green*:53,53,Y,Y red:52,Y,Y,Y");
     game.apply_throw(2);
@@ -171,7 +171,7 @@ TEST_CASE("[ludo][rules] home columns are private: no captures or blocks there")
     CHECK(game.progress(0, 0) == 55);
 }
 
-TEST_CASE("[ludo][rules] home only with an exact throw") {
+TEST_CASE("home only with an exact throw [ludo][rules]") {
     Game game = at("green*:53,Y,Y,Y red:Y,Y,Y,Y");
     SUBCASE("the exact throw reaches home") {
         game.apply_throw(3);
@@ -196,7 +196,7 @@ TEST_CASE("[ludo][rules] home only with an exact throw") {
     }
 }
 
-TEST_CASE("[ludo][rules] a 6 with no legal move passes play on") {
+TEST_CASE("a 6 with no legal move passes play on [ludo][rules]") {
     Game game = at("green*:H,H,H,55 red:Y,Y,Y,Y");
     EventLog log;
     game.apply_throw(6, &log);
@@ -209,7 +209,7 @@ TEST_CASE("[ludo][rules] a 6 with no legal move passes play on") {
     CHECK(log[2].seat == 1);
 }
 
-TEST_CASE("[ludo][rules] a played 6 gives another throw, other faces pass play on") {
+TEST_CASE("a played 6 gives another throw, other faces pass play on [ludo][rules]") {
     Game game = at("green*:10,Y,Y,Y yellow:Y,Y,Y,Y red:Y,Y,Y,Y");
     game.apply_throw(6);
     EventLog log;
@@ -227,7 +227,7 @@ TEST_CASE("[ludo][rules] a played 6 gives another throw, other faces pass play o
     CHECK(game.turns() == 3);
 }
 
-TEST_CASE("[ludo][rules] option three_sixes: the third 6 in a row is not played") {
+TEST_CASE("option three_sixes: the third 6 in a row is not played [ludo][rules]") {
     SUBCASE("on") {
         Game game = at("green*:10,Y,Y,Y red:Y,Y,Y,Y", 6, LudoEntry::text, false, true);
         game.apply_throw(6);
@@ -265,7 +265,7 @@ TEST_CASE("[ludo][rules] option three_sixes: the third 6 in a row is not played"
     }
 }
 
-TEST_CASE("[ludo][rules] roll-off: highest starts, ties for highest throw again, the winner throws afresh") {
+TEST_CASE("roll-off: highest starts, ties for highest throw again, the winner throws afresh [ludo][rules]") {
     SUBCASE("a clear winner") {
         RecordingDice dice{2, 5, 3, 1, /* first throw of the game */ 4};
         Game game(ludo_options(4));
@@ -277,7 +277,7 @@ TEST_CASE("[ludo][rules] roll-off: highest starts, ties for highest throw again,
         log.clear();
         game.throw_die(dice, &log);
         REQUIRE(log.front().kind == EventKind::throw_);
-        CHECK(log.front().face == 4);  // not the roll-off's 5
+        CHECK(log.front().face == 4);     // not the roll-off's 5
         CHECK(game.current_seat() == 2);  // 4 with all pieces in the yard: play passes on
         CHECK(dice.purposes == std::vector<DrawPurpose>{DrawPurpose::roll_off, DrawPurpose::roll_off,
                                                         DrawPurpose::roll_off, DrawPurpose::roll_off,
@@ -326,7 +326,7 @@ std::string four_seats(int seat, const std::string& mine, int block_seat, int bl
 
 }  // namespace
 
-TEST_CASE("[ludo][rules] the circuit turns into the home column for every colour, at n = 6 and n = 8") {
+TEST_CASE("the circuit turns into the home column for every colour, at n = 6 and n = 8 [ludo][rules]") {
     for (int arm : {6, 8}) {
         const Geometry g(arm);
         const int last = g.last_circuit_progress();
@@ -355,16 +355,15 @@ TEST_CASE("[ludo][rules] the circuit turns into the home column for every colour
 
             // The last circuit square itself is still the circuit: a block there stops the piece.
             const int block_last = g.progress_at(colour_of_seat(4, other), g.square_of(c, last));
-            Game stopped =
-                Game::from_position(ludo_options(4, arm), four_seats(seat, mine, other, block_last));
+            Game stopped = Game::from_position(ludo_options(4, arm), four_seats(seat, mine, other, block_last));
             stopped.apply_throw(2);
             CHECK(stopped.phase() == Phase::awaiting_throw);
             CHECK(stopped.current_seat() == other);
 
             // From the last circuit square a throw of home - last reaches home exactly.
             if (g.home() - last <= 6) {
-                Game run = Game::from_position(ludo_options(4, arm),
-                                               four_seats(seat, std::to_string(last) + ",Y,Y,Y", -1, 0));
+                Game run =
+                    Game::from_position(ludo_options(4, arm), four_seats(seat, std::to_string(last) + ",Y,Y,Y", -1, 0));
                 run.apply_throw(g.home() - last);
                 REQUIRE(run.choose(seat, 0).ok());
                 CHECK(run.pieces_home(seat) == 1);
@@ -373,7 +372,7 @@ TEST_CASE("[ludo][rules] the circuit turns into the home column for every colour
     }
 }
 
-TEST_CASE("[ludo][rules] an illegal choice is rejected with a reason and changes nothing") {
+TEST_CASE("an illegal choice is rejected with a reason and changes nothing [ludo][rules]") {
     Game game = at("green*:10,H,Y,Y red:38,38,Y,Y");
     SUBCASE("before the throw") {
         const Game before = game;
@@ -389,11 +388,9 @@ TEST_CASE("[ludo][rules] an illegal choice is rejected with a reason and changes
         int seat, piece;
         const char* reason;
     };
-    for (const Case& k : {Case{1, 0, "it is green's turn, not red's"},
-                          Case{0, 1, "piece 1 is already home"},
+    for (const Case& k : {Case{1, 0, "it is green's turn, not red's"}, Case{0, 1, "piece 1 is already home"},
                           Case{0, 2, "piece 2 is in the yard: only a 6 brings it out (the throw is 3)"},
-                          Case{0, 7, "there is no piece 7 (pieces are 0 to 3)"},
-                          Case{5, 0, "there is no seat 5"}}) {
+                          Case{0, 7, "there is no piece 7 (pieces are 0 to 3)"}, Case{5, 0, "there is no seat 5"}}) {
         CAPTURE(k.piece);
         const Verdict v = game.choose(k.seat, k.piece);
         CHECK_FALSE(v.ok());
@@ -411,7 +408,7 @@ TEST_CASE("[ludo][rules] an illegal choice is rejected with a reason and changes
     CHECK(blocked.can_throw(1).ok());
 }
 
-TEST_CASE("[ludo][rules] the first to bring all four home wins") {
+TEST_CASE("the first to bring all four home wins [ludo][rules]") {
     Game game = at("green*:H,H,H,54 yellow:H,H,H,Y red:Y,Y,Y,Y");
     game.apply_throw(2);
     EventLog log;
@@ -422,7 +419,7 @@ TEST_CASE("[ludo][rules] the first to bring all four home wins") {
     CHECK(game.choose(1, 3).reason == "the game is over");
 }
 
-TEST_CASE("[ludo][rules] play_on: finished players take no more turns; places by turn of finishing") {
+TEST_CASE("play_on: finished players take no more turns; places by turn of finishing [ludo][rules]") {
     Game game = at("green*:H,H,H,54 yellow:H,H,H,55 red:H,H,H,53 blue:H,H,H,Y", 6, LudoEntry::text, true);
     game.apply_throw(6);  // turn 1: green cannot move
     CHECK(game.current_seat() == 1);

@@ -6,10 +6,14 @@ namespace spookludo::ludo {
 
 std::string_view to_string(Phase phase) noexcept {
     switch (phase) {
-        case Phase::awaiting_roll_off: return "awaiting_roll_off";
-        case Phase::awaiting_throw: return "awaiting_throw";
-        case Phase::awaiting_choice: return "awaiting_choice";
-        case Phase::finished: return "finished";
+        case Phase::awaiting_roll_off:
+            return "awaiting_roll_off";
+        case Phase::awaiting_throw:
+            return "awaiting_throw";
+        case Phase::awaiting_choice:
+            return "awaiting_choice";
+        case Phase::finished:
+            return "finished";
     }
     return "unknown";
 }
@@ -20,7 +24,7 @@ Game::Game(const GameOptions& options) : options_(options), geometry_(options.lu
     players_ = options.players;
     for (int s = 0; s < players_; ++s) {
         colours_[idx(s)] = colour_of_seat(players_, s);
-        progress_[idx(s)].fill(static_cast<std::int8_t>(yard));
+        progress_[idx(s)].fill(static_cast<std::int8_t>(kYard));
     }
 }
 
@@ -42,7 +46,9 @@ std::vector<Standing> Game::standings() const {
     return rank_by_finish(at);
 }
 
-std::vector<int> Game::winners() const { return winners_of(standings()); }
+std::vector<int> Game::winners() const {
+    return winners_of(standings());
+}
 
 // ---------------------------------------------------------------------------------------------
 // The legal-move generator: every rule about where a piece may go lives here.
@@ -55,7 +61,7 @@ Game::MoveCheck Game::check_piece(int seat, int piece, Face f, Move& move, int& 
 
     int to = 0;
     int first = 0;  // first progress of the path that must be clear of opposing blocks
-    if (from == yard) {
+    if (from == kYard) {
         if (f != 6) return MoveCheck::needs_six;
         if (options_.ludo.entry == LudoEntry::text) {
             to = 5;  // six squares round, the start square counting as the first
@@ -75,7 +81,7 @@ Game::MoveCheck Game::check_piece(int seat, int piece, Face f, Move& move, int& 
         for (int p = first; p <= last; ++p) {
             if (opposing_block(seat, sq)) {
                 blocked_square = sq;
-                return from == yard ? MoveCheck::entry_blocked : MoveCheck::path_blocked;
+                return from == kYard ? MoveCheck::entry_blocked : MoveCheck::path_blocked;
             }
             if (++sq == g.circuit_squares()) sq = 0;
         }
@@ -91,7 +97,7 @@ Game::MoveCheck Game::check_piece(int seat, int piece, Face f, Move& move, int& 
         if (victim >= 0 && victim != seat) {
             // Not a block (checked above), so a single piece: find it.
             const int q = g.progress_at(colours_[idx(victim)], sq);
-            for (int j = 0; j < pieces_per_player; ++j)
+            for (int j = 0; j < kPiecesPerPlayer; ++j)
                 if (progress_[idx(victim)][idx(j)] == q) {
                     move.captured_seat = static_cast<std::int8_t>(victim);
                     move.captured_piece = static_cast<std::int8_t>(j);
@@ -105,7 +111,7 @@ Game::MoveCheck Game::check_piece(int seat, int piece, Face f, Move& move, int& 
 MoveList Game::legal_moves_for(int seat, Face f) const noexcept {
     MoveList list;
     const auto& mine = progress_[idx(seat)];
-    for (int i = 0; i < pieces_per_player; ++i) {
+    for (int i = 0; i < kPiecesPerPlayer; ++i) {
         bool seen = false;  // a piece standing with a lower-numbered one gives the same choice
         for (int j = 0; j < i; ++j) seen = seen || mine[idx(j)] == mine[idx(i)];
         if (seen) continue;
@@ -126,19 +132,20 @@ MoveList Game::legal_moves() const noexcept {
 
 void Game::roll_off(Dice& dice, EventLog* log) {
     if (phase_ != Phase::awaiting_roll_off) throw std::logic_error("the roll-off is over");
-    std::array<bool, max_players> in{};
+    std::array<bool, kMaxPlayers> in{};
     for (int s = 0; s < players_; ++s) in[idx(s)] = true;
     for (;;) {
         int best = 0;
         int count = 0;
         int winner = -1;
-        std::array<int, max_players> faces{};
+        std::array<int, kMaxPlayers> faces{};
         for (int s = 0; s < players_; ++s) {
             if (!in[idx(s)]) continue;
             const Face f = dice.roll(DrawPurpose::roll_off);
             faces[idx(s)] = f;
-            if (log) log->push_back({EventKind::roll_off_throw, static_cast<std::int8_t>(s), -1,
-                                     static_cast<std::int8_t>(f), 0, 0, -1, 0});
+            if (log)
+                log->push_back({EventKind::roll_off_throw, static_cast<std::int8_t>(s), -1, static_cast<std::int8_t>(f),
+                                0, 0, -1, 0});
             if (f > best) {
                 best = f;
                 count = 1;
@@ -167,14 +174,16 @@ void Game::start_with(int seat) {
 
 Verdict Game::can_throw(int seat) const {
     switch (phase_) {
-        case Phase::awaiting_roll_off: return Verdict::reject("the roll-off has not been thrown yet");
-        case Phase::finished: return Verdict::reject("the game is over");
+        case Phase::awaiting_roll_off:
+            return Verdict::reject("the roll-off has not been thrown yet");
+        case Phase::finished:
+            return Verdict::reject("the game is over");
         case Phase::awaiting_choice:
             return Verdict::reject("the " + std::to_string(face_) + " thrown must be played first");
-        case Phase::awaiting_throw: break;
+        case Phase::awaiting_throw:
+            break;
     }
-    if (seat != seat_)
-        return Verdict::reject("it is " + std::string(to_string(colour(seat_))) + "'s turn to throw");
+    if (seat != seat_) return Verdict::reject("it is " + std::string(to_string(colour(seat_))) + "'s turn to throw");
     return Verdict::accept();
 }
 
@@ -212,7 +221,7 @@ void Game::apply_throw(Face f, EventLog* log) {
     // Is any move legal? (Cheaper than building the list.)
     Move m;
     int blocked = -1;
-    for (int i = 0; i < pieces_per_player; ++i) {
+    for (int i = 0; i < kPiecesPerPlayer; ++i) {
         if (check_piece(seat_, i, f, m, blocked) == MoveCheck::ok) {
             phase_ = Phase::awaiting_choice;
             return;
@@ -224,25 +233,30 @@ void Game::apply_throw(Face f, EventLog* log) {
 
 Verdict Game::check(int seat, int piece) const {
     switch (phase_) {
-        case Phase::awaiting_roll_off: return Verdict::reject("the roll-off has not been thrown yet");
-        case Phase::finished: return Verdict::reject("the game is over");
+        case Phase::awaiting_roll_off:
+            return Verdict::reject("the roll-off has not been thrown yet");
+        case Phase::finished:
+            return Verdict::reject("the game is over");
         case Phase::awaiting_throw:
             return Verdict::reject("there is no throw to play: " + std::string(to_string(colour(seat_))) +
                                    " must throw first");
-        case Phase::awaiting_choice: break;
+        case Phase::awaiting_choice:
+            break;
     }
     if (seat < 0 || seat >= players_) return Verdict::reject("there is no seat " + std::to_string(seat));
     if (seat != seat_)
         return Verdict::reject("it is " + std::string(to_string(colour(seat_))) + "'s turn, not " +
                                std::string(to_string(colour(seat))) + "'s");
-    if (piece < 0 || piece >= pieces_per_player)
+    if (piece < 0 || piece >= kPiecesPerPlayer)
         return Verdict::reject("there is no piece " + std::to_string(piece) + " (pieces are 0 to 3)");
     Move m;
     int blocked = -1;
     const std::string which = "piece " + std::to_string(piece);
     switch (check_piece(seat, piece, face_, m, blocked)) {
-        case MoveCheck::ok: return Verdict::accept();
-        case MoveCheck::home_already: return Verdict::reject(which + " is already home");
+        case MoveCheck::ok:
+            return Verdict::accept();
+        case MoveCheck::home_already:
+            return Verdict::reject(which + " is already home");
         case MoveCheck::needs_six:
             return Verdict::reject(which + " is in the yard: only a 6 brings it out (the throw is " +
                                    std::to_string(face_) + ")");
@@ -253,8 +267,7 @@ Verdict Game::check(int seat, int piece) const {
         }
         case MoveCheck::entry_blocked:
             return Verdict::reject(which + " cannot enter: " + std::string(to_string(colour(occupant(blocked)))) +
-                                   "'s block stands on circuit square " + std::to_string(blocked) +
-                                   " of its way in");
+                                   "'s block stands on circuit square " + std::to_string(blocked) + " of its way in");
         case MoveCheck::path_blocked:
             return Verdict::reject(which + " cannot pass or land on " +
                                    std::string(to_string(colour(occupant(blocked)))) + "'s block on circuit square " +
@@ -293,7 +306,7 @@ void Game::play(const Move& m, EventLog* log) {
     if (m.captures()) {
         victim_from = progress_[idx(m.captured_seat)][idx(m.captured_piece)];
         lift(to_square);
-        progress_[idx(m.captured_seat)][idx(m.captured_piece)] = static_cast<std::int8_t>(yard);
+        progress_[idx(m.captured_seat)][idx(m.captured_piece)] = static_cast<std::int8_t>(kYard);
     }
     progress_[idx(seat)][idx(m.piece)] = m.to;
     if (to_square >= 0) put(seat, to_square);
@@ -302,13 +315,13 @@ void Game::play(const Move& m, EventLog* log) {
                         static_cast<std::int8_t>(to_square), turns_});
         if (m.captures())
             log->push_back({EventKind::captured, m.captured_seat, m.captured_piece, face_,
-                            static_cast<std::int8_t>(victim_from), static_cast<std::int8_t>(yard),
+                            static_cast<std::int8_t>(victim_from), static_cast<std::int8_t>(kYard),
                             static_cast<std::int8_t>(to_square), turns_});
     }
     bool finished_now = false;
     if (m.to == g.home()) {
         if (log) log->push_back({EventKind::reached_home, seat_, m.piece, face_, m.from, m.to, -1, turns_});
-        if (++home_count_[idx(seat)] == pieces_per_player) {
+        if (++home_count_[idx(seat)] == kPiecesPerPlayer) {
             finished_at_[idx(seat)] = turns_;
             finished_now = true;
             if (log) log->push_back({EventKind::finished, seat_, -1, 0, 0, 0, -1, turns_});
@@ -333,10 +346,10 @@ void Game::play(const Move& m, EventLog* log) {
 
 std::optional<std::string> Game::broken_invariant() const {
     const Geometry& g = geometry_;
-    std::array<std::uint8_t, max_squares> expect{};
+    std::array<std::uint8_t, kMaxSquares> expect{};
     for (int s = 0; s < players_; ++s) {
         int home = 0;
-        for (int i = 0; i < pieces_per_player; ++i) {
+        for (int i = 0; i < kPiecesPerPlayer; ++i) {
             const int p = progress(s, i);
             if (!g.valid_progress(p))
                 return "seat " + std::to_string(s) + " piece " + std::to_string(i) + " is nowhere (progress " +
@@ -345,12 +358,11 @@ std::optional<std::string> Game::broken_invariant() const {
             const int sq = g.square_of(colour(s), p);
             if (sq < 0) continue;
             std::uint8_t& v = expect[idx(sq)];
-            if (v != 0 && (v >> 4) != s + 1)
-                return "circuit square " + std::to_string(sq) + " holds two colours";
+            if (v != 0 && (v >> 4) != s + 1) return "circuit square " + std::to_string(sq) + " holds two colours";
             v = static_cast<std::uint8_t>(((s + 1) << 4) | ((v & 15) + 1));
         }
         if (home != home_count_[idx(s)]) return "seat " + std::to_string(s) + " home count is wrong";
-        if ((home == pieces_per_player) != (finished_at_[idx(s)] >= 0))
+        if ((home == kPiecesPerPlayer) != (finished_at_[idx(s)] >= 0))
             return "seat " + std::to_string(s) + " finished flag is wrong";
     }
     for (int sq = 0; sq < g.circuit_squares(); ++sq)

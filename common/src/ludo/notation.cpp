@@ -47,16 +47,16 @@ Game Game::from_position(const GameOptions& options, std::string_view position) 
             bad(position, "seat " + std::to_string(s) + " must be " + std::string(to_string(game.colour(s))) +
                               " (got \"" + std::string(name) + "\")");
         std::string_view pieces = group.substr(colon + 1);
-        for (int i = 0; i < pieces_per_player; ++i) {
+        for (int i = 0; i < kPiecesPerPlayer; ++i) {
             const auto comma = pieces.find(',');
             const std::string_view item = pieces.substr(0, comma);
-            if (i < pieces_per_player - 1 && comma == std::string_view::npos)
+            if (i < kPiecesPerPlayer - 1 && comma == std::string_view::npos)
                 bad(position, std::string(name) + " needs four pieces");
-            if (i == pieces_per_player - 1 && comma != std::string_view::npos)
+            if (i == kPiecesPerPlayer - 1 && comma != std::string_view::npos)
                 bad(position, std::string(name) + " has more than four pieces");
             int p = 0;
             if (item == "Y") {
-                p = yard;
+                p = kYard;
             } else if (item == "H") {
                 p = g.home();
             } else {
@@ -79,7 +79,7 @@ Game Game::from_position(const GameOptions& options, std::string_view position) 
             }
             if (comma != std::string_view::npos) pieces = pieces.substr(comma + 1);
         }
-        if (game.home_count_[idx(s)] == pieces_per_player) game.finished_at_[idx(s)] = 0;
+        if (game.home_count_[idx(s)] == kPiecesPerPlayer) game.finished_at_[idx(s)] = 0;
     }
     const int unfinished = game.unfinished_players();
     if (unfinished == 0 || (unfinished < game.players_ && (!options.play_on || unfinished <= 1)))
@@ -96,10 +96,10 @@ std::string Game::position() const {
         out += to_string(colour(s));
         if (marked && s == seat_) out += '*';
         out += ':';
-        for (int i = 0; i < pieces_per_player; ++i) {
+        for (int i = 0; i < kPiecesPerPlayer; ++i) {
             if (i > 0) out += ',';
             const int p = progress(s, i);
-            if (p == yard)
+            if (p == kYard)
                 out += 'Y';
             else if (p == geometry_.home())
                 out += 'H';
@@ -112,19 +112,32 @@ std::string Game::position() const {
 
 std::string_view to_string(EventKind kind) noexcept {
     switch (kind) {
-        case EventKind::roll_off_throw: return "roll_off_throw";
-        case EventKind::starts: return "starts";
-        case EventKind::throw_: return "throw";
-        case EventKind::pass: return "pass";
-        case EventKind::three_sixes: return "three_sixes";
-        case EventKind::entered: return "entered";
-        case EventKind::moved: return "moved";
-        case EventKind::captured: return "captured";
-        case EventKind::reached_home: return "reached_home";
-        case EventKind::finished: return "finished";
-        case EventKind::extra_throw: return "extra_throw";
-        case EventKind::turn: return "turn";
-        case EventKind::game_over: return "game_over";
+        case EventKind::roll_off_throw:
+            return "roll_off_throw";
+        case EventKind::starts:
+            return "starts";
+        case EventKind::throw_:
+            return "throw";
+        case EventKind::pass:
+            return "pass";
+        case EventKind::three_sixes:
+            return "three_sixes";
+        case EventKind::entered:
+            return "entered";
+        case EventKind::moved:
+            return "moved";
+        case EventKind::captured:
+            return "captured";
+        case EventKind::reached_home:
+            return "reached_home";
+        case EventKind::finished:
+            return "finished";
+        case EventKind::extra_throw:
+            return "extra_throw";
+        case EventKind::turn:
+            return "turn";
+        case EventKind::game_over:
+            return "game_over";
     }
     return "unknown";
 }
@@ -133,20 +146,33 @@ std::string describe(const Event& e, int players) {
     const std::string who = e.seat >= 0 ? std::string(to_string(colour_of_seat(players, e.seat))) : "";
     const std::string piece = "piece " + std::to_string(e.piece);
     switch (e.kind) {
-        case EventKind::roll_off_throw: return who + " throws " + std::to_string(e.face) + " in the roll-off";
-        case EventKind::starts: return who + " starts";
-        case EventKind::throw_: return "turn " + std::to_string(e.turn) + ": " + who + " throws " + std::to_string(e.face);
-        case EventKind::pass: return who + " cannot move; play passes on";
-        case EventKind::three_sixes: return who + " threw a third 6 in a row; it is not played";
-        case EventKind::entered: return who + " brings " + piece + " out to " + std::to_string(e.to);
-        case EventKind::moved: return who + " moves " + piece + " from " + std::to_string(e.from) + " to " + std::to_string(e.to);
+        case EventKind::roll_off_throw:
+            return who + " throws " + std::to_string(e.face) + " in the roll-off";
+        case EventKind::starts:
+            return who + " starts";
+        case EventKind::throw_:
+            return "turn " + std::to_string(e.turn) + ": " + who + " throws " + std::to_string(e.face);
+        case EventKind::pass:
+            return who + " cannot move; play passes on";
+        case EventKind::three_sixes:
+            return who + " threw a third 6 in a row; it is not played";
+        case EventKind::entered:
+            return who + " brings " + piece + " out to " + std::to_string(e.to);
+        case EventKind::moved:
+            return who + " moves " + piece + " from " + std::to_string(e.from) + " to " + std::to_string(e.to);
         case EventKind::captured:
-            return who + " " + piece + " is captured on circuit square " + std::to_string(e.square) + " and goes back to its yard";
-        case EventKind::reached_home: return who + " " + piece + " reaches home";
-        case EventKind::finished: return who + " has all four pieces home";
-        case EventKind::extra_throw: return who + " throws again";
-        case EventKind::turn: return who + " to throw";
-        case EventKind::game_over: return "game over";
+            return who + " " + piece + " is captured on circuit square " + std::to_string(e.square) +
+                   " and goes back to its yard";
+        case EventKind::reached_home:
+            return who + " " + piece + " reaches home";
+        case EventKind::finished:
+            return who + " has all four pieces home";
+        case EventKind::extra_throw:
+            return who + " throws again";
+        case EventKind::turn:
+            return who + " to throw";
+        case EventKind::game_over:
+            return "game over";
     }
     return "?";
 }

@@ -6,12 +6,14 @@ namespace spookludo::ludo {
 
 namespace {
 
-constexpr std::size_t ix(int i) noexcept { return static_cast<std::size_t>(i); }
+constexpr std::size_t ix(int i) noexcept {
+    return static_cast<std::size_t>(i);
+}
 
-constexpr double win_score = 10000;
+constexpr double kWinScore = 10000;
 
 double piece_value(const Geometry& g, int p, const Weights& w) noexcept {
-    if (p == yard) return 0;
+    if (p == kYard) return 0;
     double v = w.entered + w.progress * p + w.progress2 * p * p / g.home();
     if (p > g.last_circuit_progress()) v += w.home_column;
     if (p == g.home()) v += w.home;
@@ -39,9 +41,9 @@ unsigned hitting_faces(const Game& game, int attacker, int sq, int& far) noexcep
     const int entry = game.options().ludo.entry == LudoEntry::text ? 5 : 0;
     unsigned faces = 0;
     bool yard_checked = false;
-    for (int j = 0; j < pieces_per_player; ++j) {
+    for (int j = 0; j < kPiecesPerPlayer; ++j) {
         const int q = game.progress(attacker, j);
-        if (q == yard) {
+        if (q == kYard) {
             if (!yard_checked && t == entry && path_clear(game, attacker, c, 0, entry - 1)) faces |= 1u << 6;
             yard_checked = true;
             continue;
@@ -63,7 +65,7 @@ int popcount(unsigned x) noexcept {
 
 double material(const Game& game, int seat, const Weights& w) noexcept {
     double v = 0;
-    for (int i = 0; i < pieces_per_player; ++i) v += piece_value(game.geometry(), game.progress(seat, i), w);
+    for (int i = 0; i < kPiecesPerPlayer; ++i) v += piece_value(game.geometry(), game.progress(seat, i), w);
     return v;
 }
 
@@ -76,9 +78,9 @@ double evaluate(const Game& game, int me, const Weights& w) {
         int before = 0;
         for (int s = 0; s < players; ++s)
             before += (s != me && game.has_finished(s) && *game.finished_at(s) < *game.finished_at(me)) ? 1 : 0;
-        return win_score - 1000.0 * before;
+        return kWinScore - 1000.0 * before;
     }
-    if (game.phase() == Phase::finished) return -win_score;
+    if (game.phase() == Phase::finished) return -kWinScore;
 
     const Geometry& g = game.geometry();
     const Colour mine = game.colour(me);
@@ -88,7 +90,7 @@ double evaluate(const Game& game, int me, const Weights& w) {
     // more pieces out, the longer each stays in reach of opposing pieces on its way round.
     int out = 0;
     int to_go = 0;
-    for (int i = 0; i < pieces_per_player; ++i) {
+    for (int i = 0; i < kPiecesPerPlayer; ++i) {
         const int p = game.progress(me, i);
         if (g.on_circuit(p) && !game.is_block(g.square_of(mine, p))) {
             ++out;
@@ -98,7 +100,7 @@ double evaluate(const Game& game, int me, const Weights& w) {
     own -= w.exposure * out * to_go;
 
     // Danger: the expected loss from captures before this seat throws again, and the blocks.
-    for (int i = 0; i < pieces_per_player; ++i) {
+    for (int i = 0; i < kPiecesPerPlayer; ++i) {
         const int p = game.progress(me, i);
         if (!g.on_circuit(p)) continue;
         const int sq = g.square_of(mine, p);
@@ -114,10 +116,12 @@ double evaluate(const Game& game, int me, const Weights& w) {
                 if (t > g.last_circuit_progress()) continue;
                 const int entry = game.options().ludo.entry == LudoEntry::text ? 5 : 0;
                 bool has_yard = false;
-                for (int j = 0; j < pieces_per_player; ++j) {
+                for (int j = 0; j < kPiecesPerPlayer; ++j) {
                     const int q = game.progress(o, j);
-                    if (q == yard) has_yard = true;
-                    else if (g.on_circuit(q) && t - q >= 1 && t - q <= 6) own += w.blockade;
+                    if (q == kYard)
+                        has_yard = true;
+                    else if (g.on_circuit(q) && t - q >= 1 && t - q <= 6)
+                        own += w.blockade;
                 }
                 if (has_yard && t <= entry) own += w.lockout;
             }
@@ -240,9 +244,12 @@ Move choose_move(PolicyKind policy, const Game& game, Rng& rng, const BestConfig
     if (moves.empty()) throw std::logic_error("choose_move: there is no choice to make");
     if (moves.size() == 1) return moves[0];
     switch (policy) {
-        case PolicyKind::random: return moves[static_cast<int>(rng.uniform(static_cast<std::uint32_t>(moves.size())))];
-        case PolicyKind::greedy: return moves[greedy_index(game, moves, greedy_weights())];
-        case PolicyKind::best: break;
+        case PolicyKind::random:
+            return moves[static_cast<int>(rng.uniform(static_cast<std::uint32_t>(moves.size())))];
+        case PolicyKind::greedy:
+            return moves[greedy_index(game, moves, greedy_weights())];
+        case PolicyKind::best:
+            break;
     }
     // Expectimax: deepen while the estimated cost fits the node budget.
     int plies = 0;
@@ -282,8 +289,8 @@ GameOutcome play_ludo_game(const GameOptions& options, const std::vector<PolicyK
                                     std::to_string(seats.size()) + " policies");
     game.roll_off(dice);
     // A safety net far beyond any real game (typical games last a few hundred throws).
-    constexpr int max_turns = 1'000'000;
-    while (game.phase() != ludo::Phase::finished && game.turns() < max_turns) {
+    constexpr int kMaxTurns = 1'000'000;
+    while (game.phase() != ludo::Phase::finished && game.turns() < kMaxTurns) {
         game.throw_die(dice);
         if (game.phase() != ludo::Phase::awaiting_choice) continue;
         game.play(ludo::choose_move(seats[static_cast<std::size_t>(game.current_seat())], game, policy_rng));

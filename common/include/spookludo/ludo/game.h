@@ -36,13 +36,13 @@ std::string_view to_string(Phase phase) noexcept;
 
 // One legal choice for the current throw.
 struct Move {
-    std::int8_t piece = -1;           // 0..3
-    std::int8_t from = 0;             // progress before (yard = -1)
-    std::int8_t to = 0;               // progress after
-    std::int8_t captured_seat = -1;   // whose single piece is sent back to its yard, -1 for none
+    std::int8_t piece = -1;          // 0..3
+    std::int8_t from = 0;            // progress before (yard = -1)
+    std::int8_t to = 0;              // progress after
+    std::int8_t captured_seat = -1;  // whose single piece is sent back to its yard, -1 for none
     std::int8_t captured_piece = -1;
 
-    constexpr bool enters() const noexcept { return from == yard; }
+    constexpr bool enters() const noexcept { return from == kYard; }
     constexpr bool captures() const noexcept { return captured_seat >= 0; }
     friend constexpr bool operator==(const Move&, const Move&) = default;
 };
@@ -59,7 +59,7 @@ public:
     constexpr void push_back(const Move& m) noexcept { moves_[static_cast<std::size_t>(size_++)] = m; }
 
 private:
-    std::array<Move, pieces_per_player> moves_{};
+    std::array<Move, kPiecesPerPlayer> moves_{};
     int size_ = 0;
 };
 
@@ -114,10 +114,10 @@ public:
     int players() const noexcept { return players_; }
     Colour colour(int seat) const noexcept { return colours_[idx(seat)]; }
     Phase phase() const noexcept { return phase_; }
-    int current_seat() const noexcept { return seat_; }      // whose throw or choice it is
-    Face face() const noexcept { return face_; }             // the throw to play (awaiting_choice)
-    int sixes_in_row() const noexcept { return sixes_; }     // of the current seat's turn
-    int turns() const noexcept { return turns_; }            // throws of the game so far
+    int current_seat() const noexcept { return seat_; }   // whose throw or choice it is
+    Face face() const noexcept { return face_; }          // the throw to play (awaiting_choice)
+    int sixes_in_row() const noexcept { return sixes_; }  // of the current seat's turn
+    int turns() const noexcept { return turns_; }         // throws of the game so far
     int progress(int seat, int piece) const noexcept { return progress_[idx(seat)][idx(piece)]; }
     int pieces_home(int seat) const noexcept { return home_count_[idx(seat)]; }
     bool has_finished(int seat) const noexcept { return finished_at_[idx(seat)] >= 0; }
@@ -169,11 +169,9 @@ public:
 
 private:
     static constexpr std::size_t idx(int i) noexcept { return static_cast<std::size_t>(i); }
-    static constexpr int max_squares = 8 * 8 + 4;
+    static constexpr int kMaxSquares = 8 * 8 + 4;
 
-    enum class MoveCheck : std::uint8_t {
-        ok, home_already, needs_six, overshoots, entry_blocked, path_blocked
-    };
+    enum class MoveCheck : std::uint8_t { ok, home_already, needs_six, overshoots, entry_blocked, path_blocked };
     // Whether piece `piece` of `seat` can move with `face`; fills `move` when it can.
     MoveCheck check_piece(int seat, int piece, Face face, Move& move, int& blocked_square) const noexcept;
     bool opposing_block(int seat, int square) const noexcept {
@@ -187,11 +185,11 @@ private:
     GameOptions options_;
     Geometry geometry_;
     int players_ = 4;
-    std::array<Colour, max_players> colours_{};
-    std::array<std::array<std::int8_t, pieces_per_player>, max_players> progress_{};
-    std::array<std::uint8_t, max_squares> squares_{};  // (seat + 1) << 4 | count; 0 when empty
-    std::array<std::int8_t, max_players> home_count_{};
-    std::array<int, max_players> finished_at_{-1, -1, -1, -1};
+    std::array<Colour, kMaxPlayers> colours_{};
+    std::array<std::array<std::int8_t, kPiecesPerPlayer>, kMaxPlayers> progress_{};
+    std::array<std::uint8_t, kMaxSquares> squares_{};  // (seat + 1) << 4 | count; 0 when empty
+    std::array<std::int8_t, kMaxPlayers> home_count_{};
+    std::array<int, kMaxPlayers> finished_at_{-1, -1, -1, -1};
     Phase phase_ = Phase::awaiting_roll_off;
     std::int8_t seat_ = 0;
     std::int8_t face_ = 0;

@@ -15,9 +15,9 @@
 
 namespace spookludo::ludo {
 
-inline constexpr int pieces_per_player = 4;
-inline constexpr int max_players = 4;
-inline constexpr int yard = -1;  // the progress of a piece in its starting circle
+inline constexpr int kPiecesPerPlayer = 4;
+inline constexpr int kMaxPlayers = 4;
+inline constexpr int kYard = -1;  // the progress of a piece in its starting circle
 
 // Clockwise order round the board.
 enum class Colour : std::uint8_t { green, yellow, red, blue };
@@ -38,16 +38,14 @@ public:
     constexpr explicit Geometry(int arm = 8) noexcept : arm_(arm) {}
 
     constexpr int arm() const noexcept { return arm_; }
-    constexpr int circuit_squares() const noexcept { return 8 * arm_ + 4; }      // 68 or 52
-    constexpr int home_column_squares() const noexcept { return arm_ - 1; }      // 7 or 5
+    constexpr int circuit_squares() const noexcept { return 8 * arm_ + 4; }        // 68 or 52
+    constexpr int home_column_squares() const noexcept { return arm_ - 1; }        // 7 or 5
     constexpr int last_circuit_progress() const noexcept { return 8 * arm_ + 2; }  // 66 or 50
-    constexpr int home() const noexcept { return 9 * arm_ + 2; }                  // 74 or 56
-    constexpr int start_spacing() const noexcept { return 2 * arm_ + 1; }         // 17 or 13
+    constexpr int home() const noexcept { return 9 * arm_ + 2; }                   // 74 or 56
+    constexpr int start_spacing() const noexcept { return 2 * arm_ + 1; }          // 17 or 13
 
     // The circuit square (0 .. circuit_squares()-1, square 0 being green's start square).
-    constexpr int start_square(Colour c) const noexcept {
-        return static_cast<int>(c) * start_spacing();
-    }
+    constexpr int start_square(Colour c) const noexcept { return static_cast<int>(c) * start_spacing(); }
 
     constexpr bool on_circuit(int progress) const noexcept {
         return progress >= 0 && progress <= last_circuit_progress();
@@ -55,9 +53,7 @@ public:
     constexpr bool in_home_column(int progress) const noexcept {
         return progress > last_circuit_progress() && progress < home();
     }
-    constexpr bool valid_progress(int progress) const noexcept {
-        return progress >= yard && progress <= home();
-    }
+    constexpr bool valid_progress(int progress) const noexcept { return progress >= kYard && progress <= home(); }
 
     // The circuit square a piece of colour c stands on at this progress; -1 off the circuit.
     constexpr int square_of(Colour c, int progress) const noexcept {

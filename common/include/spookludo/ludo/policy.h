@@ -21,19 +21,19 @@ namespace spookludo::ludo {
 // the win rate against three `random` players plus twice that against three `greedy` ones;
 // `greedy` plays the hand-set greedy_weights().
 struct Weights {
-    double entered = 28.5;      // a piece out of the yard (worth the wait for a 6)
-    double progress = 1;        // per square of progress
-    double home_column = 0.2;   // safe in the home column
-    double home = 5.9;          // extra for a piece home
-    double danger = 0.75;       // times the expected loss from being captured before the next turn
-    double block = 5.1;         // own block on the circuit
-    double blockade = 1.8;      // own block within six squares in front of an opposing piece
-    double lockout = 5.3;       // own block on the way in of an opponent with pieces in its yard
-    double exposure = 0.01;     // per piece out, times (pieces out) x (squares still to go on the circuit)
-    double threat = 0.0;        // times the value of single opposing pieces one throw ahead, / 6
-    double far = 0.0;           // weight of pieces 7 to 12 squares behind (a 6 and the rest) in danger
-    double progress2 = 0.0;     // per square of progress, times progress / home
-    double opponents = 1.96;    // weight of the strongest opponent's material against one's own
+    double entered = 28.5;     // a piece out of the yard (worth the wait for a 6)
+    double progress = 1;       // per square of progress
+    double home_column = 0.2;  // safe in the home column
+    double home = 5.9;         // extra for a piece home
+    double danger = 0.75;      // times the expected loss from being captured before the next turn
+    double block = 5.1;        // own block on the circuit
+    double blockade = 1.8;     // own block within six squares in front of an opposing piece
+    double lockout = 5.3;      // own block on the way in of an opponent with pieces in its yard
+    double exposure = 0.01;    // per piece out, times (pieces out) x (squares still to go on the circuit)
+    double threat = 0.0;       // times the value of single opposing pieces one throw ahead, / 6
+    double far = 0.0;          // weight of pieces 7 to 12 squares behind (a 6 and the rest) in danger
+    double progress2 = 0.0;    // per square of progress, times progress / home
+    double opponents = 1.96;   // weight of the strongest opponent's material against one's own
 };
 
 // The one-step heuristic of `greedy`: the same terms, set by hand.
@@ -51,8 +51,8 @@ constexpr Weights greedy_weights() noexcept {
 }
 
 struct BestConfig {
-    int node_budget = 2000;  // positions scored per move at most (the search shrinks to fit)
-    int depth = 2;           // 1: own move only; 2: + the opponents' and own next throws
+    int node_budget = 2000;     // positions scored per move at most (the search shrinks to fit)
+    int depth = 2;              // 1: own move only; 2: + the opponents' and own next throws
     double opponent_greed = 1;  // the search's opponents play greedily this often, else uniformly
     Weights weights{};
 };
