@@ -3,6 +3,7 @@
 
 #include "boards_command.h"
 #include "sim_command.h"
+#include "verify_command.h"
 
 int main(int argc, char** argv) {
     CLI::App app{"SpookLudo: Spook & Werewolf Ludo and Classic Ludo, with provably fair dice", "spookludo"};
@@ -11,6 +12,7 @@ int main(int argc, char** argv) {
     int exit_code = 0;
     spookludo::cli::add_sim_command(app, exit_code);
     spookludo::cli::add_boards_command(app, exit_code);
+    spookludo::cli::add_verify_command(app, exit_code);
     CLI11_PARSE(app, argc, argv);
     return exit_code;
 }

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -35,6 +36,7 @@ struct SimArgs {
     std::string boards_file;
     bool json = false;
     bool no_progress = false;
+    std::string records_dir;
 };
 
 GameOptions options_from(const SimArgs& a) {
@@ -180,6 +182,9 @@ void add_sim_command(CLI::App& app, int& exit_code) {
     sim->add_option("-n,--games", args->games, "Games to play")->capture_default_str()->check(CLI::PositiveNumber);
     sim->add_option("--seed", args->seed, "Seed for dice, boards and the random policy")->capture_default_str();
     sim->add_flag("--json", args->json, "Print the report as JSON");
+    sim->add_option("--records", args->records_dir,
+                    "Write each game's record (JSON) into this folder; the games then use the fair-dice stream "
+                    "with server seeds derived from --seed (records for testing `spookludo verify`)");
     sim->add_flag("--no-progress", args->no_progress, "No progress bar (it shows only on a terminal anyway)");
 
     sim->callback([args, &exit_code] {
@@ -201,6 +206,17 @@ void add_sim_command(CLI::App& app, int& exit_code) {
                 }
                 for (const auto& b : spook::parse_board_file(file, config.options.players))
                     config.boards.push_back(b.board.notation());
+            }
+            if (!args->records_dir.empty()) {
+                std::filesystem::create_directories(args->records_dir);
+                const std::string dir = args->records_dir;
+                config.on_record = [dir](int game, const GameRecord& record) {
+                    char name[64];
+                    std::snprintf(name, sizeof name, "game-%06d.json", game + 1);
+                    std::ofstream out(std::filesystem::path(dir) / name);
+                    out << record_text(record);
+                    if (!out) throw std::runtime_error("cannot write records into " + dir);
+                };
             }
             ProgressBar bar(config.games, !args->no_progress && isatty(STDERR_FILENO));
             const auto t0 = std::chrono::steady_clock::now();

@@ -9,6 +9,29 @@
 
 namespace spookludo {
 
+namespace {
+
+// The seats of a simulated game: server-side bots, named after their policy.
+std::vector<RecordSeat> bot_seats(const std::vector<PolicyKind>& seats) {
+    std::vector<RecordSeat> out;
+    for (std::size_t s = 0; s < seats.size(); ++s)
+        out.push_back({static_cast<int>(s), std::string(to_string(seats[s])) + " bot " + std::to_string(s + 1), true,
+                       seats[s]});
+    return out;
+}
+
+// A server seed drawn from the simulator's generator (reproducible, so not secret).
+ServerSeed derived_seed(Rng& rng) {
+    ServerSeed seed;
+    for (std::size_t i = 0; i < seed.bytes.size(); i += 8) {
+        const std::uint64_t w = rng.next();
+        for (std::size_t b = 0; b < 8; ++b) seed.bytes[i + b] = static_cast<std::uint8_t>(w >> (8 * b));
+    }
+    return seed;
+}
+
+}  // namespace
+
 SimReport simulate(const SimConfig& config, const std::function<void(int)>& progress) {
     if (auto err = config.options.validate()) throw std::invalid_argument(*err);
     if (static_cast<int>(config.seats.size()) != config.options.players)
@@ -33,7 +56,14 @@ SimReport simulate(const SimConfig& config, const std::function<void(int)>& prog
         GameOutcome outcome;
         if (config.options.game == GameKind::spook) {
             const auto boards = fixed_boards.empty() ? spook::choose_board_set(config.options, game_rng) : fixed_boards;
-            outcome = spook::play_game(config.options, config.seats, boards, dice, policy_rng, cache);
+            if (config.on_record) {
+                spook::Match match(config.options, bot_seats(config.seats), boards, derived_seed(game_rng), {});
+                spook::play_out(match, config.seats, policy_rng, cache);
+                config.on_record(g, match.record());
+                outcome = {match.game().winners(), match.game().round()};
+            } else {
+                outcome = spook::play_game(config.options, config.seats, boards, dice, policy_rng, cache);
+            }
         } else {
             outcome = play_ludo_game(config.options, config.seats, dice, policy_rng);
         }

@@ -9,6 +9,7 @@
 #include "spookludo/options.h"
 #include "spookludo/dice.h"
 #include "spookludo/policy.h"
+#include "spookludo/record.h"
 
 namespace spookludo {
 
@@ -26,6 +27,10 @@ struct SimConfig {
     // Spook only: a fixed set of boards (board notation, one per player) instead of drawing a
     // set per game; the assignment to seats is still drawn per game.
     std::vector<std::string> boards;
+    // When set, games are played with the fair-dice stream and each game's record is passed
+    // here (game number from 0). The server seeds then come from `seed`: such records verify,
+    // but their dice were not secret, so they are for testing, not for play.
+    std::function<void(int, const GameRecord&)> on_record;
 };
 
 struct Estimate {

@@ -44,6 +44,13 @@ std::vector<int> draw_assignment(int count, Dice& dice) {
     return board_of_seat;
 }
 
+std::vector<Board> boards_by_seat(const std::vector<Board>& published, const std::vector<int>& board_of_seat) {
+    std::vector<Board> boards;
+    boards.reserve(board_of_seat.size());
+    for (int b : board_of_seat) boards.push_back(published.at(static_cast<std::size_t>(b)));
+    return boards;
+}
+
 double balance_spread(std::span<const double> expected) noexcept {
     if (expected.size() < 2) return 0.0;
     const auto [lo, hi] = std::minmax_element(expected.begin(), expected.end());

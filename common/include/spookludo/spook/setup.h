@@ -36,6 +36,9 @@ std::vector<Board> choose_board_set(const GameOptions& options, Rng& rng);
 // uniform integer in [0, count - i) and swaps position count-1-i with it.
 std::vector<int> draw_assignment(int count, Dice& dice);
 
+// The boards in seat order: result[seat] = published[board_of_seat[seat]].
+std::vector<Board> boards_by_seat(const std::vector<Board>& published, const std::vector<int>& board_of_seat);
+
 // (max - min) / min of a set of expected finishes (0 for fewer than two).
 double balance_spread(std::span<const double> expected_finishes) noexcept;
 

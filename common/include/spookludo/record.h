@@ -1,0 +1,89 @@
+#pragma once
+// The game record (docs/game-record.md): everything needed to replay and audit one game. JSON,
+// versioned. Produced by the engine from a played game (spook::Match, ludo::Match) and checked
+// by verify() (spookludo verify RECORD.json).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "spookludo/fair_dice.h"
+#include "spookludo/options.h"
+#include "spookludo/policy.h"
+
+namespace spookludo {
+
+inline constexpr int kRecordVersion = 1;
+
+struct RecordSeat {
+    int seat = 0;
+    std::string name;
+    bool bot = false;                   // a server-side bot (contributes no client seed)
+    std::optional<PolicyKind> policy;   // the bot's policy
+    friend bool operator==(const RecordSeat&, const RecordSeat&) = default;
+};
+
+// Who made a choice: the player, or the server (best play) for a player who did not choose in
+// time or was away. Moves with only one outcome are not choices and are not recorded.
+enum class ChoiceMaker : unsigned char { player, timeout, away };
+std::string_view to_string(ChoiceMaker maker) noexcept;
+
+struct RecordedChoice {
+    int step = 0;  // the round (Spook) or the throw number, from 1 (Ludo)
+    int seat = 0;
+    int piece = 0;
+    ChoiceMaker maker = ChoiceMaker::player;
+    friend bool operator==(const RecordedChoice&, const RecordedChoice&) = default;
+};
+
+// The position after a step (a round in Spook, a throw in Ludo), in the game's notation.
+//   Spook: each seat's squares, pieces separated by commas, seats by spaces: "5,1 40,12"
+//   Ludo:  the position notation of ludo/game.h: "green*:Y,Y,5,12 red:H,Y,50,Y"
+struct RecordedPosition {
+    int step = 0;
+    std::string position;
+    friend bool operator==(const RecordedPosition&, const RecordedPosition&) = default;
+};
+
+enum class GameStatus : unsigned char { in_progress, finished, abandoned };
+std::string_view to_string(GameStatus status) noexcept;
+
+struct RecordResult {
+    GameStatus status = GameStatus::in_progress;
+    std::vector<int> winners;
+    std::vector<int> places;  // per seat; 0 for a seat without a place (abandoned games)
+    int length = 0;           // rounds (Spook) or throws (Ludo) played
+    friend bool operator==(const RecordResult&, const RecordResult&) = default;
+};
+
+struct GameRecord {
+    int version = kRecordVersion;
+    GameOptions options;
+    std::vector<RecordSeat> seats;
+    std::string commitment;                  // SHA-256 of the server seed, hex
+    std::vector<ClientSeed> client_seeds;    // seated humans only, seat order
+    std::optional<std::string> server_seed;  // hex; present once revealed (game over or abandoned)
+    std::vector<std::string> boards;         // Spook: the published set, board notation
+    std::vector<int> assignment;             // Spook: the index of each seat's board in `boards`
+    std::vector<Draw> draws;
+    std::vector<RecordedChoice> choices;
+    std::vector<RecordedPosition> positions;
+    RecordResult result;
+    friend bool operator==(const GameRecord&, const GameRecord&) = default;
+};
+
+void to_json(nlohmann::json& j, const GameRecord& record);
+// Throws std::invalid_argument naming the field that is missing or wrong, e.g.
+// "draws[12].purpose: unknown purpose \"dance\"".
+void from_json(const nlohmann::json& j, GameRecord& record);
+
+// The record as JSON text for a file: one line per key, and one line per entry of each list
+// (draws, choices, positions), so that records are easy to read and to compare with diff.
+std::string record_text(const GameRecord& record);
+
+// Reads a record from JSON text; throws std::invalid_argument with a clear message for text
+// that is not JSON (with the position), truncated, or not a record.
+GameRecord parse_record(const std::string& text);
+
+}  // namespace spookludo

@@ -1,0 +1,48 @@
+#pragma once
+// Verifying a game record (spookludo verify): the commitment, every draw, every choice through
+// the rules, the positions and the result. Stops at the first discrepancy and names its step.
+#include <string>
+#include <vector>
+
+#include "spookludo/record.h"
+
+namespace spookludo {
+
+struct VerifyReport {
+    bool ok = false;
+    std::vector<std::string> passed;  // checks that held, in order, one line each
+    std::vector<std::string> notes;   // facts worth reporting that are not failures (e.g. balance)
+    std::string failure;              // the first discrepancy, naming the step; empty when ok
+};
+
+VerifyReport verify(const GameRecord& record);
+
+// Shared by both games' replays: the seed against the commitment, and every draw against the
+// stream. Adds lines to `report`; returns false (with report.failure set) on a discrepancy.
+bool verify_seed_and_draws(const GameRecord& record, VerifyReport& report);
+
+// Replays the recorded draws in order for an engine that asks for them: each request must match
+// the next recorded draw's purpose and range. Throws VerifyError on a mismatch or when the record
+// has no more draws.
+class RecordedDice final : public Dice {
+public:
+    explicit RecordedDice(const std::vector<Draw>& draws) : draws_(draws) {}
+    std::uint32_t draw(std::uint32_t n, DrawPurpose purpose) override;
+    bool exhausted() const noexcept { return next_ == draws_.size(); }
+    std::size_t used() const noexcept { return next_; }
+
+private:
+    const std::vector<Draw>& draws_;
+    std::size_t next_ = 0;
+};
+
+// A discrepancy found while replaying; its message names the step.
+struct VerifyError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+// Thrown by RecordedDice when the record ends before the engine does (an abandoned game ends so).
+struct RecordEnded : VerifyError {
+    using VerifyError::VerifyError;
+};
+
+}  // namespace spookludo

@@ -1,0 +1,262 @@
+#include "spookludo/record.h"
+
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+namespace spookludo {
+
+std::string_view to_string(ChoiceMaker maker) noexcept {
+    switch (maker) {
+        case ChoiceMaker::player: return "player";
+        case ChoiceMaker::timeout: return "timeout";
+        case ChoiceMaker::away: return "away";
+    }
+    return "?";
+}
+
+std::string_view to_string(GameStatus status) noexcept {
+    switch (status) {
+        case GameStatus::in_progress: return "in_progress";
+        case GameStatus::finished: return "finished";
+        case GameStatus::abandoned: return "abandoned";
+    }
+    return "?";
+}
+
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+    throw std::invalid_argument(path + ": " + what);
+}
+
+const json& field(const json& j, const std::string& path, const char* key) {
+    if (!j.is_object()) fail(path, "must be an object");
+    auto it = j.find(key);
+    if (it == j.end()) fail(path.empty() ? key : path + "." + key, "is missing");
+    return *it;
+}
+
+std::string join(const std::string& path, const char* key) { return path.empty() ? key : path + "." + key; }
+std::string join(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
+
+long long read_int(const json& j, const std::string& path, const char* key, long long lo, long long hi) {
+    const json& v = field(j, path, key);
+    if (!v.is_number_integer()) fail(join(path, key), "must be a whole number (got " + v.dump() + ")");
+    const auto x = v.get<long long>();
+    if (x < lo || x > hi)
+        fail(join(path, key), "must be " + std::to_string(lo) + " to " + std::to_string(hi) + " (got " +
+                                  std::to_string(x) + ")");
+    return x;
+}
+
+int read_small(const json& j, const std::string& path, const char* key, int lo = 0, int hi = 1 << 30) {
+    return static_cast<int>(read_int(j, path, key, lo, hi));
+}
+
+std::string read_string(const json& j, const std::string& path, const char* key) {
+    const json& v = field(j, path, key);
+    if (!v.is_string()) fail(join(path, key), "must be a string (got " + v.dump() + ")");
+    return v.get<std::string>();
+}
+
+bool read_bool(const json& j, const std::string& path, const char* key) {
+    const json& v = field(j, path, key);
+    if (!v.is_boolean()) fail(join(path, key), "must be true or false (got " + v.dump() + ")");
+    return v.get<bool>();
+}
+
+const json& read_array(const json& j, const std::string& path, const char* key) {
+    const json& v = field(j, path, key);
+    if (!v.is_array()) fail(join(path, key), "must be an array");
+    return v;
+}
+
+template <class Enum, std::size_t N>
+Enum read_enum(const json& j, const std::string& path, const char* key, const Enum (&values)[N]) {
+    const std::string s = read_string(j, path, key);
+    for (Enum e : values)
+        if (s == to_string(e)) return e;
+    std::string names;
+    for (Enum e : values) names += (names.empty() ? "" : ", ") + std::string(to_string(e));
+    fail(join(path, key), "unknown value \"" + s + "\" (one of " + names + ")");
+}
+
+constexpr DrawPurpose kPurposes[] = {DrawPurpose::assignment, DrawPurpose::roll_off, DrawPurpose::movement,
+                                     DrawPurpose::activation, DrawPurpose::throw_};
+constexpr ChoiceMaker kMakers[] = {ChoiceMaker::player, ChoiceMaker::timeout, ChoiceMaker::away};
+constexpr GameStatus kStatuses[] = {GameStatus::in_progress, GameStatus::finished, GameStatus::abandoned};
+
+}  // namespace
+
+void to_json(json& j, const GameRecord& r) {
+    j = json::object();
+    j["format"] = "spookludo-game-record";
+    j["version"] = r.version;
+    j["options"] = r.options;
+    json seats = json::array();
+    for (const auto& s : r.seats) {
+        json e{{"seat", s.seat}, {"name", s.name}, {"bot", s.bot}};
+        if (s.policy) e["policy"] = to_string(*s.policy);
+        seats.push_back(e);
+    }
+    j["seats"] = seats;
+    j["commitment"] = r.commitment;
+    json clients = json::array();
+    for (const auto& c : r.client_seeds) clients.push_back({{"seat", c.seat}, {"seed", c.seed}});
+    j["client_seeds"] = clients;
+    j["server_seed"] = r.server_seed ? json(*r.server_seed) : json(nullptr);
+    if (r.options.game == GameKind::spook) {
+        j["boards"] = r.boards;
+        j["assignment"] = r.assignment;
+    }
+    json draws = json::array();
+    for (const auto& d : r.draws)
+        draws.push_back({{"counter", d.counter}, {"purpose", to_string(d.purpose)}, {"range", d.range}, {"value", d.value}});
+    j["draws"] = draws;
+    json choices = json::array();
+    for (const auto& c : r.choices)
+        choices.push_back({{"step", c.step}, {"seat", c.seat}, {"piece", c.piece}, {"by", to_string(c.maker)}});
+    j["choices"] = choices;
+    json positions = json::array();
+    for (const auto& p : r.positions) positions.push_back({{"step", p.step}, {"position", p.position}});
+    j["positions"] = positions;
+    j["result"] = {{"status", to_string(r.result.status)},
+                   {"winners", r.result.winners},
+                   {"places", r.result.places},
+                   {"length", r.result.length}};
+}
+
+void from_json(const json& j, GameRecord& out) {
+    if (!j.is_object()) throw std::invalid_argument("a game record is a JSON object");
+    GameRecord r;
+    if (read_string(j, "", "format") != "spookludo-game-record")
+        fail("format", "is not \"spookludo-game-record\": this is not a SpookLudo game record");
+    r.version = read_small(j, "", "version");
+    if (r.version != kRecordVersion)
+        fail("version", "this program reads version " + std::to_string(kRecordVersion) + " records (got " +
+                            std::to_string(r.version) + ")");
+    try {
+        r.options = field(j, "", "options").get<GameOptions>();
+    } catch (const std::invalid_argument& e) {
+        fail("options", e.what());
+    }
+    const int players = r.options.players;
+
+    const json& seats = read_array(j, "", "seats");
+    for (std::size_t i = 0; i < seats.size(); ++i) {
+        const auto path = join("seats", i);
+        RecordSeat s;
+        s.seat = read_small(seats[i], path, "seat", 0, players - 1);
+        if (s.seat != static_cast<int>(i)) fail(join(path, "seat"), "seats must be listed in order");
+        s.name = read_string(seats[i], path, "name");
+        s.bot = read_bool(seats[i], path, "bot");
+        if (seats[i].contains("policy")) {
+            const auto name = read_string(seats[i], path, "policy");
+            s.policy = parse_policy(name);
+            if (!s.policy) fail(join(path, "policy"), "unknown policy \"" + name + "\"");
+        }
+        r.seats.push_back(s);
+    }
+    if (static_cast<int>(r.seats.size()) != players)
+        fail("seats", "lists " + std::to_string(r.seats.size()) + " seats for " + std::to_string(players) + " players");
+
+    r.commitment = read_string(j, "", "commitment");
+    const json& clients = read_array(j, "", "client_seeds");
+    for (std::size_t i = 0; i < clients.size(); ++i) {
+        const auto path = join("client_seeds", i);
+        ClientSeed c{read_small(clients[i], path, "seat", 0, players - 1), read_string(clients[i], path, "seed")};
+        if (auto err = check_client_seed(c.seed)) fail(join(path, "seed"), *err);
+        r.client_seeds.push_back(c);
+    }
+    const json& seed = field(j, "", "server_seed");
+    if (!seed.is_null()) {
+        if (!seed.is_string()) fail("server_seed", "must be a hex string, or null while the game is in progress");
+        r.server_seed = seed.get<std::string>();
+    }
+    if (r.options.game == GameKind::spook) {
+        const json& boards = read_array(j, "", "boards");
+        for (std::size_t i = 0; i < boards.size(); ++i) {
+            if (!boards[i].is_string()) fail(join("boards", i), "must be a board notation string");
+            r.boards.push_back(boards[i].get<std::string>());
+        }
+        const json& assignment = read_array(j, "", "assignment");
+        for (std::size_t i = 0; i < assignment.size(); ++i) {
+            if (!assignment[i].is_number_integer()) fail(join("assignment", i), "must be a board index");
+            r.assignment.push_back(assignment[i].get<int>());
+        }
+    }
+    const json& draws = read_array(j, "", "draws");
+    for (std::size_t i = 0; i < draws.size(); ++i) {
+        const auto path = join("draws", i);
+        Draw d;
+        d.counter = static_cast<std::uint64_t>(read_int(draws[i], path, "counter", 0, 1LL << 53));
+        d.purpose = read_enum(draws[i], path, "purpose", kPurposes);
+        d.range = static_cast<std::uint32_t>(read_int(draws[i], path, "range", 1, 1LL << 32));
+        d.value = static_cast<std::uint32_t>(read_int(draws[i], path, "value", 0, (1LL << 32) - 1));
+        r.draws.push_back(d);
+    }
+    const json& choices = read_array(j, "", "choices");
+    for (std::size_t i = 0; i < choices.size(); ++i) {
+        const auto path = join("choices", i);
+        RecordedChoice c;
+        c.step = read_small(choices[i], path, "step", 1);
+        c.seat = read_small(choices[i], path, "seat", 0, players - 1);
+        c.piece = read_small(choices[i], path, "piece", 0, 3);
+        c.maker = read_enum(choices[i], path, "by", kMakers);
+        r.choices.push_back(c);
+    }
+    const json& positions = read_array(j, "", "positions");
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+        const auto path = join("positions", i);
+        r.positions.push_back({read_small(positions[i], path, "step", 0), read_string(positions[i], path, "position")});
+    }
+    const json& result = field(j, "", "result");
+    r.result.status = read_enum(result, "result", "status", kStatuses);
+    for (const auto& w : read_array(result, "result", "winners")) {
+        if (!w.is_number_integer() || w.get<int>() < 0 || w.get<int>() >= players)
+            fail("result.winners", "must list seats 0 to " + std::to_string(players - 1));
+        r.result.winners.push_back(w.get<int>());
+    }
+    for (const auto& p : read_array(result, "result", "places")) {
+        if (!p.is_number_integer() || p.get<int>() < 0 || p.get<int>() > players)
+            fail("result.places", "must be places 1 to " + std::to_string(players) + ", or 0");
+        r.result.places.push_back(p.get<int>());
+    }
+    r.result.length = read_small(result, "result", "length", 0);
+    out = std::move(r);
+}
+
+std::string record_text(const GameRecord& record) {
+    const json j = record;
+    std::string out = "{\n";
+    bool first = true;
+    for (const auto& [key, value] : j.items()) {
+        out += first ? "  " : ",\n  ";
+        first = false;
+        out += json(key).dump() + ": ";
+        if (value.is_array() && !value.empty() && value.front().is_object()) {
+            out += "[\n";
+            for (std::size_t i = 0; i < value.size(); ++i) out += "    " + value[i].dump() + (i + 1 < value.size() ? ",\n" : "\n");
+            out += "  ]";
+        } else {
+            out += value.dump();
+        }
+    }
+    out += "\n}\n";
+    return out;
+}
+
+GameRecord parse_record(const std::string& text) {
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::parse_error& e) {
+        throw std::invalid_argument(std::string("not valid JSON (truncated or damaged?): ") + e.what());
+    }
+    return j.get<GameRecord>();
+}
+
+}  // namespace spookludo

@@ -1,0 +1,243 @@
+#include "spookludo/spook/match.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "spookludo/spook/setup.h"
+
+namespace spookludo::spook {
+
+namespace {
+
+ChoiceSource source_of(ChoiceMaker maker) {
+    switch (maker) {
+        case ChoiceMaker::player: return ChoiceSource::player;
+        case ChoiceMaker::timeout: return ChoiceSource::timeout;
+        case ChoiceMaker::away: return ChoiceSource::away;
+    }
+    return ChoiceSource::player;
+}
+
+std::vector<int> places_of(const Game& game) {
+    std::vector<int> places(static_cast<std::size_t>(game.players()), 0);
+    for (const auto& s : game.standings()) places[static_cast<std::size_t>(s.seat)] = s.place;
+    return places;
+}
+
+}  // namespace
+
+std::string position_text(const Game& game) {
+    std::string out;
+    for (int s = 0; s < game.players(); ++s) {
+        if (s > 0) out += ' ';
+        const auto pos = game.player(s).positions();
+        for (std::size_t i = 0; i < pos.size(); ++i) {
+            if (i > 0) out += ',';
+            out += std::to_string(pos[i]);
+        }
+    }
+    return out;
+}
+
+Match::Match(const GameOptions& options, std::vector<RecordSeat> seats, std::vector<Board> published,
+             const ServerSeed& server_seed, std::vector<ClientSeed> client_seeds)
+    : server_seed_(server_seed),
+      dice_(FairStream(server_seed, client_seeds)),
+      game_(options, [&] {
+          if (static_cast<int>(published.size()) != options.players)
+              throw std::invalid_argument("publish one board per player");
+          record_.assignment = draw_assignment(options.players, dice_);
+          return boards_by_seat(published, record_.assignment);
+      }()) {
+    if (static_cast<int>(seats.size()) != options.players) throw std::invalid_argument("one seat entry per player");
+    std::sort(client_seeds.begin(), client_seeds.end(),
+              [](const ClientSeed& a, const ClientSeed& b) { return a.seat < b.seat; });
+    record_.options = options;
+    record_.seats = std::move(seats);
+    record_.commitment = server_seed.commitment();
+    record_.client_seeds = std::move(client_seeds);
+    for (const auto& b : published) record_.boards.push_back(b.notation());
+    record_.draws = dice_.draws();
+    record_.result.places.assign(static_cast<std::size_t>(options.players), 0);
+}
+
+Face Match::roll_movement() {
+    if (game_.phase() != RoundPhase::movement_roll) throw std::logic_error("not the time for a movement roll");
+    const Face face = dice_.roll(DrawPurpose::movement);
+    (void)game_.roll_movement(face);
+    record_.draws.push_back(dice_.draws().back());
+    return face;
+}
+
+Verdict Match::choose(int seat, int piece, ChoiceMaker maker) {
+    const bool decision = game_.needs_decision(seat);
+    Verdict v = game_.choose(seat, piece, source_of(maker));
+    if (v && decision) record_.choices.push_back({game_.round(), seat, piece, maker});
+    return v;
+}
+
+Verdict Match::apply_moves() { return game_.apply_moves(); }
+
+Face Match::activate() {
+    if (game_.phase() != RoundPhase::activation_roll) throw std::logic_error("not the time for an activation roll");
+    const Face face = dice_.roll(DrawPurpose::activation);
+    const int round = game_.round();
+    (void)game_.activate(face);
+    record_.draws.push_back(dice_.draws().back());
+    record_.positions.push_back({round, position_text(game_)});
+    if (game_.over()) {
+        record_.result.status = GameStatus::finished;
+        record_.result.winners = game_.winners();
+        record_.result.places = places_of(game_);
+        finish_record();
+    }
+    return face;
+}
+
+void Match::abandon() {
+    if (record_.result.status != GameStatus::in_progress) return;
+    record_.result.status = GameStatus::abandoned;
+    finish_record();
+}
+
+void Match::finish_record() {
+    record_.result.length = game_.over() ? game_.round() : game_.round() - 1;
+    record_.server_seed = server_seed_.hex();
+}
+
+// ---- Verification ------------------------------------------------------------------------
+
+namespace {
+
+std::string round_name(int round) { return "round " + std::to_string(round); }
+
+}  // namespace
+
+bool verify_spook(const GameRecord& r, VerifyReport& report) {
+    const int players = r.options.players;
+    auto fail = [&](const std::string& what) {
+        report.failure = what;
+        return false;
+    };
+
+    // The published boards.
+    if (static_cast<int>(r.boards.size()) != players)
+        return fail("boards: " + std::to_string(r.boards.size()) + " boards published for " + std::to_string(players) +
+                    " players");
+    std::vector<Board> published;
+    for (std::size_t i = 0; i < r.boards.size(); ++i) {
+        try {
+            published.push_back(Board::from_notation(r.boards[i]));
+        } catch (const std::invalid_argument& e) {
+            return fail("boards: board " + std::to_string(i + 1) + ", " + e.what());
+        }
+        for (std::size_t j = 0; j < i; ++j)
+            if (published[j] == published[i])
+                return fail("boards: board " + std::to_string(i + 1) + " is the same as board " + std::to_string(j + 1));
+    }
+    const BoardSetReport balance = report_boards(published, r.options.spook.pieces);
+    report.passed.push_back("boards: " + std::to_string(players) + " distinct boards, one character on each square");
+    {
+        char line[160];
+        std::snprintf(line, sizeof line, "boards: expected finish %s by %.2f %% (%s)%s",
+                      balance.balanced() ? "balanced, spread" : "NOT balanced, spread", 100 * balance.spread,
+                      r.options.spook.balanced_boards ? "the game asked for balanced boards" : "balance was off",
+                      balance.seven_of_each ? "" : "; not every board has 7 of each character");
+        report.notes.push_back(line);
+        if (r.options.spook.balanced_boards && !balance.balanced())
+            return fail("boards: the options ask for balanced boards but their expected finishes differ by more than 2 %");
+    }
+
+    RecordedDice dice(r.draws);
+    try {
+        const std::vector<int> assignment = draw_assignment(players, dice);
+        if (assignment != r.assignment) return fail("assignment: the draws give another assignment of boards to seats");
+        report.passed.push_back("assignment: boards to seats as the draws give them");
+
+        Game game(r.options, boards_by_seat(published, assignment));
+        SolutionCache cache;
+        std::size_t next_choice = 0, next_position = 0;
+        int server_choices = 0;
+        while (!game.over()) {
+            const int round = game.round();
+            Face face = 0;
+            try {
+                face = dice.roll(DrawPurpose::movement);
+            } catch (const RecordEnded&) {
+                break;  // an abandoned game ends between rounds
+            }
+            (void)game.roll_movement(face);
+            for (; next_choice < r.choices.size() && r.choices[next_choice].step == round; ++next_choice) {
+                const auto& c = r.choices[next_choice];
+                const std::string where = round_name(round) + ", seat " + std::to_string(c.seat);
+                if (!game.needs_decision(c.seat))
+                    return fail(where + ": a choice is recorded but the seat had nothing to choose (or chose twice)");
+                if (c.maker != ChoiceMaker::player) {
+                    // The server's choice for a player who timed out or was away must be a best move.
+                    const auto solution = cache.get(game.board(c.seat), game.pieces(), r.options.spook.pieces_to_finish());
+                    const auto& pos = game.player(c.seat).positions();
+                    const int best = solution->best_piece(pos, face);
+                    auto value = [&](int piece) {
+                        std::array<Square, kMaxPieces> moved{};
+                        std::copy(pos.begin(), pos.end(), moved.begin());
+                        moved[static_cast<std::size_t>(piece)] += face;
+                        return solution->expected_after_move({moved.data(), pos.size()});
+                    };
+                    if (c.piece < 0 || c.piece >= game.pieces() || pos[static_cast<std::size_t>(c.piece)] + face > kChurch ||
+                        value(c.piece) > value(best) + 1e-9)
+                        return fail(where + ": the server moved piece " + std::to_string(c.piece) + " for the player (" +
+                                    std::string(to_string(c.maker)) + "), which is not a best move");
+                    ++server_choices;
+                }
+                if (auto v = game.choose(c.seat, c.piece); !v) return fail(where + ": illegal choice: " + v.reason);
+            }
+            if (auto v = game.apply_moves(); !v) return fail(round_name(round) + ": " + v.reason);
+            try {
+                face = dice.roll(DrawPurpose::activation);
+            } catch (const RecordEnded&) {
+                return fail(round_name(round) + ": the record ends between the moves and the activation");
+            }
+            (void)game.activate(face);
+            if (next_position >= r.positions.size() || r.positions[next_position].step != round)
+                return fail(round_name(round) + ": no position recorded after the round");
+            const std::string actual = position_text(game);
+            if (r.positions[next_position].position != actual)
+                return fail(round_name(round) + ": the recorded position \"" + r.positions[next_position].position +
+                            "\" is not the rules' \"" + actual + "\"");
+            ++next_position;
+        }
+        if (next_choice != r.choices.size())
+            return fail("choices: choice " + std::to_string(next_choice + 1) + " (round " +
+                        std::to_string(r.choices[next_choice].step) + ") was never asked for");
+        if (!dice.exhausted())
+            return fail("draws: draw " + std::to_string(dice.used()) + " was recorded but the game never used it");
+        report.passed.push_back("rounds: " + std::to_string(next_position) + " rounds replayed, " +
+                                std::to_string(r.choices.size()) + " choices legal (" + std::to_string(server_choices) +
+                                " made by the server, all best moves), every position as recorded");
+
+        // The result.
+        if (game.over()) {
+            if (r.result.status != GameStatus::finished)
+                return fail("result: the game ended in round " + std::to_string(game.round()) + " but the record says " +
+                            std::string(to_string(r.result.status)));
+            if (r.result.winners != game.winners()) return fail("result: the winners are not the ones the rules give");
+            if (r.result.places != places_of(game)) return fail("result: the places are not the ones the rules give");
+            if (r.result.length != game.round()) return fail("result: the game lasted " + std::to_string(game.round()) + " rounds");
+        } else {
+            if (r.result.status != GameStatus::abandoned)
+                return fail("result: the record ends in round " + std::to_string(game.round()) +
+                            " but the game is not over and not marked abandoned");
+            if (!r.result.winners.empty()) return fail("result: an abandoned game has no winners");
+        }
+        report.passed.push_back("result: " + std::string(to_string(r.result.status)) + " after " +
+                                std::to_string(r.result.length) + " rounds as the rules give");
+    } catch (const RecordEnded& e) {
+        return fail(e.what());
+    } catch (const VerifyError& e) {
+        return fail(e.what());
+    }
+    return true;
+}
+
+}  // namespace spookludo::spook

@@ -1,0 +1,18 @@
+#include "spookludo/verify.h"
+
+#include "spookludo/spook/match.h"
+
+namespace spookludo {
+
+VerifyReport verify(const GameRecord& record) {
+    VerifyReport report;
+    if (!verify_seed_and_draws(record, report)) return report;
+    if (record.options.game == GameKind::spook) {
+        report.ok = spook::verify_spook(record, report);
+    } else {
+        report.failure = "ludo records: replay not built yet";
+    }
+    return report;
+}
+
+}  // namespace spookludo
