@@ -3,9 +3,10 @@
 //   random  any distinct legal choice, uniformly
 //   greedy  one step: the choice whose resulting position scores best on a heuristic that weighs
 //           entering, capturing, escaping danger, forming blocks and finishing
-//   best    expectimax over the die within a node budget: its own move, then the throws of the
-//           opponents (each answering with the greedy choice) and its own next throw, scored by
-//           the same kind of heuristic; cheap enough to move for a timed-out player.
+//   best    expectimax over the die within a node budget: its own move, then the next throws
+//           (opponents answering with greedy's choice, itself with its best after a 6), scored by
+//           the same heuristic with tuned weights and the danger to its pieces from the rest of the
+//           round; cheap enough (tens of microseconds) to move for a timed-out player.
 // All are deterministic given the Rng (it only breaks ties, and picks for `random`).
 #include <vector>
 
@@ -39,6 +40,7 @@ struct Weights {
 // The one-step heuristic of `greedy`: the same terms, set by hand.
 constexpr Weights greedy_weights() noexcept {
     Weights w;
+    w.entered = 14;
     w.home_column = 10;
     w.home = 8;
     w.danger = 1.0;
@@ -52,7 +54,8 @@ constexpr Weights greedy_weights() noexcept {
 
 struct BestConfig {
     int node_budget = 2000;     // positions scored per move at most (the search shrinks to fit)
-    int depth = 2;              // 1: own move only; 2: + the opponents' and own next throws
+    int depth = 2;              // throws searched after the own move: 0 = one step, as greedy does;
+                                // 2 = the next two throws (the next players', or its own after a 6)
     double opponent_greed = 1;  // the search's opponents play greedily this often, else uniformly
     Weights weights{};
 };
