@@ -187,11 +187,12 @@ struct Search {
     const Weights& w;
     double greed;
     Weights model = greedy_weights();  // how the opponents are assumed to weigh their choices
+    long budget;
     long nodes = 0;
 
     // The expected score of a position awaiting a throw, looking `plies` throws ahead.
     double chance(const Game& game, int plies) {
-        if (game.phase() == Phase::finished || plies == 0) {
+        if (game.phase() == Phase::finished || plies == 0 || nodes >= budget) {
             ++nodes;
             return evaluate(game, me, w);
         }
@@ -258,7 +259,7 @@ Move choose_move(PolicyKind policy, const Game& game, Rng& rng, const BestConfig
         estimate *= 6 * 3;
         ++plies;
     }
-    Search search{game.current_seat(), config.weights, config.opponent_greed};
+    Search search{game.current_seat(), config.weights, config.opponent_greed, greedy_weights(), config.node_budget};
     int best = 0;
     double best_value = -1e300;
     for (int k = 0; k < moves.size(); ++k) {
