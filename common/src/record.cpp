@@ -1,5 +1,7 @@
 #include "spookludo/record.h"
 
+#include "spookludo/json_read.h"
+
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -27,61 +29,10 @@ std::string_view to_string(GameStatus status) noexcept {
 namespace {
 
 using nlohmann::json;
-
-[[noreturn]] void fail(const std::string& path, const std::string& what) {
-    throw std::invalid_argument(path + ": " + what);
-}
-
-const json& field(const json& j, const std::string& path, const char* key) {
-    if (!j.is_object()) fail(path, "must be an object");
-    auto it = j.find(key);
-    if (it == j.end()) fail(path.empty() ? key : path + "." + key, "is missing");
-    return *it;
-}
-
-std::string join(const std::string& path, const char* key) { return path.empty() ? key : path + "." + key; }
-std::string join(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
-
-long long read_int(const json& j, const std::string& path, const char* key, long long lo, long long hi) {
-    const json& v = field(j, path, key);
-    if (!v.is_number_integer()) fail(join(path, key), "must be a whole number (got " + v.dump() + ")");
-    const auto x = v.get<long long>();
-    if (x < lo || x > hi)
-        fail(join(path, key), "must be " + std::to_string(lo) + " to " + std::to_string(hi) + " (got " +
-                                  std::to_string(x) + ")");
-    return x;
-}
+using namespace json_read;
 
 int read_small(const json& j, const std::string& path, const char* key, int lo = 0, int hi = 1 << 30) {
-    return static_cast<int>(read_int(j, path, key, lo, hi));
-}
-
-std::string read_string(const json& j, const std::string& path, const char* key) {
-    const json& v = field(j, path, key);
-    if (!v.is_string()) fail(join(path, key), "must be a string (got " + v.dump() + ")");
-    return v.get<std::string>();
-}
-
-bool read_bool(const json& j, const std::string& path, const char* key) {
-    const json& v = field(j, path, key);
-    if (!v.is_boolean()) fail(join(path, key), "must be true or false (got " + v.dump() + ")");
-    return v.get<bool>();
-}
-
-const json& read_array(const json& j, const std::string& path, const char* key) {
-    const json& v = field(j, path, key);
-    if (!v.is_array()) fail(join(path, key), "must be an array");
-    return v;
-}
-
-template <class Enum, std::size_t N>
-Enum read_enum(const json& j, const std::string& path, const char* key, const Enum (&values)[N]) {
-    const std::string s = read_string(j, path, key);
-    for (Enum e : values)
-        if (s == to_string(e)) return e;
-    std::string names;
-    for (Enum e : values) names += (names.empty() ? "" : ", ") + std::string(to_string(e));
-    fail(join(path, key), "unknown value \"" + s + "\" (one of " + names + ")");
+    return static_cast<int>(integer(j, path, key, lo, hi));
 }
 
 constexpr DrawPurpose kPurposes[] = {DrawPurpose::assignment, DrawPurpose::roll_off, DrawPurpose::movement,
@@ -132,7 +83,7 @@ void to_json(json& j, const GameRecord& r) {
 void from_json(const json& j, GameRecord& out) {
     if (!j.is_object()) throw std::invalid_argument("a game record is a JSON object");
     GameRecord r;
-    if (read_string(j, "", "format") != "spookludo-game-record")
+    if (string(j, "", "format") != "spookludo-game-record")
         fail("format", "is not \"spookludo-game-record\": this is not a SpookLudo game record");
     r.version = read_small(j, "", "version");
     if (r.version != kRecordVersion)
@@ -145,16 +96,16 @@ void from_json(const json& j, GameRecord& out) {
     }
     const int players = r.options.players;
 
-    const json& seats = read_array(j, "", "seats");
+    const json& seats = array(j, "", "seats");
     for (std::size_t i = 0; i < seats.size(); ++i) {
         const auto path = join("seats", i);
         RecordSeat s;
         s.seat = read_small(seats[i], path, "seat", 0, players - 1);
         if (s.seat != static_cast<int>(i)) fail(join(path, "seat"), "seats must be listed in order");
-        s.name = read_string(seats[i], path, "name");
-        s.bot = read_bool(seats[i], path, "bot");
+        s.name = string(seats[i], path, "name");
+        s.bot = boolean(seats[i], path, "bot");
         if (seats[i].contains("policy")) {
-            const auto name = read_string(seats[i], path, "policy");
+            const auto name = string(seats[i], path, "policy");
             s.policy = parse_policy(name);
             if (!s.policy) fail(join(path, "policy"), "unknown policy \"" + name + "\"");
         }
@@ -163,11 +114,11 @@ void from_json(const json& j, GameRecord& out) {
     if (static_cast<int>(r.seats.size()) != players)
         fail("seats", "lists " + std::to_string(r.seats.size()) + " seats for " + std::to_string(players) + " players");
 
-    r.commitment = read_string(j, "", "commitment");
-    const json& clients = read_array(j, "", "client_seeds");
+    r.commitment = string(j, "", "commitment");
+    const json& clients = array(j, "", "client_seeds");
     for (std::size_t i = 0; i < clients.size(); ++i) {
         const auto path = join("client_seeds", i);
-        ClientSeed c{read_small(clients[i], path, "seat", 0, players - 1), read_string(clients[i], path, "seed")};
+        ClientSeed c{read_small(clients[i], path, "seat", 0, players - 1), string(clients[i], path, "seed")};
         if (auto err = check_client_seed(c.seed)) fail(join(path, "seed"), *err);
         r.client_seeds.push_back(c);
     }
@@ -177,50 +128,50 @@ void from_json(const json& j, GameRecord& out) {
         r.server_seed = seed.get<std::string>();
     }
     if (r.options.game == GameKind::spook) {
-        const json& boards = read_array(j, "", "boards");
+        const json& boards = array(j, "", "boards");
         for (std::size_t i = 0; i < boards.size(); ++i) {
             if (!boards[i].is_string()) fail(join("boards", i), "must be a board notation string");
             r.boards.push_back(boards[i].get<std::string>());
         }
-        const json& assignment = read_array(j, "", "assignment");
+        const json& assignment = array(j, "", "assignment");
         for (std::size_t i = 0; i < assignment.size(); ++i) {
             if (!assignment[i].is_number_integer()) fail(join("assignment", i), "must be a board index");
             r.assignment.push_back(assignment[i].get<int>());
         }
     }
-    const json& draws = read_array(j, "", "draws");
+    const json& draws = array(j, "", "draws");
     for (std::size_t i = 0; i < draws.size(); ++i) {
         const auto path = join("draws", i);
         Draw d;
-        d.counter = static_cast<std::uint64_t>(read_int(draws[i], path, "counter", 0, 1LL << 53));
-        d.purpose = read_enum(draws[i], path, "purpose", kPurposes);
-        d.range = static_cast<std::uint32_t>(read_int(draws[i], path, "range", 1, 1LL << 32));
-        d.value = static_cast<std::uint32_t>(read_int(draws[i], path, "value", 0, (1LL << 32) - 1));
+        d.counter = static_cast<std::uint64_t>(integer(draws[i], path, "counter", 0, 1LL << 53));
+        d.purpose = enumerated(draws[i], path, "purpose", kPurposes);
+        d.range = static_cast<std::uint32_t>(integer(draws[i], path, "range", 1, 1LL << 32));
+        d.value = static_cast<std::uint32_t>(integer(draws[i], path, "value", 0, (1LL << 32) - 1));
         r.draws.push_back(d);
     }
-    const json& choices = read_array(j, "", "choices");
+    const json& choices = array(j, "", "choices");
     for (std::size_t i = 0; i < choices.size(); ++i) {
         const auto path = join("choices", i);
         RecordedChoice c;
         c.step = read_small(choices[i], path, "step", 1);
         c.seat = read_small(choices[i], path, "seat", 0, players - 1);
         c.piece = read_small(choices[i], path, "piece", 0, 3);
-        c.maker = read_enum(choices[i], path, "by", kMakers);
+        c.maker = enumerated(choices[i], path, "by", kMakers);
         r.choices.push_back(c);
     }
-    const json& positions = read_array(j, "", "positions");
+    const json& positions = array(j, "", "positions");
     for (std::size_t i = 0; i < positions.size(); ++i) {
         const auto path = join("positions", i);
-        r.positions.push_back({read_small(positions[i], path, "step", 0), read_string(positions[i], path, "position")});
+        r.positions.push_back({read_small(positions[i], path, "step", 0), string(positions[i], path, "position")});
     }
     const json& result = field(j, "", "result");
-    r.result.status = read_enum(result, "result", "status", kStatuses);
-    for (const auto& w : read_array(result, "result", "winners")) {
+    r.result.status = enumerated(result, "result", "status", kStatuses);
+    for (const auto& w : array(result, "result", "winners")) {
         if (!w.is_number_integer() || w.get<int>() < 0 || w.get<int>() >= players)
             fail("result.winners", "must list seats 0 to " + std::to_string(players - 1));
         r.result.winners.push_back(w.get<int>());
     }
-    for (const auto& p : read_array(result, "result", "places")) {
+    for (const auto& p : array(result, "result", "places")) {
         if (!p.is_number_integer() || p.get<int>() < 0 || p.get<int>() > players)
             fail("result.places", "must be places 1 to " + std::to_string(players) + ", or 0");
         r.result.places.push_back(p.get<int>());
