@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "spookludo/ludo/policy.h"
+#include "spookludo/ludo/record.h"
 #include "spookludo/spook/play.h"
 #include "spookludo/spook/setup.h"
 
@@ -64,6 +65,11 @@ SimReport simulate(const SimConfig& config, const std::function<void(int)>& prog
             } else {
                 outcome = spook::play_game(config.options, config.seats, boards, dice, policy_rng, cache);
             }
+        } else if (config.on_record) {
+            ludo::Match match(config.options, bot_seats(config.seats), derived_seed(game_rng), {});
+            ludo::play_out(match, config.seats, policy_rng);
+            config.on_record(g, match.record());
+            outcome = {match.game().winners(), match.game().turns()};
         } else {
             outcome = play_ludo_game(config.options, config.seats, dice, policy_rng);
         }

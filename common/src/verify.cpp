@@ -1,5 +1,6 @@
 #include "spookludo/verify.h"
 
+#include "spookludo/ludo/record.h"
 #include "spookludo/spook/match.h"
 
 namespace spookludo {
@@ -10,7 +11,7 @@ VerifyReport verify(const GameRecord& record) {
     if (record.options.game == GameKind::spook) {
         report.ok = spook::verify_spook(record, report);
     } else {
-        report.failure = "ludo records: replay not built yet";
+        report.ok = ludo::verify_ludo(record, report);
     }
     return report;
 }

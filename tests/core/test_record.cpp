@@ -199,7 +199,7 @@ TEST_CASE("records: bad or truncated files are refused with a clear error [recor
 }
 
 TEST_CASE("records: simulator games write records, and they verify [record][sim]") {
-    for (GameKind kind : {GameKind::spook}) {
+    for (GameKind kind : {GameKind::spook, GameKind::ludo}) {
         SimConfig config;
         config.options = kind == GameKind::spook ? GameOptions::spook_game(4, 3) : GameOptions::ludo_game(4, 6);
         config.seats = {PolicyKind::best, PolicyKind::greedy, PolicyKind::random, PolicyKind::random};

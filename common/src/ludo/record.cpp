@@ -1,0 +1,257 @@
+#include "spookludo/ludo/record.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "spookludo/ludo/policy.h"
+
+namespace spookludo::ludo {
+
+namespace {
+
+std::vector<int> places_of(const Game& game) {
+    std::vector<int> places(static_cast<std::size_t>(game.players()), 0);
+    for (const auto& s : game.standings()) places[static_cast<std::size_t>(s.seat)] = s.place;
+    return places;
+}
+
+// Throws played out so far: a throw awaiting its choice is not played yet.
+int throws_played(const Game& game) {
+    return game.phase() == Phase::awaiting_choice ? game.turns() - 1 : game.turns();
+}
+
+}  // namespace
+
+int server_choice(const Game& game) {
+    Rng rng(0);
+    return choose_piece(PolicyKind::best, game, rng);
+}
+
+Match::Match(const GameOptions& options, std::vector<RecordSeat> seats, const ServerSeed& server_seed,
+             std::vector<ClientSeed> client_seeds)
+    : server_seed_(server_seed), dice_(FairStream(server_seed, client_seeds)), game_(options) {
+    if (static_cast<int>(seats.size()) != options.players) throw std::invalid_argument("one seat entry per player");
+    std::sort(client_seeds.begin(), client_seeds.end(),
+              [](const ClientSeed& a, const ClientSeed& b) { return a.seat < b.seat; });
+    record_.options = options;
+    record_.seats = std::move(seats);
+    record_.commitment = server_seed.commitment();
+    record_.client_seeds = std::move(client_seeds);
+    record_.result.places.assign(static_cast<std::size_t>(options.players), 0);
+    game_.roll_off(dice_, &events_);
+    record_.draws = dice_.draws();
+}
+
+Face Match::throw_die() {
+    if (abandoned()) throw std::logic_error("the game was abandoned");
+    if (game_.phase() != Phase::awaiting_throw)
+        throw std::logic_error("no throw is due (the game is " + std::string(to_string(game_.phase())) + ")");
+    events_.clear();
+    game_.throw_die(dice_, &events_);
+    record_.draws.push_back(dice_.draws().back());
+    const Face face = static_cast<Face>(record_.draws.back().value) + 1;
+    if (game_.phase() == Phase::awaiting_choice) {
+        const MoveList moves = game_.legal_moves();
+        if (moves.size() >= 2) return face;  // a real choice: wait for it
+        game_.play(moves[0], &events_);       // one possible outcome: not a choice
+    }
+    throw_played();
+    return face;
+}
+
+Verdict Match::choose(int seat, int piece, ChoiceMaker maker) {
+    if (abandoned()) return Verdict::reject("the game was abandoned");
+    if (Verdict v = game_.check(seat, piece); !v) return v;
+    if (maker != ChoiceMaker::player) {
+        // The record must show the server's move for the player exactly as verify recomputes it.
+        Game mine = game_, servers = game_;
+        (void)mine.choose(seat, piece);
+        (void)servers.choose(seat, server_choice(game_));
+        if (!(mine == servers))
+            return Verdict::reject("the server's move for a player must be server_choice's (piece " +
+                                   std::to_string(server_choice(game_)) + ")");
+    }
+    const bool real_choice = game_.legal_moves().size() >= 2;
+    const int step = game_.turns();
+    EventLog log;
+    Verdict v = game_.choose(seat, piece, &log);
+    if (!v) return v;
+    events_ = std::move(log);
+    if (real_choice) record_.choices.push_back({step, seat, piece, maker});
+    throw_played();
+    return v;
+}
+
+Verdict Match::choose_for_player(ChoiceMaker maker) {
+    if (!awaiting_choice()) return Verdict::reject("no choice is awaited");
+    return choose(game_.current_seat(), server_choice(game_), maker);
+}
+
+void Match::throw_played() {
+    record_.positions.push_back({game_.turns(), game_.position()});
+    if (over()) {
+        record_.result.status = GameStatus::finished;
+        record_.result.winners = game_.winners();
+        record_.result.places = places_of(game_);
+        finish_record();
+    }
+}
+
+void Match::abandon() {
+    if (record_.result.status != GameStatus::in_progress) return;
+    record_.result.status = GameStatus::abandoned;
+    finish_record();
+}
+
+void Match::finish_record() {
+    record_.result.length = throws_played(game_);
+    record_.server_seed = server_seed_.hex();
+}
+
+void play_out(Match& match, const std::vector<PolicyKind>& seats, Rng& policy_rng) {
+    const Game& game = match.game();
+    if (static_cast<int>(seats.size()) != game.players()) throw std::invalid_argument("one policy per seat is needed");
+    constexpr int kMaxThrows = 1'000'000;  // far beyond any real game (a few hundred throws)
+    while (!match.over() && !match.abandoned()) {
+        if (game.turns() >= kMaxThrows) {
+            match.abandon();
+            break;
+        }
+        match.throw_die();
+        if (!match.awaiting_choice()) continue;
+        const int seat = game.current_seat();
+        const int piece = choose_piece(seats[static_cast<std::size_t>(seat)], game, policy_rng);
+        if (auto v = match.choose(seat, piece); !v) throw std::logic_error("a policy chose an illegal move: " + v.reason);
+    }
+}
+
+// ---- Verification ------------------------------------------------------------------------
+
+namespace {
+
+std::string throw_name(int step) { return "throw " + std::to_string(step); }
+
+}  // namespace
+
+bool verify_ludo(const GameRecord& r, VerifyReport& report) {
+    auto fail = [&](const std::string& what) {
+        report.failure = what;
+        return false;
+    };
+    if (!r.boards.empty()) return fail("boards: a Ludo record has no boards");
+    if (!r.assignment.empty()) return fail("assignment: a Ludo record has no assignment of boards");
+    if (static_cast<int>(r.seats.size()) != r.options.players)
+        return fail("seats: " + std::to_string(r.seats.size()) + " seats for " + std::to_string(r.options.players) +
+                    " players");
+    std::optional<Game> start;
+    try {
+        start.emplace(r.options);
+    } catch (const std::invalid_argument& e) {
+        return fail(std::string("options: ") + e.what());
+    }
+    Game& game = *start;
+
+    RecordedDice dice(r.draws);
+    try {
+        game.roll_off(dice);
+        report.passed.push_back("roll-off: " + std::to_string(dice.used()) + " throws; " +
+                                std::string(to_string(game.colour(game.current_seat()))) + " (seat " +
+                                std::to_string(game.current_seat()) + ") starts, as the draws give");
+
+        std::size_t next_choice = 0, next_position = 0;
+        int server_choices = 0;
+        bool ends_awaiting_choice = false;
+        while (game.phase() != Phase::finished) {
+            Face face = 0;
+            try {
+                face = dice.roll(DrawPurpose::throw_);
+            } catch (const RecordEnded&) {
+                break;  // an abandoned game ends between throws
+            }
+            game.apply_throw(face);
+            const int step = game.turns();
+            const std::string where = throw_name(step);
+            if (next_choice < r.choices.size() && r.choices[next_choice].step < step)
+                return fail(throw_name(r.choices[next_choice].step) +
+                            ": a choice is recorded but that throw had nothing to choose");
+            if (game.phase() == Phase::awaiting_choice) {
+                const MoveList moves = game.legal_moves();
+                if (moves.size() == 1) {
+                    game.play(moves[0]);  // one possible outcome: the replay makes it
+                } else if (next_choice < r.choices.size() && r.choices[next_choice].step == step) {
+                    const RecordedChoice& c = r.choices[next_choice++];
+                    const std::string who = where + ", seat " + std::to_string(c.seat);
+                    if (Verdict v = game.check(c.seat, c.piece); !v) return fail(who + ": illegal choice: " + v.reason);
+                    if (c.maker != ChoiceMaker::player) {
+                        const int best = server_choice(game);
+                        Game recorded = game, servers = game;
+                        (void)recorded.choose(c.seat, c.piece);
+                        (void)servers.choose(c.seat, best);
+                        if (!(recorded == servers))
+                            return fail(who + ": the server moved piece " + std::to_string(c.piece) + " for the player (" +
+                                        std::string(to_string(c.maker)) + "), not the server's move (piece " +
+                                        std::to_string(best) + ", the best bot with Rng(0))");
+                        ++server_choices;
+                    }
+                    if (Verdict v = game.choose(c.seat, c.piece); !v) return fail(who + ": illegal choice: " + v.reason);
+                } else if (dice.exhausted() && next_position == r.positions.size() &&
+                           r.result.status == GameStatus::abandoned) {
+                    ends_awaiting_choice = true;  // abandoned while the player was choosing
+                    break;
+                } else {
+                    return fail(where + ": the throw left " + std::to_string(moves.size()) +
+                                " moves to choose from but no choice is recorded");
+                }
+            }
+            if (next_choice < r.choices.size() && r.choices[next_choice].step == step)
+                return fail(where + ": a choice is recorded but the throw had nothing to choose");
+            if (next_position >= r.positions.size() || r.positions[next_position].step != step)
+                return fail(where + ": no position recorded after the throw");
+            const std::string actual = game.position();
+            if (r.positions[next_position].position != actual)
+                return fail(where + ": the recorded position \"" + r.positions[next_position].position +
+                            "\" is not the rules' \"" + actual + "\"");
+            ++next_position;
+        }
+        if (next_choice != r.choices.size())
+            return fail("choices: choice " + std::to_string(next_choice + 1) + " (" +
+                        throw_name(r.choices[next_choice].step) + ") was never asked for");
+        if (next_position != r.positions.size())
+            return fail("positions: position " + std::to_string(next_position + 1) + " (" +
+                        throw_name(r.positions[next_position].step) + ") comes after the game's last throw");
+        if (!dice.exhausted())
+            return fail("draws: draw " + std::to_string(dice.used()) + " was recorded but the game never used it");
+        report.passed.push_back("throws: " + std::to_string(next_position) + " throws replayed, " +
+                                std::to_string(r.choices.size()) + " choices legal (" + std::to_string(server_choices) +
+                                " made by the server, each server_choice's move), every position as recorded");
+
+        // The result.
+        const int played = ends_awaiting_choice ? game.turns() - 1 : game.turns();
+        if (game.phase() == Phase::finished) {
+            if (r.result.status != GameStatus::finished)
+                return fail("result: the game ended at throw " + std::to_string(game.turns()) + " but the record says " +
+                            std::string(to_string(r.result.status)));
+            if (r.result.winners != game.winners()) return fail("result: the winners are not the ones the rules give");
+            if (r.result.places != places_of(game)) return fail("result: the places are not the ones the rules give");
+        } else {
+            if (r.result.status != GameStatus::abandoned)
+                return fail("result: the record ends after throw " + std::to_string(played) +
+                            " but the game is not over and not marked abandoned");
+            if (!r.result.winners.empty()) return fail("result: an abandoned game has no winners");
+            if (r.result.places != std::vector<int>(static_cast<std::size_t>(r.options.players), 0))
+                return fail("result: an abandoned game gives no places");
+        }
+        if (r.result.length != played)
+            return fail("result: the record says " + std::to_string(r.result.length) + " throws, the game had " +
+                        std::to_string(played));
+        report.passed.push_back("result: " + std::string(to_string(r.result.status)) + " after " +
+                                std::to_string(played) + " throws as the rules give");
+    } catch (const VerifyError& e) {
+        return fail(e.what());
+    } catch (const std::logic_error& e) {
+        return fail(std::string("replay: ") + e.what());
+    }
+    return true;
+}
+
+}  // namespace spookludo::ludo

@@ -1,0 +1,376 @@
+// Classic Ludo game records (docs/game-record.md): ludo::Match keeps the record of a game played
+// with fair dice, a played game verifies, and tampering with any part of it fails at its step.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "helpers.h"
+#include "spookludo/ludo/policy.h"
+#include "spookludo/ludo/record.h"
+#include "spookludo/sim.h"
+#include "spookludo/verify.h"
+
+using namespace ludo_test;
+
+namespace {
+
+const ServerSeed kSeed = ServerSeed::from_hex("5be1c0de00112233445566778899aabbccddeeff0123456789abcdef01234567");
+
+const std::vector<RecordSeat> kSeats{{0, "Ann", false, std::nullopt},
+                                     {1, "best bot", true, PolicyKind::best},
+                                     {2, "Cid", false, std::nullopt},
+                                     {3, "greedy bot", true, PolicyKind::greedy}};
+
+// A 4-player game on the modern board (n = 6): two humans (seats 0 and 2, with client seeds) and
+// two bots. Ann plays random moves and is away for her 4th, 8th, ... choice; Cid plays greedy
+// moves and times out every 3rd choice (the server moves for them). With `max_throws`, the game
+// is abandoned once that many throws were played (while a choice is awaited when `mid_choice`).
+GameRecord play_record(int max_throws = 0, bool mid_choice = false) {
+    Match match(ludo_options(4), kSeats, kSeed, {{2, "cid's seed"}, {0, "ann's seed"}});
+    Rng rng(17);
+    int choices = 0;
+    while (!match.over()) {
+        if (max_throws > 0 && match.game().turns() >= max_throws && match.awaiting_choice() == mid_choice) {
+            match.abandon();
+            break;
+        }
+        if (!match.awaiting_choice()) {
+            match.throw_die();
+            continue;
+        }
+        const Game& game = match.game();
+        const int seat = game.current_seat();
+        ++choices;
+        if (seat == 0 && choices % 4 == 0) {
+            REQUIRE(match.choose_for_player(ChoiceMaker::away));
+        } else if (seat == 2 && choices % 3 == 0) {
+            REQUIRE(match.choose(seat, server_choice(game), ChoiceMaker::timeout));
+        } else {
+            const PolicyKind policy = seat == 0 ? PolicyKind::random : seat == 2 ? PolicyKind::greedy : *kSeats[static_cast<std::size_t>(seat)].policy;
+            REQUIRE(match.choose(seat, choose_piece(policy, game, rng)));
+        }
+    }
+    return match.record();
+}
+
+std::string verify_failure(const GameRecord& r) {
+    const VerifyReport report = verify(r);
+    CHECK_FALSE(report.ok);
+    return report.failure;
+}
+
+bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+// The index of the first choice made by `maker`.
+std::size_t first_choice_by(const GameRecord& r, ChoiceMaker maker) {
+    for (std::size_t i = 0; i < r.choices.size(); ++i)
+        if (r.choices[i].maker == maker) return i;
+    FAIL("no choice by " << to_string(maker));
+    return 0;
+}
+
+}  // namespace
+
+TEST_CASE("ludo records: a played game verifies [record][ludo]") {
+    const GameRecord r = play_record();
+    REQUIRE(r.result.status == GameStatus::finished);
+    CHECK(r.server_seed == kSeed.hex());
+    CHECK(r.commitment == kSeed.commitment());
+    CHECK(r.client_seeds == std::vector<ClientSeed>{{0, "ann's seed"}, {2, "cid's seed"}});
+    CHECK(r.boards.empty());
+    CHECK(r.assignment.empty());
+
+    // The roll-off comes first (at least one draw per player), then one draw per throw.
+    std::size_t roll_off = 0;
+    while (roll_off < r.draws.size() && r.draws[roll_off].purpose == DrawPurpose::roll_off) ++roll_off;
+    CHECK(roll_off >= 4);
+    CHECK(r.draws.size() - roll_off == static_cast<std::size_t>(r.result.length));
+    for (std::size_t i = roll_off; i < r.draws.size(); ++i) CHECK(r.draws[i].purpose == DrawPurpose::throw_);
+
+    // A position after every throw, numbered from 1; choices only for some throws.
+    REQUIRE(r.positions.size() == static_cast<std::size_t>(r.result.length));
+    for (std::size_t i = 0; i < r.positions.size(); ++i) CHECK(r.positions[i].step == static_cast<int>(i) + 1);
+    CHECK(r.choices.size() < r.positions.size());
+    bool timeout = false, away = false;
+    for (const auto& c : r.choices) {
+        timeout |= c.maker == ChoiceMaker::timeout;
+        away |= c.maker == ChoiceMaker::away;
+    }
+    CHECK(timeout);
+    CHECK(away);
+    CHECK(r.result.winners.size() == 1);
+    CHECK(r.result.places[static_cast<std::size_t>(r.result.winners[0])] == 1);
+
+    const VerifyReport report = verify(r);
+    INFO(report.failure);
+    CHECK(report.ok);
+    CHECK(report.passed.size() == 5);  // seed, draws, roll-off, throws, result
+}
+
+TEST_CASE("ludo records: the same seeds give the same game; JSON round trip [record][ludo]") {
+    const GameRecord r = play_record();
+    CHECK(play_record() == r);
+    const GameRecord back = parse_record(record_text(r));
+    CHECK(back == r);
+    CHECK(nlohmann::json(back) == nlohmann::json(r));
+    CHECK(verify(back).ok);
+}
+
+TEST_CASE("ludo records: Match steps, events and refusals [record][ludo]") {
+    Match match(ludo_options(2), {kSeats[0], kSeats[1]}, kSeed, {{0, "ann's seed"}});
+    CHECK(match.game().phase() == Phase::awaiting_throw);
+    CHECK_FALSE(match.events().empty());
+    CHECK(match.events().back().kind == EventKind::starts);
+    CHECK_FALSE(match.record().server_seed.has_value());
+    CHECK(match.record().positions.empty());
+    CHECK(verify(match.record()).failure.find("not revealed") != std::string::npos);
+
+    // Throws until a real choice is awaited: every throw before it was played out and recorded.
+    while (!match.awaiting_choice()) {
+        const int before = match.game().turns();
+        match.throw_die();
+        CHECK(match.events().front().kind == EventKind::throw_);
+        if (!match.awaiting_choice()) CHECK(match.record().positions.back().step == before + 1);
+    }
+    CHECK(match.game().legal_moves().size() >= 2);
+    CHECK(match.record().choices.empty());
+    CHECK_THROWS_AS(match.throw_die(), std::logic_error);
+
+    const int seat = match.game().current_seat();
+    const std::string position = match.game().position();
+    CHECK_FALSE(match.choose(1 - seat, 0));  // not that seat's turn
+    // The server's move for an absent player is server_choice's and nothing else.
+    const int best = server_choice(match.game());
+    int other = -1;
+    for (const Move& m : match.game().legal_moves())
+        if (m.piece != best) other = m.piece;
+    REQUIRE(other >= 0);
+    const Verdict refused = match.choose(seat, other, ChoiceMaker::timeout);
+    CHECK_FALSE(refused);
+    CHECK(refused.reason.find("server_choice") != std::string::npos);
+    CHECK(match.game().position() == position);  // refusals change nothing
+    CHECK(match.record().choices.empty());
+
+    REQUIRE(match.choose(seat, other));
+    CHECK(match.record().choices == std::vector<RecordedChoice>{{match.game().turns(), seat, other, ChoiceMaker::player}});
+    CHECK(match.record().positions.back() == RecordedPosition{match.game().turns(), match.game().position()});
+    CHECK((match.events().front().kind == EventKind::moved || match.events().front().kind == EventKind::entered));
+
+    match.abandon();
+    CHECK(match.abandoned());
+    CHECK(match.record().server_seed == kSeed.hex());
+    CHECK_THROWS_AS(match.throw_die(), std::logic_error);
+    CHECK_FALSE(match.choose_for_player(ChoiceMaker::away));
+    CHECK(verify(match.record()).ok);
+}
+
+TEST_CASE("ludo records: server_choice is the best bot with a fresh Rng(0) [record][ludo]") {
+    const Game game = [] {
+        Game g = at("green*:Y,3,10,Y yellow:8,Y,Y,Y red:Y,Y,Y,Y blue:14,Y,Y,Y");
+        g.apply_throw(6);
+        return g;
+    }();
+    REQUIRE(game.legal_moves().size() >= 2);
+    Rng rng(0);
+    CHECK(server_choice(game) == choose_piece(PolicyKind::best, game, rng));
+    CHECK(server_choice(game) == server_choice(game));
+}
+
+TEST_CASE("ludo records: abandoned games verify, also while a choice is awaited [record][ludo]") {
+    const GameRecord between = play_record(40, false);
+    CHECK(between.result.status == GameStatus::abandoned);
+    CHECK(between.server_seed == kSeed.hex());
+    CHECK(between.result.length == 40);
+    CHECK(between.result.winners.empty());
+    CHECK(between.positions.size() == 40);
+    VerifyReport report = verify(between);
+    INFO(report.failure);
+    CHECK(report.ok);
+
+    const GameRecord waiting = play_record(40, true);
+    CHECK(waiting.result.status == GameStatus::abandoned);
+    CHECK(waiting.result.length == static_cast<int>(waiting.positions.size()));
+    CHECK(waiting.draws.back().purpose == DrawPurpose::throw_);  // thrown, not played
+    report = verify(waiting);
+    INFO(report.failure);
+    CHECK(report.ok);
+
+    // An abandoned record claiming a winner, or a finished game's record claiming abandonment.
+    GameRecord r = between;
+    r.result.winners = {0};
+    CHECK(starts_with(verify_failure(r), "result:"));
+    r = play_record();
+    r.result.status = GameStatus::abandoned;
+    CHECK(starts_with(verify_failure(r), "result:"));
+}
+
+TEST_CASE("ludo records: tampering fails verification at the right step [record][ludo]") {
+    const GameRecord good = play_record();
+    REQUIRE(verify(good).ok);
+
+    SUBCASE("a wrong server seed") {
+        GameRecord r = good;
+        r.server_seed = std::string(64, '7');
+        CHECK(starts_with(verify_failure(r), "seed:"));
+    }
+    SUBCASE("swapped client seeds") {
+        GameRecord r = good;
+        std::swap(r.client_seeds[0].seed, r.client_seeds[1].seed);
+        CHECK(starts_with(verify_failure(r), "draws:"));
+    }
+    SUBCASE("one throw changed") {
+        GameRecord r = good;
+        auto& d = r.draws[30];
+        d.value = (d.value + 1) % d.range;
+        CHECK(starts_with(verify_failure(r), "draws: draw 30 "));
+    }
+    SUBCASE("a roll-off draw relabelled as a throw") {
+        GameRecord r = good;
+        r.draws[0].purpose = DrawPurpose::throw_;
+        CHECK(verify_failure(r).find("draw 0 is recorded as a throw draw") != std::string::npos);
+    }
+    SUBCASE("one choice changed") {
+        GameRecord r = good;
+        const std::size_t i = first_choice_by(r, ChoiceMaker::player);
+        const RecordedChoice c = r.choices[i];
+        // Every other piece is either illegal or gives another position at that throw, unless it
+        // stands with the chosen one (the same move).
+        int failed = 0;
+        for (int piece = 0; piece < 4; ++piece) {
+            if (piece == c.piece) continue;
+            r.choices[i].piece = piece;
+            const VerifyReport report = verify(r);
+            if (report.ok) continue;
+            ++failed;
+            INFO(report.failure);
+            const bool at_step = starts_with(report.failure, "throw " + std::to_string(c.step) + ":") ||
+                                 starts_with(report.failure, "throw " + std::to_string(c.step) + ", seat");
+            CHECK(at_step);
+        }
+        CHECK(failed >= 1);
+    }
+    SUBCASE("a server move that is not server_choice") {
+        for (ChoiceMaker maker : {ChoiceMaker::timeout, ChoiceMaker::away}) {
+            GameRecord r = good;
+            const std::size_t i = first_choice_by(r, maker);
+            const RecordedChoice c = r.choices[i];
+            // Another piece for the server's move: illegal, the same move (a piece standing with
+            // it), or a move that is not server_choice's, which must fail at that throw.
+            bool found = false;
+            for (int piece = 0; piece < 4 && !found; ++piece) {
+                if (piece == c.piece) continue;
+                r.choices[i].piece = piece;
+                const std::string failure = verify(r).failure;
+                if (failure.find("not the server's move") != std::string::npos) {
+                    found = true;
+                    CHECK(starts_with(failure, "throw " + std::to_string(c.step) + ", seat " + std::to_string(c.seat)));
+                }
+            }
+            CHECK(found);
+        }
+    }
+    SUBCASE("a player's move relabelled as the server's") {
+        // Some player choice differs from server_choice; marked `timeout`, it must fail there.
+        bool found = false;
+        for (std::size_t i = 0; i < good.choices.size() && !found; ++i) {
+            if (good.choices[i].maker != ChoiceMaker::player) continue;
+            GameRecord r = good;
+            r.choices[i].maker = ChoiceMaker::timeout;
+            const std::string failure = verify(r).failure;
+            if (!failure.empty()) {
+                found = true;
+                CHECK(starts_with(failure, "throw " + std::to_string(good.choices[i].step) + ", seat"));
+                CHECK(failure.find("not the server's move") != std::string::npos);
+            }
+        }
+        CHECK(found);
+    }
+    SUBCASE("a changed position") {
+        GameRecord r = good;
+        r.positions[56].position = "green:Y,Y,Y,Y yellow:Y,Y,Y,Y red:Y,Y,Y,Y blue*:Y,Y,Y,Y";
+        CHECK(starts_with(verify_failure(r), "throw 57: the recorded position \"green:Y,Y,Y,Y"));
+    }
+    SUBCASE("a position left out") {
+        GameRecord r = good;
+        r.positions.erase(r.positions.begin() + 9);
+        CHECK(starts_with(verify_failure(r), "throw 10: no position recorded"));
+    }
+    SUBCASE("a choice left out") {
+        GameRecord r = good;
+        const RecordedChoice c = r.choices[5];
+        r.choices.erase(r.choices.begin() + 5);
+        CHECK(starts_with(verify_failure(r), "throw " + std::to_string(c.step) + ": the throw left"));
+    }
+    SUBCASE("a choice recorded for a throw with nothing to choose") {
+        GameRecord r = good;
+        // The first throw without a recorded choice: a pass or a single possible move.
+        int step = 1;
+        for (const auto& c : r.choices) {
+            if (c.step != step) break;
+            ++step;
+        }
+        std::size_t at = 0;
+        while (at < r.choices.size() && r.choices[at].step < step) ++at;
+        r.choices.insert(r.choices.begin() + static_cast<std::ptrdiff_t>(at), {step, 0, 0, ChoiceMaker::player});
+        CHECK(starts_with(verify_failure(r),
+                          "throw " + std::to_string(step) + ": a choice is recorded but the throw had nothing to choose"));
+    }
+    SUBCASE("a changed winner, places or length") {
+        GameRecord r = good;
+        r.result.winners = {(good.result.winners.at(0) + 1) % 4};
+        CHECK(starts_with(verify_failure(r), "result: the winners"));
+        r = good;
+        std::swap(r.result.places[0], r.result.places[1]);
+        if (r.result.places != good.result.places) CHECK(starts_with(verify_failure(r), "result: the places"));
+        r = good;
+        r.result.length += 1;
+        CHECK(starts_with(verify_failure(r), "result: the record says"));
+    }
+    SUBCASE("a draw added at the end, with the stream's value") {
+        GameRecord r = good;
+        const FairStream stream(kSeed, r.client_seeds);
+        const auto n = static_cast<std::uint64_t>(r.draws.size());
+        r.draws.push_back({n, DrawPurpose::throw_, 6, stream.draw(n, 6)});
+        CHECK(starts_with(verify_failure(r), "draws: draw " + std::to_string(n) + " was recorded but the game never used it"));
+    }
+    SUBCASE("the record cut short but marked finished") {
+        GameRecord r = good;
+        r.draws.resize(r.draws.size() - 10);
+        r.positions.resize(r.positions.size() - 10);
+        while (!r.choices.empty() && r.choices.back().step > static_cast<int>(r.positions.size())) r.choices.pop_back();
+        CHECK(starts_with(verify_failure(r), "result:"));
+    }
+    SUBCASE("Spook parts in a Ludo record") {
+        GameRecord r = good;
+        r.boards = {"x"};
+        CHECK(starts_with(verify_failure(r), "boards:"));
+        r = good;
+        r.assignment = {0, 1, 2, 3};
+        CHECK(starts_with(verify_failure(r), "assignment:"));
+    }
+}
+
+TEST_CASE("ludo records: simulator games write records that verify [record][sim][ludo]") {
+    for (bool three_sixes : {false, true}) {
+        SimConfig config;
+        config.options = ludo_options(3, 6, three_sixes ? LudoEntry::start_square : LudoEntry::text, three_sixes,
+                                      three_sixes);
+        config.seats = {PolicyKind::best, PolicyKind::greedy, PolicyKind::random};
+        config.games = 3;
+        config.seed = 5;
+        std::vector<int> lengths;
+        config.on_record = [&](int game, const GameRecord& r) {
+            CHECK(game == static_cast<int>(lengths.size()));
+            lengths.push_back(r.result.length);
+            CHECK(r.client_seeds.empty());
+            CHECK(r.seats[0].bot);
+            CHECK(r.result.status == GameStatus::finished);
+            const VerifyReport report = verify(parse_record(record_text(r)));
+            INFO(report.failure);
+            CHECK(report.ok);
+        };
+        const SimReport report = simulate(config);
+        CHECK(lengths.size() == 3);
+        CHECK(report.games == 3);
+    }
+}
