@@ -1,0 +1,99 @@
+#pragma once
+// The wire protocol (PROTOCOL.md): JSON text frames on the WebSocket path /ws, every message an
+// object with a "type". One plain struct per message. Client messages are parsed strictly
+// (parse_client_message); server messages are written with to_json and read back by clients
+// with from_json.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "spookludo/options.h"
+#include "spookludo/policy.h"
+
+namespace spookludo::protocol {
+
+inline constexpr int kProtocolVersion = 1;
+inline constexpr std::size_t kMaxMessageBytes = 4096;  // larger frames are refused
+inline constexpr std::size_t kMaxNameBytes = 24;
+inline constexpr std::string_view kWebSocketPath = "/ws";
+
+// ---- Error codes ----------------------------------------------------------------------------
+enum class ErrorCode : unsigned char {
+    bad_json,          // not a JSON object
+    unknown_type,      // "type" missing or not a message type
+    bad_field,         // a field missing, of the wrong type or out of range (the message says which)
+    version_mismatch,  // hello with another protocol version
+    hello_first,       // a message before hello
+    too_large,         // a frame over kMaxMessageBytes
+    binary_frame,      // binary frames are not part of the protocol
+    rate_limited,      // too many messages too fast
+    room_not_found,
+    room_full,
+    server_full,       // a server limit (rooms, connections) was hit
+    name_taken,
+    bad_token,
+    not_in_room,
+    not_host,
+    not_a_player,      // spectators cannot choose
+    wrong_state,       // not possible in the room's current state (e.g. start during a game)
+    stale_decision,    // a choice for a decision that is over or not this seat's
+    illegal_choice,    // the rules refuse the choice (the message gives the reason)
+    already_in_room,
+};
+std::string_view to_string(ErrorCode code) noexcept;
+
+// ---- Client -> server -----------------------------------------------------------------------
+struct RoomSettings {
+    int decision_ms = 30000;  // time to choose
+    int pace_ms = 1000;       // pause between steps so people can follow
+    bool hints = false;       // options carry their value
+    friend bool operator==(const RoomSettings&, const RoomSettings&) = default;
+};
+
+struct Hello { int protocol = kProtocolVersion; std::string client; };
+struct CreateRoom { GameOptions options; std::string name; std::optional<RoomSettings> settings; };
+struct JoinRoom { std::string room; std::string name; };
+struct Watch { std::string room; };
+struct Resume { std::string room; std::string token; };
+struct SubmitClientSeed { std::string seed; };  // "client_seed"
+struct Choose { std::string decision; int piece = 0; };
+struct SetOptions { GameOptions options; };
+struct SetSettings { RoomSettings settings; };
+struct AddBot { PolicyKind policy = PolicyKind::best; };
+struct RemoveSeat { int seat = 0; };  // removes a bot or a player in the lobby
+struct Kick { int seat = 0; };        // in a game the seat goes to a server-side bot
+struct Start {};
+struct Pause {};
+struct Unpause {};   // "resume_game"
+struct EndGame {};
+struct Leave {};
+struct Ping { std::int64_t t = 0; };
+
+using ClientMessage = std::variant<Hello, CreateRoom, JoinRoom, Watch, Resume, SubmitClientSeed, Choose, SetOptions,
+                                   SetSettings, AddBot, RemoveSeat, Kick, Start, Pause, Unpause, EndGame, Leave, Ping>;
+
+struct ProtocolError {
+    ErrorCode code;
+    std::string message;
+};
+
+// Parses one text frame; never throws. Names the field in bad_field errors.
+std::variant<ClientMessage, ProtocolError> parse_client_message(std::string_view text);
+std::string_view type_of(const ClientMessage& message) noexcept;
+// The JSON text of a client message (what clients send).
+std::string encode(const ClientMessage& message);
+
+// Cleans a display name: control and escape characters removed, white space collapsed, at most
+// kMaxNameBytes bytes (on a UTF-8 boundary). Empty when nothing printable is left.
+std::string clean_name(std::string_view name);
+
+// ---- Server -> client -----------------------------------------------------------------------
+// Written by the server as JSON objects with these fields (see PROTOCOL.md for every message).
+std::string error_message(ErrorCode code, std::string_view message, std::string_view ref_type = {});
+
+}  // namespace spookludo::protocol

@@ -1,0 +1,273 @@
+#include "spookludo/protocol/messages.h"
+
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "spookludo/json_read.h"
+
+namespace spookludo::protocol {
+
+using nlohmann::json;
+namespace jr = spookludo::json_read;
+
+std::string_view to_string(ErrorCode code) noexcept {
+    switch (code) {
+        case ErrorCode::bad_json: return "bad_json";
+        case ErrorCode::unknown_type: return "unknown_type";
+        case ErrorCode::bad_field: return "bad_field";
+        case ErrorCode::version_mismatch: return "version_mismatch";
+        case ErrorCode::hello_first: return "hello_first";
+        case ErrorCode::too_large: return "too_large";
+        case ErrorCode::binary_frame: return "binary_frame";
+        case ErrorCode::rate_limited: return "rate_limited";
+        case ErrorCode::room_not_found: return "room_not_found";
+        case ErrorCode::room_full: return "room_full";
+        case ErrorCode::server_full: return "server_full";
+        case ErrorCode::name_taken: return "name_taken";
+        case ErrorCode::bad_token: return "bad_token";
+        case ErrorCode::not_in_room: return "not_in_room";
+        case ErrorCode::not_host: return "not_host";
+        case ErrorCode::not_a_player: return "not_a_player";
+        case ErrorCode::wrong_state: return "wrong_state";
+        case ErrorCode::stale_decision: return "stale_decision";
+        case ErrorCode::illegal_choice: return "illegal_choice";
+        case ErrorCode::already_in_room: return "already_in_room";
+    }
+    return "?";
+}
+
+namespace {
+
+constexpr std::size_t kMaxRoomCode = 8;
+constexpr std::size_t kMaxToken = 64;
+constexpr std::size_t kMaxDecisionId = 32;
+
+GameOptions read_options(const json& j, const char* key) {
+    try {
+        return jr::field(j, "", key).get<GameOptions>();
+    } catch (const std::invalid_argument& e) {
+        jr::fail(key, e.what());
+    } catch (const json::exception& e) {
+        jr::fail(key, e.what());
+    }
+}
+
+RoomSettings read_settings(const json& j) {
+    jr::only_keys(j, "settings", {"decision_ms", "pace_ms", "hints"});
+    RoomSettings s;
+    if (j.contains("decision_ms")) s.decision_ms = static_cast<int>(jr::integer(j, "settings", "decision_ms", 1000, 600000));
+    if (j.contains("pace_ms")) s.pace_ms = static_cast<int>(jr::integer(j, "settings", "pace_ms", 0, 10000));
+    if (j.contains("hints")) s.hints = jr::boolean(j, "settings", "hints");
+    return s;
+}
+
+std::string read_name(const json& j) {
+    const std::string cleaned = clean_name(jr::string(j, "", "name", 256));
+    if (cleaned.empty()) jr::fail("name", "must contain a printable character");
+    return cleaned;
+}
+
+ClientMessage parse_object(const json& j, const std::string& type) {
+    if (type == "hello") {
+        jr::only_keys(j, "", {"type", "protocol", "client"});
+        Hello m;
+        m.protocol = static_cast<int>(jr::integer(j, "", "protocol", 0, 1 << 20));
+        if (j.contains("client")) m.client = clean_name(jr::string(j, "", "client", 64));
+        return m;
+    }
+    if (type == "create_room") {
+        jr::only_keys(j, "", {"type", "options", "name", "settings"});
+        CreateRoom m;
+        m.options = read_options(j, "options");
+        m.name = read_name(j);
+        if (j.contains("settings")) m.settings = read_settings(jr::field(j, "", "settings"));
+        return m;
+    }
+    if (type == "join_room") {
+        jr::only_keys(j, "", {"type", "room", "name"});
+        return JoinRoom{jr::string(j, "", "room", kMaxRoomCode), read_name(j)};
+    }
+    if (type == "watch") {
+        jr::only_keys(j, "", {"type", "room"});
+        return Watch{jr::string(j, "", "room", kMaxRoomCode)};
+    }
+    if (type == "resume") {
+        jr::only_keys(j, "", {"type", "room", "token"});
+        return Resume{jr::string(j, "", "room", kMaxRoomCode), jr::string(j, "", "token", kMaxToken)};
+    }
+    if (type == "client_seed") {
+        jr::only_keys(j, "", {"type", "seed"});
+        std::string seed = jr::string(j, "", "seed", 128);
+        if (seed.empty()) jr::fail("seed", "must not be empty");
+        return SubmitClientSeed{std::move(seed)};
+    }
+    if (type == "choose") {
+        jr::only_keys(j, "", {"type", "decision", "piece"});
+        return Choose{jr::string(j, "", "decision", kMaxDecisionId), static_cast<int>(jr::integer(j, "", "piece", 0, 3))};
+    }
+    if (type == "set_options") {
+        jr::only_keys(j, "", {"type", "options"});
+        return SetOptions{read_options(j, "options")};
+    }
+    if (type == "set_settings") {
+        jr::only_keys(j, "", {"type", "settings"});
+        return SetSettings{read_settings(jr::field(j, "", "settings"))};
+    }
+    if (type == "add_bot") {
+        jr::only_keys(j, "", {"type", "policy"});
+        AddBot m;
+        if (j.contains("policy")) {
+            const auto name = jr::string(j, "", "policy", 16);
+            const auto kind = parse_policy(name);
+            if (!kind) jr::fail("policy", "unknown policy \"" + name + "\" (random, greedy or best)");
+            m.policy = *kind;
+        }
+        return m;
+    }
+    if (type == "remove_seat" || type == "kick") {
+        jr::only_keys(j, "", {"type", "seat"});
+        const int seat = static_cast<int>(jr::integer(j, "", "seat", 0, 7));
+        if (type == "kick") return Kick{seat};
+        return RemoveSeat{seat};
+    }
+    auto empty = [&](auto message) -> ClientMessage {
+        jr::only_keys(j, "", {"type"});
+        return message;
+    };
+    if (type == "start") return empty(Start{});
+    if (type == "pause") return empty(Pause{});
+    if (type == "resume_game") return empty(Unpause{});
+    if (type == "end_game") return empty(EndGame{});
+    if (type == "leave") return empty(Leave{});
+    if (type == "ping") {
+        jr::only_keys(j, "", {"type", "t"});
+        Ping p;
+        if (j.contains("t")) p.t = jr::integer(j, "", "t", 0, (1LL << 53));
+        return p;
+    }
+    throw std::out_of_range(type);
+}
+
+}  // namespace
+
+std::variant<ClientMessage, ProtocolError> parse_client_message(std::string_view text) {
+    if (text.size() > kMaxMessageBytes)
+        return ProtocolError{ErrorCode::too_large, "messages are at most " + std::to_string(kMaxMessageBytes) + " bytes"};
+    const json j = json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+        return ProtocolError{ErrorCode::bad_json, "a message is one JSON object with a \"type\""};
+    auto it = j.find("type");
+    if (it == j.end() || !it->is_string())
+        return ProtocolError{ErrorCode::unknown_type, "a message needs \"type\" (a string)"};
+    const auto& type = it->get_ref<const std::string&>();
+    try {
+        return parse_object(j, type);
+    } catch (const std::out_of_range&) {
+        return ProtocolError{ErrorCode::unknown_type, "unknown message type \"" + type.substr(0, 32) + "\""};
+    } catch (const std::invalid_argument& e) {
+        return ProtocolError{ErrorCode::bad_field, e.what()};
+    }
+}
+
+std::string_view type_of(const ClientMessage& message) noexcept {
+    static constexpr std::string_view names[] = {"hello",       "create_room", "join_room",  "watch",  "resume",
+                                                 "client_seed", "choose",      "set_options", "set_settings",
+                                                 "add_bot",     "remove_seat", "kick",       "start",  "pause",
+                                                 "resume_game", "end_game",    "leave",      "ping"};
+    static_assert(std::size(names) == std::variant_size_v<ClientMessage>);
+    return names[message.index()];
+}
+
+std::string encode(const ClientMessage& message) {
+    json j{{"type", type_of(message)}};
+    auto settings_json = [](const RoomSettings& s) {
+        return json{{"decision_ms", s.decision_ms}, {"pace_ms", s.pace_ms}, {"hints", s.hints}};
+    };
+    std::visit(
+        [&](const auto& m) {
+            using T = std::decay_t<decltype(m)>;
+            if constexpr (std::is_same_v<T, Hello>) {
+                j["protocol"] = m.protocol;
+                if (!m.client.empty()) j["client"] = m.client;
+            } else if constexpr (std::is_same_v<T, CreateRoom>) {
+                j["options"] = m.options;
+                j["name"] = m.name;
+                if (m.settings) j["settings"] = settings_json(*m.settings);
+            } else if constexpr (std::is_same_v<T, JoinRoom>) {
+                j["room"] = m.room;
+                j["name"] = m.name;
+            } else if constexpr (std::is_same_v<T, Watch>) {
+                j["room"] = m.room;
+            } else if constexpr (std::is_same_v<T, Resume>) {
+                j["room"] = m.room;
+                j["token"] = m.token;
+            } else if constexpr (std::is_same_v<T, SubmitClientSeed>) {
+                j["seed"] = m.seed;
+            } else if constexpr (std::is_same_v<T, Choose>) {
+                j["decision"] = m.decision;
+                j["piece"] = m.piece;
+            } else if constexpr (std::is_same_v<T, SetOptions>) {
+                j["options"] = m.options;
+            } else if constexpr (std::is_same_v<T, SetSettings>) {
+                j["settings"] = settings_json(m.settings);
+            } else if constexpr (std::is_same_v<T, AddBot>) {
+                j["policy"] = to_string(m.policy);
+            } else if constexpr (std::is_same_v<T, RemoveSeat> || std::is_same_v<T, Kick>) {
+                j["seat"] = m.seat;
+            } else if constexpr (std::is_same_v<T, Ping>) {
+                j["t"] = m.t;
+            }
+        },
+        message);
+    return j.dump();
+}
+
+std::string clean_name(std::string_view name) {
+    std::string out;
+    bool space = false;
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        const auto c = static_cast<unsigned char>(name[i]);
+        if (c < 0x20 || c == 0x7f) {  // control characters, including ESC of escape sequences
+            space = !out.empty();
+            continue;
+        }
+        if (c == 0xc2 && i + 1 < name.size() && static_cast<unsigned char>(name[i + 1]) >= 0x80 &&
+            static_cast<unsigned char>(name[i + 1]) <= 0x9f) {
+            ++i;  // C1 control characters (U+0080..U+009F), e.g. the 8-bit CSI
+            continue;
+        }
+        if (c == ' ') {
+            space = !out.empty();
+            continue;
+        }
+        if (space) out += ' ';
+        space = false;
+        out += static_cast<char>(c);
+    }
+    if (out.size() > kMaxNameBytes) {
+        std::size_t cut = kMaxNameBytes;
+        while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xc0) == 0x80) --cut;  // keep UTF-8 whole
+        out.resize(cut);
+    }
+    // Drop bytes that are not valid UTF-8 so names always print.
+    const json check = out;
+    try {
+        (void)check.dump();
+    } catch (const json::type_error&) {
+        std::string ascii;
+        for (char ch : out)
+            if (static_cast<unsigned char>(ch) < 0x80) ascii += ch;
+        out = ascii;
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out;
+}
+
+std::string error_message(ErrorCode code, std::string_view message, std::string_view ref_type) {
+    json j{{"type", "error"}, {"code", to_string(code)}, {"message", message}};
+    if (!ref_type.empty()) j["ref"] = ref_type;
+    return j.dump();
+}
+
+}  // namespace spookludo::protocol

@@ -1,0 +1,121 @@
+#include "app.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <spdlog/spdlog.h>
+
+#include "network.h"
+#include "room.h"
+
+namespace spookludo::server {
+
+namespace net = boost::asio;
+
+int run_app(int argc, char** argv) {
+    Config cfg;
+    CLI::App app{"spookludo-server: the authoritative SpookLudo game server (HTTP and WebSocket on one port)",
+                 "spookludo-server"};
+    app.set_version_flag("--version", std::string("spookludo-server ") + SPOOKLUDO_VERSION);
+    app.footer(
+        "Every flag can also be set with the environment variable shown, e.g. SPOOKLUDO_PORT=8000.\n"
+        "Players connect with: spookludo play ws://HOST:PORT --room CODE (WebSocket path /ws).\n"
+        "HTTP: GET /healthz, GET /metrics (Prometheus), GET /records/<game id>.");
+    app.add_option("--port", cfg.port, "TCP port for HTTP and WebSocket (0: any free port)")
+        ->envname("SPOOKLUDO_PORT")->capture_default_str();
+    app.add_option("--bind", cfg.bind, "Address to listen on")->envname("SPOOKLUDO_BIND")->capture_default_str();
+    app.add_option("--data-dir", cfg.data_dir, "Where game records are written (<dir>/records)")
+        ->envname("SPOOKLUDO_DATA_DIR")->capture_default_str();
+    app.add_option("--pid-file", cfg.pid_file, "Write the process id here")->envname("SPOOKLUDO_PID_FILE");
+    app.add_option("--log-level", cfg.log_level, "trace, debug, info, warn, error or off")
+        ->envname("SPOOKLUDO_LOG_LEVEL")->capture_default_str()
+        ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
+    app.add_option("--threads", cfg.threads, "I/O threads")->envname("SPOOKLUDO_THREADS")->capture_default_str()
+        ->check(CLI::Range(1, 64));
+    app.add_option("--decision-ms", cfg.decision_ms, "Default time to choose a move, in ms")
+        ->envname("SPOOKLUDO_DECISION_MS")->capture_default_str()->check(CLI::Range(1000, 600000));
+    app.add_option("--pace-ms", cfg.pace_ms, "Default pause between steps, in ms (0 for bots and tests)")
+        ->envname("SPOOKLUDO_PACE_MS")->capture_default_str()->check(CLI::Range(0, 10000));
+    app.add_option("--reconnect-ms", cfg.reconnect_ms, "How long a dropped player's seat waits for them, in ms")
+        ->envname("SPOOKLUDO_RECONNECT_MS")->capture_default_str()->check(CLI::Range(0, 3600000));
+    app.add_option("--seed-wait-ms", cfg.seed_wait_ms, "How long to wait for the players' client seeds, in ms")
+        ->envname("SPOOKLUDO_SEED_WAIT_MS")->capture_default_str()->check(CLI::Range(0, 120000));
+    app.add_option("--max-rooms", cfg.max_rooms, "Rooms on the server at most")->envname("SPOOKLUDO_MAX_ROOMS")
+        ->capture_default_str()->check(CLI::PositiveNumber);
+    app.add_option("--max-connections", cfg.max_connections, "WebSocket connections at most")
+        ->envname("SPOOKLUDO_MAX_CONNECTIONS")->capture_default_str()->check(CLI::PositiveNumber);
+    app.add_option("--max-connections-per-address", cfg.max_connections_per_address,
+                   "WebSocket connections from one address at most")
+        ->envname("SPOOKLUDO_MAX_CONNECTIONS_PER_ADDRESS")->capture_default_str()->check(CLI::PositiveNumber);
+    app.add_option("--max-spectators", cfg.max_spectators, "Spectators per room at most")
+        ->envname("SPOOKLUDO_MAX_SPECTATORS")->capture_default_str()->check(CLI::NonNegativeNumber);
+    app.add_option("--max-messages-per-second", cfg.max_messages_per_second, "Messages per connection per second")
+        ->envname("SPOOKLUDO_MAX_MESSAGES_PER_SECOND")->capture_default_str()->check(CLI::PositiveNumber);
+    app.add_option("--idle-timeout-ms", cfg.idle_timeout_ms, "Close a connection silent this long (pings count)")
+        ->envname("SPOOKLUDO_IDLE_TIMEOUT_MS")->capture_default_str()->check(CLI::Range(1000, 3600000));
+    app.add_option("--records-kept", cfg.records_kept, "Newest game records kept on disk")
+        ->envname("SPOOKLUDO_RECORDS_KEPT")->capture_default_str()->check(CLI::PositiveNumber);
+    CLI11_PARSE(app, argc, argv);
+
+    spdlog::set_level(spdlog::level::from_str(cfg.log_level));
+    spdlog::set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %v");
+
+    Services services(cfg);
+    net::io_context io(cfg.threads);
+    std::unique_ptr<Network> network;
+    try {
+        network = std::make_unique<Network>(io, services);
+    } catch (const std::exception& e) {
+        spdlog::error("{}", e.what());
+        return 1;
+    }
+    if (!cfg.pid_file.empty()) std::ofstream(cfg.pid_file) << getpid() << "\n";
+    network->start();
+    const auto port = network->port();
+    spdlog::info("spookludo-server {} listening on {}:{}", SPOOKLUDO_VERSION, cfg.bind, port);
+    std::cout << "SpookLudo server ready. Players connect to ws://" << (cfg.bind == "0.0.0.0" ? "<this machine>" : cfg.bind)
+              << ":" << port << " (WebSocket path /ws); health: http://localhost:" << port << "/healthz" << std::endl;
+
+    // Graceful shutdown: stop accepting, abandon games (records written, seeds revealed), tell
+    // every client, then stop.
+    net::signal_set signals(io, SIGINT, SIGTERM);
+    net::steady_timer grace(io);
+    signals.async_wait([&](boost::system::error_code ec, int signal) {
+        if (ec) return;
+        spdlog::info("signal {}: shutting down", signal);
+        services.shutting_down = true;
+        auto rooms = services.registry.all();
+        auto left = std::make_shared<std::atomic<std::size_t>>(rooms.size());
+        auto finish = [&] {
+            network->stop();
+            grace.expires_after(std::chrono::milliseconds(300));
+            grace.async_wait([&](boost::system::error_code) { io.stop(); });
+        };
+        if (rooms.empty()) return finish();
+        for (auto& room : rooms)
+            room->shutdown([left, &io, &finish] {
+                if (--*left == 0) net::post(io, finish);
+            });
+    });
+
+    std::vector<std::thread> threads;
+    for (int i = 1; i < cfg.threads; ++i) threads.emplace_back([&io] { io.run(); });
+    io.run();
+    for (auto& t : threads) t.join();
+    if (!cfg.pid_file.empty()) std::remove(cfg.pid_file.c_str());
+    spdlog::info("stopped");
+    return 0;
+}
+
+}  // namespace spookludo::server

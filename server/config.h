@@ -1,0 +1,30 @@
+#pragma once
+// spookludo-server's settings: flags, with SPOOKLUDO_* environment variables as defaults.
+#include <cstdint>
+#include <string>
+
+namespace spookludo::server {
+
+struct Config {
+    std::string bind = "0.0.0.0";
+    std::uint16_t port = 7777;
+    std::string data_dir = "spookludo-data";  // game records go to <data_dir>/records
+    std::string pid_file;
+    std::string log_level = "info";
+    int threads = 2;
+    int max_rooms = 1000;
+    int max_connections = 5000;
+    int max_connections_per_address = 64;
+    int max_spectators = 32;
+    int records_kept = 1000;             // newest records kept on disk
+    int decision_ms = 30000;             // default decision time of a new room
+    int pace_ms = 1000;                  // default pause between steps
+    int reconnect_ms = 120000;           // how long a dropped player's seat waits for them
+    int seed_wait_ms = 10000;            // how long the server waits for client seeds
+    int idle_timeout_ms = 60000;         // a silent connection is closed (pings keep it open)
+    int handshake_timeout_ms = 10000;
+    int max_messages_per_second = 20;    // per connection, averaged over a burst of twice that
+    std::size_t send_queue_limit = 256;  // messages queued for a slow reader before it is dropped
+};
+
+}  // namespace spookludo::server

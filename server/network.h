@@ -1,0 +1,32 @@
+#pragma once
+// The network side of spookludo-server: one port for HTTP (/healthz, /metrics, /records/<id>)
+// and WebSocket (/ws). The only file that includes Boost.Beast is network.cpp.
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "services.h"
+
+namespace boost::asio {
+class io_context;
+}
+
+namespace spookludo::server {
+
+class Network {
+public:
+    // Binds and listens; throws std::runtime_error with the reason when the port cannot be used.
+    Network(boost::asio::io_context& io, Services& services);
+    ~Network();
+    std::uint16_t port() const;  // the bound port (useful with --port 0)
+    void start();
+    // Stops accepting; closes every connection after what is queued for it.
+    void stop();
+
+    struct Impl;  // public so the sessions in network.cpp can name it
+
+private:
+    std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace spookludo::server

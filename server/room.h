@@ -1,0 +1,33 @@
+#pragma once
+// A room: its lobby, its seats, and the game it drives. Every room runs on its own strand; the
+// calls below may come from any thread and are posted there. No Asio in this header.
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "peer.h"
+#include "services.h"
+#include "spookludo/protocol/messages.h"
+
+namespace boost::asio {
+class io_context;
+}
+
+namespace spookludo::server {
+
+class Room : public std::enable_shared_from_this<Room> {
+public:
+    static std::shared_ptr<Room> make(boost::asio::io_context& io, Services& services, std::string code,
+                                      GameOptions options, protocol::RoomSettings settings);
+    virtual ~Room() = default;
+    virtual const std::string& code() const noexcept = 0;
+    // A message from a peer: create_room's creator, join_room, watch and resume arrive here too.
+    virtual void deliver(std::shared_ptr<Peer> peer, protocol::ClientMessage message) = 0;
+    // The peer's connection is gone.
+    virtual void disconnected(std::shared_ptr<Peer> peer) = 0;
+    // The server is stopping: abandon a game in progress (record written, seed revealed), tell
+    // everyone. `done` is called on the room's strand when that is finished.
+    virtual void shutdown(std::function<void()> done) = 0;
+};
+
+}  // namespace spookludo::server

@@ -1,0 +1,190 @@
+#include "table.h"
+
+#include <stdexcept>
+
+#include "spookludo/spook/match.h"
+#include "spookludo/spook/policy.h"
+#include "spookludo/spook/setup.h"
+
+namespace spookludo::server {
+
+using nlohmann::json;
+
+namespace {
+
+std::vector<RecordSeat> record_seats(const std::vector<TableSeat>& seats) {
+    std::vector<RecordSeat> out;
+    for (std::size_t s = 0; s < seats.size(); ++s) {
+        RecordSeat r{static_cast<int>(s), seats[s].name, seats[s].bot, std::nullopt};
+        if (seats[s].bot) r.policy = seats[s].policy;
+        out.push_back(r);
+    }
+    return out;
+}
+
+json moves_json(const std::vector<spook::PieceMove>& moved) {
+    json list = json::array();
+    for (const auto& m : moved) list.push_back({{"seat", m.seat}, {"piece", m.piece}, {"from", m.from}, {"to", m.to}});
+    return list;
+}
+
+std::string square_label(const spook::Board& board, spook::Square s) {
+    if (s == spook::kChurch) return "church";
+    if (spook::is_entrance(s)) return "entrance";
+    return std::string(spook::id_of(board.at(s)));
+}
+
+class SpookTable final : public Table {
+public:
+    SpookTable(const GameOptions& options, const std::vector<TableSeat>& seats, const Publication& pub,
+               std::vector<ClientSeed> client_seeds, Services& services)
+        : seats_(seats), services_(services), match_(options, record_seats(seats), boards_of(pub), pub.seed,
+                                                     std::move(client_seeds)) {
+        // Solve every seat's board now (the pool's boards come from the shared cache), so that
+        // hints, timeouts and bots never wait for a solve mid-game.
+        for (int s = 0; s < game().players(); ++s)
+            solutions_.push_back(services_.solutions.get(game().board(s), game().pieces(),
+                                                         options.spook.pieces_to_finish()));
+    }
+
+    std::vector<int> advance(std::vector<json>& out) override {
+        std::vector<int> needs;
+        switch (game().phase()) {
+            case spook::RoundPhase::movement_roll: {
+                const Face face = match_.roll_movement();
+                out.push_back({{"type", "roll"}, {"round", game().round()}, {"face", face}});
+                for (int s = 0; s < game().players(); ++s)
+                    if (game().needs_decision(s)) needs.push_back(s);
+                break;
+            }
+            case spook::RoundPhase::choosing: resolve(out); break;
+            case spook::RoundPhase::activation_roll: {
+                const int round = game().round();
+                const Face face = match_.activate();
+                const auto& act = game().last_activation();
+                out.push_back({{"type", "activation"},
+                               {"round", round},
+                               {"face", face},
+                               {"character", spook::id_of(act.character)},
+                               {"name", spook::name_of(act.character)},
+                               {"action", spook::action_of(act.character)},
+                               {"moved", moves_json(act.moved)},
+                               {"finished", act.finished}});
+                break;
+            }
+            case spook::RoundPhase::finished: break;
+        }
+        return needs;
+    }
+
+    void resolve(std::vector<json>& out) override {
+        if (game().phase() != spook::RoundPhase::choosing) return;
+        if (auto v = match_.apply_moves(); !v) throw std::logic_error("apply_moves: " + v.reason);
+        json list = json::array();
+        for (const auto& rec : game().last_moves()) {
+            json m{{"seat", rec.seat}};
+            if (rec.move) {
+                m["piece"] = rec.move->piece;
+                m["from"] = rec.move->from;
+                m["to"] = rec.move->to;
+            } else {
+                m["stays"] = true;  // no piece could move
+            }
+            std::string by(spook::to_string(rec.source));
+            if (rec.source == spook::ChoiceSource::player && seats_[static_cast<std::size_t>(rec.seat)].bot) by = "bot";
+            m["by"] = by;
+            list.push_back(m);
+        }
+        out.push_back({{"type", "moves"}, {"round", game().round()}, {"moves", list}});
+    }
+
+    json decision_options(int seat, bool hints) override {
+        json list = json::array();
+        const auto& board = game().board(seat);
+        const auto pos = game().player(seat).positions();
+        for (const auto& m : game().legal_moves(seat)) {
+            json o{{"piece", m.piece}, {"from", m.from}, {"to", m.to}, {"square", square_label(board, m.to)}};
+            if (hints) {
+                std::array<spook::Square, spook::kMaxPieces> after{};
+                std::copy(pos.begin(), pos.end(), after.begin());
+                after[static_cast<std::size_t>(m.piece)] = m.to;
+                o["expected_rounds"] = solutions_[static_cast<std::size_t>(seat)]->expected_after_move({after.data(), pos.size()});
+            }
+            list.push_back(o);
+        }
+        return list;
+    }
+
+    Verdict choose(int seat, int piece, ChoiceMaker maker) override { return match_.choose(seat, piece, maker); }
+
+    int server_choice(int seat) override {
+        return solutions_[static_cast<std::size_t>(seat)]->best_piece(game().player(seat).positions(),
+                                                                        *game().movement_roll());
+    }
+
+    int bot_choice(int seat, PolicyKind policy, Rng& rng) override {
+        return spook::choose_piece(policy, game(), seat, rng, solutions_[static_cast<std::size_t>(seat)].get());
+    }
+
+    int step_number() const override { return game().round(); }
+    bool over() const override { return game().over(); }
+    void abandon() override { match_.abandon(); }
+    const GameRecord& record() const override { return match_.record(); }
+
+    json snapshot() const override {
+        json boards = json::array(), positions = json::array(), finished = json::array();
+        for (int s = 0; s < game().players(); ++s) {
+            boards.push_back(game().board(s).notation());
+            const auto pos = game().player(s).positions();
+            positions.push_back(std::vector<int>(pos.begin(), pos.end()));
+            finished.push_back(game().player(s).finished_round ? json(*game().player(s).finished_round) : json(nullptr));
+        }
+        json j{{"round", game().round()},
+               {"phase", spook::to_string(game().phase())},
+               {"boards", boards},
+               {"positions", positions},
+               {"finished_round", finished}};
+        if (game().movement_roll()) j["roll"] = *game().movement_roll();
+        return j;
+    }
+
+private:
+    static std::vector<spook::Board> boards_of(const Publication& pub) {
+        std::vector<spook::Board> boards;
+        for (const auto& b : pub.boards) boards.push_back(spook::Board::from_notation(b));
+        return boards;
+    }
+    const spook::Game& game() const { return match_.game(); }
+
+    std::vector<TableSeat> seats_;
+    Services& services_;
+    spook::Match match_;
+    std::vector<std::shared_ptr<const spook::Solution>> solutions_;
+};
+
+}  // namespace
+
+Publication publish(const GameOptions& options) {
+    Publication pub;
+    pub.seed = ServerSeed::generate();
+    if (options.game == GameKind::spook) {
+        // The set of boards is the server's own choice (from secure randomness, not the game's
+        // stream); which seat gets which board is drawn from the stream later.
+        const ServerSeed pick = ServerSeed::generate();
+        std::uint64_t seed = 0;
+        for (int i = 0; i < 8; ++i) seed = (seed << 8) | pick.bytes[static_cast<std::size_t>(i)];
+        Rng rng(seed);
+        for (const auto& b : spook::choose_board_set(options, rng)) pub.boards.push_back(b.notation());
+    }
+    return pub;
+}
+
+std::unique_ptr<Table> make_table(const GameOptions& options, const std::vector<TableSeat>& seats,
+                                  const Publication& publication, std::vector<ClientSeed> client_seeds,
+                                  Services& services) {
+    if (options.game == GameKind::spook)
+        return std::make_unique<SpookTable>(options, seats, publication, std::move(client_seeds), services);
+    throw std::invalid_argument("ludo tables are not served yet");
+}
+
+}  // namespace spookludo::server

@@ -1,0 +1,58 @@
+#pragma once
+// One game in a room, either game, seen as the room drives it: visible steps, the decisions each
+// step asks for, and the record. The room adds timing, connections and broadcasting.
+#include <memory>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "services.h"
+#include "spookludo/fair_dice.h"
+#include "spookludo/record.h"
+#include "spookludo/rng.h"
+#include "spookludo/verdict.h"
+
+namespace spookludo::server {
+
+class Table {
+public:
+    virtual ~Table() = default;
+    // The next visible step (Spook: the movement roll, the moves, the activation; Ludo: a throw).
+    // Appends the messages to broadcast to `out`; returns the seats that must now choose.
+    virtual std::vector<int> advance(std::vector<nlohmann::json>& out) = 0;
+    // Every asked seat has chosen: apply the choices (Spook: the moves of the round; Ludo: the
+    // chosen move) and append what happened to `out`.
+    virtual void resolve(std::vector<nlohmann::json>& out) = 0;
+    // The options of a seat's decision, with their values when `hints`.
+    virtual nlohmann::json decision_options(int seat, bool hints) = 0;
+    virtual Verdict choose(int seat, int piece, ChoiceMaker maker) = 0;
+    // The server's move for a seat (timeout, away): the best move.
+    virtual int server_choice(int seat) = 0;
+    // A server-side bot's move.
+    virtual int bot_choice(int seat, PolicyKind policy, Rng& rng) = 0;
+    virtual int step_number() const = 0;  // round or throw number, for decisions
+    virtual bool over() const = 0;
+    virtual void abandon() = 0;
+    virtual const GameRecord& record() const = 0;
+    virtual nlohmann::json snapshot() const = 0;
+};
+
+struct TableSeat {
+    std::string name;
+    bool bot = false;
+    PolicyKind policy = PolicyKind::best;
+};
+
+// The set of boards (Spook) is chosen by the server before the client seeds arrive; it is part
+// of what the commitment message publishes.
+struct Publication {
+    ServerSeed seed;
+    std::vector<std::string> boards;  // Spook: board notation
+};
+Publication publish(const GameOptions& options);
+
+std::unique_ptr<Table> make_table(const GameOptions& options, const std::vector<TableSeat>& seats,
+                                  const Publication& publication, std::vector<ClientSeed> client_seeds,
+                                  Services& services);
+
+}  // namespace spookludo::server
