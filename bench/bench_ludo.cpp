@@ -49,7 +49,9 @@ void usage() {
         "  --vs random|greedy                only this win-rate match-up\n"
         "  --depth N, --budget N             BestConfig of `best` (default 2, 2000)\n"
         "  --weights a=x,b=y                 Weights of `best` (entered, progress, home_column,\n"
-        "                                    home, danger, block, blockade, lockout, opponents)\n"
+        "                                    home, danger, block, blockade, lockout, opponents,\n"
+        "                                    exposure, threat, far, progress2, reach) and BestConfig\n"
+        "                                    terms (greed, depth, exact_danger=0|1)\n"
         "  --help          this text\n");
 }
 
@@ -135,6 +137,12 @@ ludo::BestConfig best_config(const Flags& f) {
             w.lockout = v;
         else if (name == "opponents")
             w.opponents = v;
+        else if (name == "reach")
+            w.blockade_reach = static_cast<int>(v);
+        else if (name == "exact_danger")
+            c.exact_danger = v != 0;
+        else if (name == "depth")
+            c.depth = static_cast<int>(v);
         else if (name == "greed")
             c.opponent_greed = v;
         else if (name == "exposure")
@@ -187,6 +195,8 @@ struct MatchResult {
     SimReport report;
     std::vector<double> move_us;  // time of each `best` decision with a real choice
     double seconds = 0;
+    long captured = 0;  // pieces of `best` captured, over all games
+    long captures = 0;  // pieces `best` captured
 };
 
 // `games` games of `best` against three `opponent`s at 4 players, the best seat rotating.
@@ -212,9 +222,13 @@ MatchResult match(PolicyKind opponent, const Flags& f, const ludo::BestConfig& c
                 const auto m0 = Clock::now();
                 const ludo::Move m = ludo::choose_move(p, game, rng, cfg);
                 r.move_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - m0).count());
+                r.captures += m.captures() ? 1 : 0;
                 game.play(m);
             } else {
-                game.play(ludo::choose_move(p, game, rng, cfg));
+                const ludo::Move m = ludo::choose_move(p, game, rng, cfg);
+                if (m.captured_seat == best_seat) ++r.captured;
+                if (p == PolicyKind::best) r.captures += m.captures() ? 1 : 0;
+                game.play(m);
             }
         }
         // Report in "best is seat 0" terms: rotate the winners back.
@@ -269,7 +283,9 @@ int main(int argc, char** argv) {
                         std::string(to_string(opp)).c_str(), f.arm, r.report.games);
             std::printf("  best wins %.1f %%  (95 %% CI %.1f .. %.1f %%)   fair share 25 %%\n", 100 * s.mean,
                         100 * s.low, 100 * s.high);
-            std::printf("  mean game length %.0f turns; %.1f s\n", r.report.mean_length, r.seconds);
+            std::printf("  mean game length %.0f turns; %.1f s; best loses %.2f pieces a game, captures %.2f\n",
+                        r.report.mean_length, r.seconds, static_cast<double>(r.captured) / r.report.games,
+                        static_cast<double>(r.captures) / r.report.games);
             std::vector<double> us = r.move_us;
             std::sort(us.begin(), us.end());
             if (!us.empty()) {

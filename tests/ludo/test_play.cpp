@@ -198,6 +198,42 @@ TEST_CASE("greedy and best take a capture, bring a piece home, and step out of r
     }
 }
 
+TEST_CASE("capture_chances follows uniform opponents, their 6s and blocks [ludo][bots]") {
+    // n = 6: green's piece on 20 stands on circuit square 20; red's piece on 43 stands on square 17,
+    // three squares behind it. Red's only other pieces are home: a 3 must capture (1/6); a 6 takes
+    // red past green and its extra throw cannot come back.
+    auto c = capture_chances(at("green*:20,Y,Y,Y red:43,H,H,H"), 0);
+    CHECK(c[0] == doctest::Approx(1.0 / 6));
+    CHECK(c[1] == 0);
+    // With a second red piece far away (10 = square 36) the 3 is one of two choices (1/12), and a 6
+    // spent on that piece gives red another throw from the same place (1/6 * 1/2 * 1/6 * 1/2).
+    c = capture_chances(at("green*:20,Y,Y,Y red:43,10,H,H"), 0);
+    CHECK(c[0] == doctest::Approx(1.0 / 12 + 1.0 / 144));
+    // A greedy opponent (greed 1) always takes the capture: 1/6 again, plus the 6-then-3 line.
+    c = capture_chances(at("green*:20,Y,Y,Y red:43,10,H,H"), 0, 1.0);
+    CHECK(c[0] == doctest::Approx(1.0 / 6 + 1.0 / 72));
+    // A block cannot be landed on.
+    c = capture_chances(at("green*:20,20,Y,Y red:43,H,H,H"), 0);
+    CHECK(c[0] == 0);
+    CHECK(c[1] == 0);
+}
+
+TEST_CASE("best's exact-danger variant picks legal moves, deterministically [ludo][bots]") {
+    BestConfig cfg;
+    cfg.exact_danger = true;
+    cfg.opponent_greed = 0;
+    cfg.depth = 1;
+    Game escape = at("green*:45,3,Y,Y red:17,Y,Y,Y");
+    escape.apply_throw(5);
+    Rng a(3), b(3);
+    CHECK(choose_piece(PolicyKind::best, escape, a, cfg) == 0);
+    Game six = at("green*:10,30,Y,Y yellow:Y,Y,Y,Y red:38,Y,Y,Y");
+    six.apply_throw(6);
+    const int piece = choose_piece(PolicyKind::best, six, a, cfg);
+    CHECK(piece == choose_piece(PolicyKind::best, six, b, cfg));
+    CHECK(six.check(0, piece).ok());
+}
+
 TEST_CASE("best and greedy beat random players [ludo][bots]") {
     // The long measurements are in bench_ludo; here a few hundred games with a generous margin.
     const auto share = [](PolicyKind bot, int games) {

@@ -1,5 +1,6 @@
 #include "spookludo/ludo/policy.h"
 
+#include <array>
 #include <stdexcept>
 
 namespace spookludo::ludo {
@@ -238,6 +239,149 @@ struct Search {
     }
 };
 
+// ---------------------------------------------------------------------------------------------
+// The exact-danger variant of `best` (BestConfig::exact_danger): its own move and its own extra
+// throws after a 6, each position scored with the capture chances of capture_chances() instead of
+// the one-throw reach of evaluate(). As strong as the default search (within a point, see
+// BENCHMARKS.md), about five times faster; kept as the measuring tool of the capture experiments.
+
+// Adds to cap[i] the probability that seat `o`, about to throw in `g`, captures piece i of `me`
+// during its turn (its 6s included, `chain` more throws deep), the turn being reached with
+// probability `weight`. The opponent picks uniformly among its distinct legal choices, except
+// that with probability `greed` it takes a capture when it has one.
+void opponent_turn(const Game& g, int o, int me, double weight, int chain, double greed,
+                   std::array<double, kPiecesPerPlayer>& cap) {
+    for (Face f = 1; f <= 6; ++f) {
+        const MoveList ms = g.legal_moves_for(o, f);
+        const int k = ms.size();
+        if (k == 0) continue;
+        int captures = 0;
+        for (const Move& m : ms) captures += m.captures() ? 1 : 0;
+        const double base = weight / 6.0;
+        for (const Move& m : ms) {
+            double q = (captures > 0 ? (1 - greed) : 1.0) / k;
+            if (captures > 0 && m.captures()) q += greed / captures;
+            const double w = base * q;
+            if (m.captured_seat == me) cap[ix(m.captured_piece)] += w;
+            if (f == 6 && chain > 0) {
+                Game c = g;
+                c.start_with(o);
+                c.apply_throw(6);
+                c.play(m);
+                if (c.phase() == Phase::awaiting_throw && c.current_seat() == o)
+                    opponent_turn(c, o, me, w, chain - 1, greed, cap);
+            }
+        }
+    }
+}
+
+}  // namespace
+
+std::array<double, kPiecesPerPlayer> capture_chances(const Game& g, int me, double greed) {
+    std::array<double, kPiecesPerPlayer> survive{1, 1, 1, 1};
+    const int players = g.players();
+    for (int d = 1; d < players; ++d) {
+        const int o = (me + d) % players;
+        if (g.has_finished(o)) continue;
+        std::array<double, kPiecesPerPlayer> cap{};
+        opponent_turn(g, o, me, 1.0, 1, greed, cap);
+        for (int i = 0; i < kPiecesPerPlayer; ++i) survive[ix(i)] *= 1 - (cap[ix(i)] < 1 ? cap[ix(i)] : 1.0);
+    }
+    std::array<double, kPiecesPerPlayer> out{};
+    for (int i = 0; i < kPiecesPerPlayer; ++i) out[ix(i)] = 1 - survive[ix(i)];
+    return out;
+}
+
+namespace {
+
+// evaluate() with the exact danger: material, blocks (with blockade and lockout), exposure, the
+// expected loss from captures before the next own throw, the strongest opponent's material.
+double best_evaluate(const Game& game, int me, const Weights& w, double greed) {
+    const int players = game.players();
+    if (game.has_finished(me)) {
+        int before = 0;
+        for (int s = 0; s < players; ++s)
+            before += (s != me && game.has_finished(s) && *game.finished_at(s) < *game.finished_at(me)) ? 1 : 0;
+        return kWinScore - 1000.0 * before;
+    }
+    if (game.phase() == Phase::finished) return -kWinScore;
+    const Geometry& g = game.geometry();
+    const Colour mine = game.colour(me);
+    double own = material(game, me, w);
+    int out = 0;
+    int to_go = 0;
+    for (int i = 0; i < kPiecesPerPlayer; ++i) {
+        const int p = game.progress(me, i);
+        if (!g.on_circuit(p)) continue;
+        const int sq = g.square_of(mine, p);
+        if (game.is_block(sq)) {
+            bool first = true;
+            for (int j = 0; j < i; ++j) first = first && game.progress(me, j) != p;
+            if (!first) continue;
+            own += w.block;
+            for (int o = 0; o < players; ++o) {
+                if (o == me || game.has_finished(o)) continue;
+                const int t = g.progress_at(game.colour(o), sq);
+                if (t > g.last_circuit_progress()) continue;
+                bool has_yard = false;
+                for (int j = 0; j < kPiecesPerPlayer; ++j) {
+                    const int q = game.progress(o, j);
+                    if (q == kYard)
+                        has_yard = true;
+                    else if (g.on_circuit(q) && t - q >= 1 && t - q <= w.blockade_reach)
+                        own += w.blockade;
+                }
+                if (has_yard) own += w.lockout;
+            }
+            continue;
+        }
+        ++out;
+        to_go += g.last_circuit_progress() + 1 - p;
+    }
+    own -= w.exposure * out * to_go;
+    const auto cap = capture_chances(game, me, greed);
+    for (int i = 0; i < kPiecesPerPlayer; ++i)
+        if (cap[ix(i)] > 0) own -= w.danger * cap[ix(i)] * piece_value(g, game.progress(me, i), w);
+    double strongest = 0;
+    for (int o = 0; o < players; ++o) {
+        if (o == me || game.has_finished(o)) continue;
+        const double m = material(game, o, w);
+        strongest = m > strongest ? m : strongest;
+    }
+    return own - w.opponents * strongest;
+}
+
+struct BestSearch {
+    int me;
+    const Weights& w;
+    double greed;
+
+    // The value of a position after one of our moves: our own extra throws after a 6 are searched
+    // `depth` deep, then the position is scored.
+    double after_move(const Game& game, int depth) {
+        if (game.phase() == Phase::finished || game.current_seat() != me || depth == 0)
+            return best_evaluate(game, me, w, greed);
+        double sum = 0;
+        for (Face f = 1; f <= 6; ++f) {
+            Game c = game;
+            c.apply_throw(f);
+            if (c.phase() != Phase::awaiting_choice) {
+                sum += best_evaluate(c, me, w, greed);
+                continue;
+            }
+            double best = -1e300;
+            for (const Move& m : c.legal_moves()) {
+                Game child = c;
+                child.play(m);
+                const double v = after_move(child, depth - 1);
+                best = v > best ? v : best;
+            }
+            sum += best;
+        }
+        return sum / 6;
+    }
+};
+
 }  // namespace
 
 Move choose_move(PolicyKind policy, const Game& game, Rng& rng, const BestConfig& config) {
@@ -251,6 +395,21 @@ Move choose_move(PolicyKind policy, const Game& game, Rng& rng, const BestConfig
             return moves[greedy_index(game, moves, greedy_weights())];
         case PolicyKind::best:
             break;
+    }
+    if (config.exact_danger) {
+        BestSearch bs{game.current_seat(), config.weights, config.opponent_greed};
+        int best = 0;
+        double best_value = -1e300;
+        for (int k = 0; k < moves.size(); ++k) {
+            Game child = game;
+            child.play(moves[k]);
+            const double v = bs.after_move(child, config.depth);
+            if (v > best_value) {
+                best_value = v;
+                best = k;
+            }
+        }
+        return moves[best];
     }
     // Expectimax: deepen while the estimated cost fits the node budget.
     int plies = 0;
