@@ -243,7 +243,7 @@ struct Search {
 // The exact-danger variant of `best` (BestConfig::exact_danger): its own move and its own extra
 // throws after a 6, each position scored with the capture chances of capture_chances() instead of
 // the one-throw reach of evaluate(). As strong as the default search (within a point, see
-// BENCHMARKS.md), about five times faster; kept as the measuring tool of the capture experiments.
+// BENCHMARKS.md), about four times faster; kept as the measuring tool of the capture experiments.
 
 // Adds to cap[i] the probability that seat `o`, about to throw in `g`, captures piece i of `me`
 // during its turn (its 6s included, `chain` more throws deep), the turn being reached with

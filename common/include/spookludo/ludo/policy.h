@@ -63,7 +63,7 @@ struct BestConfig {
     // Instead of the search above: only its own move and its own extra throws after a 6 (`depth`
     // of them), each position scored with the exact capture chances of capture_chances() (opponents
     // uniform, taking a capture with probability opponent_greed) as the danger term. Equally strong,
-    // about five times faster; off by default so that recorded games replay unchanged.
+    // about four times faster; off by default so that recorded games replay unchanged.
     bool exact_danger = false;
 };
 
