@@ -1,5 +1,7 @@
 #include "spookludo/options.h"
 
+#include <climits>
+#include <cstdint>
 #include <set>
 #include <stdexcept>
 
@@ -80,10 +82,13 @@ T read_key(const nlohmann::json& j, const char* key, const char* expected) {
 }
 
 int read_int(const nlohmann::json& j, const char* key) {
-    if (!j.at(key).is_number_integer())
-        throw std::invalid_argument(std::string("option \"") + key + "\" must be a whole number (got " +
-                                    j.at(key).dump() + ")");
-    return read_key<int>(j, key, "a whole number");
+    const auto& v = j.at(key);
+    // Read as 64 bits and range-check, so that 4294967298 is refused rather than wrapped to 2.
+    if (!v.is_number_integer() ||
+        (v.is_number_unsigned() ? v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT_MAX)
+                                : (v.get<std::int64_t>() < INT_MIN || v.get<std::int64_t>() > INT_MAX)))
+        throw std::invalid_argument(std::string("option \"") + key + "\" must be a whole number (got " + v.dump() + ")");
+    return static_cast<int>(v.get<std::int64_t>());
 }
 
 }  // namespace

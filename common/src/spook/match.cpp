@@ -192,6 +192,8 @@ bool verify_spook(const GameRecord& r, VerifyReport& report) {
                 }
                 if (auto v = game.choose(c.seat, c.piece); !v) return fail(where + ": illegal choice: " + v.reason);
             }
+            // An abandoned game may end while the players are choosing.
+            if (r.result.status == GameStatus::abandoned && dice.exhausted() && !game.awaiting().empty()) break;
             if (auto v = game.apply_moves(); !v) return fail(round_name(round) + ": " + v.reason);
             try {
                 face = dice.roll(DrawPurpose::activation);

@@ -1,0 +1,190 @@
+#include "harness.h"
+
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <thread>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+#include <spdlog/spdlog.h>
+
+#include "network.h"
+#include "room.h"
+
+namespace spookludo::testing {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+
+// ---- Server -----------------------------------------------------------------------------------
+struct TestServer::Impl {
+    server::Services services;
+    net::io_context io;
+    std::unique_ptr<server::Network> network;
+    std::vector<std::thread> threads;
+    std::atomic<bool> down{false};
+
+    explicit Impl(const server::Config& c) : services(c), io(2) {
+        network = std::make_unique<server::Network>(io, services);
+        network->start();
+        for (int i = 0; i < 2; ++i) threads.emplace_back([this] { io.run(); });
+    }
+};
+
+server::Config TestServer::fast_config() {
+    static std::atomic<int> counter{0};
+    server::Config c;
+    c.bind = "127.0.0.1";
+    c.port = 0;
+    c.pace_ms = 0;
+    c.decision_ms = 5000;
+    c.seed_wait_ms = 2000;
+    c.reconnect_ms = 5000;
+    c.max_messages_per_second = 1000;
+    c.data_dir = (std::filesystem::temp_directory_path() /
+                  ("spookludo-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++)))
+                     .string();
+    spdlog::set_level(spdlog::level::warn);
+    return c;
+}
+
+TestServer::TestServer(server::Config config) : impl_(std::make_unique<Impl>(config)) {}
+
+void TestServer::shutdown() {
+    if (impl_->down.exchange(true)) return;
+    impl_->services.shutting_down = true;
+    auto rooms = impl_->services.registry.all();
+    std::atomic<std::size_t> left{rooms.size()};
+    for (auto& room : rooms) room->shutdown([&left] { --left; });
+    for (int i = 0; i < 500 && left > 0; ++i) std::this_thread::sleep_for(10ms);
+    impl_->network->stop();
+    std::this_thread::sleep_for(100ms);
+    impl_->io.stop();
+    for (auto& t : impl_->threads) t.join();
+}
+
+TestServer::~TestServer() {
+    shutdown();
+    std::error_code ec;
+    std::filesystem::remove_all(impl_->services.config.data_dir, ec);
+}
+
+std::uint16_t TestServer::port() const { return impl_->network->port(); }
+std::string TestServer::data_dir() const { return impl_->services.config.data_dir; }
+
+// ---- Client -----------------------------------------------------------------------------------
+struct Client::Impl {
+    net::io_context io;
+    websocket::stream<beast::tcp_stream> ws{io};
+    beast::flat_buffer buffer;
+    bool closed = false;
+};
+
+Client::Client(std::uint16_t port, std::string path) : impl_(std::make_unique<Impl>()) {
+    tcp::resolver resolver(impl_->io);
+    beast::get_lowest_layer(impl_->ws).connect(resolver.resolve("127.0.0.1", std::to_string(port)));
+    impl_->ws.handshake("127.0.0.1:" + std::to_string(port), path);
+}
+
+Client::~Client() = default;
+
+void Client::send(const json& message) { send_text(message.dump()); }
+
+void Client::send_text(const std::string& text) {
+    if (impl_->closed) return;
+    beast::error_code ec;
+    impl_->ws.text(true);
+    impl_->ws.write(net::buffer(text), ec);
+    if (ec) impl_->closed = true;
+}
+
+void Client::send_binary(const std::string& bytes) {
+    beast::error_code ec;
+    impl_->ws.binary(true);
+    impl_->ws.write(net::buffer(bytes), ec);
+    impl_->ws.text(true);
+    if (ec) impl_->closed = true;
+}
+
+std::optional<json> Client::read(std::chrono::milliseconds timeout) {
+    if (impl_->closed) return std::nullopt;
+    bool done = false;
+    beast::error_code result;
+    impl_->ws.async_read(impl_->buffer, [&](beast::error_code ec, std::size_t) {
+        done = true;
+        result = ec;
+    });
+    impl_->io.restart();
+    impl_->io.run_for(timeout);
+    if (!done) {
+        // Time is up: cancel the read and let it finish.
+        beast::get_lowest_layer(impl_->ws).cancel();
+        impl_->io.restart();
+        impl_->io.run();
+        impl_->closed = true;  // a cancelled read leaves the stream unusable
+        return std::nullopt;
+    }
+    if (result) {
+        impl_->closed = true;
+        return std::nullopt;
+    }
+    std::string text = beast::buffers_to_string(impl_->buffer.data());
+    impl_->buffer.consume(impl_->buffer.size());
+    json j = json::parse(text);
+    log_.push_back(j);
+    return j;
+}
+
+json Client::expect(const std::string& type, std::chrono::milliseconds timeout) {
+    const auto until = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < until) {
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
+        auto m = read(std::max(left, 1ms));
+        if (!m) break;
+        if ((*m)["type"] == type) return *m;
+        if ((*m)["type"] == "error" && type != "error") MESSAGE("(while waiting for ", type, ") ", m->dump());
+    }
+    FAIL("no \"" << type << "\" message arrived");
+    return {};
+}
+
+bool Client::closed() const noexcept { return impl_->closed; }
+
+void Client::close() {
+    beast::error_code ec;
+    beast::get_lowest_layer(impl_->ws).socket().close(ec);
+    impl_->closed = true;
+}
+
+void Client::hello() {
+    send({{"type", "hello"}, {"protocol", 1}, {"client", "tests"}});
+    expect("welcome");
+}
+
+std::pair<int, std::string> http_get(std::uint16_t port, const std::string& target) {
+    net::io_context io;
+    beast::tcp_stream stream(io);
+    tcp::resolver resolver(io);
+    stream.connect(resolver.resolve("127.0.0.1", std::to_string(port)));
+    http::request<http::empty_body> req{http::verb::get, target, 11};
+    req.set(http::field::host, "127.0.0.1");
+    http::write(stream, req);
+    beast::flat_buffer buffer;
+    http::response<http::string_body> res;
+    http::read(stream, buffer, res);
+    beast::error_code ec;
+    stream.socket().shutdown(tcp::socket::shutdown_both, ec);
+    return {static_cast<int>(res.result_int()), res.body()};
+}
+
+}  // namespace spookludo::testing

@@ -1,0 +1,61 @@
+#pragma once
+// Test harness for the server: the real server (in this process, on a loopback port chosen by
+// the system) and a small blocking WebSocket/HTTP client. Beast stays inside harness.cpp.
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "config.h"
+
+namespace spookludo::testing {
+
+using namespace std::chrono_literals;
+using nlohmann::json;
+
+class TestServer {
+public:
+    explicit TestServer(server::Config config = fast_config());
+    ~TestServer();  // graceful shutdown, like SIGTERM
+    std::uint16_t port() const;
+    std::string data_dir() const;
+    // Shuts down now (abandons games, tells clients); idempotent.
+    void shutdown();
+    static server::Config fast_config();  // pace 0, short timeouts, a fresh data dir
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+class Client {
+public:
+    explicit Client(std::uint16_t port, std::string path = "/ws");
+    ~Client();
+    void send(const json& message);
+    void send_text(const std::string& text);
+    void send_binary(const std::string& bytes);
+    // The next message, or nothing when none came in time or the connection is closed.
+    std::optional<json> read(std::chrono::milliseconds timeout = 5s);
+    // Reads until a message of `type` (returned); fails the test when none comes in time.
+    json expect(const std::string& type, std::chrono::milliseconds timeout = 5s);
+    // Every message read so far, in order.
+    const std::vector<json>& log() const noexcept { return log_; }
+    bool closed() const noexcept;
+    void close();
+    // hello + welcome.
+    void hello();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+    std::vector<json> log_;
+};
+
+// A plain HTTP GET on loopback: status and body.
+std::pair<int, std::string> http_get(std::uint16_t port, const std::string& target);
+
+}  // namespace spookludo::testing

@@ -1,0 +1,297 @@
+// The server over real WebSocket connections on loopback (issue: the authoritative game server).
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "harness.h"
+#include "spookludo/record.h"
+#include "spookludo/verify.h"
+
+using namespace spookludo;
+using namespace spookludo::testing;
+
+namespace {
+
+json spook_options(int players = 2, int pieces = 2) {
+    return {{"game", "spook"}, {"players", players}, {"pieces", pieces}};
+}
+
+// Creates a room; returns its code (the client is seat 0 and host).
+std::string create_room(Client& c, const json& options, const std::string& name = "Ann", json settings = nullptr) {
+    c.hello();
+    json m{{"type", "create_room"}, {"options", options}, {"name", name}};
+    if (!settings.is_null()) m["settings"] = settings;
+    c.send(m);
+    const json joined = c.expect("joined");
+    CHECK(joined["seat"] == 0);
+    CHECK(joined["host"] == true);
+    CHECK(joined["token"].get<std::string>().size() == 32);
+    return joined["room"];
+}
+
+// Answers every decision with its first option until game_over; returns game_over.
+json play_to_end(Client& c, std::chrono::milliseconds limit = 30s) {
+    const auto until = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < until) {
+        auto m = c.read(10s);
+        REQUIRE(m.has_value());
+        const std::string type = (*m)["type"];
+        if (type == "commitment") c.send({{"type", "client_seed"}, {"seed", "seed of " + std::to_string(c.log().size())}});
+        if (type == "decision")
+            c.send({{"type", "choose"}, {"decision", (*m)["decision"]}, {"piece", (*m)["options"][0]["piece"]}});
+        if (type == "game_over") return *m;
+    }
+    FAIL("the game did not end in time");
+    return {};
+}
+
+GameRecord fetch_record(std::uint16_t port, const json& game_over) {
+    REQUIRE(game_over.contains("record"));
+    auto [status, body] = http_get(port, game_over["record"]);
+    REQUIRE(status == 200);
+    return parse_record(body);
+}
+
+}  // namespace
+
+TEST_CASE("server: a whole Spook game with a bot, decisions answered, record verifies [server][spook]") {
+    TestServer server;
+    Client ann(server.port());
+    const std::string code = create_room(ann, spook_options(), "Ann", json{{"hints", true}, {"pace_ms", 0}});
+    CHECK(code.size() == 5);
+    ann.send({{"type", "add_bot"}, {"policy", "best"}});
+    ann.expect("room");
+    ann.send({{"type", "start"}});
+    const json commitment = ann.expect("commitment");
+    CHECK(commitment["commitment"].get<std::string>().size() == 64);
+    CHECK(commitment["boards"].size() == 2);
+    ann.send({{"type", "client_seed"}, {"seed", "ann's lucky seed"}});
+    ann.expect("client_seed_accepted");
+    const json started = ann.expect("game_started");
+    CHECK(started["client_seeds"][0]["seed"] == "ann's lucky seed");
+
+    const json over = play_to_end(ann);
+    CHECK(over["status"] == "finished");
+    CHECK(over["server_seed"].get<std::string>().size() == 64);
+    // Decisions carry the options with their values (hints on) and the time left.
+    bool saw_decision = false;
+    for (const auto& m : ann.log())
+        if (m["type"] == "decision") {
+            saw_decision = true;
+            CHECK(m["options"].size() >= 2);
+            CHECK(m["options"][0].contains("expected_rounds"));
+            CHECK(m["time_left_ms"].get<int>() > 0);
+            break;
+        }
+    CHECK(saw_decision);
+
+    const GameRecord record = fetch_record(server.port(), over);
+    CHECK(record.commitment == commitment["commitment"]);
+    CHECK(record.client_seeds == std::vector<ClientSeed>{{0, "ann's lucky seed"}});
+    const VerifyReport report = verify(record);
+    INFO(report.failure);
+    CHECK(report.ok);
+    // After the game the room is back in its lobby.
+    const json lobby = ann.expect("room");
+    CHECK(lobby["state"] == "lobby");
+}
+
+TEST_CASE("server: a player who does not answer gets the best move, flagged as the server's [server][spook]") {
+    TestServer server;
+    Client ann(server.port());
+    create_room(ann, spook_options(1, 2), "Ann", json{{"decision_ms", 1000}, {"pace_ms", 0}});
+    ann.send({{"type", "start"}});
+    ann.expect("commitment");
+    ann.send({{"type", "client_seed"}, {"seed", "x"}});
+    const json decision = ann.expect("decision", 20s);
+    const json timeout = ann.expect("decision_timeout", 3s);
+    CHECK(timeout["decision"] == decision["decision"]);
+    const json moves = ann.expect("moves");
+    CHECK(moves["moves"][0]["by"] == "timeout");
+    // A late answer is refused as stale.
+    ann.send({{"type", "choose"}, {"decision", decision["decision"]}, {"piece", 0}});
+    const json err = ann.expect("error");
+    CHECK(err["code"] == "stale_decision");
+}
+
+TEST_CASE("server: a spectator sees the game and cannot move [server]") {
+    TestServer server;
+    Client ann(server.port());
+    const std::string code = create_room(ann, spook_options(), "Ann", json{{"pace_ms", 0}});
+    Client watcher(server.port());
+    watcher.hello();
+    watcher.send({{"type", "watch"}, {"room", code}});
+    CHECK(watcher.expect("joined")["role"] == "spectator");
+    ann.send({{"type", "add_bot"}, {"policy", "random"}});
+    ann.send({{"type", "start"}});
+    watcher.expect("commitment");
+    watcher.expect("game_started", 10s);
+    const json roll = watcher.expect("roll");
+    CHECK(roll["face"].get<int>() >= 1);
+    watcher.send({{"type", "choose"}, {"decision", "1"}, {"piece", 0}});
+    CHECK(watcher.expect("error")["code"] == "not_a_player");
+    watcher.send({{"type", "start"}});
+    CHECK(watcher.expect("error")["code"] == "not_host");
+    play_to_end(ann);
+    CHECK(watcher.expect("game_over", 10s)["status"] == "finished");
+}
+
+TEST_CASE("server: a dropped player reconnects with the token and gets the seat back [server]") {
+    TestServer server;
+    Client ann(server.port());
+    const std::string code = create_room(ann, spook_options(), "Ann", json{{"pace_ms", 0}, {"decision_ms", 60000}});
+    auto ben = std::make_unique<Client>(server.port());
+    ben->hello();
+    ben->send({{"type", "join_room"}, {"room", code}, {"name", "Ben"}});
+    const json joined = ben->expect("joined");
+    const std::string token = joined["token"];
+    CHECK(joined["seat"] == 1);
+    ann.send({{"type", "start"}});
+    ann.expect("commitment");
+    ann.send({{"type", "client_seed"}, {"seed", "a"}});
+    ben->send({{"type", "client_seed"}, {"seed", "b"}});
+    ben->expect("game_started");
+    ben->close();
+    ben.reset();
+    // The others see Ben away.
+    bool away = false;
+    for (int i = 0; i < 50 && !away; ++i) {
+        auto m = ann.read(5s);
+        REQUIRE(m.has_value());
+        if ((*m)["type"] == "decision")
+            ann.send({{"type", "choose"}, {"decision", (*m)["decision"]}, {"piece", (*m)["options"][0]["piece"]}});
+        if ((*m)["type"] == "room" && (*m)["seats"][1]["away"] == true) away = true;
+    }
+    CHECK(away);
+    Client back(server.port());
+    back.hello();
+    back.send({{"type", "resume"}, {"room", code}, {"token", "not-the-token"}});
+    CHECK(back.expect("error")["code"] == "bad_token");
+    back.send({{"type", "resume"}, {"room", code}, {"token", token}});
+    const json again = back.expect("joined");
+    CHECK(again["seat"] == 1);
+    const json snapshot = back.expect("room");
+    CHECK(snapshot["state"] == "playing");
+    CHECK(snapshot["seats"][1]["connected"] == true);
+    CHECK(snapshot.contains("game"));
+}
+
+TEST_CASE("server: bad input gets its error and changes nothing [server][hardening]") {
+    TestServer server;
+    Client c(server.port());
+    c.send({{"type", "create_room"}, {"options", spook_options()}, {"name", "x"}});
+    CHECK(c.expect("error")["code"] == "hello_first");
+    c.send({{"type", "hello"}, {"protocol", 99}});
+    const json mismatch = c.expect("error");
+    CHECK(mismatch["code"] == "version_mismatch");
+    CHECK(mismatch["message"].get<std::string>().find("protocol 1") != std::string::npos);
+    c.hello();
+    c.send_text("{not json");
+    CHECK(c.expect("error")["code"] == "bad_json");
+    c.send({{"type", "dance"}});
+    CHECK(c.expect("error")["code"] == "unknown_type");
+    c.send({{"type", "create_room"}, {"options", {{"game", "spook"}, {"players", 9}}}, {"name", "x"}});
+    const json bad = c.expect("error");
+    CHECK(bad["code"] == "bad_field");
+    CHECK(bad["message"].get<std::string>().find("players") != std::string::npos);
+    c.send({{"type", "join_room"}, {"room", "ZZZZZ"}, {"name", "x"}});
+    CHECK(c.expect("error")["code"] == "room_not_found");
+    c.send({{"type", "choose"}, {"decision", "1"}, {"piece", 0}});
+    CHECK(c.expect("error")["code"] == "not_in_room");
+    c.send_binary("\x01\x02");
+    CHECK(c.expect("error")["code"] == "binary_frame");
+    // Names are cleaned of control and escape characters.
+    c.send({{"type", "create_room"}, {"options", spook_options()}, {"name", "\x1b[31mEvil\x07 Name"}});
+    c.expect("joined");
+    const json room = c.expect("room");
+    CHECK(room["seats"][0]["name"] == "[31mEvil Name");
+    // The connection still works.
+    c.send({{"type", "ping"}, {"t", 5}});
+    CHECK(c.expect("pong")["t"] == 5);
+}
+
+TEST_CASE("server: an oversized frame closes only that connection [server][hardening]") {
+    TestServer server;
+    Client ok(server.port());
+    ok.hello();
+    Client big(server.port());
+    big.hello();
+    big.send_text(R"({"type":"ping","t":1,"pad":")" + std::string(10000, 'x') + "\"}");
+    CHECK_FALSE(big.read(3s).has_value());
+    CHECK(big.closed());
+    ok.send({{"type", "ping"}, {"t", 2}});
+    CHECK(ok.expect("pong")["t"] == 2);
+}
+
+TEST_CASE("server: /healthz, /metrics and unknown records over HTTP [server][http]") {
+    TestServer server;
+    auto [status, body] = http_get(server.port(), "/healthz");
+    CHECK(status == 200);
+    CHECK(body == "ok\n");
+    auto [mstatus, metrics] = http_get(server.port(), "/metrics");
+    CHECK(mstatus == 200);
+    CHECK(metrics.find("spookludo_rooms ") != std::string::npos);
+    CHECK(metrics.find("spookludo_decision_round_trip_ms_bucket") != std::string::npos);
+    CHECK(http_get(server.port(), "/records/../../etc/passwd").first == 404);
+    CHECK(http_get(server.port(), "/nothing").first == 404);
+}
+
+TEST_CASE("server: shutting down abandons a game in progress, reveals the seed and writes the record [server]") {
+    TestServer server;
+    Client ann(server.port());
+    create_room(ann, spook_options(), "Ann", json{{"pace_ms", 0}, {"decision_ms", 60000}});
+    ann.send({{"type", "add_bot"}});
+    ann.send({{"type", "start"}});
+    ann.expect("commitment");
+    ann.send({{"type", "client_seed"}, {"seed", "s"}});
+    ann.expect("decision", 20s);  // the game waits for Ann
+    server.shutdown();
+    const json over = ann.expect("game_over");
+    CHECK(over["status"] == "abandoned");
+    REQUIRE(over.contains("record"));
+    const std::string id = over["record"].get<std::string>().substr(9);
+    std::ifstream in(server.data_dir() + "/records/" + id + ".json");
+    REQUIRE(in.good());
+    std::stringstream text;
+    text << in.rdbuf();
+    const GameRecord record = parse_record(text.str());
+    CHECK(record.result.status == GameStatus::abandoned);
+    CHECK(record.server_seed.has_value());
+    const VerifyReport report = verify(record);
+    INFO(report.failure);
+    CHECK(report.ok);
+}
+
+TEST_CASE("server: a flood from one connection does not slow another room's game [server][hardening]") {
+    auto config = TestServer::fast_config();
+    config.max_messages_per_second = 50;
+    TestServer server(config);
+    Client flood(server.port());
+    flood.hello();
+    std::atomic<bool> stop{false};
+    std::thread flooder([&] {
+        for (int i = 0; i < 3000 && !stop; ++i) flood.send({{"type", "ping"}, {"t", i}});
+    });
+    Client ann(server.port());
+    create_room(ann, spook_options(), "Ann", json{{"pace_ms", 0}, {"decision_ms", 3000}});
+    ann.send({{"type", "add_bot"}, {"policy", "greedy"}});
+    ann.send({{"type", "start"}});
+    const json over = play_to_end(ann);
+    stop = true;
+    flooder.join();
+    CHECK(over["status"] == "finished");
+    for (const auto& m : ann.log()) CHECK(m["type"] != "decision_timeout");
+    // The flooder was told it was over the limit (or dropped for abuse), nobody else was.
+    bool limited = false;
+    for (int i = 0; i < 200; ++i) {
+        auto m = flood.read(2s);
+        if (!m) break;
+        if ((*m)["type"] == "error" && (*m)["code"] == "rate_limited") {
+            limited = true;
+            break;
+        }
+    }
+    CHECK((limited || flood.closed()));
+}
