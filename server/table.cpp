@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "spookludo/ludo/policy.h"
+#include "spookludo/ludo/record.h"
 #include "spookludo/spook/match.h"
 #include "spookludo/spook/policy.h"
 #include "spookludo/spook/setup.h"
@@ -162,6 +164,108 @@ private:
     std::vector<std::shared_ptr<const spook::Solution>> solutions_;
 };
 
+
+json events_json(const ludo::EventLog& events, int players) {
+    json list = json::array();
+    for (const auto& e : events) {
+        json j{{"kind", ludo::to_string(e.kind)}, {"text", ludo::describe(e, players)}};
+        if (e.seat >= 0) j["seat"] = e.seat;
+        if (e.piece >= 0) j["piece"] = e.piece;
+        if (e.face > 0) j["face"] = e.face;
+        if (e.kind == ludo::EventKind::entered || e.kind == ludo::EventKind::moved || e.kind == ludo::EventKind::captured) {
+            j["from"] = e.from;
+            j["to"] = e.to;
+            if (e.square >= 0) j["square"] = e.square;
+        }
+        list.push_back(j);
+    }
+    return list;
+}
+
+class LudoTable final : public Table {
+public:
+    LudoTable(const GameOptions& options, const std::vector<TableSeat>& seats, const Publication& pub,
+              std::vector<ClientSeed> client_seeds)
+        : match_(options, record_seats(seats), pub.seed, std::move(client_seeds)) {}
+
+    std::vector<int> advance(std::vector<json>& out) override {
+        if (!roll_off_shown_) {
+            roll_off_shown_ = true;
+            out.push_back({{"type", "roll_off"}, {"events", events_json(match_.events(), game().players())},
+                           {"starts", game().current_seat()}});
+            return {};
+        }
+        if (match_.over() || match_.abandoned() || match_.awaiting_choice()) return {};
+        const int seat = game().current_seat();
+        const Face face = match_.throw_die();
+        out.push_back({{"type", "throw"},
+                       {"turn", game().turns()},
+                       {"seat", seat},
+                       {"face", face},
+                       {"events", events_json(match_.events(), game().players())}});
+        if (match_.awaiting_choice()) return {game().current_seat()};
+        return {};
+    }
+
+    void resolve(std::vector<json>& out) override {
+        if (!chosen_) return;
+        chosen_ = false;
+        out.push_back({{"type", "move"}, {"turn", game().turns()}, {"by", by_},
+                       {"events", events_json(match_.events(), game().players())}});
+    }
+
+    json decision_options(int seat, bool hints) override {
+        json list = json::array();
+        if (seat != game().current_seat() || !match_.awaiting_choice()) return list;
+        const int best = hints ? ludo::server_choice(game()) : -1;
+        for (const auto& m : game().legal_moves()) {
+            json o{{"piece", m.piece}, {"from", m.from}, {"to", m.to}, {"captures", m.captures()}};
+            if (hints) o["best"] = m.piece == best;
+            list.push_back(o);
+        }
+        return list;
+    }
+
+    Verdict choose(int seat, int piece, ChoiceMaker maker) override {
+        Verdict v = match_.choose(seat, piece, maker);
+        if (v) {
+            chosen_ = true;
+            by_ = std::string(to_string(maker));
+            if (maker == ChoiceMaker::player && bot_seat_ == seat) by_ = "bot";
+        }
+        bot_seat_ = -1;
+        return v;
+    }
+
+    int server_choice(int) override { return ludo::server_choice(game()); }
+
+    int bot_choice(int seat, PolicyKind policy, Rng& rng) override {
+        bot_seat_ = seat;
+        return ludo::choose_piece(policy, game(), rng);
+    }
+
+    int step_number() const override { return game().turns(); }
+    bool over() const override { return match_.over(); }
+    void abandon() override { match_.abandon(); }
+    const GameRecord& record() const override { return match_.record(); }
+
+    json snapshot() const override {
+        json j{{"position", game().position()}, {"phase", ludo::to_string(game().phase())},
+               {"current_seat", game().current_seat()}, {"turn", game().turns()}};
+        if (game().phase() == ludo::Phase::awaiting_choice) j["face"] = game().face();
+        return j;
+    }
+
+private:
+    const ludo::Game& game() const { return match_.game(); }
+
+    ludo::Match match_;
+    bool roll_off_shown_ = false;
+    bool chosen_ = false;
+    std::string by_;
+    int bot_seat_ = -1;
+};
+
 }  // namespace
 
 Publication publish(const GameOptions& options) {
@@ -184,7 +288,7 @@ std::unique_ptr<Table> make_table(const GameOptions& options, const std::vector<
                                   Services& services) {
     if (options.game == GameKind::spook)
         return std::make_unique<SpookTable>(options, seats, publication, std::move(client_seeds), services);
-    throw std::invalid_argument("ludo tables are not served yet");
+    return std::make_unique<LudoTable>(options, seats, publication, std::move(client_seeds));
 }
 
 }  // namespace spookludo::server

@@ -295,3 +295,39 @@ TEST_CASE("server: a flood from one connection does not slow another room's game
     }
     CHECK((limited || flood.closed()));
 }
+
+TEST_CASE("server: a whole Ludo game beside a Spook game on the same server, both records verify [server][ludo]") {
+    TestServer server;
+    Client ann(server.port());
+    create_room(ann, {{"game", "ludo"}, {"players", 4}, {"arm", 6}}, "Ann", json{{"pace_ms", 0}, {"hints", true}});
+    ann.send({{"type", "add_bot"}, {"policy", "greedy"}});
+    ann.send({{"type", "add_bot"}, {"policy", "random"}});
+    Client zed(server.port());
+    create_room(zed, spook_options(3, 1), "Zed", json{{"pace_ms", 0}});
+    zed.send({{"type", "add_bot"}, {"policy", "best"}});
+    zed.send({{"type", "add_bot"}, {"policy", "random"}});
+    ann.send({{"type", "start"}});
+    zed.send({{"type", "start"}});
+    json ludo_over, spook_over;
+    std::thread other([&] { spook_over = play_to_end(zed, 60s); });
+    ludo_over = play_to_end(ann, 60s);
+    other.join();
+    CHECK(ludo_over["status"] == "finished");
+    CHECK(spook_over["status"] == "finished");
+    bool saw_throw = false, saw_roll_off = false, saw_hint = false;
+    for (const auto& m : ann.log()) {
+        saw_roll_off |= m["type"] == "roll_off";
+        saw_throw |= m["type"] == "throw";
+        if (m["type"] == "decision")
+            for (const auto& o : m["options"]) saw_hint |= o.value("best", false);
+    }
+    CHECK(saw_roll_off);
+    CHECK(saw_throw);
+    CHECK(saw_hint);
+    for (const json* over : {&ludo_over, &spook_over}) {
+        const GameRecord record = fetch_record(server.port(), *over);
+        const VerifyReport report = verify(record);
+        INFO(report.failure);
+        CHECK(report.ok);
+    }
+}
