@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <thread>
 
@@ -91,18 +92,20 @@ int run_app(int argc, char** argv) {
     // every client, then stop.
     net::signal_set signals(io, SIGINT, SIGTERM);
     net::steady_timer grace(io);
+    // Runs once every room has finished its shutdown: stop accepting, let the last messages go
+    // out, stop.
+    const std::function<void()> finish = [&] {
+        network->stop();
+        grace.expires_after(std::chrono::milliseconds(300));
+        grace.async_wait([&](boost::system::error_code) { io.stop(); });
+    };
     signals.async_wait([&](boost::system::error_code ec, int signal) {
         if (ec) return;
         spdlog::info("signal {}: shutting down", signal);
         services.shutting_down = true;
         auto rooms = services.registry.all();
-        auto left = std::make_shared<std::atomic<std::size_t>>(rooms.size());
-        auto finish = [&] {
-            network->stop();
-            grace.expires_after(std::chrono::milliseconds(300));
-            grace.async_wait([&](boost::system::error_code) { io.stop(); });
-        };
         if (rooms.empty()) return finish();
+        auto left = std::make_shared<std::atomic<std::size_t>>(rooms.size());
         for (auto& room : rooms)
             room->shutdown([left, &io, &finish] {
                 if (--*left == 0) net::post(io, finish);
