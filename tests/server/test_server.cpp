@@ -331,3 +331,50 @@ TEST_CASE("server: a whole Ludo game beside a Spook game on the same server, bot
         CHECK(report.ok);
     }
 }
+
+TEST_CASE("server: the host pauses the clock, kicks a player to a bot, and the host role passes on [server][lobby]") {
+    TestServer server;
+    Client ann(server.port());
+    const std::string code = create_room(ann, spook_options(3, 2), "Ann", json{{"pace_ms", 0}, {"decision_ms", 1000}});
+    Client ben(server.port());
+    ben.hello();
+    ben.send({{"type", "join_room"}, {"room", code}, {"name", "Ann"}});
+    CHECK(ben.expect("error")["code"] == "name_taken");
+    ben.send({{"type", "join_room"}, {"room", code}, {"name", "Ben"}});
+    ben.expect("joined");
+    Client cat(server.port());
+    cat.hello();
+    cat.send({{"type", "join_room"}, {"room", code}, {"name", "Cat"}});
+    cat.expect("joined");
+    ben.send({{"type", "start"}});
+    CHECK(ben.expect("error")["code"] == "not_host");
+
+    ann.send({{"type", "start"}});
+    for (Client* c : {&ann, &ben, &cat}) {
+        c->expect("commitment");
+        c->send({{"type", "client_seed"}, {"seed", "x"}});
+    }
+    // Pause while a decision is open: the deadline (1 s) does not pass while paused.
+    ann.expect("game_started");
+    ann.send({{"type", "pause"}});
+    json paused = ann.expect("room");
+    while (paused["paused"] != true) paused = ann.expect("room");
+    CHECK(paused["paused"] == true);
+    // Kick Cat mid-game: her seat goes to a bot.
+    ann.send({{"type", "kick"}, {"seat", 2}});
+    CHECK(cat.expect("kicked")["room"] == code);
+    json after_kick = ann.expect("room");
+    while (after_kick["seats"][2]["bot"] != true) after_kick = ann.expect("room");
+    CHECK(after_kick["seats"][2]["bot"] == true);
+    std::this_thread::sleep_for(1500ms);
+    for (const auto& m : ann.log()) CHECK(m["type"] != "decision_timeout");
+    ann.send({{"type", "resume_game"}});
+    // Ann leaves: Ben becomes the host and the game goes on with the server playing Ann's seat.
+    ann.send({{"type", "leave"}});
+    json room = ben.expect("room");
+    while (room["host"] != 1) room = ben.expect("room");
+    CHECK(room["host"] == 1);
+    CHECK(room["seats"][0]["away"] == true);
+    const json over = play_to_end(ben);
+    CHECK(over["status"] == "finished");
+}
