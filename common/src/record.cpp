@@ -2,6 +2,7 @@
 
 #include "spookludo/json_read.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -178,6 +179,20 @@ void from_json(const json& j, GameRecord& out) {
     }
     r.result.length = read_small(result, "result", "length", 0);
     out = std::move(r);
+}
+
+GameRecord start_record(const GameOptions& options, std::vector<RecordSeat> seats, const ServerSeed& server_seed,
+                        std::vector<ClientSeed> client_seeds) {
+    if (static_cast<int>(seats.size()) != options.players) throw std::invalid_argument("one seat entry per player");
+    std::sort(client_seeds.begin(), client_seeds.end(),
+              [](const ClientSeed& a, const ClientSeed& b) { return a.seat < b.seat; });
+    GameRecord r;
+    r.options = options;
+    r.seats = std::move(seats);
+    r.commitment = server_seed.commitment();
+    r.client_seeds = std::move(client_seeds);
+    r.result.places.assign(static_cast<std::size_t>(options.players), 0);
+    return r;
 }
 
 std::string record_text(const GameRecord& record) {

@@ -78,6 +78,11 @@ void to_json(nlohmann::json& j, const GameRecord& record);
 // "draws[12].purpose: unknown purpose \"dance\"".
 void from_json(const nlohmann::json& j, GameRecord& record);
 
+// A record as a match starts it: options, seats (one per player, else std::invalid_argument),
+// the commitment of `server_seed`, the client seeds in seat order, places all 0.
+GameRecord start_record(const GameOptions& options, std::vector<RecordSeat> seats, const ServerSeed& server_seed,
+                        std::vector<ClientSeed> client_seeds);
+
 // The record as JSON text for a file: one line per key, and one line per entry of each list
 // (draws, choices, positions), so that records are easy to read and to compare with diff.
 std::string record_text(const GameRecord& record);

@@ -1,5 +1,7 @@
 #include "spookludo/ludo/policy.h"
 
+#include <optional>
+
 #include <array>
 #include <stdexcept>
 
@@ -70,18 +72,24 @@ double material(const Game& game, int seat, const Weights& w) noexcept {
     return v;
 }
 
-}  // namespace
-
-double evaluate(const Game& game, int me, const Weights& w) {
-    const int players = game.players();
+// The score of a game that is over for `me` (finished, or lost), or nothing while it goes on.
+// Earlier finishers rank higher; under play_on the rest of the game no longer matters.
+std::optional<double> terminal_score(const Game& game, int me) {
     if (game.has_finished(me)) {
-        // Earlier finishers rank higher; under play_on the rest of the game no longer matters.
         int before = 0;
-        for (int s = 0; s < players; ++s)
+        for (int s = 0; s < game.players(); ++s)
             before += (s != me && game.has_finished(s) && *game.finished_at(s) < *game.finished_at(me)) ? 1 : 0;
         return kWinScore - 1000.0 * before;
     }
     if (game.phase() == Phase::finished) return -kWinScore;
+    return std::nullopt;
+}
+
+}  // namespace
+
+double evaluate(const Game& game, int me, const Weights& w) {
+    const int players = game.players();
+    if (auto end = terminal_score(game, me)) return *end;
 
     const Geometry& g = game.geometry();
     const Colour mine = game.colour(me);
@@ -298,13 +306,7 @@ namespace {
 // expected loss from captures before the next own throw, the strongest opponent's material.
 double best_evaluate(const Game& game, int me, const Weights& w, double greed) {
     const int players = game.players();
-    if (game.has_finished(me)) {
-        int before = 0;
-        for (int s = 0; s < players; ++s)
-            before += (s != me && game.has_finished(s) && *game.finished_at(s) < *game.finished_at(me)) ? 1 : 0;
-        return kWinScore - 1000.0 * before;
-    }
-    if (game.phase() == Phase::finished) return -kWinScore;
+    if (auto end = terminal_score(game, me)) return *end;
     const Geometry& g = game.geometry();
     const Colour mine = game.colour(me);
     double own = material(game, me, w);

@@ -30,14 +30,7 @@ int server_choice(const Game& game) {
 Match::Match(const GameOptions& options, std::vector<RecordSeat> seats, const ServerSeed& server_seed,
              std::vector<ClientSeed> client_seeds)
     : server_seed_(server_seed), dice_(FairStream(server_seed, client_seeds)), game_(options) {
-    if (static_cast<int>(seats.size()) != options.players) throw std::invalid_argument("one seat entry per player");
-    std::sort(client_seeds.begin(), client_seeds.end(),
-              [](const ClientSeed& a, const ClientSeed& b) { return a.seat < b.seat; });
-    record_.options = options;
-    record_.seats = std::move(seats);
-    record_.commitment = server_seed.commitment();
-    record_.client_seeds = std::move(client_seeds);
-    record_.result.places.assign(static_cast<std::size_t>(options.players), 0);
+    record_ = start_record(options, std::move(seats), server_seed, std::move(client_seeds));
     game_.roll_off(dice_, &events_);
     record_.draws = dice_.draws();
 }

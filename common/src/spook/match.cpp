@@ -50,16 +50,11 @@ Match::Match(const GameOptions& options, std::vector<RecordSeat> seats, std::vec
           record_.assignment = draw_assignment(options.players, dice_);
           return boards_by_seat(published, record_.assignment);
       }()) {
-    if (static_cast<int>(seats.size()) != options.players) throw std::invalid_argument("one seat entry per player");
-    std::sort(client_seeds.begin(), client_seeds.end(),
-              [](const ClientSeed& a, const ClientSeed& b) { return a.seat < b.seat; });
-    record_.options = options;
-    record_.seats = std::move(seats);
-    record_.commitment = server_seed.commitment();
-    record_.client_seeds = std::move(client_seeds);
+    std::vector<int> assignment = std::move(record_.assignment);  // drawn while constructing game_
+    record_ = start_record(options, std::move(seats), server_seed, std::move(client_seeds));
+    record_.assignment = std::move(assignment);
     for (const auto& b : published) record_.boards.push_back(b.notation());
     record_.draws = dice_.draws();
-    record_.result.places.assign(static_cast<std::size_t>(options.players), 0);
 }
 
 Face Match::roll_movement() {
