@@ -169,7 +169,8 @@ private:
     bool name_taken(const std::string& name) const {
         return std::any_of(seats_.begin(), seats_.end(), [&](const Seat& s) { return s.name == name; });
     }
-    int capacity() const { return options_.game == GameKind::spook ? 8 : 4; }
+    // The room's options give its number of seats (Spook up to 8, Ludo 2 to 4).
+    int capacity() const { return options_.players; }
 
     void welcome_seat(const std::shared_ptr<Peer>& peer, int seat) {
         peer->attach(shared_from_this());
@@ -290,9 +291,10 @@ private:
     void handle(const std::shared_ptr<Peer>& peer, protocol::SetOptions& m) {
         if (!host_only(peer, "set_options")) return;
         if (state_ != RoomState::lobby) return error(peer, ErrorCode::wrong_state, "options change in the lobby", "set_options");
-        if (m.options.game != options_.game && !seats_.empty() &&
-            static_cast<int>(seats_.size()) > (m.options.game == GameKind::spook ? 8 : 4))
-            return error(peer, ErrorCode::bad_field, "too many seats for that game", "set_options");
+        if (static_cast<int>(seats_.size()) > m.options.players)
+            return error(peer, ErrorCode::bad_field,
+                         std::to_string(seats_.size()) + " seats are taken: options.players must be at least that",
+                         "set_options");
         options_ = m.options;
         broadcast_snapshot();
     }
@@ -307,7 +309,8 @@ private:
         if (!host_only(peer, "add_bot")) return;
         if (state_ != RoomState::lobby) return error(peer, ErrorCode::wrong_state, "bots are added in the lobby", "add_bot");
         if (static_cast<int>(seats_.size()) >= capacity())
-            return error(peer, ErrorCode::room_full, "the room is full", "add_bot");
+            return error(peer, ErrorCode::room_full,
+                         "the room is full (" + std::to_string(capacity()) + " players): raise options.players", "add_bot");
         Seat seat;
         seat.bot = true;
         seat.policy = m.policy;

@@ -378,3 +378,50 @@ TEST_CASE("server: the host pauses the clock, kicks a player to a bot, and the h
     const json over = play_to_end(ben);
     CHECK(over["status"] == "finished");
 }
+
+TEST_CASE("server: limits on rooms, seats and connections are told clearly [server][limits]") {
+    auto config = TestServer::fast_config();
+    config.max_rooms = 1;
+    config.max_connections_per_address = 3;
+    config.max_spectators = 0;
+    TestServer server(config);
+    Client ann(server.port());
+    const std::string code = create_room(ann, {{"game", "ludo"}, {"players", 2}});
+    Client ben(server.port());
+    ben.hello();
+    ben.send({{"type", "create_room"}, {"options", spook_options()}, {"name", "Ben"}});
+    const json full = ben.expect("error");
+    CHECK(full["code"] == "server_full");
+    CHECK(full["message"].get<std::string>().find("1 rooms") != std::string::npos);
+    ben.send({{"type", "join_room"}, {"room", code}, {"name", "Ben"}});
+    ben.expect("joined");
+    Client cat(server.port());
+    cat.hello();
+    cat.send({{"type", "join_room"}, {"room", code}, {"name", "Cat"}});
+    const json seats_full = cat.expect("error");
+    CHECK(seats_full["code"] == "room_full");  // the room was created for 2 players
+    cat.send({{"type", "watch"}, {"room", code}});
+    CHECK(cat.expect("error")["code"] == "room_full");  // no spectators allowed here
+    // A fourth connection from the same address is refused at the upgrade.
+    CHECK_THROWS(Client(server.port()));
+}
+
+TEST_CASE("server: an illegal piece is refused with the rule's reason and the decision stays open [server][hardening]") {
+    TestServer server;
+    Client ann(server.port());
+    create_room(ann, spook_options(1, 3), "Ann", json{{"pace_ms", 0}});
+    ann.send({{"type", "start"}});
+    ann.expect("commitment");
+    ann.send({{"type", "client_seed"}, {"seed", "x"}});
+    const json decision = ann.expect("decision", 20s);
+    ann.send({{"type", "choose"}, {"decision", decision["decision"]}, {"piece", 4}});
+    CHECK(ann.expect("error")["code"] == "bad_field");  // no game has a piece 4
+    ann.send({{"type", "choose"}, {"decision", decision["decision"]}, {"piece", 3}});
+    const json illegal = ann.expect("error");
+    CHECK(illegal["code"] == "illegal_choice");  // pieces are 0 to 2 in this game
+    CHECK(illegal["message"].get<std::string>().find("no piece 3") != std::string::npos);
+    ann.send({{"type", "choose"}, {"decision", "999"}, {"piece", 0}});
+    CHECK(ann.expect("error")["code"] == "stale_decision");
+    ann.send({{"type", "choose"}, {"decision", decision["decision"]}, {"piece", decision["options"][0]["piece"]}});
+    CHECK(ann.expect("choice_accepted")["decision"] == decision["decision"]);
+}
