@@ -72,8 +72,9 @@ int run_app(int argc, char** argv) {
     spdlog::set_level(spdlog::level::from_str(cfg.log_level));
     spdlog::set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %v");
 
-    Services services(cfg);
+    // The io_context outlives the services: rooms in the registry own timers bound to it.
     net::io_context io(cfg.threads);
+    Services services(cfg);
     std::unique_ptr<Network> network;
     try {
         network = std::make_unique<Network>(io, services);

@@ -28,13 +28,13 @@ using tcp = net::ip::tcp;
 
 // ---- Server -----------------------------------------------------------------------------------
 struct TestServer::Impl {
+    net::io_context io;  // declared first so that it outlives the rooms' timers in `services`
     server::Services services;
-    net::io_context io;
     std::unique_ptr<server::Network> network;
     std::vector<std::thread> threads;
     std::atomic<bool> down{false};
 
-    explicit Impl(const server::Config& c) : services(c), io(2) {
+    explicit Impl(const server::Config& c) : io(2), services(c) {
         network = std::make_unique<server::Network>(io, services);
         network->start();
         for (int i = 0; i < 2; ++i) threads.emplace_back([this] { io.run(); });
