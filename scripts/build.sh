@@ -2,6 +2,8 @@
 # Configures and builds a CMake preset (release by default): scripts/build.sh [PRESET] [TARGET...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# ccache: paths relative to the checkout, so a fresh clone elsewhere reuses the cache.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 preset=${1:-release}
 shift || true
 cmake --preset "$preset" >/dev/null
