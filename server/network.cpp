@@ -20,6 +20,7 @@
 #include <spdlog/spdlog.h>
 
 #include "peer.h"
+#include "spookludo/protocol/server_messages.h"
 #include "room.h"
 
 namespace spookludo::server {
@@ -197,13 +198,11 @@ private:
                                   ", the client " + std::to_string(hello->protocol) + ": update the client",
                               "hello");
             hello_ = true;
-            nlohmann::json j{{"type", "welcome"},
-                             {"protocol", protocol::kProtocolVersion},
-                             {"server", "spookludo-server"},
-                             {"server_time_ms", std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                    std::chrono::system_clock::now().time_since_epoch())
-                                                    .count()}};
-            return queue(std::make_shared<const std::string>(j.dump()));
+            const protocol::Welcome welcome{protocol::kProtocolVersion, "spookludo-server",
+                                            std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                std::chrono::system_clock::now().time_since_epoch())
+                                                .count()};
+            return queue(std::make_shared<const std::string>(protocol::encode_message(welcome)));
         }
         if (!hello_) return reject(ErrorCode::hello_first, "say hello first (with the protocol version)");
 
@@ -240,7 +239,10 @@ private:
         }
         if (std::holds_alternative<protocol::Ping>(message) && !room_) {
             const auto t = std::get<protocol::Ping>(message).t;
-            return queue(std::make_shared<const std::string>(nlohmann::json{{"type", "pong"}, {"t", t}}.dump()));
+            const protocol::Pong pong{t, std::chrono::duration_cast<std::chrono::milliseconds>(
+                                             std::chrono::system_clock::now().time_since_epoch())
+                                             .count()};
+            return queue(std::make_shared<const std::string>(protocol::encode_message(pong)));
         }
         if (!room_)
             return reject(ErrorCode::not_in_room, "create or join a room first", protocol::type_of(message));

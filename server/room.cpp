@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include "spookludo/protocol/server_messages.h"
 #include "table.h"
 
 namespace spookludo::server {
@@ -19,6 +20,7 @@ namespace spookludo::server {
 namespace net = boost::asio;
 using nlohmann::json;
 using protocol::ErrorCode;
+using namespace protocol;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -33,7 +35,12 @@ std::string random_token() {
     return to_hex(s.bytes.data(), 16);
 }
 
-std::shared_ptr<const std::string> frame(const json& j) { return std::make_shared<const std::string>(j.dump()); }
+template <class M>
+std::shared_ptr<const std::string> frame(const M& message) {
+    return std::make_shared<const std::string>(encode_message(message));
+}
+// A message already made into JSON by to_message (the table's steps).
+std::shared_ptr<const std::string> frame(const json& message) { return std::make_shared<const std::string>(message.dump()); }
 
 enum class RoomState { lobby, seeding, playing };
 const char* name_of(RoomState s) {
@@ -87,7 +94,7 @@ public:
     void shutdown(std::function<void()> done) override {
         net::post(strand_, [self = self(), done = std::move(done)] {
             if (self->table_) self->end_game(GameStatus::abandoned, "the server is shutting down");
-            self->broadcast(json{{"type", "closing"}, {"reason", "the server is shutting down"}});
+            self->broadcast(Closing{"the server is shutting down"});
             self->closed_ = true;
             self->step_timer_.cancel();
             done();
@@ -98,8 +105,9 @@ private:
     std::shared_ptr<RoomImpl> self() { return std::static_pointer_cast<RoomImpl>(shared_from_this()); }
 
     // ---- Sending ----------------------------------------------------------------------------
-    void send(const std::shared_ptr<Peer>& peer, const json& j) {
-        if (peer) peer->send(frame(j));
+    template <class M>
+    void send(const std::shared_ptr<Peer>& peer, const M& message) {
+        if (peer) peer->send(frame(message));
     }
     void error(const std::shared_ptr<Peer>& peer, ErrorCode code, const std::string& message,
                std::string_view ref = {}) {
@@ -107,8 +115,9 @@ private:
         if (peer) peer->send(protocol::error_message(code, message, ref));
     }
     // Serialised once, the same buffer for every recipient.
-    void broadcast(const json& j) {
-        const auto text = frame(j);
+    template <class M>
+    void broadcast(const M& message) {
+        const auto text = frame(message);
         for (auto& seat : seats_)
             if (auto p = seat.peer.lock(); p && seat.connected) p->send(text);
         for (auto it = spectators_.begin(); it != spectators_.end();)
@@ -120,40 +129,34 @@ private:
             }
     }
 
-    json seats_json() const {
-        json list = json::array();
-        for (std::size_t s = 0; s < seats_.size(); ++s) {
-            const auto& seat = seats_[s];
-            json e{{"seat", s}, {"name", seat.name}, {"bot", seat.bot}};
-            if (seat.bot) e["policy"] = to_string(seat.policy);
-            else {
-                e["connected"] = seat.connected;
-                e["away"] = !seat.connected || seat.server_played;
+    RoomSnapshot snapshot() const {
+        RoomSnapshot r;
+        r.room = code_;
+        r.state = name_of(state_);
+        r.paused = paused_;
+        r.options = options_;
+        r.settings = settings_;
+        r.host = host_;
+        for (std::size_t i = 0; i < seats_.size(); ++i) {
+            const auto& seat = seats_[i];
+            SeatView v{static_cast<int>(i), seat.name, seat.bot, std::nullopt, std::nullopt, std::nullopt};
+            if (seat.bot) {
+                v.policy = seat.policy;
+            } else {
+                v.connected = seat.connected;
+                v.away = !seat.connected || seat.server_played;
             }
-            list.push_back(e);
+            r.seats.push_back(std::move(v));
         }
-        return list;
-    }
-
-    json snapshot() const {
-        json j{{"type", "room"},
-               {"room", code_},
-               {"state", name_of(state_)},
-               {"paused", paused_},
-               {"options", options_},
-               {"settings",
-                {{"decision_ms", settings_.decision_ms}, {"pace_ms", settings_.pace_ms}, {"hints", settings_.hints}}},
-               {"host", host_},
-               {"seats", seats_json()},
-               {"spectators", spectators_.size()},
-               {"server_time_ms", now_ms()}};
+        r.spectators = static_cast<int>(spectators_.size());
+        r.server_time_ms = now_ms();
         if (publication_) {
-            j["game_id"] = game_id_;
-            j["commitment"] = publication_->seed.commitment();
-            if (!publication_->boards.empty()) j["boards"] = publication_->boards;
+            r.game_id = game_id_;
+            r.commitment = publication_->seed.commitment();
+            r.boards = publication_->boards;
         }
-        if (table_) j["game"] = table_->snapshot();
-        return j;
+        if (table_) table_->describe(r);
+        return r;
     }
     void broadcast_snapshot() { broadcast(snapshot()); }
 
@@ -174,12 +177,7 @@ private:
 
     void welcome_seat(const std::shared_ptr<Peer>& peer, int seat) {
         peer->attach(shared_from_this());
-        send(peer, {{"type", "joined"},
-                    {"room", code_},
-                    {"seat", seat},
-                    {"token", seats_[static_cast<std::size_t>(seat)].token},
-                    {"role", "player"},
-                    {"host", host_ == seat}});
+        send(peer, Joined{code_, seat, seats_[static_cast<std::size_t>(seat)].token, "player", host_ == seat});
     }
 
     // ---- Messages ---------------------------------------------------------------------------
@@ -228,7 +226,7 @@ private:
             return error(peer, ErrorCode::room_full, "room " + code_ + " has its maximum of spectators", "watch");
         spectators_.push_back(peer);
         peer->attach(shared_from_this());
-        send(peer, {{"type", "joined"}, {"room", code_}, {"seat", -1}, {"role", "spectator"}, {"host", false}});
+        send(peer, Joined{code_, -1, std::nullopt, "spectator", false});
         send(peer, snapshot());
         spdlog::info("room {}: a spectator joined ({} watching)", code_, spectators_.size());
     }
@@ -268,7 +266,7 @@ private:
         if (s.client_seed) return error(peer, ErrorCode::wrong_state, "your client seed is already in", "client_seed");
         if (auto err = check_client_seed(m.seed)) return error(peer, ErrorCode::bad_field, "seed: " + *err, "client_seed");
         s.client_seed = m.seed;
-        send(peer, {{"type", "client_seed_accepted"}});
+        send(peer, ClientSeedAccepted{});
         if (all_seeds_in()) begin_game();
     }
 
@@ -283,7 +281,7 @@ private:
             return error(peer, ErrorCode::illegal_choice, v.reason, "choose");
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - s.decision_sent).count();
         services_.metrics.observe_round_trip(ms);
-        send(peer, {{"type", "choice_accepted"}, {"decision", s.decision_id}, {"piece", m.piece}});
+        send(peer, ChoiceAccepted{s.decision_id, m.piece});
         s.decision_id.clear();
         if (pending_decisions() == 0) decisions_complete();
     }
@@ -341,7 +339,7 @@ private:
         // In a game the seat goes to a server-side bot.
         auto& seat = seats_[static_cast<std::size_t>(m.seat)];
         if (auto p = seat.peer.lock()) {
-            send(p, {{"type", "kicked"}, {"room", code_}});
+            send(p, Kicked{code_});
             p->detach();
         }
         seat.peer.reset();
@@ -382,7 +380,7 @@ private:
         for (auto& seat : seats_)
             if (!seat.decision_id.empty()) {
                 if (auto p = seat.peer.lock())
-                    send(p, decision_json(static_cast<int>(&seat - seats_.data()), seat.decision_id, left));
+                    send(p, decision_message(static_cast<int>(&seat - seats_.data()), seat.decision_id, left));
             }
         arm(left, waiting_for_decisions_ ? Next::deadline : Next::advance);
         broadcast_snapshot();
@@ -418,7 +416,7 @@ private:
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::Ping& m) {
-        send(peer, {{"type", "pong"}, {"t", m.t}, {"server_time_ms", now_ms()}});
+        send(peer, Pong{m.t, now_ms()});
     }
 
     template <class M>
@@ -436,7 +434,7 @@ private:
     void remove_seat(int seat, const char* why) {
         auto& s = seats_[static_cast<std::size_t>(seat)];
         if (auto p = s.peer.lock()) {
-            if (std::string_view(why) != "left") send(p, {{"type", "kicked"}, {"room", code_}});
+            if (std::string_view(why) != "left") send(p, Kicked{code_});
             p->detach();
         }
         spdlog::info("room {}: seat {} ({}) {}", code_, seat, s.name, why);
@@ -520,12 +518,8 @@ private:
         game_id_ = code_ + "-" + std::to_string(now_ms()) + "-" + publication_->seed.commitment().substr(0, 8);
         state_ = RoomState::seeding;
         for (auto& s : seats_) s.client_seed.reset();
-        json j{{"type", "commitment"},
-               {"game_id", game_id_},
-               {"commitment", publication_->seed.commitment()},
-               {"seed_wait_ms", services_.config.seed_wait_ms}};
-        if (!publication_->boards.empty()) j["boards"] = publication_->boards;
-        broadcast(j);
+        broadcast(Commitment{game_id_, publication_->seed.commitment(), services_.config.seed_wait_ms,
+                             publication_->boards});
         spdlog::info("room {}: game {} published, waiting for client seeds", code_, game_id_);
         if (all_seeds_in()) return begin_game();
         arm(std::chrono::milliseconds(services_.config.seed_wait_ms), Next::seeds_timeout);
@@ -550,16 +544,15 @@ private:
             spdlog::error("room {}: cannot start the game: {}", code_, e.what());
             state_ = RoomState::lobby;
             publication_.reset();
-            broadcast(json::parse(protocol::error_message(ErrorCode::wrong_state, std::string("cannot start: ") + e.what())));
+            broadcast(ErrorReply{std::string(to_string(ErrorCode::wrong_state)), std::string("cannot start: ") + e.what(),
+                                 "start"});
             return;
         }
         state_ = RoomState::playing;
         ++services_.metrics.games_started;
-        json seeds = json::array();
-        for (const auto& c : client_seeds) seeds.push_back({{"seat", c.seat}, {"seed", c.seed}});
-        json j{{"type", "game_started"}, {"game_id", game_id_}, {"options", *game_options_}, {"client_seeds", seeds}};
-        if (!table_->record().assignment.empty()) j["assignment"] = table_->record().assignment;
-        broadcast(j);
+        GameStarted started{game_id_, *game_options_, {}, table_->record().assignment};
+        for (const auto& c : client_seeds) started.client_seeds.push_back({c.seat, c.seed});
+        broadcast(started);
         broadcast_snapshot();
         spdlog::info("room {}: game {} started with {} players", code_, game_id_, seats_.size());
         arm(std::chrono::milliseconds(settings_.pace_ms), Next::advance);
@@ -584,7 +577,7 @@ private:
 
     void advance() {
         if (!table_ || table_->over()) return;
-        std::vector<json> out;
+        std::vector<json> out;  // messages made by the table (to_message of protocol structs)
         std::vector<int> needs;
         try {
             needs = table_->advance(out);
@@ -604,7 +597,7 @@ private:
                 s.decision_id = std::to_string(++decision_counter_);
                 s.decision_sent = Clock::now();
                 ++services_.metrics.decisions;
-                if (auto p = s.peer.lock()) send(p, decision_json(seat, s.decision_id, deadline));
+                if (auto p = s.peer.lock()) send(p, decision_message(seat, s.decision_id, deadline));
             }
         }
         if (pending_decisions() > 0) {
@@ -615,14 +608,13 @@ private:
         after_decisions(out.empty());
     }
 
-    json decision_json(int seat, const std::string& id, Clock::duration left) {
-        return {{"type", "decision"},
-                {"decision", id},
-                {"seat", seat},
-                {"step", table_->step_number()},
-                {"options", table_->decision_options(seat, settings_.hints)},
-                {"time_left_ms", std::chrono::duration_cast<std::chrono::milliseconds>(left).count()},
-                {"server_time_ms", now_ms()}};
+    Decision decision_message(int seat, const std::string& id, Clock::duration left) {
+        return Decision{id,
+                        seat,
+                        table_->step_number(),
+                        table_->decision_options(seat, settings_.hints),
+                        std::chrono::duration_cast<std::chrono::milliseconds>(left).count(),
+                        now_ms()};
     }
 
     int pending_decisions() const {
@@ -649,7 +641,7 @@ private:
             auto& seat = seats_[s];
             if (seat.decision_id.empty()) continue;
             if (auto p = seat.peer.lock())
-                send(p, {{"type", "decision_timeout"}, {"decision", seat.decision_id}});
+                send(p, DecisionTimeout{seat.decision_id});
             seat.decision_id.clear();
             auto_move(static_cast<int>(s), ChoiceMaker::timeout);
         }
@@ -676,24 +668,26 @@ private:
         ++epoch_;
         waiting_for_decisions_ = false;
         paused_ = false;
-        json j{{"type", "game_over"}, {"game_id", game_id_}, {"status", to_string(status)}};
+        GameOver over;
+        over.game_id = game_id_;
+        over.status = std::string(to_string(status));
         if (table_) {
             if (status == GameStatus::abandoned) table_->abandon();
             const GameRecord& record = table_->record();
             const std::string saved = services_.records.save(record, game_id_);
-            j["winners"] = record.result.winners;
-            j["places"] = record.result.places;
-            j["length"] = record.result.length;
-            j["server_seed"] = record.server_seed ? json(*record.server_seed) : json(nullptr);
-            if (!saved.empty()) j["record"] = "/records/" + saved;
+            over.winners = record.result.winners;
+            over.places = record.result.places;
+            over.length = record.result.length;
+            over.server_seed = record.server_seed;
+            if (!saved.empty()) over.record = "/records/" + saved;
             if (status == GameStatus::finished) ++services_.metrics.games_finished;
             else ++services_.metrics.games_abandoned;
         } else if (publication_) {
-            j["server_seed"] = publication_->seed.hex();  // abandoned before it started
+            over.server_seed = publication_->seed.hex();  // abandoned before it started
         }
-        if (!why.empty()) j["reason"] = why;
+        if (!why.empty()) over.reason = why;
         for (auto& s : seats_) s.decision_id.clear();
-        broadcast(j);
+        broadcast(over);
         spdlog::info("room {}: game {} {}{}", code_, game_id_, to_string(status), why.empty() ? "" : " (" + why + ")");
         table_.reset();
         publication_.reset();

@@ -11,6 +11,7 @@
 namespace spookludo::server {
 
 using nlohmann::json;
+using namespace protocol;
 
 namespace {
 
@@ -24,9 +25,9 @@ std::vector<RecordSeat> record_seats(const std::vector<TableSeat>& seats) {
     return out;
 }
 
-json moves_json(const std::vector<spook::PieceMove>& moved) {
-    json list = json::array();
-    for (const auto& m : moved) list.push_back({{"seat", m.seat}, {"piece", m.piece}, {"from", m.from}, {"to", m.to}});
+std::vector<PieceMoveView> moves_view(const std::vector<spook::PieceMove>& moved) {
+    std::vector<PieceMoveView> list;
+    for (const auto& m : moved) list.push_back({m.seat, m.piece, m.from, m.to, std::nullopt, std::nullopt});
     return list;
 }
 
@@ -54,7 +55,7 @@ public:
         switch (game().phase()) {
             case spook::RoundPhase::movement_roll: {
                 const Face face = match_.roll_movement();
-                out.push_back({{"type", "roll"}, {"round", game().round()}, {"face", face}});
+                out.push_back(to_message(Roll{game().round(), face}));
                 for (int s = 0; s < game().players(); ++s)
                     if (game().needs_decision(s)) needs.push_back(s);
                 break;
@@ -64,14 +65,10 @@ public:
                 const int round = game().round();
                 const Face face = match_.activate();
                 const auto& act = game().last_activation();
-                out.push_back({{"type", "activation"},
-                               {"round", round},
-                               {"face", face},
-                               {"character", spook::id_of(act.character)},
-                               {"name", spook::name_of(act.character)},
-                               {"action", spook::action_of(act.character)},
-                               {"moved", moves_json(act.moved)},
-                               {"finished", act.finished}});
+                out.push_back(to_message(Activation{round, face, std::string(spook::id_of(act.character)),
+                                                    std::string(spook::name_of(act.character)),
+                                                    std::string(spook::action_of(act.character)),
+                                                    moves_view(act.moved), act.finished}));
                 break;
             }
             case spook::RoundPhase::finished: break;
@@ -82,35 +79,41 @@ public:
     void resolve(std::vector<json>& out) override {
         if (game().phase() != spook::RoundPhase::choosing) return;
         if (auto v = match_.apply_moves(); !v) throw std::logic_error("apply_moves: " + v.reason);
-        json list = json::array();
+        Moves moves{game().round(), {}};
         for (const auto& rec : game().last_moves()) {
-            json m{{"seat", rec.seat}};
+            PieceMoveView m;
+            m.seat = rec.seat;
             if (rec.move) {
-                m["piece"] = rec.move->piece;
-                m["from"] = rec.move->from;
-                m["to"] = rec.move->to;
+                m.piece = rec.move->piece;
+                m.from = rec.move->from;
+                m.to = rec.move->to;
             } else {
-                m["stays"] = true;  // no piece could move
+                m.stays = true;  // no piece could move
             }
             std::string by(spook::to_string(rec.source));
             if (rec.source == spook::ChoiceSource::player && seats_[static_cast<std::size_t>(rec.seat)].bot) by = "bot";
-            m["by"] = by;
-            list.push_back(m);
+            m.by = by;
+            moves.moves.push_back(m);
         }
-        out.push_back({{"type", "moves"}, {"round", game().round()}, {"moves", list}});
+        out.push_back(to_message(moves));
     }
 
-    json decision_options(int seat, bool hints) override {
-        json list = json::array();
+    std::vector<DecisionOption> decision_options(int seat, bool hints) override {
+        std::vector<DecisionOption> list;
         const auto& board = game().board(seat);
         const auto pos = game().player(seat).positions();
         for (const auto& m : game().legal_moves(seat)) {
-            json o{{"piece", m.piece}, {"from", m.from}, {"to", m.to}, {"square", square_label(board, m.to)}};
+            DecisionOption o;
+            o.piece = m.piece;
+            o.from = m.from;
+            o.to = m.to;
+            o.square = square_label(board, m.to);
             if (hints) {
                 std::array<spook::Square, spook::kMaxPieces> after{};
                 std::copy(pos.begin(), pos.end(), after.begin());
                 after[static_cast<std::size_t>(m.piece)] = m.to;
-                o["expected_rounds"] = solutions_[static_cast<std::size_t>(seat)]->expected_after_move({after.data(), pos.size()});
+                o.expected_rounds =
+                    solutions_[static_cast<std::size_t>(seat)]->expected_after_move({after.data(), pos.size()});
             }
             list.push_back(o);
         }
@@ -133,21 +136,18 @@ public:
     void abandon() override { match_.abandon(); }
     const GameRecord& record() const override { return match_.record(); }
 
-    json snapshot() const override {
-        json boards = json::array(), positions = json::array(), finished = json::array();
+    void describe(RoomSnapshot& snapshot) const override {
+        SpookView v;
+        v.round = game().round();
+        v.phase = std::string(spook::to_string(game().phase()));
+        v.roll = game().movement_roll();
         for (int s = 0; s < game().players(); ++s) {
-            boards.push_back(game().board(s).notation());
+            v.boards.push_back(game().board(s).notation());
             const auto pos = game().player(s).positions();
-            positions.push_back(std::vector<int>(pos.begin(), pos.end()));
-            finished.push_back(game().player(s).finished_round ? json(*game().player(s).finished_round) : json(nullptr));
+            v.positions.emplace_back(pos.begin(), pos.end());
+            v.finished_round.push_back(game().player(s).finished_round);
         }
-        json j{{"round", game().round()},
-               {"phase", spook::to_string(game().phase())},
-               {"boards", boards},
-               {"positions", positions},
-               {"finished_round", finished}};
-        if (game().movement_roll()) j["roll"] = *game().movement_roll();
-        return j;
+        snapshot.spook = std::move(v);
     }
 
 private:
@@ -165,19 +165,21 @@ private:
 };
 
 
-json events_json(const ludo::EventLog& events, int players) {
-    json list = json::array();
+std::vector<EventView> events_view(const ludo::EventLog& events, int players) {
+    std::vector<EventView> list;
     for (const auto& e : events) {
-        json j{{"kind", ludo::to_string(e.kind)}, {"text", ludo::describe(e, players)}};
-        if (e.seat >= 0) j["seat"] = e.seat;
-        if (e.piece >= 0) j["piece"] = e.piece;
-        if (e.face > 0) j["face"] = e.face;
+        EventView v;
+        v.kind = std::string(ludo::to_string(e.kind));
+        v.text = ludo::describe(e, players);
+        if (e.seat >= 0) v.seat = e.seat;
+        if (e.piece >= 0) v.piece = e.piece;
+        if (e.face > 0) v.face = e.face;
         if (e.kind == ludo::EventKind::entered || e.kind == ludo::EventKind::moved || e.kind == ludo::EventKind::captured) {
-            j["from"] = e.from;
-            j["to"] = e.to;
-            if (e.square >= 0) j["square"] = e.square;
+            v.from = e.from;
+            v.to = e.to;
+            if (e.square >= 0) v.square = e.square;
         }
-        list.push_back(j);
+        list.push_back(v);
     }
     return list;
 }
@@ -191,18 +193,13 @@ public:
     std::vector<int> advance(std::vector<json>& out) override {
         if (!roll_off_shown_) {
             roll_off_shown_ = true;
-            out.push_back({{"type", "roll_off"}, {"events", events_json(match_.events(), game().players())},
-                           {"starts", game().current_seat()}});
+            out.push_back(to_message(RollOff{game().current_seat(), events_view(match_.events(), game().players())}));
             return {};
         }
         if (match_.over() || match_.abandoned() || match_.awaiting_choice()) return {};
         const int seat = game().current_seat();
         const Face face = match_.throw_die();
-        out.push_back({{"type", "throw"},
-                       {"turn", game().turns()},
-                       {"seat", seat},
-                       {"face", face},
-                       {"events", events_json(match_.events(), game().players())}});
+        out.push_back(to_message(Throw{game().turns(), seat, face, events_view(match_.events(), game().players())}));
         if (match_.awaiting_choice()) return {game().current_seat()};
         return {};
     }
@@ -210,17 +207,20 @@ public:
     void resolve(std::vector<json>& out) override {
         if (!chosen_) return;
         chosen_ = false;
-        out.push_back({{"type", "move"}, {"turn", game().turns()}, {"by", by_},
-                       {"events", events_json(match_.events(), game().players())}});
+        out.push_back(to_message(LudoMove{game().turns(), by_, events_view(match_.events(), game().players())}));
     }
 
-    json decision_options(int seat, bool hints) override {
-        json list = json::array();
+    std::vector<DecisionOption> decision_options(int seat, bool hints) override {
+        std::vector<DecisionOption> list;
         if (seat != game().current_seat() || !match_.awaiting_choice()) return list;
         const int best = hints ? ludo::server_choice(game()) : -1;
         for (const auto& m : game().legal_moves()) {
-            json o{{"piece", m.piece}, {"from", m.from}, {"to", m.to}, {"captures", m.captures()}};
-            if (hints) o["best"] = m.piece == best;
+            DecisionOption o;
+            o.piece = m.piece;
+            o.from = m.from;
+            o.to = m.to;
+            o.captures = m.captures();
+            if (hints) o.best = m.piece == best;
             list.push_back(o);
         }
         return list;
@@ -249,11 +249,14 @@ public:
     void abandon() override { match_.abandon(); }
     const GameRecord& record() const override { return match_.record(); }
 
-    json snapshot() const override {
-        json j{{"position", game().position()}, {"phase", ludo::to_string(game().phase())},
-               {"current_seat", game().current_seat()}, {"turn", game().turns()}};
-        if (game().phase() == ludo::Phase::awaiting_choice) j["face"] = game().face();
-        return j;
+    void describe(RoomSnapshot& snapshot) const override {
+        LudoView v;
+        v.position = game().position();
+        v.phase = std::string(ludo::to_string(game().phase()));
+        v.current_seat = game().current_seat();
+        v.turn = game().turns();
+        if (game().phase() == ludo::Phase::awaiting_choice) v.face = game().face();
+        snapshot.ludo = std::move(v);
     }
 
 private:

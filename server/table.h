@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "services.h"
+#include "spookludo/protocol/server_messages.h"
 #include "spookludo/fair_dice.h"
 #include "spookludo/record.h"
 #include "spookludo/rng.h"
@@ -24,7 +25,7 @@ public:
     // chosen move) and append what happened to `out`.
     virtual void resolve(std::vector<nlohmann::json>& out) = 0;
     // The options of a seat's decision, with their values when `hints`.
-    virtual nlohmann::json decision_options(int seat, bool hints) = 0;
+    virtual std::vector<protocol::DecisionOption> decision_options(int seat, bool hints) = 0;
     virtual Verdict choose(int seat, int piece, ChoiceMaker maker) = 0;
     // The server's move for a seat (timeout, away): the best move.
     virtual int server_choice(int seat) = 0;
@@ -34,7 +35,8 @@ public:
     virtual bool over() const = 0;
     virtual void abandon() = 0;
     virtual const GameRecord& record() const = 0;
-    virtual nlohmann::json snapshot() const = 0;
+    // The game's part of the room snapshot.
+    virtual void describe(protocol::RoomSnapshot& snapshot) const = 0;
 };
 
 struct TableSeat {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "spookludo/json_read.h"
+#include "spookludo/protocol/server_messages.h"
 
 namespace spookludo::protocol {
 
@@ -265,9 +266,9 @@ std::string clean_name(std::string_view name) {
 }
 
 std::string error_message(ErrorCode code, std::string_view message, std::string_view ref_type) {
-    json j{{"type", "error"}, {"code", to_string(code)}, {"message", message}};
-    if (!ref_type.empty()) j["ref"] = ref_type;
-    return j.dump();
+    ErrorReply reply{std::string(to_string(code)), std::string(message), std::nullopt};
+    if (!ref_type.empty()) reply.ref = std::string(ref_type);
+    return encode_message(reply);
 }
 
 }  // namespace spookludo::protocol

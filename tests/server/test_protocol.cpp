@@ -55,3 +55,39 @@ TEST_CASE("protocol: names are cleaned and limited [protocol]") {
     CHECK(clean_name("Zoë") == "Zoë");
     CHECK(clean_name(std::string(23, 'x') + "ë").size() == 23);  // never half a character
 }
+
+#include "spookludo/protocol/server_messages.h"
+
+TEST_CASE("protocol: server messages round-trip through to_json and from_json [protocol]") {
+    RoomSnapshot room;
+    room.room = "KQZTM";
+    room.state = "playing";
+    room.options = GameOptions::spook_game(2, 2);
+    room.host = 0;
+    room.seats = {{0, "Ann", false, std::nullopt, true, false}, {1, "best bot 1", true, PolicyKind::best, std::nullopt, std::nullopt}};
+    room.commitment = std::string(64, 'a');
+    room.spook = SpookView{3, "choosing", 4, {".A", ".B"}, {{5, 1}, {9, 1}}, {std::nullopt, 7}};
+    const nlohmann::json j = to_message(room);
+    CHECK(j["type"] == "room");
+    CHECK(j["game"]["finished_round"][0].is_null());
+    CHECK_FALSE(j["seats"][1].contains("connected"));
+    const RoomSnapshot back = j.get<RoomSnapshot>();
+    CHECK(back.seats.size() == 2);
+    CHECK(back.seats[1].policy == PolicyKind::best);
+    REQUIRE(back.spook.has_value());
+    CHECK(back.spook->roll == 4);
+    CHECK(back.spook->finished_round[1] == 7);
+    CHECK(nlohmann::json(back) == nlohmann::json(room));
+
+    Decision d{"17", 0, 3, {{0, 5, 9, "cat", 29.8, std::nullopt, std::nullopt}}, 20000, 1};
+    const auto dj = to_message(d);
+    CHECK(dj["options"][0]["square"] == "cat");
+    CHECK_FALSE(dj["options"][0].contains("captures"));
+    CHECK(nlohmann::json(dj.get<Decision>()) == nlohmann::json(d));
+
+    GameOver over{"G", "finished", {0}, {1, 2}, 31, std::string(64, 'f'), "/records/G", std::nullopt};
+    CHECK(nlohmann::json(to_message(over).get<GameOver>()) == nlohmann::json(over));
+    const auto err = nlohmann::json::parse(error_message(ErrorCode::stale_decision, "late", "choose"));
+    CHECK(err["type"] == "error");
+    CHECK(err.get<ErrorReply>().ref == "choose");
+}

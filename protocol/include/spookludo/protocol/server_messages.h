@@ -1,0 +1,271 @@
+#pragma once
+// Server -> client messages (PROTOCOL.md): one plain struct per message, with to_json (the
+// server writes it) and from_json (clients read it). encode() adds the "type".
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "spookludo/options.h"
+#include "spookludo/protocol/messages.h"
+
+namespace spookludo::protocol {
+
+struct Welcome {
+    static constexpr const char* type = "welcome";
+    int protocol = kProtocolVersion;
+    std::string server;
+    std::int64_t server_time_ms = 0;
+};
+
+struct Joined {
+    static constexpr const char* type = "joined";
+    std::string room;
+    int seat = -1;  // -1 for a spectator
+    std::optional<std::string> token;  // players only: keep it to resume
+    std::string role;                  // "player" or "spectator"
+    bool host = false;
+};
+
+struct SeatView {
+    int seat = 0;
+    std::string name;
+    bool bot = false;
+    std::optional<PolicyKind> policy;  // bots
+    std::optional<bool> connected;     // players
+    std::optional<bool> away;          // players: disconnected, or played by the server
+};
+
+struct SpookView {
+    int round = 0;
+    std::string phase;
+    std::optional<int> roll;
+    std::vector<std::string> boards;          // per seat, board notation
+    std::vector<std::vector<int>> positions;  // per seat, per piece
+    std::vector<std::optional<int>> finished_round;
+};
+
+struct LudoView {
+    std::string position;  // the position notation
+    std::string phase;
+    int current_seat = 0;
+    int turn = 0;
+    std::optional<int> face;
+};
+
+struct RoomSnapshot {
+    static constexpr const char* type = "room";
+    std::string room;
+    std::string state;  // lobby, seeding, playing
+    bool paused = false;
+    GameOptions options;
+    RoomSettings settings;
+    int host = -1;
+    std::vector<SeatView> seats;
+    int spectators = 0;
+    std::int64_t server_time_ms = 0;
+    std::optional<std::string> game_id;
+    std::optional<std::string> commitment;
+    std::vector<std::string> boards;  // Spook: the published boards
+    std::optional<SpookView> spook;   // "game" during a Spook game
+    std::optional<LudoView> ludo;     // "game" during a Ludo game
+};
+
+struct Commitment {
+    static constexpr const char* type = "commitment";
+    std::string game_id;
+    std::string commitment;
+    int seed_wait_ms = 0;
+    std::vector<std::string> boards;  // Spook
+};
+
+struct ClientSeedAccepted {
+    static constexpr const char* type = "client_seed_accepted";
+};
+
+struct SeedView {
+    int seat = 0;
+    std::string seed;
+};
+
+struct GameStarted {
+    static constexpr const char* type = "game_started";
+    std::string game_id;
+    GameOptions options;
+    std::vector<SeedView> client_seeds;
+    std::vector<int> assignment;  // Spook: board index per seat
+};
+
+struct DecisionOption {
+    int piece = 0;
+    int from = 0;
+    int to = 0;
+    std::optional<std::string> square;        // Spook: what stands on the target square
+    std::optional<double> expected_rounds;    // Spook, hints on
+    std::optional<bool> captures;             // Ludo
+    std::optional<bool> best;                 // Ludo, hints on
+};
+
+struct Decision {
+    static constexpr const char* type = "decision";
+    std::string decision;
+    int seat = 0;
+    int step = 0;
+    std::vector<DecisionOption> options;
+    std::int64_t time_left_ms = 0;
+    std::int64_t server_time_ms = 0;
+};
+
+struct ChoiceAccepted {
+    static constexpr const char* type = "choice_accepted";
+    std::string decision;
+    int piece = 0;
+};
+
+struct DecisionTimeout {
+    static constexpr const char* type = "decision_timeout";
+    std::string decision;
+};
+
+struct Roll {
+    static constexpr const char* type = "roll";
+    int round = 0;
+    int face = 0;
+};
+
+struct PieceMoveView {
+    int seat = 0;
+    std::optional<int> piece;  // absent when the seat stays (no piece could move)
+    std::optional<int> from;
+    std::optional<int> to;
+    std::optional<std::string> by;  // Spook moves: player, bot, only_move, timeout, away
+    std::optional<bool> stays;
+};
+
+struct Moves {
+    static constexpr const char* type = "moves";
+    int round = 0;
+    std::vector<PieceMoveView> moves;
+};
+
+struct Activation {
+    static constexpr const char* type = "activation";
+    int round = 0;
+    int face = 0;
+    std::string character;  // hat, cat, spook, werewolf, witch
+    std::string name;       // "Black Cat"
+    std::string action;     // "moves back 6 squares"
+    std::vector<PieceMoveView> moved;
+    std::vector<int> finished;
+};
+
+struct EventView {
+    std::string kind;
+    std::string text;
+    std::optional<int> seat, piece, face, from, to, square;
+};
+
+struct RollOff {
+    static constexpr const char* type = "roll_off";
+    int starts = 0;
+    std::vector<EventView> events;
+};
+
+struct Throw {
+    static constexpr const char* type = "throw";
+    int turn = 0;
+    int seat = 0;
+    int face = 0;
+    std::vector<EventView> events;
+};
+
+struct LudoMove {
+    static constexpr const char* type = "move";
+    int turn = 0;
+    std::string by;
+    std::vector<EventView> events;
+};
+
+struct GameOver {
+    static constexpr const char* type = "game_over";
+    std::string game_id;
+    std::string status;  // finished, abandoned
+    std::vector<int> winners;
+    std::vector<int> places;
+    int length = 0;
+    std::optional<std::string> server_seed;
+    std::optional<std::string> record;  // "/records/<id>"
+    std::optional<std::string> reason;
+};
+
+struct Kicked {
+    static constexpr const char* type = "kicked";
+    std::string room;
+};
+
+struct Closing {
+    static constexpr const char* type = "closing";
+    std::string reason;
+};
+
+struct Pong {
+    static constexpr const char* type = "pong";
+    std::int64_t t = 0;
+    std::int64_t server_time_ms = 0;
+};
+
+struct ErrorReply {
+    static constexpr const char* type = "error";
+    std::string code;
+    std::string message;
+    std::optional<std::string> ref;
+};
+
+#define SPOOKLUDO_MESSAGE_JSON(T)                    \
+    void to_json(nlohmann::json& j, const T& m);     \
+    void from_json(const nlohmann::json& j, T& m);
+SPOOKLUDO_MESSAGE_JSON(Welcome)
+SPOOKLUDO_MESSAGE_JSON(Joined)
+SPOOKLUDO_MESSAGE_JSON(SeatView)
+SPOOKLUDO_MESSAGE_JSON(SpookView)
+SPOOKLUDO_MESSAGE_JSON(LudoView)
+SPOOKLUDO_MESSAGE_JSON(RoomSettings)
+SPOOKLUDO_MESSAGE_JSON(RoomSnapshot)
+SPOOKLUDO_MESSAGE_JSON(Commitment)
+SPOOKLUDO_MESSAGE_JSON(ClientSeedAccepted)
+SPOOKLUDO_MESSAGE_JSON(SeedView)
+SPOOKLUDO_MESSAGE_JSON(GameStarted)
+SPOOKLUDO_MESSAGE_JSON(DecisionOption)
+SPOOKLUDO_MESSAGE_JSON(Decision)
+SPOOKLUDO_MESSAGE_JSON(ChoiceAccepted)
+SPOOKLUDO_MESSAGE_JSON(DecisionTimeout)
+SPOOKLUDO_MESSAGE_JSON(Roll)
+SPOOKLUDO_MESSAGE_JSON(PieceMoveView)
+SPOOKLUDO_MESSAGE_JSON(Moves)
+SPOOKLUDO_MESSAGE_JSON(Activation)
+SPOOKLUDO_MESSAGE_JSON(EventView)
+SPOOKLUDO_MESSAGE_JSON(RollOff)
+SPOOKLUDO_MESSAGE_JSON(Throw)
+SPOOKLUDO_MESSAGE_JSON(LudoMove)
+SPOOKLUDO_MESSAGE_JSON(GameOver)
+SPOOKLUDO_MESSAGE_JSON(Kicked)
+SPOOKLUDO_MESSAGE_JSON(Closing)
+SPOOKLUDO_MESSAGE_JSON(Pong)
+SPOOKLUDO_MESSAGE_JSON(ErrorReply)
+#undef SPOOKLUDO_MESSAGE_JSON
+
+// The message as a JSON object with its "type" first among its fields.
+template <class M>
+nlohmann::json to_message(const M& m) {
+    nlohmann::json j = m;
+    j["type"] = M::type;
+    return j;
+}
+template <class M>
+std::string encode_message(const M& m) {
+    return to_message(m).dump();
+}
+
+}  // namespace spookludo::protocol
