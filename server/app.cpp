@@ -113,10 +113,19 @@ int run_app(int argc, char** argv) {
             });
     });
 
+    // Solve the pools' boards off the I/O threads, so that rooms find them ready.
+    std::thread warm_up([&services] {
+        const auto t0 = std::chrono::steady_clock::now();
+        services.solutions.warm_up();
+        spdlog::info("board pools solved in {:.2f} s",
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    });
+
     std::vector<std::thread> threads;
     for (int i = 1; i < cfg.threads; ++i) threads.emplace_back([&io] { io.run(); });
     io.run();
     for (auto& t : threads) t.join();
+    warm_up.join();
     if (!cfg.pid_file.empty()) std::remove(cfg.pid_file.c_str());
     spdlog::info("stopped");
     return 0;

@@ -8,6 +8,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "spookludo/spook/setup.h"
+
 namespace spookludo::server {
 
 void Metrics::observe_round_trip(double ms) {
@@ -98,8 +100,20 @@ std::optional<std::filesystem::path> RecordStore::path_of(const std::string& id)
 }
 
 std::shared_ptr<const spook::Solution> SharedSolutions::get(const spook::Board& board, int pieces, int need) {
+    const Key key{board.key(), pieces * 8 + need};
+    {
+        std::lock_guard lock(mutex_);
+        if (auto it = solved_.find(key); it != solved_.end()) return it->second;
+    }
+    auto solution = std::make_shared<const spook::Solution>(spook::Solution::solve(board, pieces, need));
     std::lock_guard lock(mutex_);
-    return cache_.get(board, pieces, need);
+    return solved_.emplace(key, std::move(solution)).first->second;
+}
+
+void SharedSolutions::warm_up() {
+    for (int pieces = 1; pieces <= 3; ++pieces)
+        for (const auto& pooled : spook::balanced_pool(pieces))
+            (void)get(spook::Board::from_notation(pooled.notation), pieces, spook_pieces_to_finish(pieces));
 }
 
 std::string normalise_room_code(std::string_view code) {

@@ -1,6 +1,7 @@
 #pragma once
 // What every room shares: settings, metrics, the solution cache, the record store, the registry.
 // No Asio here: rooms get their executor from the io_context they are created on.
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
@@ -56,14 +57,19 @@ private:
     std::mutex mutex_;
 };
 
-// Board solutions shared by all rooms (the pool's boards are solved once per server).
+// Board solutions shared by all rooms. The pools' boards are solved once, ahead of time, by
+// warm_up() on a thread of its own; a board not yet solved is solved by the room that needs it
+// without holding the lock, so no room waits for another room's solve.
 class SharedSolutions {
 public:
     std::shared_ptr<const spook::Solution> get(const spook::Board& board, int pieces, int need);
+    // Solves every board of the balanced pools (about a second on one core).
+    void warm_up();
 
 private:
+    using Key = std::pair<std::array<std::uint64_t, 2>, int>;
     std::mutex mutex_;
-    spook::SolutionCache cache_;
+    std::map<Key, std::shared_ptr<const spook::Solution>> solved_;
 };
 
 // Rooms by code. Copies pointers under its lock; all I/O happens outside it.
