@@ -425,3 +425,19 @@ TEST_CASE("server: an illegal piece is refused with the rule's reason and the de
     ann.send({{"type", "choose"}, {"decision", decision["decision"]}, {"piece", decision["options"][0]["piece"]}});
     CHECK(ann.expect("choice_accepted")["decision"] == decision["decision"]);
 }
+
+TEST_CASE("server: repeated bad messages close that connection only [server][hardening]") {
+    TestServer server;
+    Client ok(server.port());
+    ok.hello();
+    Client bad(server.port());
+    bad.hello();
+    for (int i = 0; i < 25; ++i) bad.send_text("not json");
+    int errors = 0;
+    while (auto m = bad.read(3s))
+        if ((*m)["type"] == "error") ++errors;
+    CHECK(errors == 20);  // every bad message answered, then the connection closed
+    CHECK(bad.closed());
+    ok.send({{"type", "ping"}, {"t", 3}});
+    CHECK(ok.expect("pong")["t"] == 3);
+}
