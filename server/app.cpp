@@ -116,7 +116,7 @@ int run_app(int argc, char** argv) {
     // Solve the pools' boards off the I/O threads, so that rooms find them ready.
     std::thread warm_up([&services] {
         const auto t0 = std::chrono::steady_clock::now();
-        services.solutions.warm_up();
+        services.solutions.warm_up(services.shutting_down);
         spdlog::info("board pools solved in {:.2f} s",
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     });

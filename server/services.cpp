@@ -110,10 +110,12 @@ std::shared_ptr<const spook::Solution> SharedSolutions::get(const spook::Board& 
     return solved_.emplace(key, std::move(solution)).first->second;
 }
 
-void SharedSolutions::warm_up() {
+void SharedSolutions::warm_up(const std::atomic<bool>& stop) {
     for (int pieces = 1; pieces <= 3; ++pieces)
-        for (const auto& pooled : spook::balanced_pool(pieces))
+        for (const auto& pooled : spook::balanced_pool(pieces)) {
+            if (stop) return;
             (void)get(spook::Board::from_notation(pooled.notation), pieces, spook_pieces_to_finish(pieces));
+        }
 }
 
 std::string normalise_room_code(std::string_view code) {

@@ -63,8 +63,9 @@ private:
 class SharedSolutions {
 public:
     std::shared_ptr<const spook::Solution> get(const spook::Board& board, int pieces, int need);
-    // Solves every board of the balanced pools (about a second on one core).
-    void warm_up();
+    // Solves every board of the balanced pools (about a second on one core); stops early, after
+    // the board in hand, once `stop` is set (a shutdown need not wait for it).
+    void warm_up(const std::atomic<bool>& stop);
 
 private:
     using Key = std::pair<std::array<std::uint64_t, 2>, int>;
