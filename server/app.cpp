@@ -24,6 +24,31 @@ namespace spookludo::server {
 
 namespace net = boost::asio;
 
+namespace {
+
+// spookludo-server --healthcheck: a client of the server's own /healthz, for container health
+// checks (the slim image has no curl).
+int run_healthcheck(const Config& cfg) {
+    if (cfg.port == 0) {
+        std::cerr << "unhealthy: --healthcheck needs the server's port (--port or SPOOKLUDO_PORT), not 0" << std::endl;
+        return 1;
+    }
+    // A server listening on every address answers on loopback; one bound to a single address
+    // is asked there.
+    std::string host = cfg.bind;
+    if (host == "0.0.0.0" || host.empty()) host = "127.0.0.1";
+    if (host == "::") host = "::1";
+    const auto check = check_health(host, cfg.port, std::chrono::seconds(3));
+    if (check.healthy) {
+        std::cout << "ok" << std::endl;
+        return 0;
+    }
+    std::cerr << "unhealthy: " << check.reason << std::endl;
+    return 1;
+}
+
+}  // namespace
+
 int run_app(int argc, char** argv) {
     Config cfg;
     CLI::App app{"spookludo-server: the authoritative SpookLudo game server (HTTP and WebSocket on one port)",
@@ -32,7 +57,9 @@ int run_app(int argc, char** argv) {
     app.footer(
         "Every flag can also be set with the environment variable shown, e.g. SPOOKLUDO_PORT=8000.\n"
         "Players connect with: spookludo play ws://HOST:PORT --room CODE (WebSocket path /ws).\n"
-        "HTTP: GET /healthz, GET /metrics (Prometheus), GET /records/<game id>.");
+        "HTTP: GET /healthz, GET /metrics (Prometheus), GET /records/<game id>.\n"
+        "Health check (e.g. Docker's HEALTHCHECK): spookludo-server --healthcheck [--port PORT] exits 0 when\n"
+        "the server on this machine answers GET /healthz with 200 within 3 s, 1 otherwise.");
     app.add_option("--port", cfg.port, "TCP port for HTTP and WebSocket (0: any free port)")
         ->envname("SPOOKLUDO_PORT")->capture_default_str();
     app.add_option("--bind", cfg.bind, "Address to listen on")->envname("SPOOKLUDO_BIND")->capture_default_str();
@@ -67,7 +94,14 @@ int run_app(int argc, char** argv) {
         ->envname("SPOOKLUDO_IDLE_TIMEOUT_MS")->capture_default_str()->check(CLI::Range(1000, 3600000));
     app.add_option("--records-kept", cfg.records_kept, "Newest game records kept on disk")
         ->envname("SPOOKLUDO_RECORDS_KEPT")->capture_default_str()->check(CLI::PositiveNumber);
+    bool healthcheck = false;
+    app.add_flag("--healthcheck", healthcheck,
+                 "Do not serve: ask the server on this machine (127.0.0.1, or the --bind address, at --port) for "
+                 "GET /healthz; print ok and exit 0 on 200, else print why and exit 1 (3 s timeout; the Docker "
+                 "image's HEALTHCHECK)");
     CLI11_PARSE(app, argc, argv);
+
+    if (healthcheck) return run_healthcheck(cfg);
 
     spdlog::set_level(spdlog::level::from_str(cfg.log_level));
     spdlog::set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %v");

@@ -1,6 +1,8 @@
 #pragma once
 // The network side of spookludo-server: one port for HTTP (/healthz, /metrics, /records/<id>)
 // and WebSocket (/ws). The only file that includes Boost.Beast is network.cpp.
+#include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -28,5 +30,14 @@ public:
 private:
     std::shared_ptr<Impl> impl_;
 };
+
+// The health check of `spookludo-server --healthcheck` (the Docker image's HEALTHCHECK): GET
+// http://host:port/healthz within `timeout` in all. Healthy only on a 200 answer; otherwise
+// `reason` says what went wrong (refused, timed out, the status and body of the answer, ...).
+struct HealthCheck {
+    bool healthy = false;
+    std::string reason;
+};
+HealthCheck check_health(const std::string& host, std::uint16_t port, std::chrono::milliseconds timeout);
 
 }  // namespace spookludo::server

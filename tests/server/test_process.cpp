@@ -1,16 +1,21 @@
 // The spookludo-server program itself: started as a process, stopped with SIGTERM.
 #include <doctest/doctest.h>
 
-#include <signal.h>
-#include <sys/wait.h>
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "harness.h"
 
@@ -49,7 +54,79 @@ std::pair<pid_t, std::uint16_t> start_server(const std::string& dir) {
     return {0, 0};
 }
 
+// Runs `spookludo-server --healthcheck` with `args` (and SPOOKLUDO_PORT=`env_port` when given);
+// returns its exit status (-1 when it did not exit by itself) and what it printed.
+std::pair<int, std::string> run_healthcheck(const std::string& out, std::vector<std::string> args,
+                                            std::string env_port = {}) {
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        if (env_port.empty())
+            unsetenv("SPOOKLUDO_PORT");
+        else
+            setenv("SPOOKLUDO_PORT", env_port.c_str(), 1);
+        std::vector<char*> argv{const_cast<char*>("spookludo-server"), const_cast<char*>("--healthcheck")};
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        execv(SPOOKLUDO_SERVER_BINARY, argv.data());
+        _exit(127);
+    }
+    int status = 0;
+    REQUIRE(waitpid(pid, &status, 0) == pid);
+    std::ifstream in(out);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
+}
+
 }  // namespace
+
+TEST_CASE("server process: --healthcheck exits 0 against a running server and 1 against a closed port [server][process]") {
+    const auto dir = std::filesystem::temp_directory_path() / ("spookludo-health-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string out = (dir / "healthcheck.txt").string();
+    auto [pid, port] = start_server(dir.string());
+
+    {
+        // The port from the flag, and from the environment as in the Docker image.
+        auto [code, text] = run_healthcheck(out, {"--port", std::to_string(port)});
+        CHECK(code == 0);
+        CHECK(text == "ok\n");
+        auto [env_code, env_text] = run_healthcheck(out, {}, std::to_string(port));
+        CHECK(env_code == 0);
+        CHECK(env_text == "ok\n");
+    }
+
+    // A closed port: bound (so that nobody else takes it) but not listening, so connecting is
+    // refused.
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(fd >= 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = 0;
+    REQUIRE(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+    socklen_t len = sizeof addr;
+    REQUIRE(getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
+    const auto closed = std::to_string(ntohs(addr.sin_port));
+    const auto t0 = std::chrono::steady_clock::now();
+    auto [code, text] = run_healthcheck(out, {"--port", closed});
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    close(fd);
+    CHECK(code == 1);
+    CHECK(text.find("unhealthy") != std::string::npos);
+    CHECK(text.find("127.0.0.1:" + closed) != std::string::npos);
+    CHECK(seconds < 3.5);
+    MESSAGE("closed port: " << text);
+
+    REQUIRE(kill(pid, SIGTERM) == 0);
+    int status = 0;
+    REQUIRE(waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status));
+    std::filesystem::remove_all(dir);
+}
 
 TEST_CASE("server process: SIGTERM with a game in progress stops gracefully and exits 0 [server][process]") {
     const auto dir = std::filesystem::temp_directory_path() / ("spookludo-proc-" + std::to_string(getpid()));
