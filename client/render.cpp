@@ -1,0 +1,777 @@
+#include "render.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string_view>
+
+#include "spookludo/spook/board.h"
+
+namespace spookludo::client {
+
+namespace pr = protocol;
+
+namespace {
+
+// ---- Text helpers ------------------------------------------------------------------------------
+
+std::size_t to_size(int v) { return v > 0 ? static_cast<std::size_t>(v) : 0; }
+
+// `text` wrapped in the SGR `codes` when colour is on.
+std::string paint(const Style& style, std::string_view codes, std::string_view text) {
+    if (!style.color || codes.empty() || text.empty()) return std::string(text);
+    std::string out = "\x1b[";
+    out += codes;
+    out += 'm';
+    out += text;
+    out += "\x1b[0m";
+    return out;
+}
+
+// The line cut to `width` visible columns (escape sequences kept, colour reset after a cut).
+std::string fit(const std::string& line, int width) {
+    std::string out;
+    int seen = 0;
+    bool escapes = false;
+    for (std::size_t i = 0; i < line.size();) {
+        const auto c = static_cast<unsigned char>(line[i]);
+        if (c == 0x1b && i + 1 < line.size() && line[i + 1] == '[') {
+            std::size_t j = i + 2;
+            while (j < line.size() && (static_cast<unsigned char>(line[j]) < 0x40 || static_cast<unsigned char>(line[j]) > 0x7e)) ++j;
+            out.append(line, i, j + 1 - i);
+            escapes = true;
+            i = j + 1;
+            continue;
+        }
+        std::size_t len = 1;
+        if (c >= 0xf0) len = 4;
+        else if (c >= 0xe0) len = 3;
+        else if (c >= 0xc0) len = 2;
+        if (seen >= width) {
+            if (escapes) out += "\x1b[0m";
+            return out;
+        }
+        out.append(line, i, len);
+        ++seen;
+        i += len;
+    }
+    return out;
+}
+
+// Cut or padded with spaces to exactly `width` visible columns.
+std::string pad(const std::string& line, int width) {
+    std::string out = fit(line, width);
+    const int w = visible_width(out);
+    if (w < width) out.append(to_size(width - w), ' ');
+    return out;
+}
+
+std::string centre(const std::string& text, int width) {
+    const int w = visible_width(text);
+    if (w >= width) return fit(text, width);
+    return std::string(to_size((width - w) / 2), ' ') + text;
+}
+
+// Word-wraps plain text (the story) to `width` columns.
+std::vector<std::string> wrap(const std::string& text, int width) {
+    std::vector<std::string> lines;
+    if (width <= 0) return lines;
+    std::string line;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        std::size_t end = text.find(' ', at);
+        if (end == std::string::npos) end = text.size();
+        std::string word = text.substr(at, end - at);
+        at = end + 1;
+        if (word.empty()) continue;
+        const int lw = visible_width(line);
+        const int ww = visible_width(word);
+        if (!line.empty() && lw + 1 + ww > width) {
+            lines.push_back(line);
+            line.clear();
+        }
+        if (!line.empty()) line += ' ';
+        line += word;
+        while (visible_width(line) > width) {  // a word longer than the line
+            const std::string head = fit(line, width);
+            lines.push_back(head);
+            line = line.substr(head.size());
+        }
+    }
+    if (!line.empty() || lines.empty()) lines.push_back(line);
+    return lines;
+}
+
+std::string seconds_text(int ms) {
+    char buffer[32];
+    if (ms % 1000 == 0) std::snprintf(buffer, sizeof buffer, "%d s", ms / 1000);
+    else std::snprintf(buffer, sizeof buffer, "%.1f s", ms / 1000.0);
+    return buffer;
+}
+
+const pr::SeatView* seat_view(const GameView& view, int seat) {
+    if (!view.snapshot()) return nullptr;
+    for (const auto& s : view.snapshot()->seats)
+        if (s.seat == seat) return &s;
+    return nullptr;
+}
+
+// "you", "bot", "away" for a seat.
+std::vector<std::string> seat_tags(const GameView& view, int seat) {
+    std::vector<std::string> tags;
+    if (seat == view.my_seat()) tags.emplace_back("you");
+    if (const auto* s = seat_view(view, seat)) {
+        if (s->bot) tags.emplace_back("bot");
+        else if (s->away.value_or(false) || !s->connected.value_or(true)) tags.emplace_back("away");
+    }
+    return tags;
+}
+
+std::string join(const std::vector<std::string>& items, std::string_view sep) {
+    std::string out;
+    for (const auto& item : items) {
+        if (!out.empty()) out += sep;
+        out += item;
+    }
+    return out;
+}
+
+// ---- Spook -------------------------------------------------------------------------------------
+
+std::string_view character_sgr(char letter) {
+    switch (letter) {
+        case 'H': return "33";    // Wizard's Hat: yellow
+        case 'C': return "35";    // Black Cat: magenta
+        case 'S': return "36";    // Spook: cyan
+        case 'W': return "31";    // Werewolf: red
+        case 'X': return "32";    // Witch: green
+        case '.': return "2";     // entrance
+        case '+': return "1;97";  // church
+        default: return "";
+    }
+}
+
+// The piece marks under (or over) the 40 squares: '1'..'3', '*' two pieces, '#' three; the
+// squares a piece crossed in its last move are '-'. moved[i] is true for a piece that just moved.
+struct SpookMarks {
+    std::array<char, 40> mark{};
+    std::array<bool, 40> moved{};
+    std::array<bool, 40> trail{};
+};
+
+SpookMarks spook_marks(const GameView& view, int seat) {
+    SpookMarks m;
+    m.mark.fill(' ');
+    const auto& positions = view.spook_positions();
+    if (to_size(seat) >= positions.size()) return m;
+    const auto& pieces = positions[to_size(seat)];
+    std::array<int, 40> count{};
+    std::array<int, 40> which{};
+    for (std::size_t p = 0; p < pieces.size(); ++p) {
+        const int s = pieces[p];
+        if (s < 1 || s > 40) continue;
+        ++count[to_size(s - 1)];
+        which[to_size(s - 1)] = static_cast<int>(p);
+    }
+    for (std::size_t i = 0; i < 40; ++i) {
+        if (count[i] == 1) m.mark[i] = static_cast<char>('1' + which[i]);
+        else if (count[i] == 2) m.mark[i] = '*';
+        else if (count[i] >= 3) m.mark[i] = '#';
+    }
+    for (const auto& mv : view.last_moves()) {
+        if (mv.seat != seat || mv.piece < 0 || to_size(mv.piece) >= pieces.size()) continue;
+        if (pieces[to_size(mv.piece)] != mv.to || mv.to <= mv.from || mv.from < 1 || mv.to > 40) continue;
+        m.moved[to_size(mv.to - 1)] = true;
+        for (int s = mv.from; s < mv.to; ++s)
+            if (count[to_size(s - 1)] == 0) {
+                m.mark[to_size(s - 1)] = '-';
+                m.trail[to_size(s - 1)] = true;
+            }
+    }
+    return m;
+}
+
+// '|' before square 1, between the regions and around the church; ' ' in the pieces line.
+bool region_break_before(int square) { return square == 1 || square == 11 || square == 21 || square == 31 || square == 40; }
+
+// Dense: "12,25,1 you, done r24"; two lines: "you, done r24" (the squares go on the pieces line).
+std::string spook_right_text(const GameView& view, int seat, bool with_positions) {
+    std::vector<std::string> items;
+    if (with_positions && to_size(seat) < view.spook_positions().size()) {
+        std::string at;
+        for (const int s : view.spook_positions()[to_size(seat)]) {
+            if (!at.empty()) at += ',';
+            at += std::to_string(s);
+        }
+        items.push_back(at);
+    }
+    std::vector<std::string> tags = seat_tags(view, seat);
+    const auto& finished = view.spook_finished();
+    if (to_size(seat) < finished.size() && finished[to_size(seat)])
+        tags.push_back("done r" + std::to_string(*finished[to_size(seat)]));
+    if (!tags.empty()) items.push_back(join(tags, ", "));
+    return join(items, " ");
+}
+
+std::string spook_legend(const GameView& view, const Style& style, bool dense) {
+    std::string out;
+    const std::pair<char, const char*> keys[] = {{'H', "hat"}, {'C', "cat"}, {'S', "spook"}, {'W', "werewolf"},
+                                                 {'X', "witch"}, {'+', "church"}};
+    for (const auto& [letter, name] : keys) {
+        if (!out.empty()) out += ' ';
+        out += paint(style, character_sgr(letter), std::string(1, letter));
+        out += ' ';
+        out += name;
+    }
+    const int pieces = view.options().spook.pieces;
+    out += " | pieces 1";
+    if (pieces > 1) out += "-" + std::to_string(pieces);
+    out += ", *=2";
+    if (pieces > 2) out += ", #=3";
+    if (!dense) out += ", -=moved";
+    return out;
+}
+
+}  // namespace
+
+int visible_width(const std::string& line) {
+    int width = 0;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const auto c = static_cast<unsigned char>(line[i]);
+        if (c == 0x1b && i + 1 < line.size() && line[i + 1] == '[') {
+            i += 2;
+            while (i < line.size() && (static_cast<unsigned char>(line[i]) < 0x40 || static_cast<unsigned char>(line[i]) > 0x7e)) ++i;
+            continue;
+        }
+        if ((c & 0xc0) == 0x80) continue;  // UTF-8 continuation byte
+        ++width;
+    }
+    return width;
+}
+
+std::vector<std::string> render_spook_boards(const GameView& view, const Style& style) {
+    std::vector<std::string> lines;
+    const int seats = static_cast<int>(std::max(view.spook_boards().size(), view.spook_positions().size()));
+    // Two lines a seat (squares, then pieces) when they leave room for a decision; else one.
+    const bool dense = 2 * seats + 1 > style.height - 9;
+    const int name_w = std::clamp(style.width - 68, 4, 12);
+    for (int seat = 0; seat < seats; ++seat) {
+        const std::string board =
+            to_size(seat) < view.spook_boards().size() ? view.spook_boards()[to_size(seat)] : std::string();
+        const SpookMarks marks = spook_marks(view, seat);
+        const bool me = seat == view.my_seat();
+        std::string top = me ? paint(style, "1", ">") : std::string(" ");
+        top += paint(style, me ? "1" : "", pad(view.seat_name(seat), name_w));
+        top += ' ';
+        std::string bottom(to_size(name_w + 2), ' ');
+        for (int square = 1; square <= 40; ++square) {
+            const auto i = to_size(square - 1);
+            if (region_break_before(square)) {
+                top += paint(style, "2", "|");
+                bottom += ' ';
+            }
+            const char letter = i < board.size() ? board[i] : '?';
+            const char mark = marks.mark[i];
+            if (dense && mark != ' ' && !marks.trail[i]) {
+                top += paint(style, marks.moved[i] ? "1;7;33" : "1;7", std::string(1, mark));
+            } else {
+                top += paint(style, character_sgr(letter), std::string(1, letter));
+            }
+            if (marks.moved[i]) bottom += paint(style, "1;33", std::string(1, mark));
+            else if (marks.trail[i]) bottom += paint(style, "33", std::string(1, mark));
+            else bottom += paint(style, "1", std::string(1, mark));
+        }
+        top += paint(style, "2", "|");
+        bottom += ' ';
+        const std::string right = spook_right_text(view, seat, dense);
+        lines.push_back(fit(right.empty() ? top : top + " " + right, style.width));
+        if (!dense) {
+            std::string at;
+            if (to_size(seat) < view.spook_positions().size()) {
+                at = "at ";
+                bool first = true;
+                for (const int s : view.spook_positions()[to_size(seat)]) {
+                    if (!first) at += ", ";
+                    at += std::to_string(s);
+                    first = false;
+                }
+            }
+            std::string line = bottom + " " + at;
+            while (!line.empty() && line.back() == ' ') line.pop_back();
+            lines.push_back(fit(line, style.width));
+        }
+    }
+    lines.push_back(fit(spook_legend(view, style, dense), style.width));
+    return lines;
+}
+
+// ---- Ludo --------------------------------------------------------------------------------------
+
+namespace {
+
+GridCell rotate(GridCell cell, int times, int size) {
+    for (int t = 0; t < times; ++t) cell = GridCell{cell.col, size - 1 - cell.row};
+    return cell;
+}
+
+constexpr std::array<char, 4> kColourLetter{'g', 'y', 'r', 'b'};
+constexpr std::array<std::string_view, 4> kColourFg{"32", "33", "31", "34"};
+constexpr std::array<std::string_view, 4> kColourBg{"30;42", "30;43", "30;41", "97;44"};
+
+struct BoardCell {
+    std::string text;  // cw characters
+    std::string sgr;
+};
+
+}  // namespace
+
+std::vector<GridCell> ludo_circuit_cells(int arm) {
+    const int n = arm;
+    const int size = 2 * n + 3;
+    // Green's quarter: along the top row of the left arm towards the centre, up the left column
+    // of the top arm, across its end; the other colours' quarters are this turned clockwise.
+    std::vector<GridCell> quarter;
+    for (int c = 1; c <= n - 1; ++c) quarter.push_back({n, c});
+    for (int r = n - 1; r >= 0; --r) quarter.push_back({r, n});
+    quarter.push_back({0, n + 1});
+    quarter.push_back({0, n + 2});
+    std::vector<GridCell> cells;
+    for (int q = 0; q < 4; ++q)
+        for (const auto& cell : quarter) cells.push_back(rotate(cell, q, size));
+    return cells;
+}
+
+std::vector<GridCell> ludo_home_column_cells(int arm, ludo::Colour colour) {
+    const int n = arm;
+    std::vector<GridCell> cells;
+    for (int k = 0; k < n - 1; ++k) cells.push_back(rotate({n + 1, 1 + k}, static_cast<int>(colour), 2 * n + 3));
+    return cells;
+}
+
+std::vector<std::string> render_ludo_board(const GameView& view, const Style& style) {
+    const int n = view.options().ludo.arm;
+    const ludo::Geometry geo(n);
+    const int size = 2 * n + 3;
+    const int cw = 2 * size <= style.width ? 2 : 1;
+    const int players = static_cast<int>(view.ludo_progress().size());
+
+    // Who stands where: per cell, per seat, the pieces.
+    std::vector<std::vector<std::vector<std::vector<int>>>> at(
+        to_size(size), std::vector<std::vector<std::vector<int>>>(to_size(size), std::vector<std::vector<int>>(to_size(players))));
+    std::vector<std::vector<int>> yard(to_size(players));
+    const auto circuit = ludo_circuit_cells(n);
+    auto home_cell = [&](ludo::Colour c) { return rotate({n + 1, n}, static_cast<int>(c), size); };
+    for (int seat = 0; seat < players; ++seat) {
+        const auto colour = ludo::colour_of_seat(players, seat);
+        const auto& progress = view.ludo_progress()[to_size(seat)];
+        for (int piece = 0; piece < 4; ++piece) {
+            const int p = progress[to_size(piece)];
+            GridCell cell{-1, -1};
+            if (p == ludo::kYard) {
+                yard[to_size(seat)].push_back(piece);
+                continue;
+            }
+            if (geo.on_circuit(p)) cell = circuit[to_size(geo.square_of(colour, p))];
+            else if (geo.in_home_column(p)) cell = ludo_home_column_cells(n, colour)[to_size(p - geo.last_circuit_progress() - 1)];
+            else if (p >= geo.home()) cell = home_cell(colour);
+            if (cell.row >= 0) at[to_size(cell.row)][to_size(cell.col)][to_size(seat)].push_back(piece);
+        }
+    }
+    // The last move's piece, highlighted when it is still where it went.
+    GridCell moved{-1, -1};
+    for (const auto& mv : view.last_moves()) {
+        if (mv.seat < 0 || mv.seat >= players || mv.piece < 0 || mv.piece > 3) continue;
+        if (view.ludo_progress()[to_size(mv.seat)][to_size(mv.piece)] != mv.to) continue;
+        const auto colour = ludo::colour_of_seat(players, mv.seat);
+        if (geo.on_circuit(mv.to)) moved = circuit[to_size(geo.square_of(colour, mv.to))];
+        else if (geo.in_home_column(mv.to)) moved = ludo_home_column_cells(n, colour)[to_size(mv.to - geo.last_circuit_progress() - 1)];
+    }
+
+    // The cells' base look.
+    enum class Kind : unsigned char { none, track, start, column, centre, home };
+    std::vector<std::vector<Kind>> kind(to_size(size), std::vector<Kind>(to_size(size), Kind::none));
+    std::vector<std::vector<int>> owner(to_size(size), std::vector<int>(to_size(size), -1));
+    for (const auto& cell : circuit) kind[to_size(cell.row)][to_size(cell.col)] = Kind::track;
+    for (int r = n; r < n + 3; ++r)
+        for (int c = n; c < n + 3; ++c) kind[to_size(r)][to_size(c)] = Kind::centre;
+    for (int c = 0; c < 4; ++c) {
+        const auto colour = static_cast<ludo::Colour>(c);
+        const auto start = circuit[to_size(geo.start_square(colour))];
+        kind[to_size(start.row)][to_size(start.col)] = Kind::start;
+        owner[to_size(start.row)][to_size(start.col)] = c;
+        for (const auto& cell : ludo_home_column_cells(n, colour)) {
+            kind[to_size(cell.row)][to_size(cell.col)] = Kind::column;
+            owner[to_size(cell.row)][to_size(cell.col)] = c;
+        }
+        const auto home = home_cell(colour);
+        kind[to_size(home.row)][to_size(home.col)] = Kind::home;
+        owner[to_size(home.row)][to_size(home.col)] = c;
+    }
+
+    auto cell_text = [&](int r, int c) -> BoardCell {
+        const Kind k = kind[to_size(r)][to_size(c)];
+        const int own = owner[to_size(r)][to_size(c)];
+        for (int seat = 0; seat < players; ++seat) {
+            const auto& pieces = at[to_size(r)][to_size(c)][to_size(seat)];
+            if (pieces.empty()) continue;
+            const int col = static_cast<int>(ludo::colour_of_seat(players, seat));
+            const char letter = kColourLetter[to_size(col)];
+            std::string text;
+            if (pieces.size() == 1 && k != Kind::home) {
+                text = cw == 2 ? std::string(1, letter) + std::to_string(pieces[0] + 1) : std::string(1, letter);
+            } else {
+                const char upper = static_cast<char>(letter - 'a' + 'A');
+                text = cw == 2 ? std::string(1, upper) + std::to_string(pieces.size()) : std::string(1, upper);
+            }
+            std::string sgr = k == Kind::column ? std::string(kColourBg[to_size(col)]) + ";1" : "1;" + std::string(kColourFg[to_size(col)]);
+            if (moved == GridCell{r, c}) sgr += ";7";
+            return {text, sgr};
+        }
+        auto two = [&](const char* s2, const char* s1) { return std::string(cw == 2 ? s2 : s1); };
+        switch (k) {
+            case Kind::none: return {std::string(to_size(cw), ' '), ""};
+            case Kind::track: return {two(". ", "."), "2"};
+            case Kind::start: return {two("()", "o"), std::string(kColourBg[to_size(own)])};
+            case Kind::column: return {two(": ", ":"), std::string(kColourBg[to_size(own)])};
+            case Kind::centre: return {two("##", "#"), "2"};
+            case Kind::home: return {two("##", "#"), std::string(kColourFg[to_size(own)])};
+        }
+        return {std::string(to_size(cw), ' '), ""};
+    };
+
+    // The yards' text: colour, player, the pieces waiting (two by two).
+    const int yard_w = n * cw;
+    auto yard_lines = [&](int colour_index) {
+        std::vector<std::string> out(to_size(n), std::string());
+        int seat = -1;
+        for (int s = 0; s < players; ++s)
+            if (static_cast<int>(ludo::colour_of_seat(players, s)) == colour_index) seat = s;
+        if (seat < 0) return out;
+        const auto colour = static_cast<ludo::Colour>(colour_index);
+        const std::string_view fg = kColourFg[to_size(colour_index)];
+        const int top = std::max(0, (n - 4) / 2);
+        out[to_size(top)] = paint(style, std::string(fg), centre(std::string(ludo::to_string(colour)), yard_w));
+        out[to_size(top + 1)] = centre(fit(view.seat_name(seat), yard_w - 2), yard_w);
+        const auto& waiting = yard[to_size(seat)];
+        for (int row = 0; row < 2; ++row) {
+            std::string text;
+            for (int piece = 2 * row; piece < 2 * row + 2; ++piece) {
+                if (piece == 2 * row + 1) text += ' ';
+                const bool here = std::find(waiting.begin(), waiting.end(), piece) != waiting.end();
+                text += here ? paint(style, "1;" + std::string(fg), std::string(1, kColourLetter[to_size(colour_index)]) +
+                                                                        std::to_string(piece + 1))
+                             : std::string("  ");
+            }
+            const int left = std::max(0, (yard_w - 5) / 2);
+            out[to_size(top + 2 + row)] = std::string(to_size(left), ' ') + text;
+        }
+        return out;
+    };
+    const auto green_yard = yard_lines(0), yellow_yard = yard_lines(1), red_yard = yard_lines(2), blue_yard = yard_lines(3);
+
+    std::vector<std::string> board;
+    for (int r = 0; r < size; ++r) {
+        std::string line;
+        for (int c = 0; c < size; ++c) {
+            const bool top = r < n, bottom = r >= n + 3, left = c < n, right = c >= n + 3;
+            if ((top || bottom) && (left || right)) {
+                if (c == 0 || c == n + 3) {
+                    const auto& y = top ? (left ? green_yard : yellow_yard) : (left ? blue_yard : red_yard);
+                    line += pad(y[to_size(top ? r : r - n - 3)], yard_w);
+                }
+                continue;
+            }
+            const BoardCell cell = cell_text(r, c);
+            line += paint(style, cell.sgr, cell.text);
+        }
+        board.push_back(line);
+    }
+
+    // The side panel: players, whose turn, the last throw and move, a legend.
+    std::vector<std::string> panel;
+    panel.push_back("Classic Ludo, arms of " + std::to_string(n) + ", turn " + std::to_string(view.turn()));
+    for (int seat = 0; seat < players; ++seat) {
+        const int col = static_cast<int>(ludo::colour_of_seat(players, seat));
+        const auto& progress = view.ludo_progress()[to_size(seat)];
+        int home = 0;
+        for (const int p : progress) home += p >= geo.home() ? 1 : 0;
+        std::string line = seat == view.current_seat() ? ">" : " ";
+        line += paint(style, "1;" + std::string(kColourFg[to_size(col)]), std::string(1, kColourLetter[to_size(col)]));
+        line += ' ';
+        line += pad(view.seat_name(seat), 12);
+        line += " yard " + std::to_string(yard[to_size(seat)].size()) + " home " + std::to_string(home);
+        const auto tags = seat_tags(view, seat);
+        if (!tags.empty()) line += " " + join(tags, ", ");
+        panel.push_back(line);
+    }
+    if (view.last_face()) {
+        std::string line = "Last throw: " + std::to_string(*view.last_face());
+        if (view.current_seat() >= 0) line += " (" + view.seat_name(view.current_seat()) + ")";
+        panel.push_back(line);
+    }
+    if (!view.last_moves().empty()) {
+        const auto& mv = view.last_moves().front();
+        auto where = [&](int p) {
+            if (p == ludo::kYard) return std::string("yard");
+            if (p >= geo.home()) return std::string("home");
+            return std::to_string(p);
+        };
+        panel.push_back("Last move: " + view.seat_name(mv.seat) + " piece " + std::to_string(mv.piece + 1) + ", " +
+                        where(mv.from) + " -> " + where(mv.to));
+    }
+    panel.emplace_back();
+    panel.push_back("g1 green piece 1, G2 two green pieces");
+    panel.push_back("() start square, : home column");
+    panel.push_back("centre: G3 = 3 green pieces home");
+    panel.push_back("moves count squares from the start");
+
+    const int board_w = size * cw;
+    const int panel_w = style.width - board_w - 2;
+    std::vector<std::string> lines;
+    if (panel_w >= 24) {
+        for (std::size_t i = 0; i < std::max(board.size(), panel.size()); ++i) {
+            const std::string b = i < board.size() ? pad(board[i], board_w) : std::string(to_size(board_w), ' ');
+            std::string line = i < panel.size() ? b + "  " + fit(panel[i], panel_w) : b;
+            while (!line.empty() && line.back() == ' ') line.pop_back();
+            lines.push_back(fit(line, style.width));
+        }
+    } else {
+        for (auto& b : board) {
+            while (!b.empty() && b.back() == ' ') b.pop_back();
+            lines.push_back(fit(b, style.width));
+        }
+    }
+    return lines;
+}
+
+// ---- Lobby -------------------------------------------------------------------------------------
+
+std::vector<std::string> render_lobby(const GameView& view, const Style& style) {
+    std::vector<std::string> lines;
+    const auto& snap = view.snapshot();
+    const GameOptions options = snap ? snap->options : view.options();
+    std::string head = "Room " + (view.room().empty() ? std::string("?") : view.room()) + " - ";
+    head += view.state() == "lobby" ? "waiting in the lobby" : view.state();
+    lines.push_back(fit(paint(style, "1", head), style.width));
+    std::string game;
+    if (options.game == GameKind::spook) {
+        const int p = options.spook.pieces;
+        game = "Spook & Werewolf Ludo: " + std::to_string(options.players) + " seats, " + std::to_string(p) +
+               (p == 1 ? " piece" : " pieces") + " (" + std::to_string(options.spook.pieces_to_finish()) +
+               " in the church wins)" + (options.spook.balanced_boards ? ", balanced boards" : "");
+    } else {
+        game = "Classic Ludo: " + std::to_string(options.players) + " seats, arms of " + std::to_string(options.ludo.arm) +
+               ", entry " + (options.ludo.entry == LudoEntry::text ? "as the text (6 squares out)" : "onto the start square") +
+               (options.ludo.three_sixes ? ", three 6s end the turn" : "");
+    }
+    if (options.play_on) game += ", play on";
+    for (const auto& l : wrap(game, style.width)) lines.push_back(l);
+    if (snap) {
+        const auto& s = snap->settings;
+        lines.push_back(fit("Settings: " + seconds_text(s.decision_ms) + " to choose, " + seconds_text(s.pace_ms) +
+                                " between steps, hints " + (s.hints ? "on" : "off"),
+                            style.width));
+        lines.emplace_back();
+        for (int seat = 0; seat < options.players; ++seat) {
+            const auto* sv = seat_view(view, seat);
+            std::string line = (seat == view.my_seat() ? ">" : " ") + std::string(seat < 9 ? " " : "") + std::to_string(seat + 1) + "  ";
+            if (!sv) {
+                line += paint(style, "2", "(free)");
+                lines.push_back(fit(line, style.width));
+                continue;
+            }
+            line += paint(style, seat == view.my_seat() ? "1" : "", pad(sv->name, 24));
+            std::vector<std::string> tags;
+            if (snap->host == seat) tags.emplace_back(paint(style, "1;33", "host"));
+            if (sv->bot) tags.push_back("bot (" + std::string(sv->policy ? to_string(*sv->policy) : "best") + ")");
+            else if (sv->away.value_or(false) || !sv->connected.value_or(true)) tags.emplace_back(paint(style, "31", "away"));
+            if (seat == view.my_seat()) tags.emplace_back("you");
+            line += " " + join(tags, ", ");
+            while (!line.empty() && line.back() == ' ') line.pop_back();
+            lines.push_back(fit(line, style.width));
+        }
+        if (snap->spectators > 0)
+            lines.push_back(fit("   " + std::to_string(snap->spectators) + (snap->spectators == 1 ? " spectator" : " spectators"),
+                                style.width));
+        lines.emplace_back();
+        if (view.am_host()) {
+            lines.push_back(fit(paint(style, "1", "You are the host.") + " Keys: s start, b add a bot, x N remove seat N,", style.width));
+            lines.push_back(fit("  + - seats, p pieces / a arm, h hints, t decision time, q leave", style.width));
+        } else if (view.is_spectator()) {
+            lines.push_back(fit("You are watching. q leaves.", style.width));
+        } else {
+            lines.push_back(fit("Waiting for " + (snap->host >= 0 ? view.seat_name(snap->host) : std::string("the host")) +
+                                    " (host) to start. q leaves.",
+                                style.width));
+        }
+    }
+    return lines;
+}
+
+// ---- Decisions ---------------------------------------------------------------------------------
+
+namespace {
+
+std::string square_name(const std::string& id) {
+    if (id == "church") return "the church";
+    if (id == "entrance") return "entrance";
+    if (const auto c = spook::parse_character_id(id)) return std::string(spook::name_of(*c));
+    return id;
+}
+
+std::vector<std::string> decision_lines(const GameView& view, const Style& style, std::int64_t now_ms, bool compact) {
+    std::vector<std::string> lines;
+    const auto& pending = view.pending();
+    if (!pending) return lines;
+    const auto& d = pending->decision;
+    const bool spook = view.options().game == GameKind::spook;
+    const int home = ludo::Geometry(view.options().ludo.arm).home();
+    std::optional<double> best_rounds;
+    for (const auto& o : d.options)
+        if (o.expected_rounds && (!best_rounds || *o.expected_rounds < *best_rounds)) best_rounds = o.expected_rounds;
+    int key = 0;
+    for (const auto& o : d.options) {
+        ++key;
+        std::string line = paint(style, "1", std::to_string(key)) + "  piece " + std::to_string(o.piece + 1) + ": ";
+        if (spook) {
+            line += std::to_string(o.from) + " -> " + std::to_string(o.to);
+            if (o.square) line += " (" + square_name(*o.square) + ")";
+            if (style.hints && o.expected_rounds) {
+                char buffer[48];
+                std::snprintf(buffer, sizeof buffer, "%.1f", *o.expected_rounds);
+                std::string hint = std::string("(hint: ") + buffer + " rounds";
+                if (best_rounds && *o.expected_rounds == *best_rounds && d.options.size() > 1) hint += ", best";
+                line += " " + paint(style, "36", hint + ")");
+            }
+        } else {
+            if (o.from == ludo::kYard) line += compact ? "yard" : "out of the yard";
+            else line += std::to_string(o.from);
+            line += " -> ";
+            line += o.to >= home ? std::string("home") : std::to_string(o.to);
+            if (o.captures.value_or(false)) line += " " + paint(style, "1;31", "captures!");
+            if (style.hints && o.best.value_or(false)) line += " " + paint(style, "36", "(best)");
+        }
+        if (pending->chosen && *pending->chosen == o.piece) line += " " + paint(style, "1", "<- sent");
+        lines.push_back(fit(line, style.width));
+    }
+    const auto left = view.time_left_ms(now_ms);
+    std::string tail;
+    if (pending->chosen) {
+        tail = "You chose piece " + std::to_string(*pending->chosen + 1) + "; waiting for the server.";
+    } else if (left <= 0) {
+        tail = "Time is up: the server moves for you.";
+    } else {
+        const auto seconds = (left + 999) / 1000;
+        tail = "Choose 1-" + std::to_string(d.options.size()) + " within " +
+               paint(style, seconds <= 5 ? "1;31" : "1", std::to_string(seconds) + " s");
+    }
+    lines.push_back(fit(tail, style.width));
+    return lines;
+}
+
+}  // namespace
+
+std::vector<std::string> render_decision(const GameView& view, const Style& style, std::int64_t now_ms) {
+    return decision_lines(view, style, now_ms, false);
+}
+
+// ---- The screen --------------------------------------------------------------------------------
+
+namespace {
+
+std::string_view log_sgr(LogLine::Kind kind) {
+    switch (kind) {
+        case LogLine::Kind::info: return "";
+        case LogLine::Kind::roll: return "1";
+        case LogLine::Kind::move: return "";
+        case LogLine::Kind::monster: return "35";
+        case LogLine::Kind::capture: return "1;31";
+        case LogLine::Kind::finish: return "1;32";
+        case LogLine::Kind::error: return "31";
+        case LogLine::Kind::mine: return "33";
+    }
+    return "";
+}
+
+// The last `count` screen lines of the story.
+std::vector<std::string> story(const GameView& view, const Style& style, int count) {
+    std::vector<std::string> out;
+    if (count <= 0) return out;
+    const auto& log = view.log();
+    for (auto it = log.rbegin(); it != log.rend() && static_cast<int>(out.size()) < count; ++it) {
+        auto wrapped = wrap(it->text, style.width);
+        for (auto w = wrapped.rbegin(); w != wrapped.rend() && static_cast<int>(out.size()) < count; ++w)
+            out.push_back(paint(style, log_sgr(it->kind), *w));
+    }
+    std::reverse(out.begin(), out.end());
+    return out;
+}
+
+std::string title_line(const GameView& view, const Style& style) {
+    std::string title = paint(style, "1", "SpookLudo");
+    if (!view.room().empty()) title += " " + view.room();
+    const bool board = view.in_game() || view.state() == "playing";
+    if (board && view.options().game == GameKind::spook) {
+        title += " | Spook round " + std::to_string(view.round());
+        if (view.movement_roll()) title += ", die " + std::to_string(*view.movement_roll());
+        if (view.last_character())
+            if (const auto c = spook::parse_character_id(*view.last_character()))
+                title += ", " + paint(style, character_sgr(spook::letter_of(*c)), std::string(spook::name_of(*c)));
+    } else if (board) {
+        title += " | Ludo turn " + std::to_string(view.turn());
+        if (view.current_seat() >= 0) title += ", " + view.seat_name(view.current_seat()) + " to play";
+    } else {
+        title += " | " + view.state();
+    }
+    if (view.paused()) title += " | " + paint(style, "1;31", "PAUSED");
+    if (view.is_spectator()) title += " | watching";
+    else if (view.my_seat() >= 0) title += " | you: " + view.seat_name(view.my_seat());
+    return fit(title, style.width);
+}
+
+}  // namespace
+
+std::vector<std::string> render_screen(const GameView& view, const Style& style, std::int64_t now_ms,
+                                       const std::string& status) {
+    std::vector<std::string> lines;
+    if (style.height <= 0) return lines;
+    lines.push_back(title_line(view, style));
+    const bool board = view.in_game() || view.state() == "playing";
+    std::vector<std::string> top;
+    if (board && view.options().game == GameKind::spook) top = render_spook_boards(view, style);
+    else if (board) top = render_ludo_board(view, style);
+    else top = render_lobby(view, style);
+    const int room = std::max(0, style.height - 2);  // between the title and the status
+    if (static_cast<int>(top.size()) > room) top.resize(to_size(room));
+    for (auto& l : top) lines.push_back(std::move(l));
+
+    int left = room - static_cast<int>(top.size());
+    std::vector<std::string> bottom;
+    if (board && view.pending()) {
+        bottom = decision_lines(view, style, now_ms, false);
+        if (static_cast<int>(bottom.size()) > left && bottom.size() > 2) {
+            // Two options a line: keys stay readable on a short screen.
+            auto compact = decision_lines(view, style, now_ms, true);
+            const std::string tail = compact.back();
+            compact.pop_back();
+            const int col_w = (style.width - 2) / 2;
+            bottom.clear();
+            for (std::size_t i = 0; i < compact.size(); i += 2) {
+                std::string line = pad(compact[i], col_w);
+                if (i + 1 < compact.size()) line += "  " + fit(compact[i + 1], col_w);
+                while (!line.empty() && line.back() == ' ') line.pop_back();
+                bottom.push_back(line);
+            }
+            bottom.push_back(tail);
+        }
+        if (static_cast<int>(bottom.size()) > left) bottom.erase(bottom.begin(), bottom.end() - left);
+    }
+    const auto tale = story(view, style, left - static_cast<int>(bottom.size()));
+    for (const auto& l : tale) lines.push_back(l);
+    while (static_cast<int>(lines.size()) < 1 + room - static_cast<int>(bottom.size())) lines.emplace_back();
+    for (auto& l : bottom) lines.push_back(std::move(l));
+    if (style.height >= 2) lines.push_back(fit(status, style.width));
+    if (static_cast<int>(lines.size()) > style.height) lines.resize(to_size(style.height));
+    return lines;
+}
+
+}  // namespace spookludo::client

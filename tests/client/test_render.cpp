@@ -1,0 +1,659 @@
+// Golden-text tests of the client's drawing (client/render.h): a GameView is built from a message
+// sequence made with the protocol structs, drawn without colour, and compared with the expected
+// text literally. Every fixture must fit 80x24 with and without colour.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "render.h"
+
+using namespace spookludo;
+using namespace spookludo::client;
+namespace pr = spookludo::protocol;
+
+namespace {
+
+// Boards in the notation (square 1 first): characters chosen so the story below is consistent.
+const std::vector<std::string> kBoards = {
+    ".HCCWCHWXH.HSXWXHSWH.SWSSSXCCC.XXXSWCHW+",  // 0
+    ".HCXWSXHCX.WSSHSCHWX.CWWHHSCCX.HSWXXCWS+",  // 1
+    ".XHSCWSCHW.CXWHSXCWH.HSCXWHXSC.WHCSXWHC+",  // 2
+    ".SWXHCHWHH.CSXWCXSHW.XCHSWSCXH.CWSXHWCS+",  // 3
+    ".CSHXWCSHX.WHCXSHWCS.SXWHCSXWH.XHCWSCHX+",  // 4
+    ".WXCSHXWCS.HXSCWHXSC.CHXSWCHSW.SCXHWXSH+",  // 5
+    ".HWSCXHSWC.SCHWXCSHX.WSHCXWSCH.HXWCSHXW+",  // 6
+    ".XSWHCSXCH.XWCHSXHWC.HCSWXHCSX.WSHXCWHS+",  // 7
+};
+
+pr::SeatView player(int seat, const std::string& name, bool away = false) {
+    pr::SeatView s;
+    s.seat = seat;
+    s.name = name;
+    s.connected = !away;
+    s.away = away;
+    return s;
+}
+
+pr::SeatView bot(int seat, const std::string& name, PolicyKind policy = PolicyKind::best) {
+    pr::SeatView s;
+    s.seat = seat;
+    s.name = name;
+    s.bot = true;
+    s.policy = policy;
+    return s;
+}
+
+pr::Joined joined(int seat, bool host) {
+    pr::Joined j;
+    j.room = "KQZTM";
+    j.seat = seat;
+    j.role = seat >= 0 ? "player" : "spectator";
+    if (seat >= 0) j.token = "4f1c0a9e2b7d45c8a1e3f0b2c4d6e8fa";
+    j.host = host;
+    return j;
+}
+
+pr::RoomSnapshot snapshot(const GameOptions& options, std::vector<pr::SeatView> seats, const std::string& state = "lobby") {
+    pr::RoomSnapshot s;
+    s.room = "KQZTM";
+    s.state = state;
+    s.options = options;
+    s.settings = pr::RoomSettings{20000, 1500, true};
+    s.host = 0;
+    s.seats = std::move(seats);
+    s.server_time_ms = 1764489600000;
+    return s;
+}
+
+pr::PieceMoveView pm(int seat, int piece, int from, int to, const char* by = nullptr) {
+    pr::PieceMoveView m;
+    m.seat = seat;
+    m.piece = piece;
+    m.from = from;
+    m.to = to;
+    if (by) m.by = by;
+    return m;
+}
+
+pr::EventView event(const char* kind, int seat, std::optional<int> piece = {}, std::optional<int> face = {},
+                    std::optional<int> from = {}, std::optional<int> to = {}) {
+    pr::EventView e;
+    e.kind = kind;
+    e.seat = seat;
+    e.piece = piece;
+    e.face = face;
+    e.from = from;
+    e.to = to;
+    e.text = kind;
+    return e;
+}
+
+pr::DecisionOption spook_option(int piece, int from, int to, const char* square, std::optional<double> rounds) {
+    pr::DecisionOption o;
+    o.piece = piece;
+    o.from = from;
+    o.to = to;
+    o.square = square;
+    o.expected_rounds = rounds;
+    return o;
+}
+
+pr::DecisionOption ludo_option(int piece, int from, int to, bool captures, bool best) {
+    pr::DecisionOption o;
+    o.piece = piece;
+    o.from = from;
+    o.to = to;
+    o.captures = captures;
+    o.best = best;
+    return o;
+}
+
+// ---- Fixtures ----------------------------------------------------------------------------------
+
+// Ann (host, seat 1) waits in a Spook lobby with a bot, an away player and a free seat.
+GameView spook_lobby() {
+    GameView v;
+    v.apply(pr::to_message(joined(0, true)));
+    auto s = snapshot(GameOptions::spook_game(5, 2), {player(0, "Ann"), bot(1, "best bot 1"), player(2, "Ben", true),
+                                                      bot(3, "greedy bot 2", PolicyKind::greedy)});
+    s.spectators = 1;
+    v.apply(pr::to_message(s));
+    return v;
+}
+
+constexpr std::int64_t kDecisionAt = 1000;  // local clock when the decision arrived
+
+// Spook with 4 seats in round 3, Ann (seat 1) asked to choose, with hints.
+GameView spook_game4() {
+    GameView v;
+    const auto options = GameOptions::spook_game(4, 2);
+    v.apply(pr::to_message(joined(0, true)));
+    v.apply(pr::to_message(snapshot(options, {player(0, "Ann"), bot(1, "best bot 1"), player(2, "Ben"),
+                                              player(3, "Cleopatra the Great", true)})));
+    pr::Commitment c;
+    c.game_id = "KQZTM-1764489600000-630dcd29";
+    c.commitment = "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd";
+    c.seed_wait_ms = 10000;
+    c.boards = {kBoards[0], kBoards[1], kBoards[2], kBoards[3]};
+    v.apply(pr::to_message(c));
+    pr::GameStarted g;
+    g.game_id = c.game_id;
+    g.options = options;
+    g.assignment = {1, 0, 3, 2};
+    v.apply(pr::to_message(g));
+    v.apply(pr::to_message(pr::Roll{1, 4}));
+    v.apply(pr::to_message(pr::Moves{1, {pm(0, 0, 1, 5, "player"), pm(1, 1, 1, 5, "bot"), pm(2, 0, 1, 5, "player"),
+                                         pm(3, 0, 1, 5, "away")}}));
+    pr::Activation a1;
+    a1.round = 1;
+    a1.face = 5;
+    a1.character = "werewolf";
+    a1.name = "Werewolf";
+    a1.action = "moves back to the entrance of its region";
+    a1.moved = {pm(1, 1, 5, 1)};  // seat 2 plays board 0: a werewolf on square 5
+    v.apply(pr::to_message(a1));
+    v.apply(pr::to_message(pr::Roll{2, 4}));
+    v.apply(pr::to_message(pr::Moves{2, {pm(0, 0, 5, 9, "player"), pm(1, 0, 1, 5, "bot"), pm(2, 1, 1, 5, "player"),
+                                         pm(3, 0, 5, 9, "timeout")}}));
+    pr::Activation a2;
+    a2.round = 2;
+    a2.face = 1;
+    a2.character = "hat";
+    a2.name = "Wizard's Hat";
+    a2.action = "moves forward 3 squares";
+    a2.moved = {pm(3, 0, 9, 12)};  // seat 4 plays board 2: a hat on square 9
+    v.apply(pr::to_message(a2));
+    v.apply(pr::to_message(pr::Roll{3, 4}));
+    pr::Decision d;
+    d.decision = "17";
+    d.seat = 0;
+    d.step = 3;
+    d.options = {spook_option(0, 9, 13, "spook", 29.8), spook_option(1, 1, 5, "werewolf", 31.25)};
+    d.time_left_ms = 20000;
+    d.server_time_ms = 1764489600000;
+    v.apply(pr::to_message(d), kDecisionAt);
+    return v;
+}
+
+// Spook with 8 seats and 3 pieces, seen by a spectator who arrived in round 25 (snapshot only).
+GameView spook_game8() {
+    GameView v;
+    v.apply(pr::to_message(joined(-1, false)));
+    auto options = GameOptions::spook_game(8, 3);
+    options.play_on = true;
+    auto s = snapshot(options, {player(0, "Ann"), bot(1, "best bot 1"), player(2, "Ben"), player(3, "Cleo", true),
+                                bot(4, "random bot 2", PolicyKind::random), player(5, "Dmitri"), player(6, "Eve"),
+                                bot(7, "greedy bot 3", PolicyKind::greedy)},
+                      "playing");
+    s.game_id = "KQZTM-1764489600000-630dcd29";
+    pr::SpookView g;
+    g.round = 25;
+    g.phase = "choosing";
+    g.roll = 6;
+    g.boards = kBoards;
+    g.positions = {{40, 40, 7}, {33, 21, 1}, {12, 12, 12}, {1, 1, 2}, {39, 38, 10}, {40, 17, 17}, {22, 30, 31}, {5, 6, 7}};
+    g.finished_round = {24, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+    s.spook = g;
+    v.apply(pr::to_message(s));
+    return v;
+}
+
+// Classic Ludo, arms of 6, four players; Ben (yellow, seat 2) threw a second 6 and chooses.
+GameView ludo_game6() {
+    GameView v;
+    const auto options = GameOptions::ludo_game(4, 6);
+    v.apply(pr::to_message(joined(1, false)));
+    auto s = snapshot(options, {player(0, "Ann"), player(1, "Ben"), bot(2, "best bot 1"), player(3, "Cleo", true)},
+                      "playing");
+    pr::LudoView g;
+    // green: yard, yard, 5, 31 | yellow: home, yard, 20, 14 | red: 3 in the yard, 53 in the home
+    // column | blue: 0 (its start square, where yellow's 20 + 6 lands).
+    g.position = "green:Y,Y,5,31 yellow*:H,Y,20,14 red:Y,Y,Y,53 blue:0,Y,Y,Y";
+    g.phase = "awaiting_throw";
+    g.current_seat = 1;
+    g.turn = 56;
+    s.ludo = g;
+    v.apply(pr::to_message(s));
+    v.apply(pr::to_message(pr::Throw{56, 1, 6, {event("throw", 1, {}, 6)}}));
+    v.apply(pr::to_message(pr::LudoMove{56, "player", {event("moved", 1, 3, {}, 14, 20), event("extra_throw", 1)}}));
+    v.apply(pr::to_message(pr::Throw{57, 1, 6, {event("throw", 1, {}, 6)}}));
+    pr::Decision d;
+    d.decision = "31";
+    d.seat = 1;
+    d.step = 57;
+    d.options = {ludo_option(1, -1, 5, false, false), ludo_option(2, 20, 26, true, true)};
+    d.time_left_ms = 20000;
+    v.apply(pr::to_message(d), kDecisionAt);
+    return v;
+}
+
+// Classic Ludo, arms of 8, two players (green and red); Ann (green) threw a 3 and has 3 choices.
+GameView ludo_game8() {
+    GameView v;
+    const auto options = GameOptions::ludo_game(2, 8);
+    v.apply(pr::to_message(joined(0, true)));
+    auto s = snapshot(options, {player(0, "Ann"), bot(1, "best bot 1")}, "playing");
+    pr::LudoView g;
+    // green: yard, 10, 66 (the last circuit square), 70 (home column) | red: yard, yard, home, 30.
+    g.position = "green*:Y,10,66,70 red:Y,Y,H,30";
+    g.phase = "awaiting_throw";
+    g.current_seat = 0;
+    g.turn = 80;
+    s.ludo = g;
+    v.apply(pr::to_message(s));
+    v.apply(pr::to_message(pr::Throw{81, 0, 3, {event("throw", 0, {}, 3)}}));
+    pr::Decision d;
+    d.decision = "40";
+    d.seat = 0;
+    d.step = 81;
+    d.options = {ludo_option(1, 10, 13, false, false), ludo_option(2, 66, 69, false, true),
+                 ludo_option(3, 70, 73, false, false)};
+    d.time_left_ms = 20000;
+    v.apply(pr::to_message(d), kDecisionAt);
+    return v;
+}
+
+std::string joined_lines(const std::vector<std::string>& lines) {
+    std::string out;
+    for (const auto& l : lines) out += l + "\n";
+    return out;
+}
+
+// Shows the drawing when a golden comparison fails (and with SPOOKLUDO_SHOW_RENDER=1).
+void check_golden(const std::vector<std::string>& lines, const std::string& expected) {
+    const std::string got = joined_lines(lines);
+    if (got != expected || std::getenv("SPOOKLUDO_SHOW_RENDER")) std::cout << "----- drawn:\n" << got << "-----\n";
+    CHECK(got == expected);
+}
+
+// A raw literal written from its own line: the first newline is not part of the text.
+std::string golden(const char* text) {
+    std::string s = text;
+    if (!s.empty() && s.front() == '\n') s.erase(0, 1);
+    return s;
+}
+
+constexpr std::int64_t kNow = kDecisionAt + 3000;  // 17 s left of 20
+const std::string kStatus = "keys: 1-9 choose  q quit";
+
+struct Fixture {
+    const char* name;
+    GameView view;
+};
+
+std::vector<Fixture> fixtures() {
+    return {{"spook lobby", spook_lobby()}, {"spook 4 seats", spook_game4()}, {"spook 8 seats", spook_game8()},
+            {"ludo arm 6", ludo_game6()},   {"ludo arm 8", ludo_game8()}};
+}
+
+}  // namespace
+
+TEST_CASE("render: dump (SPOOKLUDO_SHOW_RENDER=1)") {
+    if (!std::getenv("SPOOKLUDO_SHOW_RENDER")) return;
+    for (auto& f : fixtures()) {
+        std::cout << "===== " << f.name << "\n" << joined_lines(render_screen(f.view, Style{}, kNow, kStatus));
+        if (std::getenv("SPOOKLUDO_SHOW_COLOUR"))
+            std::cout << joined_lines(render_screen(f.view, Style{80, 24, true, true}, kNow, kStatus));
+    }
+}
+
+TEST_CASE("render: every fixture fits 80x24, with and without colour; colour has ANSI codes, plain none") {
+    for (auto& f : fixtures()) {
+        CAPTURE(f.name);
+        for (const bool color : {false, true}) {
+            CAPTURE(color);
+            const Style style{80, 24, color, true};
+            const auto screen = render_screen(f.view, style, kNow, kStatus);
+            CHECK(screen.size() == 24);
+            std::string all;
+            for (const auto& line : screen) {
+                CAPTURE(line);
+                CHECK(visible_width(line) <= 80);
+                all += line;
+            }
+            const bool ansi = all.find("\x1b[") != std::string::npos;
+            CHECK(ansi == color);
+            if (!color) {
+                for (const char c : all) CHECK((c >= 0x20 && c < 0x7f));
+            }
+            // The parts on their own fit too.
+            const bool ludo = f.view.options().game == GameKind::ludo;
+            const auto part = f.view.in_game() ? (ludo ? render_ludo_board(f.view, style) : render_spook_boards(f.view, style))
+                                               : render_lobby(f.view, style);
+            CHECK(part.size() <= 22);
+            for (const auto& line : part) CHECK(visible_width(line) <= 80);
+            for (const auto& line : render_decision(f.view, style, kNow)) CHECK(visible_width(line) <= 80);
+        }
+    }
+}
+
+TEST_CASE("render: smaller and larger terminals keep the lines within the width and the height") {
+    for (auto& f : fixtures()) {
+        CAPTURE(f.name);
+        for (const auto& [w, h] : {std::pair{60, 20}, std::pair{40, 16}, std::pair{120, 40}}) {
+            for (const bool color : {false, true}) {
+                const Style style{w, h, color, true};
+                const auto screen = render_screen(f.view, style, kNow, kStatus);
+                CHECK(static_cast<int>(screen.size()) == h);
+                for (const auto& line : screen) CHECK(visible_width(line) <= w);
+            }
+        }
+    }
+}
+
+TEST_CASE("render: visible_width skips escape sequences and counts a UTF-8 character once") {
+    CHECK(visible_width("") == 0);
+    CHECK(visible_width("abc") == 3);
+    CHECK(visible_width("\x1b[1;31mred\x1b[0m!") == 4);
+    CHECK(visible_width("K\xc3\xa4the") == 5);      // Käthe
+    CHECK(visible_width("\xe2\x96\x88\xe2\x96\x88") == 2);  // two full blocks
+}
+
+TEST_CASE("render: the Ludo circuit is a closed loop of adjacent cells (orthogonal but round the centre's 4 corners), each square its own cell") {
+    for (const int arm : {6, 8}) {
+        CAPTURE(arm);
+        const ludo::Geometry geo(arm);
+        const int size = 2 * arm + 3;
+        const auto cells = ludo_circuit_cells(arm);
+        REQUIRE(static_cast<int>(cells.size()) == geo.circuit_squares());
+        std::set<std::pair<int, int>> seen;
+        int diagonals = 0;
+        for (std::size_t s = 0; s < cells.size(); ++s) {
+            const auto a = cells[s];
+            const auto b = cells[(s + 1) % cells.size()];
+            CAPTURE(s);
+            CHECK(a.row >= 0);
+            CHECK(a.row < size);
+            CHECK(a.col >= 0);
+            CHECK(a.col < size);
+            const int dr = std::abs(a.row - b.row), dc = std::abs(a.col - b.col);
+            if (dr == 1 && dc == 1) {
+                // 8n+4 squares on a (2n+3)-square cross: where an arm meets the next, the track
+                // steps diagonally round a corner cell of the centre, as on a printed board.
+                ++diagonals;
+                auto centre_corner = [&](int r, int c) { return (r == arm || r == arm + 2) && (c == arm || c == arm + 2); };
+                CHECK((centre_corner(a.row, b.col) || centre_corner(b.row, a.col)));
+            } else {
+                CHECK(dr + dc == 1);
+            }
+            seen.insert({a.row, a.col});
+            // Off the centre, and on an arm (not in a corner yard).
+            const bool centre_rows = a.row >= arm && a.row < arm + 3;
+            const bool centre_cols = a.col >= arm && a.col < arm + 3;
+            CHECK(centre_rows != centre_cols);
+        }
+        CHECK(seen.size() == cells.size());
+        CHECK(diagonals == 4);
+        // Green's start square is one from the end of the left arm, next to the top-left yard.
+        CHECK(cells[0] == GridCell{arm, 1});
+        for (int c = 0; c < 4; ++c) {
+            const auto colour = static_cast<ludo::Colour>(c);
+            const auto start = cells[static_cast<std::size_t>(geo.start_square(colour))];
+            // The last circuit square of the colour (8n+2) is the end of its arm's middle column,
+            // from which its home column leads to the centre, n-1 squares, none on the circuit.
+            const auto last = cells[static_cast<std::size_t>(geo.square_of(colour, geo.last_circuit_progress()))];
+            const auto column = ludo_home_column_cells(arm, colour);
+            REQUIRE(static_cast<int>(column.size()) == geo.home_column_squares());
+            CHECK(std::abs(last.row - column.front().row) + std::abs(last.col - column.front().col) == 1);
+            for (std::size_t k = 0; k + 1 < column.size(); ++k)
+                CHECK(std::abs(column[k].row - column[k + 1].row) + std::abs(column[k].col - column[k + 1].col) == 1);
+            for (const auto& cell : column) CHECK(seen.count({cell.row, cell.col}) == 0);
+            const auto end = column.back();
+            CHECK(((end.row >= arm - 1 && end.row <= arm + 3) && (end.col >= arm - 1 && end.col <= arm + 3)));
+            // The square behind the start square (8n+3) is the arm's corner, between the two.
+            const auto behind = cells[static_cast<std::size_t>((geo.start_square(colour) + geo.circuit_squares() - 1) %
+                                                               geo.circuit_squares())];
+            CHECK(std::abs(behind.row - last.row) + std::abs(behind.col - last.col) == 1);
+            CHECK(std::abs(behind.row - start.row) + std::abs(behind.col - start.col) == 1);
+        }
+        // Yellow's start square is green's turned a quarter clockwise.
+        CHECK(cells[static_cast<std::size_t>(geo.start_square(ludo::Colour::yellow))] == GridCell{1, size - 1 - arm});
+    }
+}
+
+TEST_CASE("render golden: a Spook lobby: seats, host, bots, the away player, options, settings, the host's keys") {
+    check_golden(render_screen(spook_lobby(), Style{}, kNow, kStatus), golden(R"--(
+SpookLudo KQZTM | lobby | you: Ann
+Room KQZTM - waiting in the lobby
+Spook & Werewolf Ludo: 5 seats, 2 pieces (2 in the church wins), balanced boards
+Settings: 20 s to choose, 1.5 s between steps, hints on
+
+> 1  Ann                      host, you
+  2  best bot 1               bot (best)
+  3  Ben                      away
+  4  greedy bot 2             bot (greedy)
+  5  (free)
+   1 spectator
+
+You are the host. Keys: s start, b add a bot, x N remove seat N,
+  + - seats, p pieces / a arm, h hints, t decision time, q leave
+You are in room KQZTM, seat 1 (host).
+
+
+
+
+
+
+
+
+keys: 1-9 choose  q quit
+)--"));
+}
+
+TEST_CASE("render golden: Spook, 4 seats in round 3: squares, pieces, last moves, the story, a decision with hints") {
+    check_golden(render_screen(spook_game4(), Style{}, kNow, kStatus), golden(R"--(
+SpookLudo KQZTM | Spook round 3, die 4 | you: Ann
+>Ann          |.HCXWSXHCX|.WSSHSCHWX|.CWWHHSCCX|.HSWXXCWS|+| you
+               2   ----1                                     at 9, 1
+ best bot 1   |.HCCWCHWXH|.HSXWXHSWH|.SWSSSXCCC|.XXXSWCHW|+| bot
+               2---1                                         at 5, 1
+ Ben          |.SWXHCHWHH|.CSXWCXSHW|.XCHSWSCXH|.CWSXHWCS|+|
+               ----*                                         at 5, 5
+ Cleopatra th |.XHSCWSCHW|.CXWHSXCWH|.HSCXWHXSC|.WHCSXWHC|+| away
+               2           1                                 at 12, 1
+H hat C cat S spook W werewolf X witch + church | pieces 1-2, *=2, -=moved
+Round 2: the die shows 4. Everyone moves one piece 4 squares.
+Ann moves piece 1 from 5 to square 9.
+best bot 1 moves piece 1 from 1 to square 5.
+Ben moves piece 2 from 1 to square 5.
+Cleopatra the Great moves piece 1 from 5 to square 9 (time ran out: the server
+chose the best move).
+The die shows 1: it's the Wizard's Hat! Any piece on the Wizard's Hat moves
+forward 3 squares.
+Cleopatra the Great's piece 1: 9 -> square 12
+Round 3: the die shows 4. Everyone moves one piece 4 squares.
+1  piece 1: 9 -> 13 (Spook) (hint: 29.8 rounds, best)
+2  piece 2: 1 -> 5 (Werewolf) (hint: 31.2 rounds)
+Choose 1-2 within 17 s
+keys: 1-9 choose  q quit
+)--"));
+}
+
+TEST_CASE("render golden: Spook, 8 seats and 3 pieces for a spectator: one line a seat, pieces over the squares") {
+    check_golden(render_screen(spook_game8(), Style{}, kNow, kStatus), golden(R"--(
+SpookLudo KQZTM | Spook round 25, die 6 | watching
+ Ann          |.HCCWC3WXH|.HSXWXHSWH|.SWSSSXCCC|.XXXSWCHW|*| 40,40,7 done r24
+ best bot 1   |3HCXWSXHCX|.WSSHSCHWX|2CWWHHSCCX|.H1WXXCWS|+| 33,21,1 bot
+ Ben          |.XHSCWSCHW|.#XWHSXCWH|.HSCXWHXSC|.WHCSXWHC|+| 12,12,12
+ Cleo         |*3WXHCHWHH|.CSXWCXSHW|.XCHSWSCXH|.CWSXHWCS|+| 1,1,2 away
+ random bot 2 |.CSHXWCSH3|.WHCXSHWCS|.SXWHCSXWH|.XHCWSC21|+| 39,38,10 bot
+ Dmitri       |.WXCSHXWCS|.HXSCW*XSC|.CHXSWCHSW|.SCXHWXSH|1| 40,17,17
+ Eve          |.HWSCXHSWC|.SCHWXCSHX|.1SHCXWSC2|3HXWCSHXW|+| 22,30,31
+ greedy bot 3 |.XSW123XCH|.XWCHSXHWC|.HCSWXHCSX|.WSHXCWHS|+| 5,6,7 bot
+H hat C cat S spook W werewolf X witch + church | pieces 1-3, *=2, #=3
+You are watching room KQZTM.
+
+
+
+
+
+
+
+
+
+
+
+
+keys: 1-9 choose  q quit
+)--"));
+}
+
+TEST_CASE("render golden: Classic Ludo with arms of 6: yards, circuit, a block, a home column, home, a capture option") {
+    check_golden(render_screen(ludo_game6(), Style{}, kNow, kStatus), golden(R"--(
+SpookLudo KQZTM | Ludo turn 57, Ben to play | you: Ben
+            . . .               Classic Ludo, arms of 6, turn 57
+   green    . : ()   yellow      g Ann          yard 2 home 0
+    Ann     . : .     Ben       >y Ben          yard 1 home 1 you
+   g1 g2    . : .       y2       r best bot 1   yard 3 home 0 bot
+            . : .                b Cleo         yard 3 home 0 away
+            g3: .               Last throw: 6 (Ben)
+. (). . . . ##Y1##. . . . . .   Last move: Ben piece 4, 14 -> 20
+. : : : : : ######: : r4: : .
+. . . . . . ######. . . . ().   g1 green piece 1, G2 two green pieces
+            . : g4              () start square, : home column
+    blue    . : .     red       centre: G3 = 3 green pieces home
+    Cleo    . : Y2 best bot 1   moves count squares from the start
+      b2    . : .    r1 r2
+   b3 b4    b1: .    r3
+            . . .
+Ben (yellow) throws a 6.
+Ben (yellow) moves piece 4 from 14 to 20.
+Ben (yellow) played a 6 and throws again.
+Ben (yellow) throws a 6.
+1  piece 2: out of the yard -> 5
+2  piece 3: 20 -> 26 captures! (best)
+Choose 1-2 within 17 s
+keys: 1-9 choose  q quit
+)--"));
+}
+
+TEST_CASE("render golden: Classic Ludo with arms of 8, two players: the 19x19 cross and a decision two options a line") {
+    check_golden(render_screen(ludo_game8(), Style{}, kNow, kStatus), golden(R"--(
+SpookLudo KQZTM | Ludo turn 81, Ann to play | you: Ann
+                . . .                   Classic Ludo, arms of 8, turn 81
+                . : ()                  >g Ann          yard 1 home 0 you
+     green      . : .                    r best bot 1   yard 2 home 1 bot
+      Ann       . : .                   Last throw: 3 (Ann)
+     g1         g2: .
+                . : .                   g1 green piece 1, G2 two green pieces
+                . : .                   () start square, : home column
+                . : .                   centre: G3 = 3 green pieces home
+. (). . . . . . ######. . . . . . . .   moves count squares from the start
+g3: : : g4: : : ####R1: : : : : : : .
+. r4. . . . . . ######. . . . . . ().
+                . : .
+                . : .
+                . : .       red
+                . : .    best bot 1
+                . : .      r1 r2
+                . : .
+                (): .
+                . . .
+1  piece 2: 10 -> 13                     2  piece 3: 66 -> 69 (best)
+3  piece 4: 70 -> 73
+Choose 1-3 within 17 s
+keys: 1-9 choose  q quit
+)--"));
+}
+
+TEST_CASE("render golden: a decision without hints, after choosing, and when the time is up") {
+    GameView v = spook_game4();
+    Style style;
+    style.hints = false;
+    check_golden(render_decision(v, style, kNow), golden(R"--(
+1  piece 1: 9 -> 13 (Spook)
+2  piece 2: 1 -> 5 (Werewolf)
+Choose 1-2 within 17 s
+)--"));
+    // The countdown rounds up: 2.5 s left shows 3 s; none left, the server moves.
+    CHECK(render_decision(v, style, kDecisionAt + 17500).back() == "Choose 1-2 within 3 s");
+    CHECK(render_decision(v, style, kDecisionAt + 20000).back() == "Time is up: the server moves for you.");
+    v.mark_chosen(1);
+    check_golden(render_decision(v, Style{}, kNow), golden(R"--(
+1  piece 1: 9 -> 13 (Spook) (hint: 29.8 rounds, best)
+2  piece 2: 1 -> 5 (Werewolf) (hint: 31.2 rounds) <- sent
+You chose piece 2; waiting for the server.
+)--"));
+    // The server accepts: the decision is gone.
+    v.apply(pr::to_message(pr::ChoiceAccepted{"17", 1}), kNow);
+    CHECK(render_decision(v, Style{}, kNow).empty());
+
+    GameView l = ludo_game6();
+    check_golden(render_decision(l, style, kNow), golden(R"--(
+1  piece 2: out of the yard -> 5
+2  piece 3: 20 -> 26 captures!
+Choose 1-2 within 17 s
+)--"));
+}
+
+TEST_CASE("render: Spook options to an entrance and into the church name the square") {
+    GameView v = spook_game4();
+    pr::Decision d;
+    d.decision = "18";
+    d.seat = 0;
+    d.options = {spook_option(0, 36, 40, "church", 0.0), spook_option(1, 7, 11, "entrance", 12.5)};
+    d.time_left_ms = 9000;
+    v.apply(pr::to_message(d), 0);
+    check_golden(render_decision(v, Style{}, 0), golden(R"--(
+1  piece 1: 36 -> 40 (the church) (hint: 0.0 rounds, best)
+2  piece 2: 7 -> 11 (entrance) (hint: 12.5 rounds)
+Choose 1-2 within 9 s
+)--"));
+}
+
+TEST_CASE("render golden: the Spook boards on their own, two lines a seat") {
+    check_golden(render_spook_boards(spook_game4(), Style{}), golden(R"--(
+>Ann          |.HCXWSXHCX|.WSSHSCHWX|.CWWHHSCCX|.HSWXXCWS|+| you
+               2   ----1                                     at 9, 1
+ best bot 1   |.HCCWCHWXH|.HSXWXHSWH|.SWSSSXCCC|.XXXSWCHW|+| bot
+               2---1                                         at 5, 1
+ Ben          |.SWXHCHWHH|.CSXWCXSHW|.XCHSWSCXH|.CWSXHWCS|+|
+               ----*                                         at 5, 5
+ Cleopatra th |.XHSCWSCHW|.CXWHSXCWH|.HSCXWHXSC|.WHCSXWHC|+| away
+               2           1                                 at 12, 1
+H hat C cat S spook W werewolf X witch + church | pieces 1-2, *=2, -=moved
+)--"));
+}
+
+TEST_CASE("render: a Ludo lobby for a player who is not the host") {
+    GameView v;
+    v.apply(pr::to_message(joined(1, false)));
+    auto options = GameOptions::ludo_game(3, 6);
+    options.ludo.three_sixes = true;
+    v.apply(pr::to_message(snapshot(options, {player(0, "Ann"), player(1, "Ben")})));
+    check_golden(render_lobby(v, Style{}), golden(R"--(
+Room KQZTM - waiting in the lobby
+Classic Ludo: 3 seats, arms of 6, entry as the text (6 squares out), three 6s
+end the turn
+Settings: 20 s to choose, 1.5 s between steps, hints on
+
+  1  Ann                      host
+> 2  Ben                      you
+  3  (free)
+
+Waiting for Ann (host) to start. q leaves.
+)--"));
+}
+
+TEST_CASE("render: colour draws the characters, pieces and countdown with ANSI codes") {
+    const Style colour{80, 24, true, true};
+    const auto boards = joined_lines(render_spook_boards(spook_game4(), colour));
+    CHECK(boards.find("\x1b[33mH\x1b[0m") != std::string::npos);   // a hat, yellow
+    CHECK(boards.find("\x1b[35mC\x1b[0m") != std::string::npos);   // a cat, magenta
+    CHECK(boards.find("\x1b[31mW\x1b[0m") != std::string::npos);   // a werewolf, red
+    CHECK(boards.find("\x1b[32mX\x1b[0m") != std::string::npos);   // a witch, green
+    CHECK(boards.find("\x1b[1;33m1\x1b[0m") != std::string::npos);  // a piece that just moved
+    const auto ludo = joined_lines(render_ludo_board(ludo_game6(), colour));
+    CHECK(ludo.find("\x1b[1;33mY2;7\x1b[0m") == std::string::npos);
+    CHECK(ludo.find("\x1b[1;33;7mY2\x1b[0m") != std::string::npos);  // the block that just moved, reversed
+    CHECK(ludo.find("\x1b[30;42m()\x1b[0m") != std::string::npos);   // green's start square
+    const auto decision = joined_lines(render_decision(ludo_game6(), colour, kNow));
+    CHECK(decision.find("\x1b[1;31mcaptures!\x1b[0m") != std::string::npos);
+    CHECK(visible_width(render_decision(ludo_game6(), colour, kNow)[1]) ==
+          visible_width(render_decision(ludo_game6(), Style{}, kNow)[1]));
+}
