@@ -65,6 +65,32 @@ std::string pad(const std::string& line, int width) {
     return out;
 }
 
+// Without the trailing blanks (escape sequences kept).
+std::string rtrim(const std::string& line) {
+    std::string out;
+    std::size_t keep = 0;  // out's length up to the last visible non-blank
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        if (line[i] == '\x1b' && i + 1 < line.size() && line[i + 1] == '[') {
+            std::size_t j = i + 2;
+            while (j < line.size() && (static_cast<unsigned char>(line[j]) < 0x40 || static_cast<unsigned char>(line[j]) > 0x7e)) ++j;
+            out.append(line, i, j + 1 - i);
+            i = j;
+            continue;
+        }
+        if (line[i] != ' ') {
+            // Blanks between the last visible character and this one stay.
+            keep = out.size() + 1;
+        }
+        out += line[i];
+    }
+    // Drop the blanks after `keep`, but not the escape sequences among them.
+    std::string tail;
+    for (std::size_t i = keep; i < out.size(); ++i)
+        if (out[i] != ' ') tail += out[i];
+    // A blank inside an escape sequence cannot occur (parameters are digits and ';').
+    return out.substr(0, keep) + tail;
+}
+
 std::string centre(const std::string& text, int width) {
     const int w = visible_width(text);
     if (w >= width) return fit(text, width);
@@ -225,7 +251,7 @@ std::string spook_legend(const GameView& view, const Style& style, bool dense) {
     const int pieces = view.options().spook.pieces;
     out += " | pieces 1";
     if (pieces > 1) out += "-" + std::to_string(pieces);
-    out += ", *=2";
+    if (pieces > 1) out += ", *=2";
     if (pieces > 2) out += ", #=3";
     if (!dense) out += ", -=moved";
     return out;
@@ -278,7 +304,7 @@ std::vector<std::string> render_spook_boards(const GameView& view, const Style& 
             }
             if (marks.moved[i]) bottom += paint(style, "1;33", std::string(1, mark));
             else if (marks.trail[i]) bottom += paint(style, "33", std::string(1, mark));
-            else bottom += paint(style, "1", std::string(1, mark));
+            else bottom += paint(style, mark == ' ' ? "" : "1", std::string(1, mark));
         }
         top += paint(style, "2", "|");
         bottom += ' ';
@@ -295,9 +321,7 @@ std::vector<std::string> render_spook_boards(const GameView& view, const Style& 
                     first = false;
                 }
             }
-            std::string line = bottom + " " + at;
-            while (!line.empty() && line.back() == ' ') line.pop_back();
-            lines.push_back(fit(line, style.width));
+            lines.push_back(rtrim(fit(bottom + " " + at, style.width)));
         }
     }
     lines.push_back(fit(spook_legend(view, style, dense), style.width));
@@ -530,15 +554,11 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
     if (panel_w >= 24) {
         for (std::size_t i = 0; i < std::max(board.size(), panel.size()); ++i) {
             const std::string b = i < board.size() ? pad(board[i], board_w) : std::string(to_size(board_w), ' ');
-            std::string line = i < panel.size() ? b + "  " + fit(panel[i], panel_w) : b;
-            while (!line.empty() && line.back() == ' ') line.pop_back();
-            lines.push_back(fit(line, style.width));
+            const std::string line = i < panel.size() ? b + "  " + fit(panel[i], panel_w) : b;
+            lines.push_back(rtrim(fit(line, style.width)));
         }
     } else {
-        for (auto& b : board) {
-            while (!b.empty() && b.back() == ' ') b.pop_back();
-            lines.push_back(fit(b, style.width));
-        }
+        for (const auto& b : board) lines.push_back(rtrim(fit(b, style.width)));
     }
     return lines;
 }
@@ -586,8 +606,7 @@ std::vector<std::string> render_lobby(const GameView& view, const Style& style) 
             else if (sv->away.value_or(false) || !sv->connected.value_or(true)) tags.emplace_back(paint(style, "31", "away"));
             if (seat == view.my_seat()) tags.emplace_back("you");
             line += " " + join(tags, ", ");
-            while (!line.empty() && line.back() == ' ') line.pop_back();
-            lines.push_back(fit(line, style.width));
+            lines.push_back(rtrim(fit(line, style.width)));
         }
         if (snap->spectators > 0)
             lines.push_back(fit("   " + std::to_string(snap->spectators) + (snap->spectators == 1 ? " spectator" : " spectators"),
@@ -758,8 +777,7 @@ std::vector<std::string> render_screen(const GameView& view, const Style& style,
             for (std::size_t i = 0; i < compact.size(); i += 2) {
                 std::string line = pad(compact[i], col_w);
                 if (i + 1 < compact.size()) line += "  " + fit(compact[i + 1], col_w);
-                while (!line.empty() && line.back() == ' ') line.pop_back();
-                bottom.push_back(line);
+                bottom.push_back(rtrim(line));
             }
             bottom.push_back(tail);
         }

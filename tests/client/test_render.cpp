@@ -271,6 +271,22 @@ void check_golden(const std::vector<std::string>& lines, const std::string& expe
     CHECK(got == expected);
 }
 
+// The lines without their escape sequences.
+std::vector<std::string> strip(std::vector<std::string> lines) {
+    for (auto& line : lines) {
+        std::string out;
+        for (std::size_t i = 0; i < line.size(); ++i) {
+            if (line[i] == '\x1b') {
+                while (i < line.size() && line[i] != 'm') ++i;
+                continue;
+            }
+            out += line[i];
+        }
+        line = out;
+    }
+    return lines;
+}
+
 // A raw literal written from its own line: the first newline is not part of the text.
 std::string golden(const char* text) {
     std::string s = text;
@@ -656,4 +672,88 @@ TEST_CASE("render: colour draws the characters, pieces and countdown with ANSI c
     CHECK(decision.find("\x1b[1;31mcaptures!\x1b[0m") != std::string::npos);
     CHECK(visible_width(render_decision(ludo_game6(), colour, kNow)[1]) ==
           visible_width(render_decision(ludo_game6(), Style{}, kNow)[1]));
+}
+
+TEST_CASE("render: any number of Spook seats and Ludo players leaves the whole decision on an 80x24 screen") {
+    for (int seats = 1; seats <= 8; ++seats) {
+        for (int pieces = 1; pieces <= 3; ++pieces) {
+            CAPTURE(seats);
+            CAPTURE(pieces);
+            GameView v;
+            v.apply(pr::to_message(joined(seats - 1, false)));
+            auto options = GameOptions::spook_game(seats, pieces);
+            std::vector<pr::SeatView> list;
+            pr::SpookView g;
+            g.round = 4;
+            g.roll = 3;
+            for (int s = 0; s < seats; ++s) {
+                list.push_back(player(s, "Player number " + std::to_string(s + 1)));
+                g.boards.push_back(kBoards[static_cast<std::size_t>(s)]);
+                g.positions.push_back(std::vector<int>(static_cast<std::size_t>(pieces), 1 + s));
+                g.finished_round.emplace_back();
+            }
+            auto snap = snapshot(options, list, "playing");
+            snap.spook = g;
+            v.apply(pr::to_message(snap));
+            pr::Decision d;
+            d.decision = "5";
+            d.seat = seats - 1;
+            for (int p = 0; p < pieces; ++p) d.options.push_back(spook_option(p, 1 + p, 4 + p, "cat", 20.0 + p));
+            d.time_left_ms = 30000;
+            v.apply(pr::to_message(d), 0);
+            REQUIRE(v.pending());
+            for (const bool color : {false, true}) {
+                const auto screen = strip(render_screen(v, Style{80, 24, color, true}, 0, kStatus));
+                REQUIRE(screen.size() == 24);
+                for (const auto& line : screen) CHECK(visible_width(line) <= 80);
+                CHECK(screen[22].find("within 30 s") != std::string::npos);
+                const std::string all = joined_lines(screen);
+                for (int p = 0; p < pieces; ++p) CHECK(all.find("piece " + std::to_string(p + 1) + ": ") != std::string::npos);
+                CHECK(all.find("Player number " + std::to_string(seats)) != std::string::npos);  // every seat drawn
+            }
+        }
+    }
+    for (const int arm : {6, 8}) {
+        for (int players = 2; players <= 4; ++players) {
+            CAPTURE(arm);
+            CAPTURE(players);
+            GameView v;
+            v.apply(pr::to_message(joined(0, true)));
+            std::vector<pr::SeatView> list;
+            for (int s = 0; s < players; ++s) list.push_back(player(s, "Player number " + std::to_string(s + 1)));
+            auto snap = snapshot(GameOptions::ludo_game(players, arm), list, "playing");
+            pr::LudoView g;
+            g.current_seat = 0;
+            for (int s = 0; s < players; ++s)
+                g.position += std::string(s ? " " : "") + std::string(ludo::to_string(ludo::colour_of_seat(players, s))) +
+                              ":Y,3,7,11";
+            snap.ludo = g;
+            v.apply(pr::to_message(snap));
+            pr::Decision d;
+            d.decision = "9";
+            d.options = {ludo_option(0, -1, 5, true, false), ludo_option(1, 3, 9, false, false),
+                         ludo_option(2, 7, 13, false, true), ludo_option(3, 11, 17, true, false)};
+            d.time_left_ms = 30000;
+            v.apply(pr::to_message(d), 0);
+            for (const bool color : {false, true}) {
+                const auto screen = strip(render_screen(v, Style{80, 24, color, true}, 0, kStatus));
+                REQUIRE(screen.size() == 24);
+                for (const auto& line : screen) CHECK(visible_width(line) <= 80);
+                CHECK(screen[22] == "Choose 1-4 within 30 s");
+                const std::string all = joined_lines(screen);
+                for (int p = 1; p <= 4; ++p) CHECK(all.find(std::to_string(p) + "  piece " + std::to_string(p)) != std::string::npos);
+                CHECK(all.find("yard 1 home 0") != std::string::npos);
+            }
+        }
+    }
+}
+
+TEST_CASE("render: the colour screen is the plain screen with escape sequences added") {
+    for (auto& f : fixtures()) {
+        CAPTURE(std::string(f.name));
+        const auto colour = strip(render_screen(f.view, Style{80, 24, true, true}, kNow, kStatus));
+        const auto plain = render_screen(f.view, Style{80, 24, false, true}, kNow, kStatus);
+        REQUIRE(colour.size() == plain.size());
+        for (std::size_t i = 0; i < plain.size(); ++i) CHECK(colour[i] == plain[i]);
+    }
 }
