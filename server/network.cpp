@@ -122,6 +122,11 @@ public:
     void attach(std::shared_ptr<Room> room) override {
         net::post(ws_.get_executor(), [self = shared_from_this(), room = std::move(room)] { self->room_ = room; });
     }
+    void grant_answer() override {
+        net::post(ws_.get_executor(), [self = shared_from_this()] {
+            self->granted_ = std::min(self->granted_ + 1, kMaxGrants);
+        });
+    }
     void detach() override {
         net::post(ws_.get_executor(), [self = shared_from_this()] { self->room_.reset(); });
     }
@@ -166,6 +171,10 @@ private:
 
     // Token bucket: max_messages_per_second, bursts of twice that.
     bool rate_ok() {
+        if (granted_ > 0) {  // an answer the room asked for
+            --granted_;
+            return true;
+        }
         const auto now = std::chrono::steady_clock::now();
         const double rate = network_->services.config.max_messages_per_second;
         tokens_ = std::min(burst(), tokens_ + rate * std::chrono::duration<double>(now - last_refill_).count());
@@ -317,6 +326,8 @@ private:
     bool close_pending_ = false;
     int strikes_ = 0;
     double tokens_;
+    static constexpr int kMaxGrants = 4;
+    int granted_ = 0;  // answers asked for by the room (decisions), not rate limited
     std::chrono::steady_clock::time_point last_refill_ = std::chrono::steady_clock::now();
 };
 
@@ -432,6 +443,9 @@ void Network::Impl::on_accept(beast::error_code ec, tcp::socket socket) {
     } else {
         beast::error_code ignored;
         const auto endpoint = socket.remote_endpoint(ignored);
+        // Game messages are small and answered at once: Nagle's algorithm would hold each
+        // second frame for the peer's delayed ACK (40 ms a step).
+        socket.set_option(tcp::no_delay(true), ignored);
         std::make_shared<HttpSession>(std::move(socket), shared_from_this(), endpoint.address().to_string())->run();
     }
     accept();

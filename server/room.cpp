@@ -379,8 +379,10 @@ private:
         // Decisions that were open get their remaining time again.
         for (auto& seat : seats_)
             if (!seat.decision_id.empty()) {
-                if (auto p = seat.peer.lock())
+                if (auto p = seat.peer.lock()) {
+                    p->grant_answer();
                     send(p, decision_message(static_cast<int>(&seat - seats_.data()), seat.decision_id, left));
+                }
             }
         arm(left, waiting_for_decisions_ ? Next::deadline : Next::advance);
         broadcast_snapshot();
@@ -597,7 +599,10 @@ private:
                 s.decision_id = std::to_string(++decision_counter_);
                 s.decision_sent = Clock::now();
                 ++services_.metrics.decisions;
-                if (auto p = s.peer.lock()) send(p, decision_message(seat, s.decision_id, deadline));
+                if (auto p = s.peer.lock()) {
+                    p->grant_answer();
+                    send(p, decision_message(seat, s.decision_id, deadline));
+                }
             }
         }
         if (pending_decisions() > 0) {
