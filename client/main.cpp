@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include "boards_command.h"
+#include "bot_command.h"
 #include "sim_command.h"
 #include "verify_command.h"
 
@@ -13,6 +14,7 @@ int main(int argc, char** argv) {
     spookludo::cli::add_sim_command(app, exit_code);
     spookludo::cli::add_boards_command(app, exit_code);
     spookludo::cli::add_verify_command(app, exit_code);
+    spookludo::cli::add_bot_command(app, exit_code);
     CLI11_PARSE(app, argc, argv);
     return exit_code;
 }

@@ -1,0 +1,241 @@
+#include "bot_command.h"
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "bot_brain.h"
+#include "net.h"
+#include "room_flags.h"
+#include "session.h"
+
+namespace spookludo::cli {
+
+namespace {
+
+struct BotArgs {
+    RoomFlags room;
+    std::string policy = "best";
+    int count = 1;
+    int think_ms = 0;
+    bool start = false;
+    std::string name = "bot";
+    bool quiet = false;
+};
+
+// N bot players in one process, on one event loop.
+class BotFleet {
+public:
+    explicit BotFleet(const BotArgs& args) : args_(args), policy_(*parse_policy(args.policy)) {}
+
+    int run() {
+        base_ = session_config(args_.room, name_of(0), args_.count);
+        loop_.on_signal([this](int) {
+            say("interrupted: the bots leave the room");
+            exit_code_ = 130;
+            for (auto& b : bots_)
+                if (b->session) b->session->leave("interrupted");
+            loop_.stop();
+        });
+        add_bot(0, base_);
+        // Joining an existing room: everyone goes at once.
+        if (base_.mode != client::JoinMode::create)
+            for (int i = 1; i < args_.count; ++i) add_bot(i, join_config(base_.room, i));
+        loop_.run();
+        return exit_code_;
+    }
+
+private:
+    struct Bot {
+        int index = 0;
+        std::unique_ptr<client::Session> session;
+        std::unique_ptr<client::BotBrain> brain;
+        std::optional<client::EventLoop::TimerId> think;
+        std::string answered;  // the decision id answered
+        bool done = false;
+    };
+
+    std::string name_of(int i) const { return args_.name + "-" + std::to_string(i + 1); }
+
+    client::SessionConfig join_config(const std::string& room, int i) const {
+        client::SessionConfig c = base_;
+        c.mode = client::JoinMode::join;
+        c.room = room;
+        c.name = name_of(i);
+        c.token.clear();
+        return c;
+    }
+
+    void say(const std::string& line) {
+        std::cout << line << std::endl;
+    }
+
+    void add_bot(int index, client::SessionConfig config) {
+        auto bot = std::make_unique<Bot>();
+        bot->index = index;
+        bot->brain = std::make_unique<client::BotBrain>(policy_, std::uint64_t{0x5eed0000} + static_cast<std::uint64_t>(index));
+        Bot* b = bot.get();
+        client::Session::Callbacks cb;
+        cb.on_message = [this, b](const nlohmann::json& m) { on_message(*b, m); };
+        cb.on_status = [this, b](const std::string& s) {
+            if (!args_.quiet && s != "connected" && (b->index == 0 || s.find("lost") != std::string::npos))
+                say(name_of(b->index) + ": " + s);
+        };
+        cb.on_end = [this, b](const client::SessionEnd& e) { on_end(*b, e); };
+        bot->session = std::make_unique<client::Session>(loop_, std::move(config), std::move(cb));
+        bots_.push_back(std::move(bot));
+        b->session->start();
+    }
+
+    void on_message(Bot& b, const nlohmann::json& m) {
+        auto& view = b.session->view();
+        const std::string type = m.value("type", "");
+        if (b.index == 0) report(view);
+        if (type == "joined") {
+            if (b.index == 0 && !announced_) {
+                announced_ = true;
+                say("room " + view.room());
+                if (base_.mode == client::JoinMode::create)
+                    say("join with: spookludo play " + base_.url.text() + " --room " + view.room() + " --name YOUR_NAME");
+                if (view.token()) say(name_of(0) + " token " + *view.token());
+                if (base_.mode == client::JoinMode::create)
+                    for (int i = 1; i < args_.count; ++i) add_bot(i, join_config(view.room(), i));
+            }
+        } else if (type == "room") {
+            maybe_start(b);
+        } else if (type == "decision") {
+            schedule_choice(b);
+        } else if (type == "error") {
+            const std::string code = m.value("code", "");
+            if (code == "illegal_choice" || code == "stale_decision") b.answered.clear();
+            if (!args_.quiet && b.index != 0)
+                say(name_of(b.index) + ": server says " + m.value("message", std::string()) + " [" + code + "]");
+        } else if (type == "game_over") {
+            const auto& result = view.result();
+            if (b.index == 0 && result) {
+                const auto& g = result->over;
+                say("game_over " + g.game_id + " " + g.status + (g.record ? " record " + *g.record : std::string()));
+            }
+            b.done = true;
+            if (result && result->over.status != "finished") exit_code_ = 1;
+            finish_if_all_done();
+        }
+    }
+
+    // Prints the story as the first bot sees it: one line per game event.
+    void report(const client::GameView& view) {
+        const auto total = view.log_count();
+        const auto& log = view.log();
+        const std::size_t fresh = std::min<std::size_t>(total - reported_, log.size());
+        for (std::size_t i = log.size() - fresh; i < log.size(); ++i)
+            if (!args_.quiet) say("[" + view.room() + "] " + log[i].text);
+        reported_ = total;
+    }
+
+    void maybe_start(Bot& b) {
+        if (!args_.start || started_ || b.index != 0) return;
+        const auto& view = b.session->view();
+        const auto& snap = view.snapshot();
+        if (!snap || snap->state != "lobby" || !view.am_host()) return;
+        if (static_cast<int>(snap->seats.size()) < args_.count) return;
+        started_ = true;
+        b.session->send(protocol::Start{});
+    }
+
+    void schedule_choice(Bot& b) {
+        const auto& pending = b.session->view().pending();
+        if (!pending || pending->decision.decision == b.answered) return;
+        if (b.think) loop_.cancel(*b.think);
+        auto answer = [this, &b] {
+            b.think.reset();
+            const auto& p = b.session->view().pending();
+            if (!p || p->decision.decision == b.answered) return;
+            const int piece = b.brain->choose(b.session->view());
+            if (piece < 0) return;
+            b.answered = p->decision.decision;
+            if (!args_.quiet) {
+                for (const auto& o : p->decision.options)
+                    if (o.piece == piece)
+                        say(name_of(b.index) + " (seat " + std::to_string(p->decision.seat + 1) + ") chooses piece " +
+                            std::to_string(piece + 1) + ": " + std::to_string(o.from) + " -> " + std::to_string(o.to));
+            }
+            b.session->choose(piece);
+        };
+        if (args_.think_ms > 0)
+            b.think = loop_.after(std::chrono::milliseconds(args_.think_ms), answer);
+        else
+            answer();
+    }
+
+    void on_end(Bot& b, const client::SessionEnd& e) {
+        if (e.code != 0) {
+            std::cerr << "spookludo bot: " << name_of(b.index) << ": " << e.reason << "\n";
+            if (exit_code_ == 0) exit_code_ = e.code;
+            // Without the first bot the others have no room to join; stop everything.
+            if (!b.done) {
+                for (auto& other : bots_)
+                    if (other.get() != &b && other->session) other->session->leave("stopping");
+                loop_.stop();
+            }
+        }
+        b.done = true;
+        finish_if_all_done();
+    }
+
+    void finish_if_all_done() {
+        for (const auto& b : bots_)
+            if (!b->done) return;
+        if (static_cast<int>(bots_.size()) < args_.count) return;
+        for (auto& b : bots_) b->session->leave("game over");
+        loop_.stop();
+    }
+
+    const BotArgs& args_;
+    PolicyKind policy_;
+    client::EventLoop loop_;
+    client::SessionConfig base_;
+    std::vector<std::unique_ptr<Bot>> bots_;
+    bool announced_ = false;
+    bool started_ = false;
+    std::size_t reported_ = 0;
+    int exit_code_ = 0;
+};
+
+}  // namespace
+
+void add_bot_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<BotArgs>();
+    auto* cmd = app.add_subcommand("bot", "Headless bot players: N connections in one process, each answering with a policy");
+    cmd->footer(
+        "Examples:\n"
+        "  spookludo bot ws://127.0.0.1:7777 --create spook --players 4 --count 4 --policy best --start\n"
+        "  spookludo bot ws://127.0.0.1:7777 --room KQZTM --count 2 --policy greedy --think 500\n"
+        "  spookludo bot ws://127.0.0.1:7777 --room KQZTM --token 4f1c... --policy best   (resume a seat)\n"
+        "Prints 'room CODE' when it has a room, one line per game event, and 'game_over ID STATUS record PATH'.\n"
+        "Exit status: 0 the game ended normally; 1 abandoned, kicked or the server went away; 2 could not\n"
+        "connect or was refused (unknown room, room full, protocol version); 130 interrupted.");
+    add_room_flags(*cmd, args->room, true);
+    cmd->add_option("--policy", args->policy, "random, greedy or best")->check(CLI::IsMember({"random", "greedy", "best"}));
+    cmd->add_option("--count", args->count, "How many bot players (connections)")->check(CLI::Range(1, 8));
+    cmd->add_option("--think", args->think_ms, "Wait this many ms before answering")->check(CLI::Range(0, 600000));
+    cmd->add_flag("--start", args->start, "Start the game once all the bots are seated (with --create)");
+    cmd->add_option("--name", args->name, "Name prefix: bots are PREFIX-1, PREFIX-2, ...");
+    cmd->add_flag("--quiet", args->quiet, "Print only the room, the token and the result");
+    cmd->callback([args, &exit_code] {
+        if (!args->room.token.empty() && args->count != 1)
+            throw CLI::ValidationError("--token", "resumes one seat: use --count 1");
+        if (args->start && args->room.create.empty())
+            throw CLI::ValidationError("--start", "only the room's creator (--create) can start it");
+        try {
+            BotFleet fleet(*args);
+            exit_code = fleet.run();
+        } catch (const std::invalid_argument& e) {
+            std::cerr << "spookludo bot: " << e.what() << "\n";
+            exit_code = 2;
+        }
+    });
+}
+
+}  // namespace spookludo::cli

@@ -1,0 +1,382 @@
+// The only client file that includes Asio and Beast.
+#include "net.h"
+
+#include <unistd.h>
+
+#include <csignal>
+#include <deque>
+#include <thread>
+#include <unordered_map>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/websocket.hpp>
+
+namespace spookludo::client {
+
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+
+std::int64_t steady_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+std::int64_t wall_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+std::optional<Url> parse_url(std::string_view text, std::string& error) {
+    constexpr std::string_view scheme = "ws://";
+    if (text.starts_with("wss://")) {
+        error = "wss:// is not supported: the server speaks plain ws:// (put a TLS proxy in front for wss)";
+        return std::nullopt;
+    }
+    if (text.starts_with("http://")) {
+        error = "the address must start with ws:// (got http://): try ws://" + std::string(text.substr(7));
+        return std::nullopt;
+    }
+    if (!text.starts_with(scheme)) {
+        error = "the server address must look like ws://HOST:PORT (got \"" + std::string(text) + "\")";
+        return std::nullopt;
+    }
+    std::string_view rest = text.substr(scheme.size());
+    Url url;
+    if (const auto slash = rest.find('/'); slash != std::string_view::npos) {
+        url.path = std::string(rest.substr(slash));
+        rest = rest.substr(0, slash);
+    }
+    std::string_view host = rest;
+    std::string_view port = "7777";
+    if (!rest.empty() && rest.front() == '[') {  // [::1]:7777
+        const auto close = rest.find(']');
+        if (close == std::string_view::npos) {
+            error = "unclosed '[' in the host of " + std::string(text);
+            return std::nullopt;
+        }
+        host = rest.substr(1, close - 1);
+        if (close + 1 < rest.size()) {
+            if (rest[close + 1] != ':') {
+                error = "expected ':' after ']' in " + std::string(text);
+                return std::nullopt;
+            }
+            port = rest.substr(close + 2);
+        }
+    } else if (const auto colon = rest.rfind(':'); colon != std::string_view::npos) {
+        host = rest.substr(0, colon);
+        port = rest.substr(colon + 1);
+    }
+    if (host.empty()) {
+        error = "no host in " + std::string(text) + " (e.g. ws://127.0.0.1:7777)";
+        return std::nullopt;
+    }
+    if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string_view::npos ||
+        std::stoi(std::string(port)) == 0 || std::stoi(std::string(port)) > 65535) {
+        error = "the port in " + std::string(text) + " must be a number from 1 to 65535";
+        return std::nullopt;
+    }
+    url.host = std::string(host);
+    url.port = std::string(port);
+    return url;
+}
+
+// ---- Event loop -------------------------------------------------------------------------------
+struct EventLoop::Impl {
+    asio::io_context io{1};
+    asio::signal_set signals{io};
+    asio::signal_set winch{io};
+    std::unordered_map<TimerId, std::unique_ptr<asio::steady_timer>> timers;
+    TimerId next_timer = 1;
+    std::unique_ptr<asio::posix::stream_descriptor> input;
+    std::array<char, 256> input_buffer{};
+    std::thread input_thread;  // when the input cannot be polled (a regular file)
+
+    void read_input(std::function<void(std::string_view)> on_bytes, std::function<void()> on_end) {
+        input->async_read_some(asio::buffer(input_buffer),
+                               [this, on_bytes, on_end](boost::system::error_code ec, std::size_t n) {
+                                   if (ec) {
+                                       if (ec != asio::error::operation_aborted) on_end();
+                                       return;
+                                   }
+                                   on_bytes(std::string_view(input_buffer.data(), n));
+                                   read_input(on_bytes, on_end);
+                               });
+    }
+};
+
+EventLoop::EventLoop() : impl_(std::make_unique<Impl>()) {}
+EventLoop::~EventLoop() {
+    if (impl_->input_thread.joinable()) impl_->input_thread.detach();  // blocked in read(); the process ends
+}
+void EventLoop::run() {
+    impl_->io.run();
+}
+void EventLoop::stop() {
+    impl_->io.stop();
+}
+bool EventLoop::stopped() const {
+    return impl_->io.stopped();
+}
+void EventLoop::post(std::function<void()> fn) {
+    asio::post(impl_->io, std::move(fn));
+}
+
+EventLoop::TimerId EventLoop::after(std::chrono::milliseconds delay, std::function<void()> fn) {
+    const TimerId id = impl_->next_timer++;
+    auto timer = std::make_unique<asio::steady_timer>(impl_->io, delay);
+    timer->async_wait([this, id, fn = std::move(fn)](boost::system::error_code ec) {
+        if (ec) return;
+        impl_->timers.erase(id);
+        fn();
+    });
+    impl_->timers.emplace(id, std::move(timer));
+    return id;
+}
+void EventLoop::cancel(TimerId id) {
+    if (auto it = impl_->timers.find(id); it != impl_->timers.end()) {
+        it->second->cancel();
+        impl_->timers.erase(it);
+    }
+}
+
+void EventLoop::on_signal(std::function<void(int)> fn) {
+    impl_->signals.add(SIGINT);
+    impl_->signals.add(SIGTERM);
+    impl_->signals.add(SIGHUP);
+    struct Waiter {
+        Impl* impl;
+        std::function<void(int)> fn;
+        void operator()(boost::system::error_code ec, int sig) {
+            if (ec) return;
+            fn(sig);
+            impl->signals.async_wait(*this);
+        }
+    };
+    impl_->signals.async_wait(Waiter{impl_.get(), std::move(fn)});
+}
+
+void EventLoop::on_resize(std::function<void()> fn) {
+    impl_->winch.add(SIGWINCH);
+    struct Waiter {
+        Impl* impl;
+        std::function<void()> fn;
+        void operator()(boost::system::error_code ec, int) {
+            if (ec) return;
+            fn();
+            impl->winch.async_wait(*this);
+        }
+    };
+    impl_->winch.async_wait(Waiter{impl_.get(), std::move(fn)});
+}
+
+void EventLoop::watch_input(int fd, std::function<void(std::string_view)> on_bytes, std::function<void()> on_end) {
+    const int copy = ::dup(fd);
+    try {
+        impl_->input = std::make_unique<asio::posix::stream_descriptor>(impl_->io, copy);
+        impl_->read_input(std::move(on_bytes), std::move(on_end));
+    } catch (const std::exception&) {
+        // A regular file cannot be polled: read it on a thread and hand the bytes to the loop.
+        impl_->input.reset();
+        impl_->input_thread = std::thread([this, copy, on_bytes, on_end] {
+            std::array<char, 256> buffer{};
+            for (;;) {
+                const auto n = ::read(copy, buffer.data(), buffer.size());
+                if (n <= 0) break;
+                std::string bytes(buffer.data(), static_cast<std::size_t>(n));
+                post([on_bytes, bytes] { on_bytes(bytes); });
+            }
+            post(on_end);
+        });
+    }
+}
+
+// ---- WebSocket connection -----------------------------------------------------------------------
+namespace {
+
+class WsConnection final : public Connection, public std::enable_shared_from_this<WsConnection> {
+public:
+    WsConnection(EventLoop& loop, Url url, Handlers handlers)
+        : url_(std::move(url)), handlers_(std::move(handlers)), resolver_(loop.impl().io),
+          ws_(loop.impl().io), pause_timer_(loop.impl().io) {}
+
+    void start(std::chrono::milliseconds connect_timeout) {
+        connect_timeout_ = connect_timeout;
+        resolver_.async_resolve(url_.host, url_.port,
+                                [self = shared_from_this()](boost::system::error_code ec, tcp::resolver::results_type r) {
+                                    self->on_resolve(ec, std::move(r));
+                                });
+    }
+
+    void send(std::string text) override {
+        if (state_ == State::closed || state_ == State::closing) return;
+        stats_.messages_out++;
+        stats_.bytes_out += text.size();
+        queue_.push_back(std::move(text));
+        if (state_ == State::open && queue_.size() == 1) write_next();
+    }
+
+    void close() override {
+        if (state_ == State::closed || state_ == State::closing) return;
+        if (state_ != State::open) {
+            state_ = State::closing;
+            beast::get_lowest_layer(ws_).cancel();
+            resolver_.cancel();
+            return;
+        }
+        state_ = State::closing;
+        if (queue_.empty()) close_now();  // else after the queued frames (a `leave` among them)
+    }
+
+    void pause_reading(std::chrono::milliseconds ms) override { pause_until_ = std::chrono::steady_clock::now() + ms; }
+    bool is_open() const override { return state_ == State::open; }
+    const Stats& stats() const override { return stats_; }
+
+private:
+    enum class State { connecting, open, closing, closed };
+
+    void on_resolve(boost::system::error_code ec, tcp::resolver::results_type results) {
+        if (ec) return finish("cannot resolve " + url_.host + ": " + ec.message());
+        beast::get_lowest_layer(ws_).expires_after(connect_timeout_);
+        beast::get_lowest_layer(ws_).async_connect(
+            results, [self = shared_from_this()](boost::system::error_code e, const tcp::endpoint&) {
+                self->on_connect(e);
+            });
+    }
+
+    void on_connect(boost::system::error_code ec) {
+        if (ec == beast::error::timeout) return finish("no answer from " + url_.host + ":" + url_.port + " (timed out)");
+        if (ec == asio::error::connection_refused)
+            return finish("connection refused by " + url_.host + ":" + url_.port +
+                          " (is the server running, and is the port right?)");
+        if (ec) return finish("cannot connect to " + url_.host + ":" + url_.port + ": " + ec.message());
+        beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true));
+        ws_.read_message_max(1 << 20);
+        ws_.set_option(websocket::stream_base::decorator([](websocket::request_type& req) {
+            req.set(beast::http::field::user_agent, "spookludo-client");
+        }));
+        ws_.async_handshake(handshake_response_, url_.host + ":" + url_.port, url_.path,
+                            [self = shared_from_this()](boost::system::error_code e) { self->on_handshake(e); });
+    }
+
+    void on_handshake(boost::system::error_code ec) {
+        if (ec) {
+            std::string why = "the WebSocket handshake with " + url_.text() + " failed";
+            const auto status = handshake_response_.result_int();
+            if (status == 503 || status == 429)
+                why += ": the server is full (HTTP " + std::to_string(status) + ")";
+            else if (status == 404)
+                why += ": no WebSocket at path " + url_.path + " (HTTP 404; the path is /ws)";
+            else if (status != 0)
+                why += " (HTTP " + std::to_string(status) + ")";
+            else
+                why += ": " + ec.message() + " (is it a SpookLudo server?)";
+            return finish(why);
+        }
+        beast::get_lowest_layer(ws_).expires_never();
+        ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
+        ws_.text(true);
+        state_ = State::open;
+        if (handlers_.on_open) handlers_.on_open();
+        if (state_ != State::open) return;
+        if (!queue_.empty()) write_next();
+        read_next();
+    }
+
+    void read_next() {
+        if (state_ == State::closed) return;
+        const auto now = std::chrono::steady_clock::now();
+        if (pause_until_ > now) {
+            pause_timer_.expires_at(pause_until_);
+            pause_timer_.async_wait([self = shared_from_this()](boost::system::error_code) { self->read_next(); });
+            return;
+        }
+        ws_.async_read(buffer_, [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+            self->on_read(ec);
+        });
+    }
+
+    void on_read(boost::system::error_code ec) {
+        if (ec) {
+            if (ec == websocket::error::closed) {
+                const auto& reason = ws_.reason();
+                std::string why = "the server closed the connection";
+                if (!reason.reason.empty()) why += ": " + std::string(reason.reason.c_str());
+                else if (reason.code == websocket::close_code::too_big) why += " (message too big)";
+                return finish(why);
+            }
+            if (state_ == State::closing) return finish("closed by the client");
+            return finish("connection lost: " + ec.message());
+        }
+        const auto data = buffer_.cdata();
+        const std::string_view text(static_cast<const char*>(data.data()), data.size());
+        stats_.messages_in++;
+        stats_.bytes_in += text.size();
+        if (handlers_.on_message) handlers_.on_message(text);
+        buffer_.consume(buffer_.size());
+        read_next();
+    }
+
+    void write_next() {
+        ws_.async_write(asio::buffer(queue_.front()), [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+            if (self->state_ == State::closed) return;
+            if (ec) {
+                if (self->state_ != State::closing) self->finish("connection lost while sending: " + ec.message());
+                return;
+            }
+            self->queue_.pop_front();
+            if (!self->queue_.empty())
+                self->write_next();
+            else if (self->state_ == State::closing)
+                self->close_now();
+        });
+    }
+
+    void close_now() {
+        ws_.async_close(websocket::close_code::normal, [self = shared_from_this()](boost::system::error_code) {
+            self->finish("closed by the client");
+        });
+    }
+
+    void finish(const std::string& reason) {
+        if (state_ == State::closed) return;
+        state_ = State::closed;
+        pause_timer_.cancel();
+        boost::system::error_code ignored;
+        beast::get_lowest_layer(ws_).socket().close(ignored);
+        auto handler = std::move(handlers_.on_close);
+        handlers_ = {};
+        if (handler) handler(reason);
+    }
+
+    Url url_;
+    Handlers handlers_;
+    tcp::resolver resolver_;
+    websocket::stream<beast::tcp_stream> ws_;
+    websocket::response_type handshake_response_;
+    beast::flat_buffer buffer_;
+    std::deque<std::string> queue_;
+    State state_ = State::connecting;
+    std::chrono::milliseconds connect_timeout_{10000};
+    std::chrono::steady_clock::time_point pause_until_{};
+    asio::steady_timer pause_timer_;
+    Stats stats_;
+};
+
+}  // namespace
+
+std::shared_ptr<Connection> Connection::open(EventLoop& loop, const Url& url, Handlers handlers,
+                                             std::chrono::milliseconds connect_timeout) {
+    auto c = std::make_shared<WsConnection>(loop, url, std::move(handlers));
+    c->start(connect_timeout);
+    return c;
+}
+
+}  // namespace spookludo::client

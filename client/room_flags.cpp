@@ -1,0 +1,71 @@
+#include "room_flags.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+namespace spookludo::cli {
+
+void add_room_flags(CLI::App& cmd, RoomFlags& f, bool with_token) {
+    cmd.add_option("url", f.url, "The server, e.g. ws://192.168.1.20:7777")->required();
+    auto* create = cmd.add_option("--create", f.create, "Create a room for this game: spook or ludo")
+                       ->check(CLI::IsMember({"spook", "ludo"}));
+    auto* room = cmd.add_option("--room", f.room, "Join the room with this 5-letter code");
+    create->excludes(room);
+    if (with_token)
+        cmd.add_option("--token", f.token, "Resume a seat with the token the server gave it (needs --room)")
+            ->needs(room);
+    cmd.add_option("--players", f.players, "Room size (Spook 1-8, Ludo 2-4), with --create")->needs(create);
+    cmd.add_option("--pieces", f.pieces, "Spook: pieces each, 1, 2 or 3 (default 2)")->needs(create);
+    cmd.add_option("--arm", f.arm, "Ludo: arm length, 8 (the text's board) or 6 (default 8)")->needs(create);
+    cmd.add_option("--entry", f.entry, "Ludo: how a 6 enters, text or start_square (default text)")->needs(create);
+    cmd.add_flag("--three-sixes", f.three_sixes, "Ludo: three 6s in a row end the turn")->needs(create);
+    cmd.add_flag("--play-on", f.play_on, "Play on after the first finisher to rank everyone")->needs(create);
+    cmd.add_option("--decision-ms", f.decision_ms, "Time to choose, 1000-600000 ms (default: the server's)")->needs(create);
+    cmd.add_option("--pace-ms", f.pace_ms, "Pause between steps, 0-10000 ms (default: the server's)")->needs(create);
+    cmd.add_flag("--hints", f.hints, "Show each option's value (from the server)")->needs(create);
+    cmd.add_option("--client-seed", f.client_seed, "Your entropy for the fair dice (random by default)");
+}
+
+client::SessionConfig session_config(const RoomFlags& f, const std::string& name, int default_players) {
+    client::SessionConfig c;
+    std::string error;
+    auto url = client::parse_url(f.url, error);
+    if (!url) throw std::invalid_argument(error);
+    c.url = *url;
+    c.name = name;
+    if (!f.client_seed.empty()) c.client_seed = f.client_seed;
+    if (!f.create.empty()) {
+        c.mode = client::JoinMode::create;
+        nlohmann::json j{{"game", f.create}, {"play_on", f.play_on}};
+        j["players"] = f.players > 0 ? f.players : (f.create == "ludo" ? std::min(4, std::max(2, default_players)) : default_players);
+        if (f.create == "spook") {
+            j["pieces"] = f.pieces;
+        } else {
+            j["arm"] = f.arm;
+            j["entry"] = f.entry;
+            j["three_sixes"] = f.three_sixes;
+        }
+        c.options = j.get<GameOptions>();  // throws invalid_argument naming the bad option
+        if (f.decision_ms >= 0 || f.pace_ms >= 0 || f.hints) {
+            protocol::RoomSettings s;
+            if (f.decision_ms >= 0) s.decision_ms = f.decision_ms;
+            if (f.pace_ms >= 0) s.pace_ms = f.pace_ms;
+            s.hints = f.hints;
+            c.settings = s;
+        }
+    } else if (!f.room.empty()) {
+        c.room = f.room;
+        for (auto& ch : c.room) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        if (!f.token.empty()) {
+            c.mode = client::JoinMode::resume;
+            c.token = f.token;
+        } else {
+            c.mode = client::JoinMode::join;
+        }
+    } else {
+        throw std::invalid_argument("say which room: --create spook|ludo for a new one, or --room CODE to join one");
+    }
+    return c;
+}
+
+}  // namespace spookludo::cli

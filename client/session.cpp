@@ -1,0 +1,173 @@
+#include "session.h"
+
+#include <algorithm>
+#include <random>
+
+namespace spookludo::client {
+
+namespace pr = protocol;
+using nlohmann::json;
+
+std::string random_client_seed() {
+    std::random_device device;
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string seed;
+    for (int i = 0; i < 8; ++i) {
+        const auto word = device();
+        for (int k = 0; k < 4; ++k) {
+            const auto byte = (word >> (8 * k)) & 0xFFu;
+            seed += digits[byte >> 4];
+            seed += digits[byte & 15u];
+        }
+    }
+    return seed.substr(0, 32);
+}
+
+Session::Session(EventLoop& loop, SessionConfig config, Callbacks callbacks)
+    : loop_(loop), config_(std::move(config)), callbacks_(std::move(callbacks)) {
+    seed_ = config_.client_seed.value_or(random_client_seed());
+}
+
+Session::~Session() {
+    *alive_ = false;
+    if (connection_) connection_->close();
+}
+
+bool Session::connected() const {
+    return connection_ && connection_->is_open();
+}
+
+void Session::start() {
+    connect();
+}
+
+void Session::connect() {
+    if (ended_) return;
+    ++attempts_;
+    if (callbacks_.on_status)
+        callbacks_.on_status(entered_ ? "reconnecting to " + config_.url.text() + "..." : "connecting to " + config_.url.text() + "...");
+    std::weak_ptr<bool> alive = alive_;
+    Connection::Handlers h;
+    h.on_open = [this, alive] {
+        if (!alive.expired()) on_open();
+    };
+    h.on_message = [this, alive](std::string_view text) {
+        if (!alive.expired()) on_text(text);
+    };
+    h.on_close = [this, alive](const std::string& reason) {
+        if (!alive.expired()) on_closed(reason);
+    };
+    connection_ = Connection::open(loop_, config_.url, std::move(h));
+}
+
+void Session::send(const pr::ClientMessage& message) {
+    if (connection_) connection_->send(pr::encode(message));
+}
+
+void Session::on_open() {
+    send(pr::Hello{pr::kProtocolVersion, config_.client});
+    // After a dropped connection a player resumes with the token; a spectator watches again.
+    if (entered_ && view_.token() && !view_.is_spectator()) {
+        send(pr::Resume{view_.room(), *view_.token()});
+        return;
+    }
+    switch (entered_ && view_.is_spectator() ? JoinMode::watch : config_.mode) {
+        case JoinMode::create: send(pr::CreateRoom{config_.options, config_.name, config_.settings}); break;
+        case JoinMode::join: send(pr::JoinRoom{config_.room, config_.name}); break;
+        case JoinMode::resume: send(pr::Resume{config_.room, config_.token}); break;
+        case JoinMode::watch: send(pr::Watch{entered_ ? view_.room() : config_.room}); break;
+    }
+}
+
+void Session::on_text(std::string_view text) {
+    json message = json::parse(text, nullptr, false);
+    if (message.is_discarded() || !message.is_object()) return;
+    view_.apply(message, steady_ms());
+    const std::string type = message.value("type", "");
+    if (type == "joined") {
+        entered_ = true;
+        attempts_ = 0;
+        if (callbacks_.on_status) callbacks_.on_status("connected");
+    } else if (type == "error") {
+        const std::string code = message.value("code", "");
+        const std::string text_of = message.value("message", "");
+        static constexpr std::string_view refusals[] = {"room_not_found", "room_full", "name_taken", "version_mismatch",
+                                                        "bad_token", "server_full", "already_in_room"};
+        const bool refused = std::find(std::begin(refusals), std::end(refusals), code) != std::end(refusals);
+        const std::string ref = message.value("ref", "");
+        const bool entering = ref == "create_room" || ref == "join_room" || ref == "resume" || ref == "watch" || ref == "hello";
+        if (refused || (entering && !view_.in_game() && view_.room().empty())) {
+            std::string why = text_of;
+            if (code == "room_not_found") why = "no room " + (config_.room.empty() ? view_.room() : config_.room) + " on this server (check the code): " + text_of;
+            if (code == "version_mismatch") why = "this client speaks protocol " + std::to_string(pr::kProtocolVersion) + " and the server does not: " + text_of;
+            end(SessionEnd{entered_ ? 1 : 2, why + " [" + code + "]"});
+            return;
+        }
+    } else if (type == "kicked") {
+        if (callbacks_.on_message) callbacks_.on_message(message);
+        end(SessionEnd{1, "the host removed this seat from room " + view_.room()});
+        return;
+    } else if (type == "closing") {
+        if (callbacks_.on_message) callbacks_.on_message(message);
+        end(SessionEnd{1, "the server is closing: " + message.value("reason", std::string("shutting down"))});
+        return;
+    }
+    if (view_.seed_requested()) {
+        send(pr::SubmitClientSeed{seed_});
+        view_.seed_sent();
+        seed_ = random_client_seed();  // a rematch gets fresh entropy
+    }
+    if (callbacks_.on_message) callbacks_.on_message(message);
+}
+
+void Session::choose(int piece) {
+    const auto& pending = view_.pending();
+    if (!pending) return;
+    send(pr::Choose{pending->decision.decision, piece});
+    view_.mark_chosen(piece);
+}
+
+void Session::leave(const std::string& reason) {
+    if (ended_) return;
+    leaving_ = true;
+    if (connected() && !view_.room().empty()) send(pr::Leave{});
+    end(SessionEnd{0, reason});
+}
+
+void Session::end(SessionEnd outcome) {
+    if (ended_) return;
+    ended_ = true;
+    if (connection_) connection_->close();
+    if (callbacks_.on_end) {
+        auto cb = callbacks_.on_end;
+        cb(outcome);
+    }
+}
+
+void Session::on_closed(const std::string& reason) {
+    if (ended_) return;
+    const bool can_resume = entered_ && config_.reconnect && (view_.token() || view_.is_spectator());
+    if (!entered_ && attempts_ <= 1) {
+        end(SessionEnd{2, reason});
+        return;
+    }
+    if (!can_resume) {
+        end(SessionEnd{entered_ ? 1 : 2, reason});
+        return;
+    }
+    const std::int64_t now = steady_ms();
+    if (attempts_ == 0 || lost_at_ms_ == 0) lost_at_ms_ = now;
+    if (now - lost_at_ms_ > config_.reconnect_for.count()) {
+        end(SessionEnd{1, "could not reconnect within " + std::to_string(config_.reconnect_for.count() / 1000) +
+                              " s: " + reason});
+        return;
+    }
+    if (callbacks_.on_status) callbacks_.on_status("connection lost (" + reason + "); reconnecting...");
+    const auto delay = std::chrono::milliseconds(std::min(5000, 250 * (1 << std::min(attempts_, 4))));
+    std::weak_ptr<bool> alive = alive_;
+    loop_.after(delay, [this, alive] {
+        if (!alive.expired()) connect();
+    });
+}
+
+}  // namespace spookludo::client

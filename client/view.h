@@ -1,0 +1,148 @@
+#pragma once
+// The client's picture of a room and its game, built only from the server's messages
+// (PROTOCOL.md). The server decides everything; the view remembers what it was told so that a
+// terminal can draw it, a bot can choose, and a test can replay a recorded message sequence.
+//
+// Feed every server message to apply(), in order. A `room` snapshot replaces what the view knew
+// (that is how a reconnection redraws); the messages between snapshots update it step by step.
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "spookludo/options.h"
+#include "spookludo/protocol/server_messages.h"
+
+namespace spookludo::client {
+
+// One line of the game's story, the way a party host would say it.
+struct LogLine {
+    enum class Kind : unsigned char { info, roll, move, monster, capture, finish, error, mine };
+    Kind kind = Kind::info;
+    std::string text;
+};
+
+// A decision the server asked of this client, with its local deadline.
+struct PendingDecision {
+    protocol::Decision decision;
+    std::int64_t deadline_ms = 0;  // local clock (steady, ms) when the server will move for us
+    std::optional<int> chosen;     // the piece we sent (waiting for choice_accepted)
+};
+
+struct GameResult {
+    protocol::GameOver over;
+};
+
+class GameView {
+public:
+    static constexpr std::size_t kMaxLog = 200;
+
+    // Applies one server message; `now_ms` is the local steady clock, used for deadlines.
+    // Unknown message types are ignored (a newer server may send more). Throws nothing: a
+    // message it cannot read becomes an error line in the log.
+    void apply(const nlohmann::json& message, std::int64_t now_ms = 0);
+    void apply_text(std::string_view text, std::int64_t now_ms = 0);
+
+    // ---- The room -------------------------------------------------------------------------
+    const std::string& room() const noexcept { return room_; }
+    int my_seat() const noexcept { return seat_; }  // -1: spectator or not seated
+    const std::optional<std::string>& token() const noexcept { return token_; }
+    bool am_host() const noexcept { return seat_ >= 0 && snapshot_ && snapshot_->host == seat_; }
+    bool is_spectator() const noexcept { return role_ == "spectator"; }
+    const std::optional<protocol::RoomSnapshot>& snapshot() const noexcept { return snapshot_; }
+    std::string state() const { return snapshot_ ? snapshot_->state : std::string("connecting"); }
+    bool paused() const noexcept { return snapshot_ && snapshot_->paused; }
+    // The name shown for a seat ("seat 3" when unknown).
+    std::string seat_name(int seat) const;
+
+    // ---- The game --------------------------------------------------------------------------
+    bool in_game() const noexcept { return in_game_; }
+    const GameOptions& options() const noexcept { return options_; }
+    const std::string& game_id() const noexcept { return game_id_; }
+    const std::string& commitment() const noexcept { return commitment_; }
+    bool seed_requested() const noexcept { return seed_requested_; }  // commitment seen, no seed sent
+    void seed_sent() noexcept { seed_requested_ = false; }
+
+    // Spook: every seat's board (notation) and pieces' squares; the round and its rolls.
+    const std::vector<std::string>& spook_boards() const noexcept { return spook_boards_; }
+    const std::vector<std::vector<int>>& spook_positions() const noexcept { return spook_positions_; }
+    const std::vector<std::optional<int>>& spook_finished() const noexcept { return spook_finished_; }
+    int round() const noexcept { return round_; }
+    std::optional<int> movement_roll() const noexcept { return roll_; }
+    std::optional<std::string> last_character() const noexcept { return last_character_; }
+
+    // Ludo: every seat's pieces by progress (-1 yard, 9n+2 home), whose turn, the last throw.
+    const std::vector<std::array<int, 4>>& ludo_progress() const noexcept { return ludo_progress_; }
+    int current_seat() const noexcept { return current_seat_; }
+    int turn() const noexcept { return turn_; }
+    std::optional<int> last_face() const noexcept { return face_; }
+    // The position in the engine's notation (ludo/game.h), with `marked` as the seat to play.
+    std::string ludo_position(int marked) const;
+
+    // The last move of each seat (for highlighting): piece and target, Spook or Ludo.
+    struct LastMove { int seat = 0; int piece = 0; int from = 0; int to = 0; };
+    const std::vector<LastMove>& last_moves() const noexcept { return last_moves_; }
+
+    // ---- Decisions -------------------------------------------------------------------------
+    const std::optional<PendingDecision>& pending() const noexcept { return pending_; }
+    void mark_chosen(int piece) { if (pending_) pending_->chosen = piece; }
+    // Milliseconds left to answer (0 when none is pending or the time is up).
+    std::int64_t time_left_ms(std::int64_t now_ms) const noexcept;
+
+    // ---- Outcome and story -------------------------------------------------------------------
+    const std::optional<GameResult>& result() const noexcept { return result_; }
+    const std::deque<LogLine>& log() const noexcept { return log_; }
+    std::size_t log_count() const noexcept { return log_total_; }  // lines ever added
+    const std::optional<protocol::ErrorReply>& last_error() const noexcept { return last_error_; }
+    bool kicked() const noexcept { return kicked_; }
+    std::optional<std::string> closing() const { return closing_; }
+    std::int64_t messages() const noexcept { return messages_; }
+
+private:
+    void say(LogLine::Kind kind, std::string text);
+    void on_snapshot(const protocol::RoomSnapshot& s);
+    void start_game(const GameOptions& options);
+    void apply_ludo_events(const std::vector<protocol::EventView>& events);
+    void set_spook_piece(int seat, int piece, int to);
+
+    std::string room_;
+    int seat_ = -1;
+    std::string role_;
+    std::optional<std::string> token_;
+    std::optional<protocol::RoomSnapshot> snapshot_;
+
+    bool in_game_ = false;
+    GameOptions options_;
+    std::string game_id_;
+    std::string commitment_;
+    std::vector<std::string> published_boards_;
+    bool seed_requested_ = false;
+
+    std::vector<std::string> spook_boards_;
+    std::vector<std::vector<int>> spook_positions_;
+    std::vector<std::optional<int>> spook_finished_;
+    int round_ = 0;
+    std::optional<int> roll_;
+    std::optional<std::string> last_character_;
+
+    std::vector<std::array<int, 4>> ludo_progress_;
+    int current_seat_ = -1;
+    int turn_ = 0;
+    std::optional<int> face_;
+
+    std::vector<LastMove> last_moves_;
+    std::optional<PendingDecision> pending_;
+    std::optional<GameResult> result_;
+    std::deque<LogLine> log_;
+    std::size_t log_total_ = 0;
+    std::optional<protocol::ErrorReply> last_error_;
+    bool kicked_ = false;
+    std::optional<std::string> closing_;
+    std::int64_t messages_ = 0;
+};
+
+}  // namespace spookludo::client
