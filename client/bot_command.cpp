@@ -1,6 +1,7 @@
 #include "bot_command.h"
 
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -23,6 +24,7 @@ struct BotArgs {
     bool start = false;
     std::string name = "bot";
     bool quiet = false;
+    std::string transcript;
 };
 
 // N bot players in one process, on one event loop.
@@ -32,6 +34,10 @@ public:
 
     int run() {
         base_ = session_config(args_.room, name_of(0), args_.count);
+        if (!args_.transcript.empty()) {
+            transcript_ = std::make_unique<std::ofstream>(args_.transcript);
+            if (!*transcript_) throw std::invalid_argument("cannot write the transcript " + args_.transcript);
+        }
         loop_.on_signal([this](int) {
             say("interrupted: the bots leave the room");
             exit_code_ = 130;
@@ -93,6 +99,7 @@ private:
         auto& view = b.session->view();
         const std::string type = m.value("type", "");
         if (b.index == 0) report(view);
+        if (b.index == 0 && transcript_) *transcript_ << m.dump() << "\n";
         if (type == "joined") {
             if (b.index == 0 && !announced_) {
                 announced_ = true;
@@ -200,6 +207,7 @@ private:
     bool announced_ = false;
     bool started_ = false;
     std::size_t reported_ = 0;
+    std::unique_ptr<std::ofstream> transcript_;
     int exit_code_ = 0;
 };
 
@@ -223,6 +231,8 @@ void add_bot_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("--start", args->start, "Start the game once all the bots are seated (with --create)");
     cmd->add_option("--name", args->name, "Name prefix: bots are PREFIX-1, PREFIX-2, ...");
     cmd->add_flag("--quiet", args->quiet, "Print only the room, the token and the result");
+    cmd->add_option("--transcript", args->transcript,
+                    "Write every message the first bot receives to FILE, one JSON object a line (tests, debugging)");
     cmd->callback([args, &exit_code] {
         if (!args->room.token.empty() && args->count != 1)
             throw CLI::ValidationError("--token", "resumes one seat: use --count 1");

@@ -3,6 +3,7 @@
 
 #include "boards_command.h"
 #include "bot_command.h"
+#include "play_command.h"
 #include "sim_command.h"
 #include "verify_command.h"
 
@@ -14,6 +15,8 @@ int main(int argc, char** argv) {
     spookludo::cli::add_sim_command(app, exit_code);
     spookludo::cli::add_boards_command(app, exit_code);
     spookludo::cli::add_verify_command(app, exit_code);
+    spookludo::cli::add_play_command(app, exit_code);
+    spookludo::cli::add_watch_command(app, exit_code);
     spookludo::cli::add_bot_command(app, exit_code);
     CLI11_PARSE(app, argc, argv);
     return exit_code;

@@ -13,11 +13,6 @@ namespace {
 
 std::string piece_label(int piece) { return "piece " + std::to_string(piece + 1); }
 
-std::string spook_square_text(int square) {
-    if (square >= 40) return "the church";
-    return "square " + std::to_string(square);
-}
-
 std::string by_text(const std::optional<std::string>& by) {
     if (!by) return {};
     if (*by == "timeout") return " (time ran out: the server chose the best move)";
@@ -305,8 +300,9 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
                 }
                 set_spook_piece(x.seat, *x.piece, x.to.value_or(0));
                 last_moves_.push_back(LastMove{x.seat, *x.piece, x.from.value_or(0), x.to.value_or(0)});
-                say(kind, who + " moves " + piece_label(*x.piece) + " from " + std::to_string(x.from.value_or(0)) +
-                              " to " + spook_square_text(x.to.value_or(0)) + by_text(x.by) + ".");
+                say(kind, who + " moves " + piece_label(*x.piece) + " from square " + std::to_string(x.from.value_or(0)) +
+                              " to " + (x.to.value_or(0) >= 40 ? std::string("the church") : std::to_string(x.to.value_or(0))) +
+                              by_text(x.by) + ".");
             }
         } else if (type == "activation") {
             const auto a = m.get<pr::Activation>();
@@ -320,7 +316,7 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
                 set_spook_piece(x.seat, *x.piece, x.to.value_or(0));
                 say(x.seat == seat_ ? LogLine::Kind::mine : LogLine::Kind::monster,
                     "  " + seat_name(x.seat) + "'s " + piece_label(*x.piece) + ": " + std::to_string(x.from.value_or(0)) +
-                        " -> " + spook_square_text(x.to.value_or(0)));
+                        " -> " + (x.to.value_or(0) >= 40 ? std::string("the church") : std::to_string(x.to.value_or(0))));
             }
             for (const int seat : a.finished) {
                 if (static_cast<std::size_t>(seat) < spook_finished_.size()) spook_finished_[static_cast<std::size_t>(seat)] = a.round;

@@ -474,14 +474,14 @@ SpookLudo KQZTM | Spook round 3, die 4 | you: Ann
                2           1                                 at 12, 1
 H hat C cat S spook W werewolf X witch + church | pieces 1-2, *=2, -=moved
 Round 2: the die shows 4. Everyone moves one piece 4 squares.
-Ann moves piece 1 from 5 to square 9.
-best bot 1 moves piece 1 from 1 to square 5.
-Ben moves piece 2 from 1 to square 5.
-Cleopatra the Great moves piece 1 from 5 to square 9 (time ran out: the server
+Ann moves piece 1 from square 5 to 9.
+best bot 1 moves piece 1 from square 1 to 5.
+Ben moves piece 2 from square 1 to 5.
+Cleopatra the Great moves piece 1 from square 5 to 9 (time ran out: the server
 chose the best move).
 The die shows 1: it's the Wizard's Hat! Any piece on the Wizard's Hat moves
 forward 3 squares.
-Cleopatra the Great's piece 1: 9 -> square 12
+Cleopatra the Great's piece 1: 9 -> 12
 Round 3: the die shows 4. Everyone moves one piece 4 squares.
 1  piece 1: 9 -> 13 (Spook) (hint: 29.8 rounds, best)
 2  piece 2: 1 -> 5 (Werewolf) (hint: 31.2 rounds)

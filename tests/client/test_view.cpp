@@ -1,33 +1,258 @@
-// The client's view of a game, built from a recorded message sequence (client/view.h).
-// (Placeholder with one real case until the lead's view tests land.)
+// The client's view of a game, built from recorded message sequences: whole games that bots
+// played against the real server (`spookludo bot --transcript`), checked against the game
+// records the server wrote for the same games (tests/client/data).
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bot_brain.h"
+#include "render.h"
 #include "view.h"
 
 using namespace spookludo;
+using nlohmann::json;
 
-TEST_CASE("view: a Spook roll and the moves that follow update the pieces") {
+namespace {
+
+std::vector<json> read_transcript(const std::string& name) {
+    std::ifstream in(std::string(SPOOKLUDO_TEST_DATA) + "/" + name);
+    REQUIRE_MESSAGE(in.good(), "missing test data " << name);
+    std::vector<json> messages;
+    std::string line;
+    while (std::getline(in, line))
+        if (!line.empty()) messages.push_back(json::parse(line));
+    return messages;
+}
+
+json read_record(const std::string& name) {
+    std::ifstream in(std::string(SPOOKLUDO_TEST_DATA) + "/" + name);
+    REQUIRE_MESSAGE(in.good(), "missing test data " << name);
+    return json::parse(in);
+}
+
+std::map<int, std::string> positions_by_step(const json& record) {
+    std::map<int, std::string> out;
+    for (const auto& p : record.at("positions")) {
+        std::string text = p.at("position");
+        std::erase(text, '*');
+        out[p.at("step").get<int>()] = text;
+    }
+    return out;
+}
+
+std::string spook_positions_text(const client::GameView& v) {
+    std::string out;
+    for (const auto& seat : v.spook_positions()) {
+        if (!out.empty()) out += ' ';
+        for (std::size_t i = 0; i < seat.size(); ++i) out += (i ? "," : "") + std::to_string(seat[i]);
+    }
+    return out;
+}
+
+// The seat-0 choices the record holds, by step.
+std::map<int, int> choices_of_seat0(const json& record) {
+    std::map<int, int> out;
+    for (const auto& c : record.at("choices"))
+        if (c.at("seat") == 0 && c.at("by") == "player") out[c.at("step").get<int>()] = c.at("piece").get<int>();
+    return out;
+}
+
+bool log_has(const client::GameView& v, const std::string& text) {
+    for (const auto& line : v.log())
+        if (line.text.find(text) != std::string::npos) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("view: a recorded Spook game replays to the record's positions after every round") {
+    const auto messages = read_transcript("spook_4p.jsonl");
+    const auto record = read_record("spook_4p.record.json");
+    const auto expected = positions_by_step(record);
     client::GameView v;
-    protocol::Joined j;
-    j.room = "KQZTM";
-    j.seat = 0;
-    j.role = "player";
-    j.host = true;
-    v.apply(protocol::to_message(j));
-    protocol::GameStarted g;
-    g.game_id = "g";
-    g.options = GameOptions::spook_game(2, 2);
-    v.apply(protocol::to_message(g));
+    int rounds_checked = 0;
+    for (const auto& m : messages) {
+        v.apply(m, 0);
+        if (m.at("type") == "roll" && m.at("round") == 1) CHECK(log_has(v, "Round 1: the die shows"));
+        if (m.at("type") == "activation") {
+            const int round = m.at("round");
+            REQUIRE(expected.count(round) == 1);
+            CHECK_MESSAGE(spook_positions_text(v) == expected.at(round), "round " << round);
+            ++rounds_checked;
+        }
+    }
+    CHECK(rounds_checked == record.at("result").at("length").get<int>());
+    // Each seat's board is the published board the fair draw assigned it.
+    const auto& boards = record.at("boards");
+    const auto& assignment = record.at("assignment");
+    REQUIRE(v.spook_boards().size() == 4);
+    for (std::size_t s = 0; s < 4; ++s) CHECK(v.spook_boards()[s] == boards.at(assignment.at(s).get<std::size_t>()));
+    REQUIRE(v.result());
+    CHECK(v.result()->over.winners == record.at("result").at("winners").get<std::vector<int>>());
+    CHECK(v.my_seat() == 0);
+    CHECK_FALSE(v.pending());
+    // The story reads like a host: rolls, monsters, the end.
+    CHECK(log_has(v, "it's the"));
+    CHECK(log_has(v, "Game over! bot-"));
+    CHECK(log_has(v, "Server seed revealed"));
+}
+
+TEST_CASE("view: a recorded Ludo game replays to the record's position after every turn") {
+    const auto messages = read_transcript("ludo_4p_n6.jsonl");
+    const auto record = read_record("ludo_4p_n6.record.json");
+    const auto expected = positions_by_step(record);
+    client::GameView v;
+    int turns_checked = 0;
+    int captures = 0;
+    for (std::size_t i = 0; i < messages.size(); ++i) {
+        v.apply(messages[i], 0);
+        const std::string type = messages[i].at("type");
+        if (type == "roll_off") CHECK(log_has(v, "starts."));
+        if (type == "move" || type == "throw") {
+            for (const auto& e : messages[i].at("events"))
+                if (e.at("kind") == "captured") ++captures;
+            const int turn = messages[i].at("turn");
+            // The end of a turn: the next throw or move belongs to another turn.
+            std::size_t k = i + 1;
+            while (k < messages.size() && messages[k].at("type") != "throw" && messages[k].at("type") != "move" &&
+                   messages[k].at("type") != "game_over")
+                ++k;
+            const bool turn_over = k == messages.size() || !messages[k].contains("turn") || messages[k].at("turn") != turn;
+            if (turn_over) {
+                REQUIRE(expected.count(turn) == 1);
+                std::string position = v.ludo_position(-1);
+                CHECK_MESSAGE(position == expected.at(turn), "turn " << turn);
+                ++turns_checked;
+            }
+        }
+    }
+    CHECK(turns_checked == record.at("result").at("length").get<int>());
+    REQUIRE(v.result());
+    CHECK(v.result()->over.winners == record.at("result").at("winners").get<std::vector<int>>());
+    CHECK(captures > 0);
+    CHECK(log_has(v, "Captured! "));
+    CHECK(log_has(v, "has all four pieces home!"));
+}
+
+TEST_CASE("view: the bot's brain makes the same choices again from the recorded messages") {
+    // bot-1 (seat 0) played these games with these policies and this seed (bot_command.cpp).
+    const std::pair<const char*, PolicyKind> games[] = {{"spook_4p", PolicyKind::greedy}, {"ludo_4p_n6", PolicyKind::best}};
+    for (const auto& [name, policy] : games) {
+        CAPTURE(name);
+        const auto messages = read_transcript(std::string(name) + ".jsonl");
+        const auto choices = choices_of_seat0(read_record(std::string(name) + ".record.json"));
+        client::GameView v;
+        client::BotBrain brain(policy, std::uint64_t{0x5eed0000});
+        int checked = 0;
+        for (const auto& m : messages) {
+            v.apply(m, 0);
+            if (m.at("type") != "decision") continue;
+            const int step = m.at("step");
+            REQUIRE(choices.count(step) == 1);
+            CHECK_MESSAGE(brain.choose(v) == choices.at(step), "step " << step);
+            ++checked;
+        }
+        CHECK(checked == static_cast<int>(choices.size()));
+        CHECK(checked > 5);
+    }
+}
+
+TEST_CASE("view: a snapshot alone (a reconnection) gives the whole picture") {
+    SUBCASE("Spook") {
+        protocol::RoomSnapshot s;
+        s.room = "KQZTM";
+        s.state = "playing";
+        s.options = GameOptions::spook_game(2, 2);
+        protocol::SpookView g;
+        g.round = 7;
+        g.phase = "choosing";
+        g.roll = 3;
+        g.boards = {".HCCWCHWXH.HSXWXHSWH.SWSSSXCCC.XXXSWCHW+", ".HCXWSXHCX.WSSHSCHWX.CWWHHSCCX.HSWXXCWS+"};
+        g.positions = {{12, 5}, {40, 9}};
+        g.finished_round = {std::nullopt, std::nullopt};
+        s.spook = g;
+        client::GameView v;
+        v.apply(protocol::to_message(s));
+        CHECK(v.in_game());
+        CHECK(v.round() == 7);
+        CHECK(v.movement_roll() == 3);
+        CHECK(spook_positions_text(v) == "12,5 40,9");
+        CHECK(v.spook_boards() == g.boards);
+    }
+    SUBCASE("Ludo") {
+        protocol::RoomSnapshot s;
+        s.room = "KQZTM";
+        s.state = "playing";
+        s.options = GameOptions::ludo_game(4, 6);
+        protocol::LudoView g;
+        g.position = "green:H,Y,5,12 yellow*:Y,Y,Y,50 red:Y,55,Y,Y blue:0,0,Y,Y";
+        g.phase = "awaiting_throw";
+        g.current_seat = 1;
+        g.turn = 57;
+        s.ludo = g;
+        client::GameView v;
+        v.apply(protocol::to_message(s));
+        CHECK(v.in_game());
+        CHECK(v.turn() == 57);
+        CHECK(v.current_seat() == 1);
+        CHECK(v.ludo_position(1) == "green:H,Y,5,12 yellow*:Y,Y,Y,50 red:Y,55,Y,Y blue:0,0,Y,Y");
+    }
+}
+
+TEST_CASE("view: errors and unreadable messages are told, and change nothing") {
+    client::GameView v;
     v.apply(protocol::to_message(protocol::Roll{1, 4}));
-    protocol::PieceMoveView m;
-    m.seat = 1;
-    m.piece = 1;
-    m.from = 1;
-    m.to = 5;
-    v.apply(protocol::to_message(protocol::Moves{1, {m}}));
-    CHECK(v.round() == 1);
-    CHECK(v.movement_roll() == 4);
-    REQUIRE(v.spook_positions().size() == 2);
-    CHECK(v.spook_positions()[1] == std::vector<int>{1, 5});
-    CHECK(v.spook_positions()[0] == std::vector<int>{1, 1});
+    const auto before = v.movement_roll();
+    v.apply_text("{not json");
+    CHECK(v.log().back().kind == client::LogLine::Kind::error);
+    v.apply(protocol::to_message(protocol::ErrorReply{"illegal_choice", "piece 2 cannot move 4: the church needs an exact throw", "choose"}));
+    REQUIRE(v.last_error());
+    CHECK(v.last_error()->code == "illegal_choice");
+    CHECK(log_has(v, "the church needs an exact throw (illegal_choice)"));
+    v.apply(json{{"type", "roll"}, {"round", "three"}, {"face", 2}});  // a field of the wrong type
+    CHECK(v.log().back().text.find("could not read") != std::string::npos);
+    v.apply(json{{"type", "something_new"}});  // a newer server's message: ignored
+    CHECK(v.movement_roll() == before);
+}
+
+TEST_CASE("view: a decision counts down on the local clock and closes when answered or timed out") {
+    client::GameView v;
+    protocol::Decision d;
+    d.decision = "17";
+    d.seat = 0;
+    d.time_left_ms = 20000;
+    d.options = {protocol::DecisionOption{0, 5, 9, {}, {}, {}, {}}, protocol::DecisionOption{1, 1, 5, {}, {}, {}, {}}};
+    v.apply(protocol::to_message(d), 1000);
+    REQUIRE(v.pending());
+    CHECK(v.time_left_ms(1000) == 20000);
+    CHECK(v.time_left_ms(15000) == 6000);
+    CHECK(v.time_left_ms(30000) == 0);
+    v.apply(protocol::to_message(protocol::ChoiceAccepted{"16", 0}));  // another decision's
+    CHECK(v.pending());
+    v.apply(protocol::to_message(protocol::ChoiceAccepted{"17", 0}));
+    CHECK_FALSE(v.pending());
+    v.apply(protocol::to_message(d), 1000);
+    v.apply(protocol::to_message(protocol::DecisionTimeout{"17"}));
+    CHECK_FALSE(v.pending());
+    CHECK(log_has(v, "Time's up"));
+}
+
+TEST_CASE("view: every step of the recorded games draws within 80x24, with and without colour") {
+    for (const char* name : {"spook_4p.jsonl", "ludo_4p_n6.jsonl"}) {
+        CAPTURE(name);
+        client::GameView v;
+        for (const auto& m : read_transcript(name)) {
+            v.apply(m, 0);
+            for (const bool color : {false, true}) {
+                client::Style style;
+                style.color = color;
+                const auto lines = client::render_screen(v, style, 0, "status");
+                REQUIRE(lines.size() <= 24);
+                for (const auto& line : lines) REQUIRE(client::visible_width(line) <= 80);
+            }
+        }
+    }
 }
