@@ -22,6 +22,7 @@ struct BotArgs {
     int count = 1;
     int think_ms = 0;
     bool start = false;
+    int fill_after = -1;  // seconds; -1: never fill with server bots
     std::string name = "bot";
     bool quiet = false;
     std::string transcript;
@@ -146,7 +147,28 @@ private:
         const auto& view = b.session->view();
         const auto& snap = view.snapshot();
         if (!snap || snap->state != "lobby" || !view.am_host()) return;
-        if (static_cast<int>(snap->seats.size()) < args_.count) return;
+        const int seated = static_cast<int>(snap->seats.size());
+        if (args_.fill_after >= 0) {
+            // A party's lobby: wait for people, then server bots take the free seats.
+            if (!fill_timer_armed_) {
+                fill_timer_armed_ = true;
+                if (!args_.quiet)
+                    say("waiting " + std::to_string(args_.fill_after) + " s for players; then bots fill the free seats");
+                loop_.after(std::chrono::seconds(args_.fill_after), [this, &b] {
+                    filling_ = true;
+                    maybe_start(b);
+                });
+            }
+            if (seated >= snap->options.players) {
+                started_ = true;
+                b.session->send(protocol::Start{});
+            } else if (filling_ && !fill_sent_) {
+                fill_sent_ = true;
+                for (int i = seated; i < snap->options.players; ++i) b.session->send(protocol::AddBot{policy_});
+            }
+            return;
+        }
+        if (seated < args_.count) return;
         started_ = true;
         b.session->send(protocol::Start{});
     }
@@ -206,6 +228,9 @@ private:
     std::vector<std::unique_ptr<Bot>> bots_;
     bool announced_ = false;
     bool started_ = false;
+    bool fill_timer_armed_ = false;
+    bool filling_ = false;
+    bool fill_sent_ = false;
     std::size_t reported_ = 0;
     std::unique_ptr<std::ofstream> transcript_;
     int exit_code_ = 0;
@@ -229,6 +254,10 @@ void add_bot_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--count", args->count, "How many bot players (connections)")->check(CLI::Range(1, 8));
     cmd->add_option("--think", args->think_ms, "Wait this many ms before answering")->check(CLI::Range(0, 600000));
     cmd->add_flag("--start", args->start, "Start the game once all the bots are seated (with --create)");
+    cmd->add_option("--fill-after", args->fill_after,
+                    "With --start: wait this many seconds for people to join, then fill the free seats with "
+                    "server-side bots of --policy and start (a party's lobby)")
+        ->check(CLI::Range(0, 3600));
     cmd->add_option("--name", args->name, "Name prefix: bots are PREFIX-1, PREFIX-2, ...");
     cmd->add_flag("--quiet", args->quiet, "Print only the room, the token and the result");
     cmd->add_option("--transcript", args->transcript,
@@ -236,6 +265,8 @@ void add_bot_command(CLI::App& app, int& exit_code) {
     cmd->callback([args, &exit_code] {
         if (!args->room.token.empty() && args->count != 1)
             throw CLI::ValidationError("--token", "resumes one seat: use --count 1");
+        if (args->fill_after >= 0 && !args->start)
+            throw CLI::ValidationError("--fill-after", "needs --start");
         if (args->start && args->room.create.empty())
             throw CLI::ValidationError("--start", "only the room's creator (--create) can start it");
         try {

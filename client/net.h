@@ -17,7 +17,7 @@ struct Url {
     std::string host;
     std::string port;
     std::string path = "/ws";
-    std::string text() const { return "ws://" + host + ":" + port + path; }
+    std::string text() const { return "ws://" + host + ":" + port + (path == "/ws" ? std::string() : path); }
 };
 // The parsed URL, or an error message (e.g. "wss:// is not supported: use ws://").
 std::optional<Url> parse_url(std::string_view text, std::string& error);

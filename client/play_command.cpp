@@ -129,6 +129,12 @@ private:
         if (type != "error") message_.clear();
         if (!term_.interactive()) {
             print_new_lines();
+            if (type == "activation" || type == "game_started") {
+                // The boards after each round (plain text: a log or a pipe has no colour).
+                client::Style plain = style();
+                plain.color = false;
+                for (const auto& line : client::render_spook_boards(session_->view(), plain)) term_.write(line + "\n");
+            }
             if (type == "decision") {
                 for (const auto& line : client::render_decision(session_->view(), style(), client::steady_ms()))
                     term_.write(line + "\n");

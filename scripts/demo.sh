@@ -1,15 +1,86 @@
 #!/usr/bin/env bash
-# The main job: installs what is needed, builds, and runs the demo. For now the demo is the
-# simulator: the best-play bot against the random one, then a full 8-player Halloween party of
-# bots with all three policies. Extra arguments go to the first simulation.
+# The main job: installs what is needed, builds, and runs a demo party on this machine.
+#
+# A server starts, a Spook & Werewolf room is created and its code and join command printed.
+# The lobby waits DEMO_WAIT seconds (default 20) for people to join from other terminals or
+# machines (`spookludo play ws://HOST:PORT --room CODE --name YOU`); then bots fill the free
+# seats and the game starts. This terminal watches the game; when it ends, the server stops.
+#
+# Settings (environment): DEMO_PORT (7777), DEMO_WAIT (20 s), DEMO_PLAYERS (4 seats),
+# DEMO_PACE_MS (1500 ms between steps), DEMO_DECISION_MS (20000), DEMO_GAME (spook or ludo),
+# DEMO_DATA_DIR (where the game record goes; a temporary directory by default).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh build
-scripts/build.sh release spookludo
-bin=build/release/client/spookludo
+scripts/build.sh release spookludo spookludo-server
+
+port=${DEMO_PORT:-7777}
+wait_s=${DEMO_WAIT:-20}
+players=${DEMO_PLAYERS:-4}
+pace=${DEMO_PACE_MS:-1500}
+decision=${DEMO_DECISION_MS:-20000}
+game=${DEMO_GAME:-spook}
+data=${DEMO_DATA_DIR:-$(mktemp -d /tmp/spookludo-demo.XXXXXX)}
+server=build/release/server/spookludo-server
+client=build/release/client/spookludo
+run=$(mktemp -d /tmp/spookludo-demo-run.XXXXXX)
+
+server_pid=""
+host_pid=""
+cleanup() {
+  [ -n "$host_pid" ] && kill "$host_pid" 2>/dev/null || true
+  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+    kill -TERM "$server_pid" 2>/dev/null || true   # graceful: any game is ended, its record written
+    wait "$server_pid" 2>/dev/null || true
+  fi
+  rm -rf "$run"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+echo "== Starting the server on port $port (records in $data) =="
+"$server" --port "$port" --pace-ms "$pace" --decision-ms "$decision" --data-dir "$data" \
+  --pid-file "$run/server.pid" >"$run/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 1 100); do
+  "$server" --healthcheck --port "$port" >/dev/null 2>&1 && break
+  kill -0 "$server_pid" 2>/dev/null || { cat "$run/server.log"; echo "the server did not start" >&2; exit 1; }
+  sleep 0.1
+done
+
+# The room's host: a headless bot that waits for people, fills the free seats, starts.
+options=(--create "$game" --players "$players")
+"$client" bot "ws://127.0.0.1:$port" "${options[@]}" --count 1 --name host --policy best --start \
+  --fill-after "$wait_s" --quiet >"$run/host.log" 2>&1 &
+host_pid=$!
+code=""
+for _ in $(seq 1 100); do
+  code=$(sed -n 's/^room \([A-Z]*\)$/\1/p' "$run/host.log" | head -n1)
+  [ -n "$code" ] && break
+  kill -0 "$host_pid" 2>/dev/null || { cat "$run/host.log"; exit 1; }
+  sleep 0.1
+done
+[ -n "$code" ] || { echo "no room was created" >&2; exit 1; }
+
+addresses=$(hostname -I 2>/dev/null | tr ' ' '\n' | grep -v '^$' | head -n3 || true)
 echo
-echo "== Spook & Werewolf Ludo, 2 players: best play against random moves =="
-"$bin" sim --players 2 --policy best --policy random --games 20000 "$@"
+echo "== Room $code is open for $wait_s seconds =="
+echo "Join from another terminal on this machine:"
+echo "  $client play ws://127.0.0.1:$port --room $code --name YOUR_NAME"
+if [ -n "$addresses" ]; then
+  echo "or from another machine on the network (port $port open):"
+  for a in $addresses; do
+    case "$a" in *:*) a="[$a]" ;; esac   # IPv6 in brackets
+    echo "  spookludo play ws://$a:$port --room $code --name YOUR_NAME"
+  done
+fi
+echo "Then bots fill the free seats and the game starts. This terminal watches (q leaves)."
 echo
-echo "== A party of 8 bots (2 best, 3 greedy, 3 random), 3 pieces each =="
-"$bin" sim --players 8 --pieces 3 --policy best,best,greedy,greedy,greedy,random --games 5000
+"$client" watch "ws://127.0.0.1:$port" --room "$code" --once || true
+wait "$host_pid" 2>/dev/null || true
+host_pid=""
+echo
+echo "== The demo is over =="
+grep '^game_over' "$run/host.log" || true
+ls "$data"/records/*.json 2>/dev/null | tail -n1 | sed 's/^/Game record: /' || true
+echo "Check it: $client verify <record file>"
