@@ -31,7 +31,7 @@ struct Metrics {
     std::atomic<long> messages_in{0};
     std::atomic<long> messages_out{0};
     // Decision round trip (request sent to answer received), histogram buckets in ms.
-    static constexpr double kBuckets[] = {1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000};
+    static constexpr double kBuckets[] = {0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000};
     std::atomic<long> round_trip_count[std::size(kBuckets) + 1]{};
     std::atomic<long> round_trip_sum_us{0};
     std::mutex errors_mutex;

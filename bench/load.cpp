@@ -1,0 +1,640 @@
+// spookludo-load: how many parties one machine holds. Opens R rooms of P bot players against a
+// server (started here, or one already running), plays games back to back, and reports
+// throughput, decision round trips (client side, and the server's own histogram), errors, the
+// server's CPU time per decision and its resident memory per room and per connection.
+//
+// Modes:
+//   full   zero pace, zero think time: as fast as the server goes
+//   paced  each room waits --pace-ms (1 s) between steps, like a party
+//   idle   C connections that only say hello and wait: memory per connection
+// --slow N adds N spectators that never read (slow readers); the server should drop them
+// without the players noticing.
+//
+// The load runs on one thread (the client's event loop, net.h). It reads only what it needs
+// from each message: the type by a string search, and decisions (about one message in five)
+// with the JSON parser.
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "net.h"
+#include "spookludo/protocol/messages.h"
+#include "spookludo/rng.h"
+
+namespace {
+
+using namespace spookludo;
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+// ---- Measurements ------------------------------------------------------------------------------
+// Round trips in microseconds, 1 µs buckets up to 100 ms (and the max beyond).
+class Histogram {
+public:
+    void add(std::int64_t us) {
+        if (us < 0) us = 0;
+        if (us < static_cast<std::int64_t>(counts_.size())) ++counts_[static_cast<std::size_t>(us)];
+        else ++over_;
+        max_ = std::max(max_, us);
+        ++n_;
+    }
+    std::uint64_t count() const { return n_; }
+    double quantile(double q) const {
+        if (n_ == 0) return 0;
+        const auto target = static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(n_)));
+        std::uint64_t seen = 0;
+        for (std::size_t i = 0; i < counts_.size(); ++i) {
+            seen += counts_[i];
+            if (seen >= target) return static_cast<double>(i);
+        }
+        return static_cast<double>(max_);
+    }
+    std::int64_t max() const { return max_; }
+    void clear() { *this = Histogram(); }
+
+private:
+    std::vector<std::uint32_t> counts_ = std::vector<std::uint32_t>(100000);
+    std::uint64_t over_ = 0, n_ = 0;
+    std::int64_t max_ = 0;
+};
+
+struct ProcSample {
+    double cpu_s = 0;   // user + system
+    long rss_kb = 0;
+};
+
+ProcSample sample_process(int pid) {
+    ProcSample s;
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    const auto close = text.rfind(')');
+    if (close != std::string::npos) {
+        std::istringstream rest(text.substr(close + 2));
+        std::string field;
+        std::vector<std::string> fields;
+        while (rest >> field) fields.push_back(field);
+        // fields[0] is field 3 (state); utime is field 14, stime field 15.
+        if (fields.size() > 13) {
+            const double tick = static_cast<double>(sysconf(_SC_CLK_TCK));
+            s.cpu_s = (std::stod(fields[11]) + std::stod(fields[12])) / tick;
+        }
+    }
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("VmRSS:", 0) == 0) s.rss_kb = std::stol(line.substr(6));
+    return s;
+}
+
+// A plain blocking HTTP GET on loopback (the server's /metrics).
+std::string http_get(int port, const std::string& path) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<std::uint16_t>(port));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    std::string body;
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) {
+        const std::string req = "GET " + path + " HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
+        if (::write(fd, req.data(), req.size()) == static_cast<ssize_t>(req.size())) {
+            char buf[8192];
+            ssize_t n;
+            while ((n = ::read(fd, buf, sizeof buf)) > 0) body.append(buf, static_cast<std::size_t>(n));
+        }
+    }
+    ::close(fd);
+    const auto start = body.find("\r\n\r\n");
+    return start == std::string::npos ? std::string() : body.substr(start + 4);
+}
+
+// The server's decision round-trip histogram (cumulative buckets, ms) from /metrics.
+std::vector<std::pair<double, double>> server_histogram(const std::string& metrics) {
+    std::vector<std::pair<double, double>> buckets;
+    std::istringstream in(metrics);
+    std::string line;
+    const std::string key = "spookludo_decision_round_trip_ms_bucket{le=\"";
+    while (std::getline(in, line)) {
+        if (line.rfind(key, 0) != 0) continue;
+        const auto q = line.find('"', key.size());
+        const std::string le = line.substr(key.size(), q - key.size());
+        const double count = std::stod(line.substr(line.rfind(' ') + 1));
+        buckets.emplace_back(le == "+Inf" ? INFINITY : std::stod(le), count);
+    }
+    return buckets;
+}
+
+double metric(const std::string& metrics, const std::string& name) {
+    std::istringstream in(metrics);
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind(name + " ", 0) == 0) return std::stod(line.substr(name.size() + 1));
+    return 0;
+}
+
+// A quantile from the difference of two cumulative histograms, linear within a bucket.
+double histogram_quantile(const std::vector<std::pair<double, double>>& before,
+                          const std::vector<std::pair<double, double>>& after, double q) {
+    if (after.empty() || before.size() != after.size()) return NAN;
+    const double total = after.back().second - before.back().second;
+    if (total <= 0) return NAN;
+    const double target = q * total;
+    double prev_le = 0, prev_count = 0;
+    for (std::size_t i = 0; i < after.size(); ++i) {
+        const double c = after[i].second - before[i].second;
+        if (c >= target) {
+            if (std::isinf(after[i].first)) return prev_le;
+            const double in_bucket = c - prev_count;
+            const double frac = in_bucket > 0 ? (target - prev_count) / in_bucket : 1;
+            return prev_le + frac * (after[i].first - prev_le);
+        }
+        prev_le = after[i].first;
+        prev_count = c;
+    }
+    return NAN;
+}
+
+// ---- The load --------------------------------------------------------------------------------
+struct Args {
+    std::string url;
+    std::string spawn;  // server binary to start
+    std::string server_args;
+    int pid = 0;
+    std::string mode = "full";
+    int rooms = 50;
+    int players = 4;
+    std::string game = "spook";
+    int pieces = 2;
+    int pace_ms = 1000;
+    double duration = 20;
+    double warmup = 5;
+    int connections = 1000;  // idle mode
+    int slow = 0;
+    int ramp_per_s = 2000;   // new connections a second
+    bool json_out = false;
+    std::uint64_t seed = 1;
+    int slow_per_room() const { return slow; }
+    bool trace = false;
+};
+
+std::string type_of(std::string_view text) {
+    static constexpr std::string_view key = "\"type\":\"";
+    const auto at = text.find(key);
+    if (at == std::string_view::npos) return {};
+    const auto start = at + key.size();
+    const auto end = text.find('"', start);
+    return std::string(text.substr(start, end - start));
+}
+
+class Load {
+public:
+    explicit Load(const Args& a) : a_(a), rng_(a.seed) {}
+
+    int run() {
+        std::string error;
+        auto url = client::parse_url(a_.url, error);
+        if (!url) throw std::invalid_argument(error);
+        url_ = *url;
+        base_ = a_.pid ? sample_process(a_.pid) : ProcSample{};
+        metrics_port_ = std::stoi(url_.port);
+        start_ = Clock::now();
+        if (a_.mode == "idle") {
+            open_idle(0);
+        } else {
+            for (int r = 0; r < a_.rooms; ++r) rooms_.push_back(std::make_unique<Room>());
+            open_room(0);
+        }
+        loop_.on_signal([this](int) { loop_.stop(); });
+        schedule_measure();
+        loop_.run();
+        return report();
+    }
+
+private:
+    struct Player;
+    struct Room {
+        std::string code;
+        std::vector<Player*> players;
+        int seated = 0;
+        bool started = false;
+        int games = 0;
+    };
+    struct Player {
+        Room* room = nullptr;
+        int index = 0;
+        bool slow = false;
+        std::shared_ptr<client::Connection> conn;
+        std::string decision;
+        std::int64_t decision_at_us = 0;
+    };
+
+    static std::int64_t now_us() {
+        return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now().time_since_epoch()).count();
+    }
+
+    // Connections are opened at a limited rate so that the listener's backlog keeps up.
+    void pace_open(std::function<void()> next) {
+        const auto gap = std::chrono::microseconds(1000000 / std::max(1, a_.ramp_per_s));
+        loop_.after(std::chrono::duration_cast<std::chrono::milliseconds>(gap * 10), std::move(next));
+    }
+
+    void open_room(int r) {
+        if (r >= a_.rooms) {
+            opened_all_ = Clock::now();
+            return;
+        }
+        auto* room = rooms_[static_cast<std::size_t>(r)].get();
+        open_player(room, 0);
+        // The joiners follow when the creator has the room's code (on_joined).
+        if ((r + 1) % 10 == 0)
+            pace_open([this, r] { open_room(r + 1); });
+        else
+            open_room(r + 1);
+    }
+
+    Player* new_player(Room* room, int index, bool slow) {
+        players_.push_back(std::make_unique<Player>());
+        auto* p = players_.back().get();
+        p->room = room;
+        p->index = index;
+        p->slow = slow;
+        if (room) room->players.push_back(p);
+        return p;
+    }
+
+    void open_player(Room* room, int index, bool slow = false) {
+        auto* p = new_player(room, index, slow);
+        client::Connection::Handlers h;
+        h.on_open = [this, p] { on_open(*p); };
+        h.on_message = [this, p](std::string_view text) { on_message(*p, text); };
+        h.on_close = [this, p](const std::string& reason) { on_close(*p, reason); };
+        p->conn = client::Connection::open(loop_, url_, std::move(h));
+    }
+
+    void open_idle(int i) {
+        if (i >= a_.connections) {
+            opened_all_ = Clock::now();
+            return;
+        }
+        open_player(nullptr, i);
+        if ((i + 1) % 10 == 0)
+            pace_open([this, i] { open_idle(i + 1); });
+        else
+            open_idle(i + 1);
+    }
+
+    void send(Player& p, const protocol::ClientMessage& m) { p.conn->send(protocol::encode(m)); }
+
+    void on_open(Player& p) {
+        send(p, protocol::Hello{protocol::kProtocolVersion, "spookludo-load"});
+        if (!p.room) return;  // idle
+        if (p.slow) {
+            send(p, protocol::Watch{p.room->code});
+            p.conn->pause_reading(std::chrono::hours(24));  // never reads again
+            return;
+        }
+        if (p.index == 0) {
+            json o{{"game", a_.game}, {"players", a_.players}};
+            if (a_.game == "spook") o["pieces"] = a_.pieces;
+            else o["arm"] = 6;
+            protocol::RoomSettings s;
+            s.decision_ms = 30000;
+            s.pace_ms = a_.mode == "paced" ? a_.pace_ms : 0;
+            s.hints = false;
+            send(p, protocol::CreateRoom{o.get<GameOptions>(), "load-0", s});
+        } else {
+            send(p, protocol::JoinRoom{p.room->code, "load-" + std::to_string(p.index)});
+        }
+    }
+
+    void on_message(Player& p, std::string_view text) {
+        ++messages_in_;
+        bytes_in_ += text.size();
+        const std::string type = type_of(text);
+        if (a_.trace && p.room == rooms_.front().get())
+            std::fprintf(stderr, "%lld p%d %s\n", static_cast<long long>(now_us() % 100000000), p.index, type.c_str());
+        if (type == "decision") {
+            const json m = json::parse(text);
+            const auto& options = m.at("options");
+            const auto& o = options[rng_.uniform(static_cast<std::uint32_t>(options.size()))];
+            p.decision = m.at("decision").get<std::string>();
+            p.decision_at_us = now_us();
+            send(p, protocol::Choose{p.decision, o.at("piece").get<int>()});
+            ++messages_out_;
+        } else if (type == "choice_accepted") {
+            if (p.decision_at_us) {
+                rtt_.add(now_us() - p.decision_at_us);
+                p.decision_at_us = 0;
+            }
+            ++decisions_;
+        } else if (type == "commitment") {
+            send(p, protocol::SubmitClientSeed{"load"});
+            ++messages_out_;
+        } else if (type == "joined" && p.room && p.index == 0 && p.room->code.empty()) {
+            const json m = json::parse(text);
+            p.room->code = m.at("room").get<std::string>();
+            for (int i = 1; i < a_.players; ++i) open_player(p.room, i);
+            for (int i = 0; i < a_.slow_per_room(); ++i) open_player(p.room, 100 + i, true);
+        } else if (type == "room" && p.room && p.index == 0) {
+            // The host starts a game whenever the room is full and back in its lobby.
+            if (text.find("\"state\":\"lobby\"") != std::string_view::npos) {
+                const json m = json::parse(text);
+                if (static_cast<int>(m.at("seats").size()) == a_.players) {
+                    send(p, protocol::Start{});
+                    ++messages_out_;
+                }
+            }
+        } else if (type == "game_over") {
+            if (p.index == 0) {
+                ++games_;
+                p.room->games++;
+            }
+        } else if (type == "error") {
+            const json m = json::parse(text);
+            ++errors_[m.value("code", std::string("?"))];
+        } else if (type == "welcome" && !p.room) {
+            ++idle_ready_;
+        }
+    }
+
+    void on_close(Player& p, const std::string& reason) {
+        if (p.slow) {
+            ++slow_dropped_;
+            return;
+        }
+        if (!stopping_) {
+            ++closed_[reason.substr(0, 60)];
+        }
+    }
+
+    void schedule_measure() {
+        // Warm-up (after every connection is open), then the measured window.
+        loop_.after(std::chrono::milliseconds(200), [this] {
+            if (!opened_all_) return schedule_measure();
+            const double since_open = std::chrono::duration<double>(Clock::now() - *opened_all_).count();
+            if (since_open < a_.warmup) return schedule_measure();
+            begin_window();
+            loop_.after(std::chrono::milliseconds(static_cast<long>(a_.duration * 1000)), [this] { end_window(); });
+        });
+    }
+
+    void begin_window() {
+        w_start_ = Clock::now();
+        w_decisions_ = decisions_;
+        w_games_ = games_;
+        w_in_ = messages_in_;
+        w_out_ = messages_out_;
+        rtt_.clear();
+        if (a_.pid) w_proc_ = sample_process(a_.pid);
+        w_metrics_ = http_get(metrics_port_, "/metrics");
+        if (a_.duration >= 60) memory_trace_.push_back({0, w_proc_.rss_kb});
+        trace_memory();
+    }
+
+    void trace_memory() {
+        if (!a_.pid || a_.duration < 60) return;
+        loop_.after(std::chrono::seconds(10), [this] {
+            if (stopping_) return;
+            const double t = std::chrono::duration<double>(Clock::now() - w_start_).count();
+            memory_trace_.push_back({t, sample_process(a_.pid).rss_kb});
+            trace_memory();
+        });
+    }
+
+    void end_window() {
+        w_end_ = Clock::now();
+        end_decisions_ = decisions_;
+        end_games_ = games_;
+        end_in_ = messages_in_;
+        end_out_ = messages_out_;
+        if (a_.pid) end_proc_ = sample_process(a_.pid);
+        end_metrics_ = http_get(metrics_port_, "/metrics");
+        stopping_ = true;
+        loop_.stop();
+    }
+
+    int report() {
+        const double secs = std::chrono::duration<double>(w_end_ - w_start_).count();
+        if (secs <= 0) {
+            std::cerr << "spookludo-load: stopped before the measured window ended\n";
+            return 1;
+        }
+        const double decisions = static_cast<double>(end_decisions_ - w_decisions_);
+        const auto before = server_histogram(w_metrics_);
+        const auto after = server_histogram(end_metrics_);
+        const double server_out = metric(end_metrics_, "spookludo_messages_out_total") - metric(w_metrics_, "spookludo_messages_out_total");
+        const double server_in = metric(end_metrics_, "spookludo_messages_in_total") - metric(w_metrics_, "spookludo_messages_in_total");
+        json r;
+        r["mode"] = a_.mode;
+        r["rooms"] = a_.mode == "idle" ? 0 : a_.rooms;
+        r["players_per_room"] = a_.players;
+        r["game"] = a_.game;
+        r["seconds"] = secs;
+        r["games_finished"] = end_games_ - w_games_;
+        r["decisions"] = decisions;
+        r["decisions_per_s"] = decisions / secs;
+        r["server_messages_out_per_s"] = server_out / secs;
+        r["server_messages_in_per_s"] = server_in / secs;
+        r["client_rtt_us"] = {{"p50", rtt_.quantile(0.5)}, {"p95", rtt_.quantile(0.95)}, {"p99", rtt_.quantile(0.99)},
+                              {"max", rtt_.max()}, {"n", rtt_.count()}};
+        r["server_rtt_ms"] = {{"p50", histogram_quantile(before, after, 0.5)},
+                              {"p95", histogram_quantile(before, after, 0.95)},
+                              {"p99", histogram_quantile(before, after, 0.99)}};
+        json errors = json::object();
+        for (const auto& [code, n] : errors_) errors[code] = n;
+        r["errors"] = errors;
+        json closed = json::object();
+        for (const auto& [why, n] : closed_) closed[why] = n;
+        r["unexpected_closes"] = closed;
+        if (a_.slow) {
+            r["slow_readers"] = a_.slow_per_room() * a_.rooms;
+            r["slow_readers_dropped"] = slow_dropped_;
+        }
+        if (a_.pid) {
+            const double cpu = end_proc_.cpu_s - w_proc_.cpu_s;
+            r["server_cpu_s"] = cpu;
+            r["server_cpu_share"] = cpu / secs;
+            if (decisions > 0) r["server_cpu_us_per_decision"] = cpu * 1e6 / decisions;
+            r["server_rss_kb"] = {{"before", base_.rss_kb}, {"end", end_proc_.rss_kb}};
+            const double grown = static_cast<double>(end_proc_.rss_kb - base_.rss_kb) * 1024.0;
+            if (a_.mode == "idle") {
+                r["server_rss_bytes_per_connection"] = grown / a_.connections;
+                r["idle_connections_ready"] = idle_ready_;
+            } else {
+                r["server_rss_bytes_per_room"] = grown / a_.rooms;
+                r["server_rss_bytes_per_connection"] = grown / (a_.rooms * a_.players);
+            }
+            if (!memory_trace_.empty()) {
+                json trace = json::array();
+                for (const auto& [t, kb] : memory_trace_) trace.push_back({t, kb});
+                r["server_rss_trace_kb"] = trace;
+            }
+        }
+        if (a_.json_out) {
+            std::cout << r.dump(2) << "\n";
+        } else {
+            print_human(r);
+        }
+        return 0;
+    }
+
+    static void print_human(const json& r) {
+        std::printf("mode %s: %s\n", r["mode"].get<std::string>().c_str(), r.dump().c_str());
+        const auto& c = r["client_rtt_us"];
+        std::printf("\n  %.0f s measured; %lld games finished; %.0f decisions/s\n", r["seconds"].get<double>(),
+                    r["games_finished"].get<long long>(), r["decisions_per_s"].get<double>());
+        std::printf("  server messages: %.0f out/s, %.0f in/s\n", r["server_messages_out_per_s"].get<double>(),
+                    r["server_messages_in_per_s"].get<double>());
+        std::printf("  decision round trip, client: p50 %.0f us, p95 %.0f us, p99 %.0f us, max %lld us (%llu)\n",
+                    c["p50"].get<double>(), c["p95"].get<double>(), c["p99"].get<double>(), c["max"].get<long long>(),
+                    c["n"].get<unsigned long long>());
+        if (r.contains("server_cpu_us_per_decision"))
+            std::printf("  server CPU: %.2f us per decision (%.0f %% of one core)\n",
+                        r["server_cpu_us_per_decision"].get<double>(), 100 * r["server_cpu_share"].get<double>());
+        if (r.contains("server_rss_bytes_per_room"))
+            std::printf("  server memory: %.0f bytes per room, %.0f per connection\n",
+                        r["server_rss_bytes_per_room"].get<double>(), r["server_rss_bytes_per_connection"].get<double>());
+        else if (r.contains("server_rss_bytes_per_connection"))
+            std::printf("  server memory: %.0f bytes per idle connection\n", r["server_rss_bytes_per_connection"].get<double>());
+    }
+
+    const Args& a_;
+    Rng rng_;
+    client::EventLoop loop_;
+    client::Url url_;
+    int metrics_port_ = 0;
+    std::vector<std::unique_ptr<Room>> rooms_;
+    std::vector<std::unique_ptr<Player>> players_;
+    Histogram rtt_;
+    std::uint64_t decisions_ = 0, games_ = 0, messages_in_ = 0, messages_out_ = 0, bytes_in_ = 0;
+    std::uint64_t idle_ready_ = 0, slow_dropped_ = 0;
+    std::map<std::string, std::uint64_t> errors_, closed_;
+    Clock::time_point start_, w_start_, w_end_;
+    std::optional<Clock::time_point> opened_all_;
+    std::uint64_t w_decisions_ = 0, w_games_ = 0, w_in_ = 0, w_out_ = 0;
+    std::uint64_t end_decisions_ = 0, end_games_ = 0, end_in_ = 0, end_out_ = 0;
+    ProcSample base_, w_proc_, end_proc_;
+    std::string w_metrics_, end_metrics_;
+    std::vector<std::pair<double, long>> memory_trace_;
+    bool stopping_ = false;
+};
+
+int free_port() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    socklen_t len = sizeof addr;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+    ::close(fd);
+    return ntohs(addr.sin_port);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Args a;
+    CLI::App app{"spookludo-load: a load generator for spookludo-server (rooms of bot players, games back to back)",
+                 "spookludo-load"};
+    app.footer(
+        "Examples (start the server here, measure it, stop it):\n"
+        "  spookludo-load --spawn build/release/server/spookludo-server --mode full --rooms 50 --duration 20\n"
+        "  spookludo-load --spawn build/release/server/spookludo-server --mode paced --rooms 1000 --duration 60\n"
+        "  spookludo-load --spawn build/release/server/spookludo-server --mode idle --connections 5000\n"
+        "  spookludo-load --spawn build/release/server/spookludo-server --mode full --rooms 50 --slow 1\n"
+        "Against a running server: --url ws://127.0.0.1:7777 --pid PID (the pid for CPU and memory).\n"
+        "The server needs limits above the load: --spawn passes --max-rooms, --max-connections and\n"
+        "--max-connections-per-address to match.");
+    app.add_option("--url", a.url, "A running server, ws://HOST:PORT");
+    app.add_option("--spawn", a.spawn, "Start this server binary on a free loopback port (and stop it at the end)");
+    app.add_option("--server-args", a.server_args, "Extra arguments for the spawned server (one string)");
+    app.add_option("--pid", a.pid, "The running server's process id (CPU time and memory from /proc)");
+    app.add_option("--mode", a.mode, "full, paced or idle")->check(CLI::IsMember({"full", "paced", "idle"}));
+    app.add_option("--rooms", a.rooms, "Rooms (full, paced)")->check(CLI::Range(1, 100000));
+    app.add_option("--players", a.players, "Bot players a room")->check(CLI::Range(1, 8));
+    app.add_option("--game", a.game, "spook or ludo")->check(CLI::IsMember({"spook", "ludo"}));
+    app.add_option("--pieces", a.pieces, "Spook pieces")->check(CLI::Range(1, 3));
+    app.add_option("--pace-ms", a.pace_ms, "Paced mode: the rooms' pause between steps")->check(CLI::Range(0, 10000));
+    app.add_option("--duration", a.duration, "Seconds measured");
+    app.add_option("--warmup", a.warmup, "Seconds after the last connection opened before measuring");
+    app.add_option("--connections", a.connections, "Idle mode: connections held open")->check(CLI::Range(1, 1000000));
+    app.add_option("--slow", a.slow, "Slow readers (spectators that never read) in each room")->check(CLI::Range(0, 8));
+    app.add_option("--ramp", a.ramp_per_s, "New connections a second");
+    app.add_flag("--json", a.json_out, "Print the report as JSON");
+    app.add_flag("--trace", a.trace, "Print every message of the first room with a timestamp (us) on stderr");
+    app.add_option("--seed", a.seed, "Seed of the bots' random choices");
+    CLI11_PARSE(app, argc, argv);
+    if (a.url.empty() == a.spawn.empty()) {
+        std::cerr << "spookludo-load: give --url (a running server) or --spawn (a server binary to start)\n";
+        return 2;
+    }
+    ::signal(SIGPIPE, SIG_IGN);
+    pid_t child = 0;
+    if (!a.spawn.empty()) {
+        const int port = free_port();
+        const int conns = (a.mode == "idle" ? a.connections : a.rooms * (a.players + a.slow)) + 100;
+        std::vector<std::string> args{a.spawn,
+                                      "--bind", "127.0.0.1",
+                                      "--port", std::to_string(port),
+                                      "--log-level", "warn",
+                                      "--data-dir", "/tmp/spookludo-load-" + std::to_string(::getpid()),
+                                      "--max-rooms", std::to_string(a.rooms + 10),
+                                      "--max-connections", std::to_string(conns),
+                                      "--max-connections-per-address", std::to_string(conns),
+                                      "--records-kept", "100"};
+        std::istringstream extra(a.server_args);
+        for (std::string s; extra >> s;) args.push_back(s);
+        child = ::fork();
+        if (child == 0) {
+            std::vector<char*> argv2;
+            for (auto& s : args) argv2.push_back(s.data());
+            argv2.push_back(nullptr);
+            ::execv(argv2[0], argv2.data());
+            std::perror("spookludo-load: cannot start the server");
+            ::_exit(127);
+        }
+        a.url = "ws://127.0.0.1:" + std::to_string(port);
+        a.pid = child;
+        // Wait for /healthz (the board pools are solved at start-up).
+        for (int i = 0; i < 300 && http_get(port, "/healthz").empty(); ++i) ::usleep(100000);
+        ::sleep(1);
+    }
+    int rc = 0;
+    try {
+        Load load(a);
+        rc = load.run();
+    } catch (const std::exception& e) {
+        std::cerr << "spookludo-load: " << e.what() << "\n";
+        rc = 2;
+    }
+    if (child > 0) {
+        ::kill(child, SIGTERM);
+        int status = 0;
+        ::waitpid(child, &status, 0);
+        std::error_code ec;
+        std::filesystem::remove_all("/tmp/spookludo-load-" + std::to_string(::getpid()), ec);
+    }
+    return rc;
+}
