@@ -619,7 +619,12 @@ int main(int argc, char** argv) {
         a.pid = child;
         // Wait for /healthz (the board pools are solved at start-up).
         for (int i = 0; i < 300 && http_get(port, "/healthz").empty(); ++i) ::usleep(100000);
-        ::sleep(1);
+        // And until it is idle: it solves its board pools at start-up, which would count as load.
+        for (int i = 0; i < 200; ++i) {
+            const double before = sample_process(child).cpu_s;
+            ::usleep(300000);
+            if (sample_process(child).cpu_s - before < 0.03) break;
+        }
     }
     int rc = 0;
     try {
