@@ -6,8 +6,8 @@
 #   scripts/setup.sh runtime   only the shared libraries the programs load (the Docker image)
 #   scripts/setup.sh test      build + what the test suites use
 #   scripts/setup.sh all       everything above
-#   scripts/setup.sh image     buildah, podman, debootstrap, uidmap: building and testing the
-#                              Docker image without a Docker engine (docker/test-image.sh)
+#   scripts/setup.sh image     podman, buildah, debootstrap, uidmap and python3: building and
+#                              testing the Docker image without a Docker engine (docker/test-image.sh)
 set -euo pipefail
 
 mode=${1:-all}
@@ -16,7 +16,7 @@ build_pkgs=(g++ cmake ninja-build ccache pkg-config
             libboost1.81-dev nlohmann-json3-dev doctest-dev libcli11-dev libspdlog-dev libssl-dev)
 runtime_pkgs=(libssl3 libspdlog1.10 libfmt9 ca-certificates)
 test_pkgs=(python3)
-image_pkgs=(podman buildah debootstrap uidmap)
+image_pkgs=(podman buildah debootstrap uidmap python3)
 
 case "$mode" in
   build)   want=("${build_pkgs[@]}") ;;
