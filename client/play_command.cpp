@@ -129,7 +129,7 @@ private:
         if (type != "error") message_.clear();
         if (!term_.interactive()) {
             print_new_lines();
-            if (type == "activation" || type == "game_started") {
+            if ((type == "activation" || type == "game_started") && session_->view().options().game == GameKind::spook) {
                 // The boards after each round (plain text: a log or a pipe has no colour).
                 client::Style plain = style();
                 plain.color = false;
