@@ -318,10 +318,7 @@ private:
             json o{{"game", a_.game}, {"players", a_.players}};
             if (a_.game == "spook") o["pieces"] = a_.pieces;
             else o["arm"] = 6;
-            protocol::RoomSettings s;
-            s.decision_ms = 30000;
-            s.pace_ms = a_.mode == "paced" ? a_.pace_ms : 0;
-            s.hints = false;
+            const protocol::SettingsChange s{30000, a_.mode == "paced" ? a_.pace_ms : 0, false};
             send(p, protocol::CreateRoom{o.get<GameOptions>(), "load-0", s});
         } else {
             send(p, protocol::JoinRoom{p.room->code, "load-" + std::to_string(p.index)});

@@ -220,7 +220,7 @@ public:
         stats_.messages_out++;
         stats_.bytes_out += text.size();
         queue_.push_back(std::move(text));
-        if (state_ == State::open && queue_.size() == 1) write_next();
+        if (state_ == State::open) write_next();
     }
 
     void close() override {
@@ -270,8 +270,10 @@ private:
         if (ec) {
             std::string why = "the WebSocket handshake with " + url_.text() + " failed";
             const auto status = handshake_response_.result_int();
-            if (status == 503 || status == 429)
-                why += ": the server is full (HTTP " + std::to_string(status) + ")";
+            if (status == 503)
+                why += ": the server is full or shutting down (HTTP 503)";
+            else if (status == 429)
+                why += ": too many connections from this address (HTTP 429)";
             else if (status == 404)
                 why += ": no WebSocket at path " + url_.path + " (HTTP 404; the path is /ws)";
             else if (status != 0)
@@ -284,9 +286,9 @@ private:
         ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
         ws_.text(true);
         state_ = State::open;
-        if (handlers_.on_open) handlers_.on_open();
+        if (handlers_.on_open) handlers_.on_open();  // may queue (and start writing) messages
         if (state_ != State::open) return;
-        if (!queue_.empty()) write_next();
+        write_next();
         read_next();
     }
 
@@ -324,8 +326,13 @@ private:
         read_next();
     }
 
+    // Starts writing the queue's front unless a write is already on its way (Beast allows one
+    // write at a time; a second one would be suspended and could outlive its buffer).
     void write_next() {
+        if (writing_ || queue_.empty()) return;
+        writing_ = true;
         ws_.async_write(asio::buffer(queue_.front()), [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+            self->writing_ = false;
             if (self->state_ == State::closed) return;
             if (ec) {
                 if (self->state_ != State::closing) self->finish("connection lost while sending: " + ec.message());
@@ -363,6 +370,7 @@ private:
     websocket::response_type handshake_response_;
     beast::flat_buffer buffer_;
     std::deque<std::string> queue_;
+    bool writing_ = false;
     State state_ = State::connecting;
     std::chrono::milliseconds connect_timeout_{10000};
     std::chrono::steady_clock::time_point pause_until_{};

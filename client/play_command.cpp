@@ -93,7 +93,7 @@ private:
         if (view.pending() && !view.pending()->chosen)
             return "Press 1-" + std::to_string(view.pending()->decision.options.size()) + " to choose. ? hints, q leave";
         if (view.in_game())
-            return std::string(view.am_host() ? (view.paused() ? "P resume, E end the game, " : "P pause, E end the game, ")
+            return std::string(view.am_host() ? (view.paused() ? "P resume, k N kick, E end, " : "P pause, k N kick, E end, ")
                                               : "") +
                    "? hints, q leave";
         return {};
@@ -159,9 +159,14 @@ private:
 
     void on_key(char key) {
         auto& view = session_->view();
-        if (pending_remove_) {
-            pending_remove_ = false;
-            if (key >= '1' && key <= '8') session_->send(protocol::RemoveSeat{key - '1'});
+        if (pending_remove_ || pending_kick_) {
+            const bool kick = pending_kick_;
+            pending_remove_ = pending_kick_ = false;
+            message_.clear();
+            if (key >= '1' && key <= '8') {
+                if (kick) session_->send(protocol::Kick{key - '1'});
+                else session_->send(protocol::RemoveSeat{key - '1'});
+            }
             return;
         }
         if (key == 'q' || key == 'Q') {
@@ -197,6 +202,8 @@ private:
             switch (key) {
                 case 's': session_->send(protocol::Start{}); break;
                 case 'b': session_->send(protocol::AddBot{PolicyKind::best}); break;
+                case 'g': session_->send(protocol::AddBot{PolicyKind::greedy}); break;
+                case 'r': session_->send(protocol::AddBot{PolicyKind::random}); break;
                 case 'x': pending_remove_ = true; message_ = "Remove which seat? (1-8)"; break;
                 case '+': options.players += 1; session_->send(protocol::SetOptions{options}); break;
                 case '-': options.players = std::max(1, options.players - 1); session_->send(protocol::SetOptions{options}); break;
@@ -212,14 +219,13 @@ private:
                         session_->send(protocol::SetOptions{options});
                     }
                     break;
-                case 'h': settings.hints = !settings.hints; session_->send(protocol::SetSettings{settings}); break;
+                case 'h': session_->send(protocol::SetSettings{{std::nullopt, std::nullopt, !settings.hints}}); break;
                 case 't': {
                     static constexpr int steps[] = {10000, 20000, 30000, 60000};
                     int next = steps[0];
                     for (const int s : steps)
                         if (s > settings.decision_ms) { next = s; break; }
-                    settings.decision_ms = next;
-                    session_->send(protocol::SetSettings{settings});
+                    session_->send(protocol::SetSettings{{next, std::nullopt, std::nullopt}});
                     break;
                 }
                 default: break;
@@ -227,10 +233,15 @@ private:
         } else {
             if (key == 'P') session_->send(view.paused() ? protocol::ClientMessage{protocol::Unpause{}} : protocol::ClientMessage{protocol::Pause{}});
             if (key == 'E') session_->send(protocol::EndGame{});
+            if (key == 'k') {
+                pending_kick_ = true;
+                message_ = "Kick which seat? (1-8; a best bot takes it over)";
+            }
         }
     }
 
     void quit(const std::string& why) {
+        if (session_ && session_->view().in_game() && !session_->view().is_spectator()) left_mid_game_ = true;
         if (session_) session_->leave(why);
         loop_.stop();
     }
@@ -252,12 +263,13 @@ private:
         }
         if (end_ && end_->code != 0) {
             std::cerr << "spookludo " << (args_.watch ? "watch" : "play") << ": " << end_->reason << "\n";
+            if (view.token() && view.in_game())
+                out += "Your seat waits for you (for the server's reconnect window, 2 minutes by default):\n  spookludo play " +
+                       session_->config().url.text() + " --room " + view.room() + " --token " + *view.token() + "\n";
             if (!out.empty()) term_.write(out);
             return end_->code;
         }
-        if (view.token() && view.in_game())
-            out += "To take your seat back: spookludo play " + session_->config().url.text() + " --room " + view.room() +
-                   " --token " + *view.token() + "\n";
+        if (left_mid_game_) out += "You left the game: the server plays your seat to the end.\n";
         if (!out.empty()) term_.write(out);
         return 0;
     }
@@ -273,6 +285,8 @@ private:
     bool show_hints_ = true;
     bool confirm_quit_ = false;
     bool pending_remove_ = false;
+    bool pending_kick_ = false;
+    bool left_mid_game_ = false;
     int games_ = 0;
 };
 
@@ -297,8 +311,11 @@ void add_play_command(CLI::App& app, int& exit_code) {
         "  spookludo play ws://192.168.1.20:7777 --room KQZTM --name Ben\n"
         "  spookludo play ws://192.168.1.20:7777 --room KQZTM --token 4f1c...   (take your seat back)\n"
         "Keys: 1-9 choose an option, ? show or hide hints, q leave (Ctrl-C too).\n"
-        "The host, in the lobby: s start, b add a bot, x N remove seat N, + - seats, p pieces (Spook),\n"
-        "a arm 6/8 (Ludo), h hints on/off, t decision time; in a game: P pause/resume, E end the game.\n"
+        "The host, in the lobby: s start, b/g/r add a best/greedy/random bot, x N remove seat N, + - seats,\n"
+        "p pieces (Spook), a arm 6/8 (Ludo), h hints on/off, t decision time; in a game: P pause/resume,\n"
+        "k N kick seat N (a best bot takes it), E end the game.\n"
+        "Leaving (q, Ctrl-C) gives your seat to the server. If the program is killed or the network drops,\n"
+        "it prints a --token command that takes the seat back.\n"
         "Without a terminal (a pipe), the story is printed line by line and choices are read as numbers.\n"
         "NO_COLOR=1 turns colour off. The connection is re-made by itself with your token if it drops.");
     add_room_flags(*cmd, args->room, true);

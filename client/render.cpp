@@ -613,8 +613,8 @@ std::vector<std::string> render_lobby(const GameView& view, const Style& style) 
                                 style.width));
         lines.emplace_back();
         if (view.am_host()) {
-            lines.push_back(fit(paint(style, "1", "You are the host.") + " Keys: s start, b add a bot, x N remove seat N,", style.width));
-            lines.push_back(fit("  + - seats, p pieces / a arm, h hints, t decision time, q leave", style.width));
+            lines.push_back(fit(paint(style, "1", "You are the host.") + " Keys: s start, b g r add a best/greedy/random bot,", style.width));
+            lines.push_back(fit("  x N remove seat N, + - seats, p pieces / a arm, h hints, t time, q leave", style.width));
         } else if (view.is_spectator()) {
             lines.push_back(fit("You are watching. q leaves.", style.width));
         } else {

@@ -46,13 +46,12 @@ client::SessionConfig session_config(const RoomFlags& f, const std::string& name
             j["three_sixes"] = f.three_sixes;
         }
         c.options = j.get<GameOptions>();  // throws invalid_argument naming the bad option
-        if (f.decision_ms >= 0 || f.pace_ms >= 0 || f.hints) {
-            protocol::RoomSettings s;
-            if (f.decision_ms >= 0) s.decision_ms = f.decision_ms;
-            if (f.pace_ms >= 0) s.pace_ms = f.pace_ms;
-            s.hints = f.hints;
-            c.settings = s;
-        }
+        // Only what was given: the server's defaults stand for the rest.
+        protocol::SettingsChange s;
+        if (f.decision_ms >= 0) s.decision_ms = f.decision_ms;
+        if (f.pace_ms >= 0) s.pace_ms = f.pace_ms;
+        if (f.hints) s.hints = true;
+        if (s != protocol::SettingsChange{}) c.settings = s;
     } else if (!f.room.empty()) {
         c.room = f.room;
         for (auto& ch : c.room) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));

@@ -86,6 +86,7 @@ void Session::on_text(std::string_view text) {
     const std::string type = message.value("type", "");
     if (type == "joined") {
         entered_ = true;
+        rejoined_ = false;
         attempts_ = 0;
         if (callbacks_.on_status) callbacks_.on_status("connected");
     } else if (type == "error") {
@@ -96,7 +97,16 @@ void Session::on_text(std::string_view text) {
         const bool refused = std::find(std::begin(refusals), std::end(refusals), code) != std::end(refusals);
         const std::string ref = message.value("ref", "");
         const bool entering = ref == "create_room" || ref == "join_room" || ref == "resume" || ref == "watch" || ref == "hello";
-        if (refused || (entering && !view_.in_game() && view_.room().empty())) {
+        // Back after a drop while the room was in its lobby: the server freed the seat, so sit
+        // down again by name.
+        if (code == "bad_token" && ref == "resume" && entered_ && !view_.in_game() && !rejoined_) {
+            rejoined_ = true;
+            send(pr::JoinRoom{view_.room(), config_.name});
+            return;
+        }
+        // A refusal ends the session only when it answers getting in (a host's add_bot into a
+        // full room is just an error).
+        if ((refused && (entering || ref.empty())) || (entering && view_.room().empty())) {
             std::string why = text_of;
             if (code == "room_not_found") why = "no room " + (config_.room.empty() ? view_.room() : config_.room) + " on this server (check the code): " + text_of;
             if (code == "version_mismatch") why = "this client speaks protocol " + std::to_string(pr::kProtocolVersion) + " and the server does not: " + text_of;

@@ -23,7 +23,7 @@ struct SessionConfig {
     Url url;
     JoinMode mode = JoinMode::join;
     GameOptions options;                                 // create
-    std::optional<protocol::RoomSettings> settings;      // create
+    std::optional<protocol::SettingsChange> settings;    // create
     std::string room;                                    // join, resume, watch
     std::string name;                                    // create, join
     std::string token;                                   // resume
@@ -84,6 +84,7 @@ private:
     bool entered_ = false;       // joined a room at least once
     bool ended_ = false;
     bool leaving_ = false;
+    bool rejoined_ = false;      // after a drop in the lobby, joined again by name
     int attempts_ = 0;
     std::int64_t lost_at_ms_ = 0;
     std::string seed_;

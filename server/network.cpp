@@ -219,7 +219,8 @@ private:
             if (room_) return reject(ErrorCode::already_in_room, "leave your room first", "create_room");
             if (services.shutting_down) return reject(ErrorCode::server_full, "the server is shutting down", "create_room");
             const protocol::RoomSettings settings =
-                create->settings.value_or(protocol::RoomSettings{services.config.decision_ms, services.config.pace_ms, false});
+                create->settings.value_or(protocol::SettingsChange{})
+                    .applied_to(protocol::RoomSettings{services.config.decision_ms, services.config.pace_ms, false});
             auto room = services.registry.create([&](const std::string& code) {
                 return Room::make(network_->io, services, code, create->options, settings);
             });

@@ -299,7 +299,7 @@ private:
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::SetSettings& m) {
         if (!host_only(peer, "set_settings")) return;
-        settings_ = m.settings;
+        settings_ = m.settings.applied_to(settings_);
         broadcast_snapshot();
     }
 

@@ -54,9 +54,9 @@ GameOptions read_options(const json& j, const char* key) {
     }
 }
 
-RoomSettings read_settings(const json& j) {
+SettingsChange read_settings(const json& j) {
     jr::only_keys(j, "settings", {"decision_ms", "pace_ms", "hints"});
-    RoomSettings s;
+    SettingsChange s;
     if (j.contains("decision_ms")) s.decision_ms = static_cast<int>(jr::integer(j, "settings", "decision_ms", 1000, 600000));
     if (j.contains("pace_ms")) s.pace_ms = static_cast<int>(jr::integer(j, "settings", "pace_ms", 0, 10000));
     if (j.contains("hints")) s.hints = jr::boolean(j, "settings", "hints");
@@ -182,8 +182,12 @@ std::string_view type_of(const ClientMessage& message) noexcept {
 
 std::string encode(const ClientMessage& message) {
     json j{{"type", type_of(message)}};
-    auto settings_json = [](const RoomSettings& s) {
-        return json{{"decision_ms", s.decision_ms}, {"pace_ms", s.pace_ms}, {"hints", s.hints}};
+    auto settings_json = [](const SettingsChange& s) {
+        json o = json::object();
+        if (s.decision_ms) o["decision_ms"] = *s.decision_ms;
+        if (s.pace_ms) o["pace_ms"] = *s.pace_ms;
+        if (s.hints) o["hints"] = *s.hints;
+        return o;
     };
     std::visit(
         [&](const auto& m) {

@@ -16,9 +16,9 @@ ProtocolError error_of(std::string_view text) {
 
 TEST_CASE("protocol: every client message round-trips through encode and parse [protocol]") {
     const std::vector<ClientMessage> messages{
-        Hello{1, "tests"}, CreateRoom{GameOptions::ludo_game(3, 6), "Ann", RoomSettings{2000, 0, true}},
+        Hello{1, "tests"}, CreateRoom{GameOptions::ludo_game(3, 6), "Ann", SettingsChange{2000, 0, true}},
         JoinRoom{"ABCDE", "Ben"}, Watch{"ABCDE"}, Resume{"ABCDE", "0123"}, SubmitClientSeed{"lucky"},
-        Choose{"17", 2}, SetOptions{GameOptions::spook_game(4, 3)}, SetSettings{RoomSettings{}},
+        Choose{"17", 2}, SetOptions{GameOptions::spook_game(4, 3)}, SetSettings{SettingsChange{20000, 0, true}},
         AddBot{PolicyKind::greedy}, RemoveSeat{3}, Kick{2}, Start{}, Pause{}, Unpause{}, EndGame{}, Leave{}, Ping{42}};
     for (const auto& m : messages) {
         auto parsed = parse_client_message(encode(m));

@@ -441,3 +441,17 @@ TEST_CASE("server: repeated bad messages close that connection only [server][har
     ok.send({{"type", "ping"}, {"t", 3}});
     CHECK(ok.expect("pong")["t"] == 3);
 }
+
+TEST_CASE("server: settings a client leaves out keep the server's defaults and the room's values [server][lobby]") {
+    auto config = TestServer::fast_config();
+    config.decision_ms = 20000;
+    config.pace_ms = 1500;
+    TestServer server(config);
+    Client ann(server.port());
+    create_room(ann, spook_options(), "Ann", json{{"hints", true}});
+    json room = ann.expect("room");
+    CHECK(room["settings"] == json{{"decision_ms", 20000}, {"pace_ms", 1500}, {"hints", true}});
+    ann.send({{"type", "set_settings"}, {"settings", {{"pace_ms", 0}}}});
+    room = ann.expect("room");
+    CHECK(room["settings"] == json{{"decision_ms", 20000}, {"pace_ms", 0}, {"hints", true}});
+}

@@ -55,15 +55,31 @@ struct RoomSettings {
     friend bool operator==(const RoomSettings&, const RoomSettings&) = default;
 };
 
+// The settings a client sends: only the fields it gives change; the others keep the room's
+// current values (for a new room, the server's defaults).
+struct SettingsChange {
+    std::optional<int> decision_ms;
+    std::optional<int> pace_ms;
+    std::optional<bool> hints;
+    RoomSettings applied_to(RoomSettings base) const {
+        if (decision_ms) base.decision_ms = *decision_ms;
+        if (pace_ms) base.pace_ms = *pace_ms;
+        if (hints) base.hints = *hints;
+        return base;
+    }
+    static SettingsChange all(const RoomSettings& s) { return {s.decision_ms, s.pace_ms, s.hints}; }
+    friend bool operator==(const SettingsChange&, const SettingsChange&) = default;
+};
+
 struct Hello { int protocol = kProtocolVersion; std::string client; };
-struct CreateRoom { GameOptions options; std::string name; std::optional<RoomSettings> settings; };
+struct CreateRoom { GameOptions options; std::string name; std::optional<SettingsChange> settings; };
 struct JoinRoom { std::string room; std::string name; };
 struct Watch { std::string room; };
 struct Resume { std::string room; std::string token; };
 struct SubmitClientSeed { std::string seed; };  // "client_seed"
 struct Choose { std::string decision; int piece = 0; };
 struct SetOptions { GameOptions options; };
-struct SetSettings { RoomSettings settings; };
+struct SetSettings { SettingsChange settings; };
 struct AddBot { PolicyKind policy = PolicyKind::best; };
 struct RemoveSeat { int seat = 0; };  // removes a bot or a player in the lobby
 struct Kick { int seat = 0; };        // in a game the seat goes to a server-side bot
