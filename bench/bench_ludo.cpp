@@ -51,7 +51,8 @@ void usage() {
         "  --weights a=x,b=y                 Weights of `best` (entered, progress, home_column,\n"
         "                                    home, danger, block, blockade, lockout, opponents,\n"
         "                                    exposure, threat, far, progress2, reach) and BestConfig\n"
-        "                                    terms (greed, depth, exact_danger=0|1)\n"
+        "                                    terms (greed, depth, exact_danger=0|1, learned=0|1,\n"
+        "                                    learned_depth, ply, rollouts, horizon)\n"
         "  --help          this text\n");
 }
 
@@ -139,6 +140,16 @@ ludo::BestConfig best_config(const Flags& f) {
             w.opponents = v;
         else if (name == "reach")
             w.blockade_reach = static_cast<int>(v);
+        else if (name == "learned")
+            c.learned = v != 0;
+        else if (name == "learned_depth")
+            c.learned_depth = static_cast<int>(v);
+        else if (name == "ply")
+            c.learned_ply = static_cast<int>(v);
+        else if (name == "rollouts")
+            c.rollouts = static_cast<int>(v);
+        else if (name == "horizon")
+            c.horizon = static_cast<int>(v);
         else if (name == "exact_danger")
             c.exact_danger = v != 0;
         else if (name == "depth")
