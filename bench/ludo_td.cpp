@@ -203,7 +203,7 @@ void train(const Params& p) {
         }
     }
     if (!p.out.empty()) save(p.out, net);
-    if (!p.inc.empty()) write_inc(p.inc, net, "bench/ludo_td train");
+    if (!p.inc.empty()) write_inc(p.inc, net, "bench/ludo_td (the training commands are in BENCHMARKS.md, Classic Ludo)");
 }
 
 void eval(const Params& p) {
@@ -216,7 +216,7 @@ void eval(const Params& p) {
     const PolicyKind opp = p.vs == "greedy" ? PolicyKind::greedy : PolicyKind::random;
     const GameOptions o = GameOptions::ludo_game(4, p.arm);
     Rng seeds(p.seed);
-    long wins = 0, lost = 0, taken = 0;
+    long wins = 0, lost = 0, taken = 0, out_me = 0, out_opp = 0, throws_me = 0, throws_opp = 0;
     std::vector<double> us;
     for (long gi = 0; gi < p.games; ++gi) {
         SeededDice dice(seeds.next());
@@ -225,6 +225,17 @@ void eval(const Params& p) {
         Game game(o);
         game.roll_off(dice);
         while (game.phase() != Phase::finished) {
+            {
+                // Pieces on the circuit at each throw: ours, and the next seat's (a `random`).
+                const int s = game.current_seat();
+                if (s == me || s == (me + 1) % 4) {
+                    int out = 0;
+                    for (int i = 0; i < kPiecesPerPlayer; ++i)
+                        out += game.geometry().on_circuit(game.progress(s, i)) ? 1 : 0;
+                    (s == me ? out_me : out_opp) += out;
+                    (s == me ? throws_me : throws_opp) += 1;
+                }
+            }
             game.throw_die(dice);
             if (game.phase() != Phase::awaiting_choice) continue;
             if (game.current_seat() != me) {
@@ -255,6 +266,9 @@ void eval(const Params& p) {
                 us.empty() ? 0 : us[us.size() / 2], us.empty() ? 0 : us[us.size() * 99 / 100]);
     std::printf("  pieces lost %.2f a game, taken %.2f a game\n", static_cast<double>(lost) / p.games,
                 static_cast<double>(taken) / p.games);
+    std::printf("  pieces on the circuit at a throw: best %.2f, the next seat %.2f; throws a game: best %.1f, next %.1f\n",
+                static_cast<double>(out_me) / throws_me, static_cast<double>(out_opp) / throws_opp,
+                static_cast<double>(throws_me) / p.games, static_cast<double>(throws_opp) / p.games);
 }
 
 }  // namespace
