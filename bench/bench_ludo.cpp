@@ -270,8 +270,9 @@ int main(int argc, char** argv) {
     Flags f;
     if (!parse(argc, argv, f)) return 2;
     const ludo::BestConfig cfg = best_config(f);
-    std::printf("bench_ludo: seed %llu, best depth %d, node budget %d\n", static_cast<unsigned long long>(f.seed),
-                cfg.depth, cfg.node_budget);
+    std::printf("bench_ludo: seed %llu, best depth %d (learned value: %s, depth %d), node budget %d\n",
+                static_cast<unsigned long long>(f.seed), cfg.depth, cfg.learned ? "on" : "off", cfg.learned_depth,
+                cfg.node_budget);
 
     if (!f.skip_throughput) {
         std::printf("\nThroughput (4 players, all seats one bot, one core; median of %d runs)\n", f.repeats);
