@@ -195,7 +195,7 @@ void train(const Params& p) {
             unflatten(theta, net);
         }
         if ((gi + 1) % 5000 == 0) {
-            std::printf("games %ld: last %ld win %.1f %% (%.0f s)\n", gi + 1, window, 100.0 * window_wins / window,
+            std::printf("games %ld: last %ld win %.1f %% (%.0f s)\n", gi + 1, window, 100.0 * static_cast<double>(window_wins) / static_cast<double>(window),
                         std::chrono::duration<double>(Clock::now() - t0).count());
             std::fflush(stdout);
             window = window_wins = 0;
@@ -258,17 +258,19 @@ void eval(const Params& p) {
         }
         wins += game.has_finished(me);
     }
-    const double r = static_cast<double>(wins) / p.games;
-    const double se = std::sqrt(r * (1 - r) / p.games);
+    const double games = static_cast<double>(p.games);
+    const double r = static_cast<double>(wins) / games;
+    const double se = std::sqrt(r * (1 - r) / games);
     std::sort(us.begin(), us.end());
     std::printf("best (learned, ply %d; rollouts %d) vs 3 %s: %ld games, wins %.1f %% (95 %% ~ %.1f .. %.1f); move median %.1f us p99 %.1f us\n",
                 p.ply, p.rollouts, p.vs.c_str(), p.games, 100 * r, 100 * (r - 1.96 * se), 100 * (r + 1.96 * se),
                 us.empty() ? 0 : us[us.size() / 2], us.empty() ? 0 : us[us.size() * 99 / 100]);
-    std::printf("  pieces lost %.2f a game, taken %.2f a game\n", static_cast<double>(lost) / p.games,
-                static_cast<double>(taken) / p.games);
+    std::printf("  pieces lost %.2f a game, taken %.2f a game\n", static_cast<double>(lost) / games,
+                static_cast<double>(taken) / games);
     std::printf("  pieces on the circuit at a throw: best %.2f, the next seat %.2f; throws a game: best %.1f, next %.1f\n",
-                static_cast<double>(out_me) / throws_me, static_cast<double>(out_opp) / throws_opp,
-                static_cast<double>(throws_me) / p.games, static_cast<double>(throws_opp) / p.games);
+                static_cast<double>(out_me) / static_cast<double>(throws_me),
+                static_cast<double>(out_opp) / static_cast<double>(throws_opp), static_cast<double>(throws_me) / games,
+                static_cast<double>(throws_opp) / games);
 }
 
 }  // namespace

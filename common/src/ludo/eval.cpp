@@ -56,7 +56,7 @@ void value_features(const Game& game, int me, std::array<float, kValueFeatures>&
     for (int b = 0; b < 13; ++b) put(bins[ux(b)]);          // 10..22
     put(column);                                            // 23
     put(column_left / 5.0);                                 // 24
-    put(total / full);                                      // 25
+    put(static_cast<float>(total) / full);                                      // 25
 
     // --- Danger to own single pieces (exact, opponents uniform), blocks.
     const auto cap = capture_chances(game, me, 0.0);
@@ -152,14 +152,14 @@ void value_features(const Game& game, int me, std::array<float, kValueFeatures>&
         }
         put(oy / 4.0);           // yard
         put(oh / 4.0);           // home
-        put(ot / full);          // progress
+        put(static_cast<float>(ot) / full);          // progress
         put(os / 4.0);           // singles on the circuit
         put(oc_left / 20.0);     // squares still to throw exactly in the home column
         best_opp = std::max(best_opp, ot / static_cast<double>(full));
         sum_opp += ot / static_cast<double>(full);
     }  // 35..49
     put(best_opp);                                                       // 50
-    put(total / full - best_opp);                                        // 51
+    put(static_cast<float>(total) / full - best_opp);                                        // 51
     put(sum_opp / 3.0);                                                  // 52
     put(game.phase() == Phase::awaiting_throw && game.current_seat() == me ? 1 : 0);  // 53
     // k == kValueFeatures
