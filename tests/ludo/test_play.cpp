@@ -234,6 +234,53 @@ TEST_CASE("best's exact-danger variant picks legal moves, deterministically [lud
     CHECK(six.check(0, piece).ok());
 }
 
+TEST_CASE("best's learned value: certain at the end, a chance in between, symmetric in its inputs [ludo][bots]") {
+    const ValueNet& net = shipped_value_net();
+    // Green has finished: 1 for green, 0 for red (the game is over).
+    Game over = at("green:H,H,H,53 red:Y,Y,Y,Y");
+    over.apply_throw(3);
+    over.play(over.legal_moves()[0]);
+    REQUIRE(over.phase() == Phase::finished);
+    CHECK(learned_value(net, over, 0) == 1.0);
+    CHECK(learned_value(net, over, 1) == 0.0);
+    // In between, a probability; far ahead beats far behind.
+    const double ahead = learned_value(net, at("green:H,H,H,40 red:Y,Y,Y,5"), 0);
+    const double behind = learned_value(net, at("green:Y,Y,Y,5 red:H,H,H,40"), 0);
+    CHECK(ahead > 0);
+    CHECK(ahead < 1);
+    CHECK(behind > 0);
+    CHECK(ahead > behind);
+    // The features do not depend on the order of the pieces.
+    std::array<float, kValueFeatures> a{}, b{};
+    value_features(at("green:3,Y,30,H yellow:Y,10,Y,Y red:20,Y,Y,44"), 0, a);
+    value_features(at("green:H,30,Y,3 yellow:10,Y,Y,Y red:44,Y,20,Y"), 0, b);
+    CHECK(a == b);
+}
+
+TEST_CASE("best's variants pick legal moves, deterministically for a seed [ludo][bots]") {
+    // The learned value is used at 4 players, n = 6, the text's entry only.
+    CHECK(learned_value_applies(ludo_options(4)));
+    CHECK_FALSE(learned_value_applies(ludo_options(3)));
+    CHECK_FALSE(learned_value_applies(ludo_options(4, 8)));
+    CHECK_FALSE(learned_value_applies(ludo_options(4, 6, LudoEntry::start_square)));
+    CHECK_FALSE(learned_value_applies(ludo_options(4, 6, LudoEntry::text, true)));
+    Game six = at("green*:10,30,Y,Y yellow:Y,Y,Y,Y red:38,Y,Y,Y blue:Y,Y,Y,Y");
+    six.apply_throw(6);
+    for (int variant = 0; variant < 4; ++variant) {
+        CAPTURE(variant);
+        BestConfig cfg;
+        if (variant == 1) {
+            cfg.learned = false;  // the heuristic search
+        }
+        if (variant == 2) cfg.learned_ply = 2;
+        if (variant == 3) cfg.rollouts = 4;
+        Rng a(11), b(11);
+        const int piece = choose_piece(PolicyKind::best, six, a, cfg);
+        CHECK(piece == choose_piece(PolicyKind::best, six, b, cfg));
+        CHECK(six.check(0, piece).ok());
+    }
+}
+
 TEST_CASE("best and greedy beat random players [ludo][bots]") {
     // The long measurements are in bench_ludo; here a few hundred games with a generous margin.
     const auto share = [](PolicyKind bot, int games) {

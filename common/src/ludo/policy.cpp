@@ -198,12 +198,13 @@ struct Search {
     Weights model = greedy_weights();  // how the opponents are assumed to weigh their choices
     long budget;
     long nodes = 0;
+    const ValueNet* net = nullptr;  // score the leaves by the learned value instead
 
     // The expected score of a position awaiting a throw, looking `plies` throws ahead.
     double chance(const Game& game, int plies) {
         if (game.phase() == Phase::finished || plies == 0 || nodes >= budget) {
             ++nodes;
-            return evaluate(game, me, w);
+            return net ? learned_value(*net, game, me) : evaluate(game, me, w);
         }
         double sum = 0;
         for (Face f = 1; f <= 6; ++f) {
@@ -413,14 +414,24 @@ Move choose_move(PolicyKind policy, const Game& game, Rng& rng, const BestConfig
         }
         return moves[best];
     }
+    const ValueNet* leaf_net = nullptr;
+    int depth = config.depth;
+    if (config.learned && learned_value_applies(game.options())) {
+        const ValueNet& net = config.net ? *config.net : shipped_value_net();
+        if (config.rollouts > 0) return rollout_choice(game, net, config.rollouts, config.horizon, rng.next());
+        if (config.learned_ply > 0) return learned_choice(game, net, config.learned_ply);
+        leaf_net = &net;
+        depth = config.learned_depth;
+    }
     // Expectimax: deepen while the estimated cost fits the node budget.
     int plies = 0;
     long estimate = moves.size();
-    while (plies < config.depth && estimate * 6 * 3 <= config.node_budget) {
+    while (plies < depth && estimate * 6 * 3 <= config.node_budget) {
         estimate *= 6 * 3;
         ++plies;
     }
     Search search{game.current_seat(), config.weights, config.opponent_greed, greedy_weights(), config.node_budget};
+    search.net = leaf_net;
     int best = 0;
     double best_value = -1e300;
     for (int k = 0; k < moves.size(); ++k) {

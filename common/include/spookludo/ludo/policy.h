@@ -3,10 +3,10 @@
 //   random  any distinct legal choice, uniformly
 //   greedy  one step: the choice whose resulting position scores best on a heuristic that weighs
 //           entering, capturing, escaping danger, forming blocks and finishing
-//   best    expectimax over the die within a node budget: its own move, then the next throws
-//           (opponents answering with greedy's choice, itself with its best after a 6), scored by
-//           the same heuristic with tuned weights and the danger to its pieces from the rest of the
-//           round; cheap enough (tens of microseconds) to move for a timed-out player.
+//   best    expectimax over the die within a node budget: its own move, then the next throw
+//           (an opponent answering with greedy's choice, itself with its best after a 6), the
+//           positions scored by a learned value (a small network trained by TD(lambda) against
+//           `random` players, eval.cpp); cheap enough (about 0.1 ms) to move for a timed-out player.
 // All are deterministic given the Rng (it only breaks ties, and picks for `random`).
 #include <array>
 #include <vector>
@@ -54,16 +54,58 @@ constexpr Weights greedy_weights() noexcept {
     return w;
 }
 
+// --- Learned value (eval.cpp): the chance that `seat` wins from a position, by a small neural
+// network (kValueFeatures inputs, one tanh hidden layer, a sigmoid output) over features of the
+// position seen from that seat. The shipped weights are trained by TD(lambda) against three
+// `random` players (bench/ludo_td.cpp).
+inline constexpr int kValueFeatures = 54;
+inline constexpr int kValueHidden = 32;
+struct ValueNet {
+    std::array<float, kValueFeatures * kValueHidden> w1{};  // hidden unit h: w1[h * kValueFeatures + f]
+    std::array<float, kValueHidden> b1{};
+    std::array<float, kValueHidden> w2{};
+    float b2 = 0;
+};
+void value_features(const Game& game, int seat, std::array<float, kValueFeatures>& x);
+double value_of(const ValueNet& net, const std::array<float, kValueFeatures>& x);
+// 1 once `seat` has finished, 0 once the game is over without it, else the network's estimate.
+double learned_value(const ValueNet& net, const Game& game, int seat);
+const ValueNet& shipped_value_net();
+// Whether the learned value was trained for games with these options: 4 players, n = 6, the
+// text's entry, first home wins, no three-6s rule (elsewhere `best` keeps its heuristic).
+bool learned_value_applies(const GameOptions& options) noexcept;
+// The move whose resulting position `net` values highest for the seat to move; with ply 2 its
+// extra throw after a 6 is searched too (the expected value of its best answer to each face).
+Move learned_choice(const Game& game, const ValueNet& net, int ply = 1);
+// Truncated rollouts with common random numbers: every choice is followed by the same `rollouts`
+// dice streams (drawn from `seed`), the other seats playing uniformly at random and the seat to
+// move by learned_choice, to the end of its `horizon`-th turn after this one; the mean learned
+// value there scores the choice.
+Move rollout_choice(const Game& game, const ValueNet& net, int rollouts, int horizon, std::uint64_t seed);
+
 struct BestConfig {
     int node_budget = 2000;     // positions scored per move at most (the search shrinks to fit)
     int depth = 2;              // throws searched after the own move: 0 = one step, as greedy does;
                                 // 2 = the next two throws (the next players', or its own after a 6)
     double opponent_greed = 1;  // the search's opponents play greedily this often, else uniformly
     Weights weights{};
+    // Where learned_value_applies(): the search scores its leaves by the learned value
+    // (shipped_value_net(), or `net` when set) instead of evaluate() with `weights`, and looks
+    // `learned_depth` throws ahead instead of `depth`. Elsewhere (and with learned = false) `best`
+    // is the heuristic search as before (about 64 % against three `random`s at 4 players, n = 6).
+    bool learned = true;
+    int learned_depth = 1;
+    const ValueNet* net = nullptr;
+    // With learned: no search but learned_choice(learned_ply) when 1 or 2, or rollout_choice when
+    // rollouts > 0 (its streams seeded from the Rng). Measuring tools, see BENCHMARKS.md.
+    int learned_ply = 0;
+    int rollouts = 0;
+    int horizon = 1;
     // Instead of the search above: only its own move and its own extra throws after a 6 (`depth`
     // of them), each position scored with the exact capture chances of capture_chances() (opponents
-    // uniform, taking a capture with probability opponent_greed) as the danger term. Equally strong,
-    // about four times faster; off by default so that recorded games replay unchanged.
+    // uniform, taking a capture with probability opponent_greed) as the danger term, on the
+    // heuristic with `weights`. As strong as the heuristic search, about four times faster; the
+    // measuring tool of the capture experiments.
     bool exact_danger = false;
 };
 
