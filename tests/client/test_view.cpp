@@ -139,7 +139,7 @@ TEST_CASE("view: a recorded Ludo game replays to the record's position after eve
 
 TEST_CASE("view: the bot's brain makes the same choices again from the recorded messages") {
     // bot-1 (seat 0) played these games with these policies and this seed (bot_command.cpp).
-    const std::pair<const char*, PolicyKind> games[] = {{"spook_4p", PolicyKind::greedy}, {"ludo_4p_n6", PolicyKind::best}};
+    const std::pair<const char*, PolicyKind> games[] = {{"spook_4p", PolicyKind::greedy}, {"ludo_4p_n6", PolicyKind::greedy}};
     for (const auto& [name, policy] : games) {
         CAPTURE(name);
         const auto messages = read_transcript(std::string(name) + ".jsonl");
@@ -254,5 +254,24 @@ TEST_CASE("view: every step of the recorded games draws within 80x24, with and w
                 for (const auto& line : lines) REQUIRE(client::visible_width(line) <= 80);
             }
         }
+    }
+}
+
+TEST_CASE("view: the best bot's brain answers every recorded decision with one of its options") {
+    for (const char* name : {"spook_4p.jsonl", "ludo_4p_n6.jsonl"}) {
+        CAPTURE(name);
+        client::GameView v;
+        client::BotBrain brain(PolicyKind::best, 7);
+        int checked = 0;
+        for (const auto& m : read_transcript(name)) {
+            v.apply(m, 0);
+            if (m.at("type") != "decision") continue;
+            const int piece = brain.choose(v);
+            bool listed = false;
+            for (const auto& o : m.at("options")) listed = listed || o.at("piece") == piece;
+            CHECK_MESSAGE(listed, "step " << m.at("step") << " piece " << piece);
+            ++checked;
+        }
+        CHECK(checked > 5);
     }
 }
