@@ -289,7 +289,7 @@ private:
         h.on_open = [this, p] { on_open(*p); };
         h.on_message = [this, p](std::string_view text) { on_message(*p, text); };
         h.on_close = [this, p](const std::string& reason) { on_close(*p, reason); };
-        p->conn = client::Connection::open(loop_, url_, std::move(h));
+        p->conn = client::Connection::open(loop_, url_, std::move(h), std::chrono::seconds(30), slow ? 4096 : 0);
     }
 
     void open_idle(int i) {
@@ -605,6 +605,9 @@ int main(int argc, char** argv) {
         for (std::string s; extra >> s;) args.push_back(s);
         child = ::fork();
         if (child == 0) {
+            // The server's own output would mix with the report (--json).
+            const int null = ::open("/dev/null", O_WRONLY);
+            if (null >= 0) ::dup2(null, STDOUT_FILENO);
             std::vector<char*> argv2;
             for (auto& s : args) argv2.push_back(s.data());
             argv2.push_back(nullptr);

@@ -207,8 +207,9 @@ public:
         : url_(std::move(url)), handlers_(std::move(handlers)), resolver_(loop.impl().io),
           ws_(loop.impl().io), pause_timer_(loop.impl().io) {}
 
-    void start(std::chrono::milliseconds connect_timeout) {
+    void start(std::chrono::milliseconds connect_timeout, int receive_buffer) {
         connect_timeout_ = connect_timeout;
+        receive_buffer_ = receive_buffer;
         resolver_.async_resolve(url_.host, url_.port,
                                 [self = shared_from_this()](boost::system::error_code ec, tcp::resolver::results_type r) {
                                     self->on_resolve(ec, std::move(r));
@@ -258,6 +259,10 @@ private:
                           " (is the server running, and is the port right?)");
         if (ec) return finish("cannot connect to " + url_.host + ":" + url_.port + ": " + ec.message());
         beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true));
+        if (receive_buffer_ > 0) {
+            boost::system::error_code ignored;
+            beast::get_lowest_layer(ws_).socket().set_option(asio::socket_base::receive_buffer_size(receive_buffer_), ignored);
+        }
         ws_.read_message_max(1 << 20);
         ws_.set_option(websocket::stream_base::decorator([](websocket::request_type& req) {
             req.set(beast::http::field::user_agent, "spookludo-client");
@@ -371,6 +376,7 @@ private:
     beast::flat_buffer buffer_;
     std::deque<std::string> queue_;
     bool writing_ = false;
+    int receive_buffer_ = 0;
     State state_ = State::connecting;
     std::chrono::milliseconds connect_timeout_{10000};
     std::chrono::steady_clock::time_point pause_until_{};
@@ -381,9 +387,9 @@ private:
 }  // namespace
 
 std::shared_ptr<Connection> Connection::open(EventLoop& loop, const Url& url, Handlers handlers,
-                                             std::chrono::milliseconds connect_timeout) {
+                                             std::chrono::milliseconds connect_timeout, int receive_buffer) {
     auto c = std::make_shared<WsConnection>(loop, url, std::move(handlers));
-    c->start(connect_timeout);
+    c->start(connect_timeout, receive_buffer);
     return c;
 }
 

@@ -75,8 +75,11 @@ public:
         std::uint64_t bytes_out = 0;
     };
 
+    // receive_buffer: the socket's receive buffer in bytes (0: the system's; the load
+    // generator's slow readers use a small one so that the server feels them soon).
     static std::shared_ptr<Connection> open(EventLoop& loop, const Url& url, Handlers handlers,
-                                            std::chrono::milliseconds connect_timeout = std::chrono::seconds(10));
+                                            std::chrono::milliseconds connect_timeout = std::chrono::seconds(10),
+                                            int receive_buffer = 0);
     virtual ~Connection() = default;
     // Queues a text frame (sent in order).
     virtual void send(std::string text) = 0;
