@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <memory>
 #include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -216,8 +217,10 @@ TEST_CASE("e2e bot: two bot processes fill one room by its code: the game starts
     const json record = read_record(file);
     REQUIRE(record.at("seats").size() == 3);
     CHECK(record.at("seats")[0].at("name") == "host-1");
-    CHECK(record.at("seats")[1].at("name") == "guest-1");
-    CHECK(record.at("seats")[2].at("name") == "guest-2");
+    // The guests join at once, in either order.
+    std::set<std::string> guests_seated;
+    for (std::size_t seat = 1; seat < 3; ++seat) guests_seated.insert(record.at("seats")[seat].at("name").get<std::string>());
+    CHECK(guests_seated == std::set<std::string>{"guest-1", "guest-2"});
     server.stop();
 }
 
@@ -465,9 +468,13 @@ TEST_CASE("e2e play: without a terminal the story is printed line by line and a 
                                        "--once", "--decision-ms", "20000", "--pace-ms", "0"},
                               o);
     REQUIRE_MESSAGE(play->wait_for_text("You are in room ", patience(10s)), play->describe());
-    // The host's keys work from a pipe too.
-    play->write("b");
-    REQUIRE_MESSAGE(play->wait_for_text("took seat 2", patience(10s)), play->describe());
+    // The host's keys work from a pipe too. "joined" comes just before the room's first snapshot,
+    // and a key that arrives in between finds no lobby to act on: press b again until a bot is
+    // seated (one too many is only an error from the server: the room is full).
+    const auto bot_deadline = std::chrono::steady_clock::now() + patience(10s);
+    do play->write("b");
+    while (!play->wait_for_text("took seat 2", 500ms) && std::chrono::steady_clock::now() < bot_deadline);
+    REQUIRE_MESSAGE(play->out().find("took seat 2") != std::string::npos, play->describe());
     play->write("s");
     const std::string prompt = "Type the number of your choice and Enter.\n";
     std::size_t answered = 0;
