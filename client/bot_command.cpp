@@ -134,12 +134,8 @@ private:
 
     // Prints the story as the first bot sees it: one line per game event.
     void report(const client::GameView& view) {
-        const auto total = view.log_count();
-        const auto& log = view.log();
-        const std::size_t fresh = std::min<std::size_t>(total - reported_, log.size());
-        for (std::size_t i = log.size() - fresh; i < log.size(); ++i)
-            if (!args_.quiet) say("[" + view.room() + "] " + log[i].text);
-        reported_ = total;
+        for (const auto& line : view.lines_since(reported_))
+            if (!args_.quiet) say("[" + view.room() + "] " + line);
     }
 
     void maybe_start(Bot& b) {

@@ -108,12 +108,8 @@ private:
     // Without a terminal: the story line by line, and the choices as a numbered list.
     void print_new_lines() {
         const auto& view = session_->view();
-        const auto total = view.log_count();
-        const auto& log = view.log();
-        const std::size_t fresh = std::min<std::size_t>(total - printed_, log.size());
         std::string out;
-        for (std::size_t i = log.size() - fresh; i < log.size(); ++i) out += log[i].text + "\n";
-        printed_ = total;
+        for (const auto& line : view.lines_since(printed_)) out += line + "\n";
         if (!out.empty()) term_.write(out);
     }
 

@@ -35,6 +35,14 @@ std::string GameView::seat_name(int seat) const {
     return "seat " + std::to_string(seat + 1);
 }
 
+std::vector<std::string> GameView::lines_since(std::size_t& cursor) const {
+    const std::size_t fresh = std::min<std::size_t>(log_total_ - cursor, log_.size());
+    std::vector<std::string> lines;
+    for (std::size_t i = log_.size() - fresh; i < log_.size(); ++i) lines.push_back(log_[i].text);
+    cursor = log_total_;
+    return lines;
+}
+
 std::int64_t GameView::time_left_ms(std::int64_t now_ms) const noexcept {
     if (!pending_) return 0;
     return std::max<std::int64_t>(0, pending_->deadline_ms - now_ms);

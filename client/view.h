@@ -97,6 +97,9 @@ public:
     const std::optional<GameResult>& result() const noexcept { return result_; }
     const std::deque<LogLine>& log() const noexcept { return log_; }
     std::size_t log_count() const noexcept { return log_total_; }  // lines ever added
+    // The lines added since `cursor` (a count of lines already taken; 0 at first), and moves the
+    // cursor on. Lines that fell off the end of the log (over kMaxLog) are skipped.
+    std::vector<std::string> lines_since(std::size_t& cursor) const;
     const std::optional<protocol::ErrorReply>& last_error() const noexcept { return last_error_; }
     bool kicked() const noexcept { return kicked_; }
     std::optional<std::string> closing() const { return closing_; }

@@ -275,3 +275,19 @@ TEST_CASE("view: the best bot's brain answers every recorded decision with one o
         CHECK(checked > 5);
     }
 }
+
+TEST_CASE("view: lines_since hands out each story line once, skipping what fell off the log") {
+    client::GameView v;
+    std::size_t cursor = 0;
+    v.apply(protocol::to_message(protocol::Roll{1, 4}));
+    v.apply(protocol::to_message(protocol::Roll{2, 5}));
+    auto lines = v.lines_since(cursor);
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[0].find("Round 1: the die shows 4") == 0);
+    CHECK(v.lines_since(cursor).empty());
+    for (int r = 3; r < 3 + static_cast<int>(client::GameView::kMaxLog) + 10; ++r)
+        v.apply(protocol::to_message(protocol::Roll{r, 1}));
+    lines = v.lines_since(cursor);
+    CHECK(lines.size() == client::GameView::kMaxLog);  // the oldest 10 were dropped from the log
+    CHECK(lines.back().find("Round " + std::to_string(2 + client::GameView::kMaxLog + 10)) == 0);
+}
