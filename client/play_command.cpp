@@ -4,6 +4,7 @@
 
 #include <iostream>
 #include <memory>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 
@@ -123,6 +124,10 @@ private:
     void on_message(const nlohmann::json& m) {
         const std::string type = m.value("type", "");
         if (type != "error") message_.clear();
+        if (type == "room" && !early_keys_.empty()) {
+            const std::string keys = std::exchange(early_keys_, {});
+            for (const char key : keys) on_key(key);
+        }
         if (!term_.interactive()) {
             print_new_lines();
             if ((type == "activation" || type == "game_started") && session_->view().options().game == GameKind::spook) {
@@ -187,6 +192,12 @@ private:
                 session_->choose(p->decision.options[index].piece);
                 message_ = "Sent: piece " + std::to_string(p->decision.options[index].piece + 1) + ".";
             }
+            return;
+        }
+        if (!view.snapshot()) {
+            // Too early to know whether we host (the room's first snapshot is on its way): keep
+            // the key for then.
+            early_keys_.push_back(key);
             return;
         }
         if (!view.am_host()) return;
@@ -283,6 +294,7 @@ private:
     bool pending_remove_ = false;
     bool pending_kick_ = false;
     bool left_mid_game_ = false;
+    std::string early_keys_;  // keys pressed before the room's first snapshot
     int games_ = 0;
 };
 
