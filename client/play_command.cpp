@@ -32,18 +32,8 @@ public:
     explicit PlayUi(const PlayArgs& args) : args_(args) {}
 
     int run() {
-        client::SessionConfig config;
-        if (args_.watch) {
-            std::string error;
-            auto url = client::parse_url(args_.room.url, error);
-            if (!url) throw std::invalid_argument(error);
-            config.url = *url;
-            config.mode = client::JoinMode::watch;
-            config.room = args_.room.room;
-            for (auto& ch : config.room) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-        } else {
-            config = session_config(args_.room, args_.name, 4);
-        }
+        client::SessionConfig config = session_config(args_.room, args_.name, 4);
+        if (args_.watch) config.mode = client::JoinMode::watch;
         client::Session::Callbacks cb;
         cb.on_message = [this](const nlohmann::json& m) { on_message(m); };
         cb.on_status = [this](const std::string& s) {

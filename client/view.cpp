@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "spookludo/ludo/game.h"
 #include "spookludo/ludo/geometry.h"
 
 namespace spookludo::client {
@@ -121,30 +122,11 @@ void GameView::on_snapshot(const pr::RoomSnapshot& s) {
         current_seat_ = g.current_seat;
         turn_ = g.turn;
         face_ = g.face;
-        // "green*:Y,Y,5,12 red:H,Y,50,Y": the seats in order, each its pieces' progress.
-        const ludo::Geometry geo(s.options.ludo.arm);
-        std::size_t seat = 0;
-        std::size_t at = 0;
-        const std::string& text = g.position;
-        while (at < text.size() && seat < ludo_progress_.size()) {
-            const auto colon = text.find(':', at);
-            if (colon == std::string::npos) break;
-            auto end = text.find(' ', colon);
-            if (end == std::string::npos) end = text.size();
-            std::size_t p = colon + 1;
-            for (int piece = 0; piece < 4 && p <= end; ++piece) {
-                auto comma = text.find(',', p);
-                if (comma == std::string::npos || comma > end) comma = end;
-                const std::string item = text.substr(p, comma - p);
-                int value = ludo::kYard;
-                if (item == "H") value = geo.home();
-                else if (item != "Y") value = std::atoi(item.c_str());
-                ludo_progress_[seat][static_cast<std::size_t>(piece)] = value;
-                p = comma + 1;
-            }
-            ++seat;
-            at = end + 1;
-        }
+        // The engine reads its own position notation (and says what is wrong with a bad one).
+        const auto game = ludo::Game::from_position(s.options, g.position);
+        for (int seat = 0; seat < game.players() && static_cast<std::size_t>(seat) < ludo_progress_.size(); ++seat)
+            for (int piece = 0; piece < ludo::kPiecesPerPlayer; ++piece)
+                ludo_progress_[static_cast<std::size_t>(seat)][static_cast<std::size_t>(piece)] = game.progress(seat, piece);
     } else if (!in_game_) {
         options_ = s.options;
     }
