@@ -1,6 +1,5 @@
 #include "network.h"
 
-#include <deque>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -11,7 +10,9 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/version.hpp>
@@ -21,6 +22,7 @@
 
 #include "peer.h"
 #include "spookludo/protocol/server_messages.h"
+#include "spookludo/protocol/websocket.h"
 #include "room.h"
 
 namespace spookludo::server {
@@ -31,6 +33,7 @@ namespace websocket = beast::websocket;
 namespace net = boost::asio;
 using tcp = net::ip::tcp;
 using protocol::ErrorCode;
+namespace ws = protocol::ws;
 
 namespace {
 
@@ -82,11 +85,16 @@ struct Network::Impl : std::enable_shared_from_this<Network::Impl> {
 };
 
 // ---- WebSocket session ------------------------------------------------------------------------
+// After Beast's handshake the session frames its messages itself (protocol/websocket.h): every
+// message queued for the connection while a write is in flight, or during one pass of the event
+// loop, goes out in one gathered write, one system call. Broadcast payloads are shared between
+// the recipients; only the 2 to 4 bytes of frame header are per connection.
 class WebSocketSession final : public Peer, public std::enable_shared_from_this<WebSocketSession> {
 public:
     WebSocketSession(tcp::socket&& socket, std::shared_ptr<Network::Impl> network, std::string address)
-        : ws_(std::move(socket)), network_(std::move(network)), address_(std::move(address)),
-          id_(network_->next_id++), tokens_(burst()) {}
+        : socket_(std::move(socket)), timer_(socket_.get_executor()), network_(std::move(network)),
+          address_(std::move(address)), id_(network_->next_id++),
+          reader_(ws::FrameReader::Role::server, protocol::kMaxMessageBytes), tokens_(burst()) {}
 
     ~WebSocketSession() override {
         --network_->services.metrics.connections;
@@ -96,6 +104,7 @@ public:
     }
 
     std::uint64_t id() const noexcept override { return id_; }
+    using Peer::send;
 
     template <class Body, class Allocator>
     void run(http::request<Body, http::basic_fields<Allocator>> req) {
@@ -103,60 +112,246 @@ public:
             std::lock_guard lock(network_->sessions_mutex);
             network_->sessions[id_] = weak_from_this();
         }
-        const auto& cfg = network_->services.config;
-        websocket::stream_base::timeout timeout{};
-        timeout.handshake_timeout = std::chrono::milliseconds(cfg.handshake_timeout_ms);
-        timeout.idle_timeout = std::chrono::milliseconds(cfg.idle_timeout_ms);
-        timeout.keep_alive_pings = true;  // pings at half the idle time find dead peers
-        ws_.set_option(timeout);
-        ws_.read_message_max(protocol::kMaxMessageBytes);
-        ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& res) {
+        // The opening handshake is Beast's (it checks the request and answers 101 or 400); the
+        // stream borrows the socket only for that.
+        auto handshake = std::make_shared<websocket::stream<tcp::socket&>>(socket_);
+        handshake->set_option(websocket::stream_base::decorator([](websocket::response_type& res) {
             res.set(http::field::server, "spookludo-server");
         }));
-        ws_.async_accept(req, beast::bind_front_handler(&WebSocketSession::on_accept, shared_from_this()));
-    }
-
-    void send(std::shared_ptr<const std::string> text) override {
-        net::post(ws_.get_executor(), [self = shared_from_this(), text = std::move(text)] { self->queue(text); });
-    }
-    void attach(std::shared_ptr<Room> room) override {
-        net::post(ws_.get_executor(), [self = shared_from_this(), room = std::move(room)] { self->room_ = room; });
-    }
-    void grant_answer() override {
-        net::post(ws_.get_executor(), [self = shared_from_this()] {
-            self->granted_ = std::min(self->granted_ + 1, kMaxGrants);
+        timer_.expires_after(std::chrono::milliseconds(network_->services.config.handshake_timeout_ms));
+        timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+            if (!ec && !self->open_) self->hang_up();
+        });
+        handshake->async_accept(req, [self = shared_from_this(), handshake](beast::error_code ec) {
+            if (ec) {
+                log_failure(ec, "websocket accept");
+                return self->hang_up();
+            }
+            self->open_ = true;
+            self->keep_alive();
+            self->read();
         });
     }
+
+    void send(std::shared_ptr<const std::string> text) override { enqueue(ws::Opcode::text, std::move(text)); }
+    void attach(std::shared_ptr<Room> room) override {
+        net::post(socket_.get_executor(), [self = shared_from_this(), room = std::move(room)] {
+            if (self->hung_up_) return room->disconnected(self);  // gone before the room took it
+            self->room_ = room;
+        });
+    }
+    void grant_answer() override {
+        int g = granted_.load();
+        while (g < kMaxGrants && !granted_.compare_exchange_weak(g, g + 1)) {
+        }
+    }
     void detach() override {
-        net::post(ws_.get_executor(), [self = shared_from_this()] { self->room_.reset(); });
+        net::post(socket_.get_executor(), [self = shared_from_this()] { self->room_.reset(); });
     }
     void close() override {
-        net::post(ws_.get_executor(), [self = shared_from_this()] { self->close_after_queue(); });
+        enqueue(ws::Opcode::close, std::make_shared<const std::string>(ws::close_payload(ws::kCloseNormal, "")));
     }
 
 private:
+    struct Outgoing {
+        ws::FrameHeader header;
+        std::shared_ptr<const std::string> payload;
+        ws::Opcode opcode;
+    };
+
     double burst() const { return 2.0 * network_->services.config.max_messages_per_second; }
 
-    void on_accept(beast::error_code ec) {
-        if (ec) return log_failure(ec, "websocket accept");
+    // ---- Writing: any thread queues, the session's strand writes ---------------------------
+    void enqueue(ws::Opcode opcode, std::shared_ptr<const std::string> payload) {
+        bool start = false;
+        {
+            std::lock_guard lock(out_mutex_);
+            if (close_queued_ || dropped_) return;
+            if (queued_.size() + in_flight_count_ >= network_->services.config.send_queue_limit &&
+                opcode == ws::Opcode::text) {
+                // A slow reader is dropped; the room goes on without waiting for it.
+                spdlog::info("connection {} from {}: {} messages queued, the reader is too slow; dropped", id_,
+                             address_, queued_.size() + in_flight_count_);
+                dropped_ = true;
+                queued_.clear();
+                net::post(socket_.get_executor(), [self = shared_from_this()] { self->hang_up(); });
+                return;
+            }
+            if (opcode == ws::Opcode::close) close_queued_ = true;
+            queued_.push_back({ws::frame_header(opcode, payload->size()), std::move(payload), opcode});
+            if (!writing_) start = writing_ = true;
+        }
+        // Posted, not written at once: what else this pass of the event loop queues goes along.
+        if (start) net::post(socket_.get_executor(), [self = shared_from_this()] { self->flush(); });
+    }
+
+    void flush() {
+        {
+            std::lock_guard lock(out_mutex_);
+            if (queued_.empty() || dropped_ || !socket_.is_open()) {
+                writing_ = false;
+                queued_.clear();
+                return;
+            }
+            in_flight_.swap(queued_);
+            in_flight_count_ = in_flight_.size();
+        }
+        buffers_.clear();
+        for (const auto& o : in_flight_) {
+            buffers_.emplace_back(o.header.bytes.data(), o.header.size);
+            buffers_.emplace_back(o.payload->data(), o.payload->size());
+        }
+        net::async_write(socket_, buffers_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+            self->on_write(ec);
+        });
+    }
+
+    void on_write(beast::error_code ec) {
+        bool sent_close = false;
+        std::uint64_t messages = 0;
+        for (const auto& o : in_flight_) {
+            if (o.opcode == ws::Opcode::text) ++messages;
+            if (o.opcode == ws::Opcode::close) sent_close = true;
+        }
+        network_->services.metrics.messages_out += static_cast<long>(messages);
+        in_flight_.clear();
+        if (in_flight_.capacity() > 64) in_flight_.shrink_to_fit();
+        {
+            std::lock_guard lock(out_mutex_);
+            in_flight_count_ = 0;
+        }
+        if (ec) {
+            log_failure(ec, "websocket write");
+            return hang_up();
+        }
+        if (sent_close) return after_close_sent();
+        flush();
+    }
+
+    // ---- Closing -------------------------------------------------------------------------
+    // The close frame is out: nothing more is written; wait (briefly) for the peer's close frame
+    // or end of stream, then hang up.
+    void after_close_sent() {
+        {
+            std::lock_guard lock(out_mutex_);
+            writing_ = false;
+            queued_.clear();
+        }
+        if (peer_closed_) return hang_up();
+        beast::error_code ignored;
+        socket_.shutdown(tcp::socket::shutdown_send, ignored);
+        timer_.expires_after(kCloseWait);
+        timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+            if (!ec) self->hang_up();
+        });
+    }
+
+    // Closes with a code and reason (a protocol failure, too many bad messages).
+    void close_with(std::uint16_t code, std::string_view reason) {
+        enqueue(ws::Opcode::close, std::make_shared<const std::string>(ws::close_payload(code, reason)));
+    }
+
+    void hang_up() {
+        if (hung_up_) return;
+        hung_up_ = true;
+        {
+            std::lock_guard lock(out_mutex_);
+            dropped_ = true;
+            queued_.clear();
+        }
+        beast::error_code ignored;
+        socket_.shutdown(tcp::socket::shutdown_both, ignored);
+        socket_.close(ignored);
+        timer_.cancel();
+        if (room_) {
+            room_->disconnected(shared_from_this());
+            room_.reset();
+        }
+    }
+
+    // ---- Keep-alive: a ping after half the idle time of silence, closed after the other half.
+    void keep_alive() {
+        timer_.expires_after(std::chrono::milliseconds(network_->services.config.idle_timeout_ms / 2));
+        timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+            if (ec || self->hung_up_ || self->closing()) return;
+            if (self->heard_) {
+                self->heard_ = false;
+                self->ping_sent_ = false;
+            } else if (self->ping_sent_) {
+                spdlog::debug("connection {}: silent for {} ms; closed", self->id_,
+                              self->network_->services.config.idle_timeout_ms);
+                return self->hang_up();
+            } else {
+                self->ping_sent_ = true;
+                self->enqueue(ws::Opcode::ping, std::make_shared<const std::string>());
+            }
+            self->keep_alive();
+        });
+    }
+
+    bool closing() {
+        std::lock_guard lock(out_mutex_);
+        return close_queued_ || dropped_;
+    }
+
+    // ---- Reading --------------------------------------------------------------------------
+    void read() {
+        char* at = reader_.prepare(kReadChunk);
+        socket_.async_read_some(net::buffer(at, reader_.free_space()),
+                                [self = shared_from_this()](beast::error_code ec, std::size_t n) { self->on_read(ec, n); });
+    }
+
+    void on_read(beast::error_code ec, std::size_t n) {
+        if (ec) {
+            if (!closing()) log_failure(ec, "websocket read");
+            return hang_up();
+        }
+        heard_ = true;
+        if (reader_.failure().code) {  // closing after a protocol failure: what follows is ignored
+            reader_.clear();
+            return read();
+        }
+        reader_.commit(n);
+        ws::FrameReader::Message m;
+        for (;;) {
+            const auto status = reader_.next(m);
+            if (status == ws::FrameReader::Status::need_more) break;
+            if (status == ws::FrameReader::Status::failed) {
+                const auto& f = reader_.failure();
+                if (f.code == ws::kCloseTooBig)
+                    spdlog::info("connection {}: a frame over {} bytes; closed", id_, protocol::kMaxMessageBytes);
+                else
+                    spdlog::info("connection {} from {}: {}; closed", id_, address_, f.reason);
+                close_with(f.code, f.reason);
+                return read();  // for the peer's close frame or end of stream
+            }
+            switch (m.opcode) {
+                case ws::Opcode::ping:
+                    enqueue(ws::Opcode::pong, std::make_shared<const std::string>(m.payload));
+                    break;
+                case ws::Opcode::close:
+                    peer_closed_ = true;
+                    if (closing()) return hang_up();  // the answer to our close frame
+                    // Answer with the same code, then hang up once it is written.
+                    close_with(m.payload.size() >= 2 ? static_cast<std::uint16_t>(
+                                                           (static_cast<unsigned char>(m.payload[0]) << 8) |
+                                                           static_cast<unsigned char>(m.payload[1]))
+                                                     : ws::kCloseNormal,
+                               "");
+                    return;
+                case ws::Opcode::text:
+                case ws::Opcode::binary:
+                    if (!closing()) on_message(m.opcode == ws::Opcode::text, m.payload);
+                    break;
+                default: break;  // pong
+            }
+        }
+        reader_.release_if_empty();
         read();
     }
 
-    void read() {
-        ws_.async_read(buffer_, beast::bind_front_handler(&WebSocketSession::on_read, shared_from_this()));
-    }
-
-    void on_read(beast::error_code ec, std::size_t) {
-        if (ec) {
-            if (ec == websocket::error::message_too_big)
-                spdlog::info("connection {}: a frame over {} bytes; closed", id_, protocol::kMaxMessageBytes);
-            log_failure(ec, "websocket read");
-            return gone();
-        }
+    void on_message(bool text, std::string_view data) {
         ++network_->services.metrics.messages_in;
-        const bool text = ws_.got_text();
-        std::string data = beast::buffers_to_string(buffer_.data());
-        buffer_.consume(buffer_.size());
         if (!rate_ok()) {
             reject(ErrorCode::rate_limited, "too many messages: at most " +
                                                 std::to_string(network_->services.config.max_messages_per_second) +
@@ -166,15 +361,13 @@ private:
         } else {
             handle(data);
         }
-        if (!closing_) read();
     }
 
     // Token bucket: max_messages_per_second, bursts of twice that.
     bool rate_ok() {
-        if (granted_ > 0) {  // an answer the room asked for
-            --granted_;
-            return true;
-        }
+        int g = granted_.load();
+        while (g > 0)  // an answer the room asked for
+            if (granted_.compare_exchange_weak(g, g - 1)) return true;
         const auto now = std::chrono::steady_clock::now();
         const double rate = network_->services.config.max_messages_per_second;
         tokens_ = std::min(burst(), tokens_ + rate * std::chrono::duration<double>(now - last_refill_).count());
@@ -186,15 +379,15 @@ private:
 
     void reject(ErrorCode code, const std::string& message, std::string_view ref = {}) {
         network_->services.metrics.count_error(protocol::to_string(code));
-        queue(std::make_shared<const std::string>(protocol::error_message(code, message, ref)));
+        send(protocol::error_message(code, message, ref));
         // Repeated abuse closes this connection only.
         if (++strikes_ >= kMaxStrikes) {
             spdlog::info("connection {} from {}: too many bad messages; closed", id_, address_);
-            close_after_queue();
+            close_with(ws::kClosePolicy, "too many bad messages");
         }
     }
 
-    void handle(const std::string& text) {
+    void handle(std::string_view text) {
         auto parsed = protocol::parse_client_message(text);
         if (auto* err = std::get_if<protocol::ProtocolError>(&parsed)) return reject(err->code, err->message);
         auto& message = std::get<protocol::ClientMessage>(parsed);
@@ -211,7 +404,7 @@ private:
                                             std::chrono::duration_cast<std::chrono::milliseconds>(
                                                 std::chrono::system_clock::now().time_since_epoch())
                                                 .count()};
-            return queue(std::make_shared<const std::string>(protocol::encode_message(welcome)));
+            return send(protocol::encode_message(welcome));
         }
         if (!hello_) return reject(ErrorCode::hello_first, "say hello first (with the protocol version)");
 
@@ -252,84 +445,46 @@ private:
             const protocol::Pong pong{t, std::chrono::duration_cast<std::chrono::milliseconds>(
                                              std::chrono::system_clock::now().time_since_epoch())
                                              .count()};
-            return queue(std::make_shared<const std::string>(protocol::encode_message(pong)));
+            return send(protocol::encode_message(pong));
         }
         if (!room_)
             return reject(ErrorCode::not_in_room, "create or join a room first", protocol::type_of(message));
         room_->deliver(shared_from_this(), std::move(message));
     }
 
-    void queue(std::shared_ptr<const std::string> text) {
-        if (closing_ && !close_pending_) return;
-        if (queue_.size() >= network_->services.config.send_queue_limit) {
-            // A slow reader is dropped; the room goes on without waiting for it.
-            spdlog::info("connection {} from {}: {} messages queued, the reader is too slow; dropped", id_, address_,
-                         queue_.size());
-            queue_.clear();
-            closing_ = true;
-            beast::get_lowest_layer(ws_).close();
-            return;
-        }
-        queue_.push_back(std::move(text));
-        if (queue_.size() == 1) write();
-    }
-
-    void write() {
-        ws_.text(true);
-        ws_.async_write(net::buffer(*queue_.front()),
-                        beast::bind_front_handler(&WebSocketSession::on_write, shared_from_this()));
-    }
-
-    void on_write(beast::error_code ec, std::size_t) {
-        if (ec) {
-            log_failure(ec, "websocket write");
-            queue_.clear();
-            return gone();
-        }
-        ++network_->services.metrics.messages_out;
-        queue_.pop_front();
-        if (!queue_.empty()) return write();
-        if (close_pending_) {
-            close_pending_ = false;
-            ws_.async_close(websocket::close_code::normal, [self = shared_from_this()](beast::error_code) { self->gone(); });
-        }
-    }
-
-    void close_after_queue() {
-        if (closing_) return;
-        closing_ = true;
-        if (queue_.empty()) {
-            ws_.async_close(websocket::close_code::normal, [self = shared_from_this()](beast::error_code) { self->gone(); });
-        } else {
-            close_pending_ = true;
-        }
-    }
-
-    void gone() {
-        closing_ = true;
-        if (room_) {
-            room_->disconnected(shared_from_this());
-            room_.reset();
-        }
-    }
-
     static constexpr int kMaxStrikes = 20;
+    static constexpr int kMaxGrants = 4;
+    static constexpr std::size_t kReadChunk = 1024;
+    static constexpr std::chrono::seconds kCloseWait{2};
 
-    websocket::stream<beast::tcp_stream> ws_;
-    beast::flat_buffer buffer_;
+    tcp::socket socket_;
+    net::steady_timer timer_;  // handshake, keep-alive, the wait after our close frame
     std::shared_ptr<Network::Impl> network_;
     std::string address_;
     std::uint64_t id_;
-    std::deque<std::shared_ptr<const std::string>> queue_;
+    ws::FrameReader reader_;
     std::shared_ptr<Room> room_;
+    bool open_ = false;         // the handshake is done
+    bool heard_ = false;        // bytes came since the last keep-alive check
+    bool ping_sent_ = false;
+    bool peer_closed_ = false;  // the peer's close frame came
+    bool hung_up_ = false;
     bool hello_ = false;
-    bool closing_ = false;
-    bool close_pending_ = false;
     int strikes_ = 0;
     double tokens_;
-    static constexpr int kMaxGrants = 4;
-    int granted_ = 0;  // answers asked for by the room (decisions), not rate limited
+    std::atomic<int> granted_{0};  // answers asked for by the room (decisions), not rate limited
     std::chrono::steady_clock::time_point last_refill_ = std::chrono::steady_clock::now();
+
+    // Outgoing frames. queued_ and the flags are shared with other threads (rooms), under
+    // out_mutex_; in_flight_ and buffers_ belong to the write in progress, on the strand.
+    std::mutex out_mutex_;
+    std::vector<Outgoing> queued_;
+    std::size_t in_flight_count_ = 0;
+    bool writing_ = false;       // a write is in flight or a flush is posted
+    bool close_queued_ = false;  // our close frame is queued: nothing more goes out
+    bool dropped_ = false;       // hung up (slow reader, error): nothing more goes out
+    std::vector<Outgoing> in_flight_;
+    std::vector<net::const_buffer> buffers_;
 };
 
 // ---- HTTP session -----------------------------------------------------------------------------

@@ -1,0 +1,95 @@
+#pragma once
+// WebSocket framing (RFC 6455, section 5) after the opening handshake, for both ends: the server
+// frames its messages itself so that everything queued for a connection goes out in one write
+// (Beast writes one frame per operation, one system call each), and the client reads and writes
+// the same way. The handshake itself stays with Boost.Beast. No sockets here.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace spookludo::protocol::ws {
+
+enum class Opcode : std::uint8_t { continuation = 0x0, text = 0x1, binary = 0x2, close = 0x8, ping = 0x9, pong = 0xA };
+
+// Close codes (RFC 6455, 7.4.1) this project sends.
+inline constexpr std::uint16_t kCloseNormal = 1000;
+inline constexpr std::uint16_t kCloseGoingAway = 1001;
+inline constexpr std::uint16_t kCloseProtocolError = 1002;
+inline constexpr std::uint16_t kCloseInvalidData = 1007;  // text that is not UTF-8
+inline constexpr std::uint16_t kClosePolicy = 1008;       // too many bad messages, too slow a reader
+inline constexpr std::uint16_t kCloseTooBig = 1009;
+
+using MaskKey = std::array<std::uint8_t, 4>;
+
+// The header of one final frame of `size` payload bytes: 2 to 14 bytes. Server frames are not
+// masked; a client gives its mask key, and masks the payload with apply_mask.
+struct FrameHeader {
+    std::array<char, 14> bytes{};
+    std::uint8_t size = 0;
+    std::string_view view() const noexcept { return {bytes.data(), size}; }
+};
+FrameHeader frame_header(Opcode opcode, std::uint64_t payload_size, const MaskKey* mask = nullptr) noexcept;
+
+// XORs data with the key, as if data started `offset` bytes into the payload.
+void apply_mask(char* data, std::size_t size, const MaskKey& key, std::size_t offset = 0) noexcept;
+
+// A whole final frame appended to `out` (masked when a key is given).
+void append_frame(std::string& out, Opcode opcode, std::string_view payload, const MaskKey* mask = nullptr);
+
+// The payload of a close frame: the code, then a reason cut to fit a control frame (123 bytes).
+std::string close_payload(std::uint16_t code, std::string_view reason);
+
+bool valid_utf8(std::string_view text) noexcept;
+
+// Reads frames from a byte stream into whole messages: fragments are joined, control frames
+// (ping, pong, close) come out as they arrive, even between the fragments of a message. Bytes
+// go in through prepare/commit; next() yields each message, whose payload stays valid until
+// the next call of next() or prepare(). A violation of the protocol stops the reader for good: failure()
+// gives the close code to send and a reason a person can read.
+class FrameReader {
+public:
+    enum class Role { server, client };  // a server reads masked frames, a client unmasked ones
+    FrameReader(Role role, std::size_t max_message) noexcept : role_(role), max_message_(max_message) {}
+
+    // Room for at least `min_free` more bytes at the end of what is buffered.
+    char* prepare(std::size_t min_free);
+    std::size_t free_space() const noexcept { return capacity_ - end_; }
+    void commit(std::size_t n) noexcept { end_ += n; }
+    // Forgets what is buffered (after a failure, while waiting for the connection to end).
+    void clear() noexcept { begin_ = end_ = 0; }
+
+    struct Message {
+        Opcode opcode = Opcode::text;  // text, binary, close, ping or pong
+        std::string_view payload;
+    };
+    enum class Status { message, need_more, failed };
+    Status next(Message& message);
+
+    struct Failure {
+        std::uint16_t code = 0;
+        std::string reason;
+    };
+    const Failure& failure() const noexcept { return failure_; }
+
+    std::size_t buffered() const noexcept { return end_ - begin_; }
+    // Memory held (the buffer and a message being joined), for the idle-connection figures.
+    std::size_t capacity() const noexcept { return capacity_ + fragments_.capacity(); }
+    // Gives the buffer back when nothing is in it (an idle connection holds no buffer).
+    void release_if_empty() noexcept;
+
+private:
+    Status fail(std::uint16_t code, std::string reason);
+
+    Role role_;
+    std::size_t max_message_;
+    std::unique_ptr<char[]> buffer_;
+    std::size_t capacity_ = 0, begin_ = 0, end_ = 0;
+    std::string fragments_;          // a fragmented message so far
+    Opcode fragmented_ = Opcode::continuation;  // its opcode, continuation when none is open
+    Failure failure_;
+};
+
+}  // namespace spookludo::protocol::ws

@@ -1,0 +1,234 @@
+#include "spookludo/protocol/websocket.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace spookludo::protocol::ws {
+
+namespace {
+
+constexpr std::size_t kMinBuffer = 1024;
+constexpr std::size_t kMaxControlPayload = 125;
+
+bool is_control(Opcode op) noexcept { return (static_cast<std::uint8_t>(op) & 0x8) != 0; }
+
+bool known_opcode(std::uint8_t op) noexcept {
+    return op == 0x0 || op == 0x1 || op == 0x2 || op == 0x8 || op == 0x9 || op == 0xA;
+}
+
+// Close codes a peer may send (RFC 6455, 7.4).
+bool valid_close_code(std::uint16_t code) noexcept {
+    if (code >= 3000 && code <= 4999) return true;
+    return (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014);
+}
+
+}  // namespace
+
+FrameHeader frame_header(Opcode opcode, std::uint64_t payload_size, const MaskKey* mask) noexcept {
+    FrameHeader h;
+    auto* b = reinterpret_cast<unsigned char*>(h.bytes.data());
+    b[0] = static_cast<unsigned char>(0x80 | static_cast<std::uint8_t>(opcode));
+    const unsigned char masked = mask ? 0x80 : 0x00;
+    std::size_t n = 2;
+    if (payload_size < 126) {
+        b[1] = static_cast<unsigned char>(masked | payload_size);
+    } else if (payload_size <= 0xFFFF) {
+        b[1] = masked | 126;
+        b[2] = static_cast<unsigned char>(payload_size >> 8);
+        b[3] = static_cast<unsigned char>(payload_size);
+        n = 4;
+    } else {
+        b[1] = masked | 127;
+        for (int i = 0; i < 8; ++i) b[2 + i] = static_cast<unsigned char>(payload_size >> (56 - 8 * i));
+        n = 10;
+    }
+    if (mask) {
+        std::memcpy(b + n, mask->data(), 4);
+        n += 4;
+    }
+    h.size = static_cast<std::uint8_t>(n);
+    return h;
+}
+
+void apply_mask(char* data, std::size_t size, const MaskKey& key, std::size_t offset) noexcept {
+    for (std::size_t i = 0; i < size; ++i) data[i] = static_cast<char>(data[i] ^ key[(offset + i) & 3]);
+}
+
+void append_frame(std::string& out, Opcode opcode, std::string_view payload, const MaskKey* mask) {
+    const FrameHeader h = frame_header(opcode, payload.size(), mask);
+    out.append(h.view());
+    const std::size_t at = out.size();
+    out.append(payload);
+    if (mask) apply_mask(out.data() + at, payload.size(), *mask);
+}
+
+std::string close_payload(std::uint16_t code, std::string_view reason) {
+    std::string p;
+    p.push_back(static_cast<char>(code >> 8));
+    p.push_back(static_cast<char>(code & 0xFF));
+    std::size_t keep = std::min<std::size_t>(reason.size(), kMaxControlPayload - 2);
+    // Never cut a UTF-8 sequence in two.
+    while (keep > 0 && keep < reason.size() && (static_cast<unsigned char>(reason[keep]) & 0xC0) == 0x80) --keep;
+    p.append(reason.substr(0, keep));
+    return p;
+}
+
+bool valid_utf8(std::string_view text) noexcept {
+    const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+    const std::size_t n = text.size();
+    std::size_t i = 0;
+    while (i < n) {
+        // ASCII, eight bytes at a time.
+        while (i + 8 <= n) {
+            std::uint64_t word;
+            std::memcpy(&word, s + i, 8);
+            if (word & 0x8080808080808080ULL) break;
+            i += 8;
+        }
+        if (i >= n) break;
+        const unsigned char c = s[i];
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        std::size_t len;
+        std::uint32_t cp;
+        if (c >= 0xC2 && c <= 0xDF) {
+            len = 2;
+            cp = c & 0x1F;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            len = 3;
+            cp = c & 0x0F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4;
+            cp = c & 0x07;
+        } else {
+            return false;
+        }
+        if (i + len > n) return false;
+        for (std::size_t k = 1; k < len; ++k) {
+            if ((s[i + k] & 0xC0) != 0x80) return false;
+            cp = (cp << 6) | (s[i + k] & 0x3F);
+        }
+        // Overlong forms, surrogates, beyond U+10FFFF.
+        if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return false;
+        i += len;
+    }
+    return true;
+}
+
+char* FrameReader::prepare(std::size_t min_free) {
+    if (begin_ == end_) begin_ = end_ = 0;
+    if (capacity_ - end_ >= min_free) return buffer_.get() + end_;
+    const std::size_t used = end_ - begin_;
+    if (begin_ > 0 && capacity_ - used >= min_free) {
+        std::memmove(buffer_.get(), buffer_.get() + begin_, used);
+    } else {
+        const std::size_t size = std::max({kMinBuffer, 2 * capacity_, used + min_free});
+        auto bigger = std::make_unique<char[]>(size);
+        if (used) std::memcpy(bigger.get(), buffer_.get() + begin_, used);
+        buffer_ = std::move(bigger);
+        capacity_ = size;
+    }
+    begin_ = 0;
+    end_ = used;
+    return buffer_.get() + end_;
+}
+
+void FrameReader::release_if_empty() noexcept {
+    if (begin_ != end_ || capacity_ <= kMinBuffer) return;  // a small buffer is kept for the next read
+    buffer_.reset();
+    capacity_ = begin_ = end_ = 0;
+    if (fragmented_ == Opcode::continuation) std::string().swap(fragments_);
+}
+
+FrameReader::Status FrameReader::fail(std::uint16_t code, std::string reason) {
+    failure_ = {code, std::move(reason)};
+    return Status::failed;
+}
+
+FrameReader::Status FrameReader::next(Message& message) {
+    if (failure_.code) return Status::failed;
+    for (;;) {
+        const std::size_t avail = end_ - begin_;
+        if (avail < 2) return Status::need_more;
+        const auto* b = reinterpret_cast<const unsigned char*>(buffer_.get() + begin_);
+        const bool fin = (b[0] & 0x80) != 0;
+        if (b[0] & 0x70) return fail(kCloseProtocolError, "reserved bits set (no extension was agreed)");
+        const std::uint8_t raw_op = b[0] & 0x0F;
+        if (!known_opcode(raw_op)) return fail(kCloseProtocolError, "unknown opcode " + std::to_string(raw_op));
+        const auto op = static_cast<Opcode>(raw_op);
+        const bool masked = (b[1] & 0x80) != 0;
+        if (role_ == Role::server && !masked) return fail(kCloseProtocolError, "a client's frames must be masked");
+        if (role_ == Role::client && masked) return fail(kCloseProtocolError, "a server's frames must not be masked");
+        std::uint64_t length = b[1] & 0x7F;
+        std::size_t header = 2;
+        if (length == 126) {
+            if (avail < 4) return Status::need_more;
+            length = (std::uint64_t{b[2]} << 8) | b[3];
+            header = 4;
+        } else if (length == 127) {
+            if (avail < 10) return Status::need_more;
+            length = 0;
+            for (int i = 0; i < 8; ++i) length = (length << 8) | b[2 + i];
+            header = 10;
+            if (length >> 63) return fail(kCloseProtocolError, "a frame length with its top bit set");
+        }
+        if (is_control(op)) {
+            if (!fin) return fail(kCloseProtocolError, "a fragmented control frame");
+            if (length > kMaxControlPayload) return fail(kCloseProtocolError, "a control frame over 125 bytes");
+        } else {
+            if (op == Opcode::continuation && fragmented_ == Opcode::continuation)
+                return fail(kCloseProtocolError, "a continuation frame with no message to continue");
+            if (op != Opcode::continuation && fragmented_ != Opcode::continuation)
+                return fail(kCloseProtocolError, "a new message before the last one's final fragment");
+            if (length + fragments_.size() > max_message_)
+                return fail(kCloseTooBig, "a message over " + std::to_string(max_message_) + " bytes");
+        }
+        MaskKey key{};
+        if (masked) {
+            if (avail < header + 4) return Status::need_more;
+            std::memcpy(key.data(), b + header, 4);
+            header += 4;
+        }
+        if (avail < header + length) return Status::need_more;
+        char* payload = buffer_.get() + begin_ + header;
+        const auto size = static_cast<std::size_t>(length);
+        if (masked) apply_mask(payload, size, key);
+        begin_ += header + size;
+        std::string_view data(payload, size);
+
+        if (is_control(op)) {
+            if (op == Opcode::close) {
+                if (size == 1) return fail(kCloseProtocolError, "a close frame with a one-byte payload");
+                if (size >= 2) {
+                    const auto code = static_cast<std::uint16_t>((static_cast<unsigned char>(data[0]) << 8) |
+                                                                 static_cast<unsigned char>(data[1]));
+                    if (!valid_close_code(code))
+                        return fail(kCloseProtocolError, "close code " + std::to_string(code) + " is not allowed");
+                    if (!valid_utf8(data.substr(2))) return fail(kCloseInvalidData, "a close reason that is not UTF-8");
+                }
+            }
+            message = {op, data};
+            return Status::message;
+        }
+        Opcode kind = op;
+        if (op == Opcode::continuation) {
+            kind = fragmented_;
+            fragments_.append(data);
+            if (!fin) continue;
+            data = fragments_;
+            fragmented_ = Opcode::continuation;
+        } else if (!fin) {
+            fragmented_ = op;
+            fragments_.assign(data);
+            continue;
+        }
+        if (kind == Opcode::text && !valid_utf8(data)) return fail(kCloseInvalidData, "a text message that is not UTF-8");
+        message = {kind, data};
+        return Status::message;
+    }
+}
+
+}  // namespace spookludo::protocol::ws
