@@ -564,17 +564,48 @@ private:
 
     void arm(Clock::duration after, Next next) {
         if (paused_ || closed_) return;
+        const auto epoch = ++epoch_;
+        if (after <= Clock::duration::zero()) {
+            // At zero pace the next step runs now, not on a timer: what a round sends (the last
+            // answer's acceptance, the moves, the activation, the next roll and decisions) leaves
+            // in one write per connection. A few steps at a time, so that a room of bots does not
+            // hold the thread for a whole game.
+            immediate_ = Immediate{next, epoch};
+            if (!pumping_) run_immediate();
+            return;
+        }
         step_timer_.expires_after(after);
-        step_timer_.async_wait([self = self(), next, epoch = ++epoch_](boost::system::error_code ec) {
-            if (ec || epoch != self->epoch_ || self->paused_ || self->closed_) return;
-            switch (next) {
-                case Next::advance: self->advance(); break;
-                case Next::deadline: self->deadline(); break;
-                case Next::seeds_timeout:
-                    if (self->state_ == RoomState::seeding) self->begin_game();
-                    break;
-            }
+        step_timer_.async_wait([self = self(), next, epoch](boost::system::error_code ec) {
+            if (!ec) self->fire(next, epoch);
         });
+    }
+
+    struct Immediate {
+        Next next;
+        std::uint64_t epoch;
+    };
+    static constexpr int kInlineSteps = 16;
+
+    void run_immediate() {
+        pumping_ = true;
+        for (int steps = 0; immediate_ && steps < kInlineSteps; ++steps) {
+            const Immediate now = *std::exchange(immediate_, std::nullopt);
+            fire(now.next, now.epoch);
+        }
+        pumping_ = false;
+        // The rest after what else waits for this thread.
+        if (immediate_) net::post(strand_, [self = self()] { self->run_immediate(); });
+    }
+
+    void fire(Next next, std::uint64_t epoch) {
+        if (epoch != epoch_ || paused_ || closed_) return;  // superseded, paused or closed since
+        switch (next) {
+            case Next::advance: advance(); break;
+            case Next::deadline: deadline(); break;
+            case Next::seeds_timeout:
+                if (state_ == RoomState::seeding) begin_game();
+                break;
+        }
     }
 
     void advance() {
@@ -724,6 +755,8 @@ private:
     bool paused_ = false;
     bool closed_ = false;
     bool waiting_for_decisions_ = false;
+    bool pumping_ = false;                // running zero-pace steps (arm)
+    std::optional<Immediate> immediate_;  // the zero-pace step to run next
     Clock::duration paused_left_{};
     std::uint64_t epoch_ = 0;
     std::uint64_t decision_counter_ = 0;

@@ -73,15 +73,22 @@ std::string RecordStore::save(const GameRecord& record, const std::string& id) {
             if (!out) throw std::runtime_error("write failed");
         }
         std::filesystem::rename(tmp, file);
-        // Retention: keep the newest `keep_` records.
-        std::vector<std::filesystem::directory_entry> files;
-        for (const auto& e : std::filesystem::directory_iterator(dir_))
-            if (e.path().extension() == ".json") files.push_back(e);
-        if (static_cast<int>(files.size()) > keep_) {
+        // Retention: keep the newest `keep_` records. The directory is read once; after that
+        // the store knows its files in the order they were written (no scan per game).
+        if (!indexed_) {
+            std::vector<std::filesystem::directory_entry> files;
+            for (const auto& e : std::filesystem::directory_iterator(dir_))
+                if (e.path().extension() == ".json" && e.path() != file) files.push_back(e);
             std::sort(files.begin(), files.end(),
                       [](const auto& a, const auto& b) { return a.last_write_time() < b.last_write_time(); });
-            for (std::size_t i = 0; i + static_cast<std::size_t>(keep_) < files.size(); ++i)
-                std::filesystem::remove(files[i].path());
+            for (const auto& e : files) kept_.push_back(e.path());
+            indexed_ = true;
+        }
+        kept_.push_back(file);
+        while (static_cast<int>(kept_.size()) > keep_) {
+            std::error_code ignored;
+            std::filesystem::remove(kept_.front(), ignored);
+            kept_.pop_front();
         }
         return id;
     } catch (const std::exception& e) {

@@ -4,6 +4,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -55,6 +56,8 @@ private:
     std::filesystem::path dir_;
     int keep_;
     std::mutex mutex_;
+    bool indexed_ = false;                     // the directory has been read
+    std::deque<std::filesystem::path> kept_;  // the records on disk, oldest first
 };
 
 // Board solutions shared by all rooms. The pools' boards are solved once, ahead of time, by
