@@ -4,7 +4,8 @@
 #include <unistd.h>
 
 #include <csignal>
-#include <deque>
+#include <cstring>
+#include <random>
 #include <thread>
 #include <unordered_map>
 
@@ -15,8 +16,11 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
+
+#include "spookludo/protocol/websocket.h"
 
 namespace spookludo::client {
 
@@ -24,6 +28,7 @@ namespace beast = boost::beast;
 namespace websocket = beast::websocket;
 namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
+namespace ws = protocol::ws;
 
 std::int64_t steady_ms() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -201,11 +206,17 @@ void EventLoop::watch_input(int fd, std::function<void(std::string_view)> on_byt
 // ---- WebSocket connection -----------------------------------------------------------------------
 namespace {
 
+// Beast connects and does the opening handshake; then the connection frames its messages itself
+// (protocol/websocket.h), like the server: what the program sends in one pass of the loop goes
+// out in one write, and what arrives is read in large pieces. The server says nothing before the
+// client's hello, so no frame can be left in Beast's buffer when the socket is taken over.
 class WsConnection final : public Connection, public std::enable_shared_from_this<WsConnection> {
 public:
     WsConnection(EventLoop& loop, Url url, Handlers handlers)
         : url_(std::move(url)), handlers_(std::move(handlers)), resolver_(loop.impl().io),
-          ws_(loop.impl().io), pause_timer_(loop.impl().io) {}
+          ws_(std::make_unique<websocket::stream<beast::tcp_stream>>(loop.impl().io)), socket_(loop.impl().io),
+          timer_(loop.impl().io), reader_(ws::FrameReader::Role::client, kMaxIncoming),
+          mask_state_(std::random_device{}() | 1ULL) {}
 
     void start(std::chrono::milliseconds connect_timeout, int receive_buffer) {
         connect_timeout_ = connect_timeout;
@@ -220,20 +231,24 @@ public:
         if (state_ == State::closed || state_ == State::closing) return;
         stats_.messages_out++;
         stats_.bytes_out += text.size();
-        queue_.push_back(std::move(text));
-        if (state_ == State::open) write_next();
+        append(ws::Opcode::text, text);
     }
 
     void close() override {
         if (state_ == State::closed || state_ == State::closing) return;
         if (state_ != State::open) {
             state_ = State::closing;
-            beast::get_lowest_layer(ws_).cancel();
+            if (ws_) beast::get_lowest_layer(*ws_).cancel();
             resolver_.cancel();
             return;
         }
+        // After the queued frames (a `leave` among them); then wait briefly for the server's.
+        append(ws::Opcode::close, ws::close_payload(ws::kCloseNormal, ""));
         state_ = State::closing;
-        if (queue_.empty()) close_now();  // else after the queued frames (a `leave` among them)
+        timer_.expires_after(std::chrono::seconds(2));
+        timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+            if (!ec) self->finish("closed by the client");
+        });
     }
 
     void pause_reading(std::chrono::milliseconds ms) override { pause_until_ = std::chrono::steady_clock::now() + ms; }
@@ -242,11 +257,13 @@ public:
 
 private:
     enum class State { connecting, open, closing, closed };
+    static constexpr std::size_t kMaxIncoming = 1 << 20;
+    static constexpr std::size_t kReadChunk = 16384;
 
     void on_resolve(boost::system::error_code ec, tcp::resolver::results_type results) {
         if (ec) return finish("cannot resolve " + url_.host + ": " + ec.message());
-        beast::get_lowest_layer(ws_).expires_after(connect_timeout_);
-        beast::get_lowest_layer(ws_).async_connect(
+        beast::get_lowest_layer(*ws_).expires_after(connect_timeout_);
+        beast::get_lowest_layer(*ws_).async_connect(
             results, [self = shared_from_this()](boost::system::error_code e, const tcp::endpoint&) {
                 self->on_connect(e);
             });
@@ -258,20 +275,21 @@ private:
             return finish("connection refused by " + url_.host + ":" + url_.port +
                           " (is the server running, and is the port right?)");
         if (ec) return finish("cannot connect to " + url_.host + ":" + url_.port + ": " + ec.message());
-        beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true));
+        beast::get_lowest_layer(*ws_).socket().set_option(tcp::no_delay(true));
         if (receive_buffer_ > 0) {
             boost::system::error_code ignored;
-            beast::get_lowest_layer(ws_).socket().set_option(asio::socket_base::receive_buffer_size(receive_buffer_), ignored);
+            beast::get_lowest_layer(*ws_).socket().set_option(asio::socket_base::receive_buffer_size(receive_buffer_),
+                                                              ignored);
         }
-        ws_.read_message_max(1 << 20);
-        ws_.set_option(websocket::stream_base::decorator([](websocket::request_type& req) {
+        ws_->set_option(websocket::stream_base::decorator([](websocket::request_type& req) {
             req.set(beast::http::field::user_agent, "spookludo-client");
         }));
-        ws_.async_handshake(handshake_response_, url_.host + ":" + url_.port, url_.path,
-                            [self = shared_from_this()](boost::system::error_code e) { self->on_handshake(e); });
+        ws_->async_handshake(handshake_response_, url_.host + ":" + url_.port, url_.path,
+                             [self = shared_from_this()](boost::system::error_code e) { self->on_handshake(e); });
     }
 
     void on_handshake(boost::system::error_code ec) {
+        if (state_ == State::closed) return;
         if (ec) {
             std::string why = "the WebSocket handshake with " + url_.text() + " failed";
             const auto status = handshake_response_.result_int();
@@ -287,82 +305,129 @@ private:
                 why += ": " + ec.message() + " (is it a SpookLudo server?)";
             return finish(why);
         }
-        beast::get_lowest_layer(ws_).expires_never();
-        ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
-        ws_.text(true);
+        beast::get_lowest_layer(*ws_).expires_never();
+        socket_ = beast::get_lowest_layer(*ws_).release_socket();
+        ws_.reset();
+        handshake_response_ = {};
+        const bool was_closing = state_ == State::closing;
         state_ = State::open;
-        if (handlers_.on_open) handlers_.on_open();  // may queue (and start writing) messages
-        if (state_ != State::open) return;
-        write_next();
+        if (was_closing) return close();
+        if (handlers_.on_open) handlers_.on_open();  // may queue messages
+        if (state_ == State::closed) return;
+        schedule_flush();  // what was sent before the connection was open
         read_next();
     }
 
+    // ---- Writing ------------------------------------------------------------------------------
+    void append(ws::Opcode opcode, std::string_view payload) {
+        ws::MaskKey key;
+        mask_state_ ^= mask_state_ << 13;  // xorshift64: a fresh key for every frame
+        mask_state_ ^= mask_state_ >> 7;
+        mask_state_ ^= mask_state_ << 17;
+        std::memcpy(key.data(), &mask_state_, key.size());
+        ws::append_frame(pending_, opcode, payload, &key);
+        schedule_flush();
+    }
+
+    // Written after this pass of the loop, together with whatever else it sends.
+    void schedule_flush() {
+        if (state_ == State::connecting || writing_ || flush_posted_ || pending_.empty()) return;
+        flush_posted_ = true;
+        asio::post(socket_.get_executor(), [self = shared_from_this()] { self->flush(); });
+    }
+
+    void flush() {
+        flush_posted_ = false;
+        if (writing_ || pending_.empty() || state_ == State::closed) return;
+        writing_ = true;
+        in_flight_.swap(pending_);
+        asio::async_write(socket_, asio::buffer(in_flight_), [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+            self->writing_ = false;
+            self->in_flight_.clear();
+            if (self->state_ == State::closed) return;
+            if (ec) return self->finish("connection lost while sending: " + ec.message());
+            self->flush();
+        });
+    }
+
+    // ---- Reading ------------------------------------------------------------------------------
     void read_next() {
         if (state_ == State::closed) return;
         const auto now = std::chrono::steady_clock::now();
         if (pause_until_ > now) {
-            pause_timer_.expires_at(pause_until_);
-            pause_timer_.async_wait([self = shared_from_this()](boost::system::error_code) { self->read_next(); });
+            timer_.expires_at(pause_until_);
+            timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+                if (!ec) self->read_next();
+            });
             return;
         }
-        ws_.async_read(buffer_, [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
-            self->on_read(ec);
-        });
+        char* at = reader_.prepare(kReadChunk);
+        socket_.async_read_some(asio::buffer(at, reader_.free_space()),
+                                [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
+                                    self->on_read(ec, n);
+                                });
     }
 
-    void on_read(boost::system::error_code ec) {
+    void on_read(boost::system::error_code ec, std::size_t n) {
+        if (state_ == State::closed) return;
         if (ec) {
-            if (ec == websocket::error::closed) {
-                const auto& reason = ws_.reason();
-                std::string why = "the server closed the connection";
-                if (!reason.reason.empty()) why += ": " + std::string(reason.reason.c_str());
-                else if (reason.code == websocket::close_code::too_big) why += " (message too big)";
-                return finish(why);
-            }
             if (state_ == State::closing) return finish("closed by the client");
+            if (ec == asio::error::eof) return finish("the server closed the connection");
             return finish("connection lost: " + ec.message());
         }
-        const auto data = buffer_.cdata();
-        const std::string_view text(static_cast<const char*>(data.data()), data.size());
-        stats_.messages_in++;
-        stats_.bytes_in += text.size();
-        if (handlers_.on_message) handlers_.on_message(text);
-        buffer_.consume(buffer_.size());
+        reader_.commit(n);
+        ws::FrameReader::Message m;
+        for (;;) {
+            const auto status = reader_.next(m);
+            if (status == ws::FrameReader::Status::need_more) break;
+            if (status == ws::FrameReader::Status::failed) {
+                const auto& f = reader_.failure();
+                send_close_now(f.code, f.reason);
+                return finish("the server broke the WebSocket protocol: " + f.reason);
+            }
+            if (m.opcode == ws::Opcode::text) {
+                stats_.messages_in++;
+                stats_.bytes_in += m.payload.size();
+                if (handlers_.on_message) handlers_.on_message(m.payload);
+                if (state_ == State::closed) return;
+            } else if (m.opcode == ws::Opcode::ping) {
+                append(ws::Opcode::pong, m.payload);
+            } else if (m.opcode == ws::Opcode::close) {
+                if (state_ == State::closing) return finish("closed by the client");
+                std::uint16_t code = 0;
+                if (m.payload.size() >= 2)
+                    code = static_cast<std::uint16_t>((static_cast<unsigned char>(m.payload[0]) << 8) |
+                                                      static_cast<unsigned char>(m.payload[1]));
+                const std::string reason(m.payload.size() > 2 ? m.payload.substr(2) : std::string_view());
+                send_close_now(code ? code : ws::kCloseNormal, "");
+                std::string why = "the server closed the connection";
+                if (!reason.empty()) why += ": " + reason;
+                else if (code == ws::kCloseTooBig) why += " (message too big)";
+                return finish(why);
+            }
+        }
+        reader_.release_if_empty();
         read_next();
     }
 
-    // Starts writing the queue's front unless a write is already on its way (Beast allows one
-    // write at a time; a second one would be suspended and could outlive its buffer).
-    void write_next() {
-        if (writing_ || queue_.empty()) return;
-        writing_ = true;
-        ws_.async_write(asio::buffer(queue_.front()), [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
-            self->writing_ = false;
-            if (self->state_ == State::closed) return;
-            if (ec) {
-                if (self->state_ != State::closing) self->finish("connection lost while sending: " + ec.message());
-                return;
-            }
-            self->queue_.pop_front();
-            if (!self->queue_.empty())
-                self->write_next();
-            else if (self->state_ == State::closing)
-                self->close_now();
-        });
-    }
-
-    void close_now() {
-        ws_.async_close(websocket::close_code::normal, [self = shared_from_this()](boost::system::error_code) {
-            self->finish("closed by the client");
-        });
+    // The answer to the server's close frame (or our reason for failing), written at once: the
+    // socket is closed right after.
+    void send_close_now(std::uint16_t code, std::string_view reason) {
+        if (writing_) return;  // a write is in flight; the server sees the connection end instead
+        std::string frame;
+        const ws::MaskKey key{1, 2, 3, 4};
+        ws::append_frame(frame, ws::Opcode::close, ws::close_payload(code, reason), &key);
+        boost::system::error_code ignored;
+        asio::write(socket_, asio::buffer(frame), ignored);
     }
 
     void finish(const std::string& reason) {
         if (state_ == State::closed) return;
         state_ = State::closed;
-        pause_timer_.cancel();
+        timer_.cancel();
         boost::system::error_code ignored;
-        beast::get_lowest_layer(ws_).socket().close(ignored);
+        if (ws_) beast::get_lowest_layer(*ws_).socket().close(ignored);
+        socket_.close(ignored);
         auto handler = std::move(handlers_.on_close);
         handlers_ = {};
         if (handler) handler(reason);
@@ -371,16 +436,20 @@ private:
     Url url_;
     Handlers handlers_;
     tcp::resolver resolver_;
-    websocket::stream<beast::tcp_stream> ws_;
+    std::unique_ptr<websocket::stream<beast::tcp_stream>> ws_;  // until the handshake is done
     websocket::response_type handshake_response_;
-    beast::flat_buffer buffer_;
-    std::deque<std::string> queue_;
+    tcp::socket socket_;  // after the handshake
+    asio::steady_timer timer_;  // paused reading, the wait for the server's close frame
+    ws::FrameReader reader_;
+    std::string pending_;    // frames not yet written
+    std::string in_flight_;  // frames being written
     bool writing_ = false;
+    bool flush_posted_ = false;
+    std::uint64_t mask_state_;
     int receive_buffer_ = 0;
     State state_ = State::connecting;
     std::chrono::milliseconds connect_timeout_{10000};
     std::chrono::steady_clock::time_point pause_until_{};
-    asio::steady_timer pause_timer_;
     Stats stats_;
 };
 
