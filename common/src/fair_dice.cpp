@@ -1,7 +1,8 @@
 #include "spookludo/fair_dice.h"
 
+#include <openssl/core_names.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
+#include <openssl/params.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 
@@ -17,10 +18,6 @@ constexpr std::string_view kContextLabel = "spookludo/fair-dice/v1";
 
 void put_u32(std::vector<std::uint8_t>& out, std::uint32_t v) {
     for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<std::uint8_t>(v >> shift));
-}
-
-void put_u64(std::vector<std::uint8_t>& out, std::uint64_t v) {
-    for (int shift = 56; shift >= 0; shift -= 8) out.push_back(static_cast<std::uint8_t>(v >> shift));
 }
 
 int hex_digit(char c) {
@@ -100,17 +97,45 @@ FairStream::FairStream(const ServerSeed& server, std::vector<ClientSeed> clients
         put_u32(context_, static_cast<std::uint32_t>(c.seed.size()));
         context_.insert(context_.end(), c.seed.begin(), c.seed.end());
     }
+    prefix_ = keyed_prefix();
+}
+
+namespace {
+
+// HMAC-SHA256 keyed with the server seed, with the context already absorbed: each block copies
+// this state and adds only its counter and attempt (the one-shot HMAC() looked the algorithm up
+// and hashed the key and context again for every die).
+struct MacDeleter {
+    void operator()(EVP_MAC_CTX* c) const noexcept { EVP_MAC_CTX_free(c); }
+};
+
+EVP_MAC* hmac_algorithm() {
+    static EVP_MAC* const mac = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
+    if (!mac) throw std::runtime_error("HMAC is not available in OpenSSL");
+    return mac;
+}
+
+}  // namespace
+
+std::shared_ptr<const EVP_MAC_CTX> FairStream::keyed_prefix() const {
+    std::unique_ptr<EVP_MAC_CTX, MacDeleter> ctx(EVP_MAC_CTX_new(hmac_algorithm()));
+    char digest[] = "SHA256";
+    const OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string("digest", digest, 0), OSSL_PARAM_construct_end()};
+    if (!ctx || !EVP_MAC_init(ctx.get(), server_.bytes.data(), server_.bytes.size(), params) ||
+        !EVP_MAC_update(ctx.get(), context_.data(), context_.size()))
+        throw std::runtime_error("HMAC-SHA256 failed");
+    return std::shared_ptr<const EVP_MAC_CTX>(ctx.release(), MacDeleter{});
 }
 
 std::array<std::uint8_t, 32> FairStream::block(std::uint64_t counter, std::uint32_t attempt) const {
-    std::vector<std::uint8_t> message = context_;
-    put_u64(message, counter);
-    put_u32(message, attempt);
+    std::unique_ptr<EVP_MAC_CTX, MacDeleter> ctx(EVP_MAC_CTX_dup(prefix_.get()));
+    std::array<std::uint8_t, 12> tail{};
+    for (int i = 0; i < 8; ++i) tail[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(counter >> (56 - 8 * i));
+    for (int i = 0; i < 4; ++i) tail[static_cast<std::size_t>(8 + i)] = static_cast<std::uint8_t>(attempt >> (24 - 8 * i));
     std::array<std::uint8_t, 32> out{};
-    unsigned int len = 0;
-    if (!HMAC(EVP_sha256(), server_.bytes.data(), static_cast<int>(server_.bytes.size()), message.data(),
-              message.size(), out.data(), &len) ||
-        len != out.size())
+    std::size_t len = 0;
+    if (!ctx || !EVP_MAC_update(ctx.get(), tail.data(), tail.size()) ||
+        !EVP_MAC_final(ctx.get(), out.data(), &len, out.size()) || len != out.size())
         throw std::runtime_error("HMAC-SHA256 failed");
     return out;
 }

@@ -13,12 +13,15 @@
 // The server draws the seed itself (`ServerSeed::generate`); this engine code only takes seeds.
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "spookludo/dice.h"
+
+struct evp_mac_ctx_st;  // OpenSSL's EVP_MAC_CTX
 
 namespace spookludo {
 
@@ -71,8 +74,12 @@ public:
     const std::vector<std::uint8_t>& context() const noexcept { return context_; }
 
 private:
+    std::shared_ptr<const evp_mac_ctx_st> keyed_prefix() const;
+
     ServerSeed server_;
     std::vector<std::uint8_t> context_;
+    // The HMAC state after the key and the context (copies share it; it is only read).
+    std::shared_ptr<const evp_mac_ctx_st> prefix_;
 };
 
 // Dice backed by the stream: the n-th draw uses counter n, and every draw is logged.
