@@ -39,8 +39,8 @@ template <class M>
 std::shared_ptr<const std::string> frame(const M& message) {
     return std::make_shared<const std::string>(encode_message(message));
 }
-// A message already made into JSON by to_message (the table's steps).
-std::shared_ptr<const std::string> frame(const json& message) { return std::make_shared<const std::string>(message.dump()); }
+// A message the table has already encoded (its steps).
+std::shared_ptr<const std::string> frame(std::string encoded) { return std::make_shared<const std::string>(std::move(encoded)); }
 
 enum class RoomState { lobby, seeding, playing };
 const char* name_of(RoomState s) {
@@ -117,7 +117,9 @@ private:
     // Serialised once, the same buffer for every recipient.
     template <class M>
     void broadcast(const M& message) {
-        const auto text = frame(message);
+        send_to_all(frame(message));
+    }
+    void send_to_all(const std::shared_ptr<const std::string>& text) {
         for (auto& seat : seats_)
             if (auto p = seat.peer.lock(); p && seat.connected) p->send(text);
         for (auto it = spectators_.begin(); it != spectators_.end();)
@@ -610,7 +612,7 @@ private:
 
     void advance() {
         if (!table_ || table_->over()) return;
-        std::vector<json> out;  // messages made by the table (to_message of protocol structs)
+        std::vector<std::string> out;  // the table's messages, encoded
         std::vector<int> needs;
         try {
             needs = table_->advance(out);
@@ -618,7 +620,7 @@ private:
             spdlog::error("room {}: the game failed: {}", code_, e.what());
             return end_game(GameStatus::abandoned, "an internal error");
         }
-        for (const auto& m : out) broadcast(m);
+        for (auto& m : out) send_to_all(frame(std::move(m)));
         const auto deadline = std::chrono::milliseconds(settings_.decision_ms);
         for (int seat : needs) {
             auto& s = seats_[static_cast<std::size_t>(seat)];
@@ -691,9 +693,9 @@ private:
     }
 
     void after_decisions(bool nothing_shown) {
-        std::vector<json> out;
+        std::vector<std::string> out;
         table_->resolve(out);
-        for (const auto& m : out) broadcast(m);
+        for (auto& m : out) send_to_all(frame(std::move(m)));
         if (table_->over()) return end_game(GameStatus::finished, "");
         const auto pace = nothing_shown && out.empty() ? Clock::duration::zero() : std::chrono::milliseconds(settings_.pace_ms);
         arm(pace, Next::advance);

@@ -50,12 +50,12 @@ public:
                                                          options.spook.pieces_to_finish()));
     }
 
-    std::vector<int> advance(std::vector<json>& out) override {
+    std::vector<int> advance(std::vector<std::string>& out) override {
         std::vector<int> needs;
         switch (game().phase()) {
             case spook::RoundPhase::movement_roll: {
                 const Face face = match_.roll_movement();
-                out.push_back(to_message(Roll{game().round(), face}));
+                out.push_back(encode_message(Roll{game().round(), face}));
                 for (int s = 0; s < game().players(); ++s)
                     if (game().needs_decision(s)) needs.push_back(s);
                 break;
@@ -65,7 +65,7 @@ public:
                 const int round = game().round();
                 const Face face = match_.activate();
                 const auto& act = game().last_activation();
-                out.push_back(to_message(Activation{round, face, std::string(spook::id_of(act.character)),
+                out.push_back(encode_message(Activation{round, face, std::string(spook::id_of(act.character)),
                                                     std::string(spook::name_of(act.character)),
                                                     std::string(spook::action_of(act.character)),
                                                     moves_view(act.moved), act.finished}));
@@ -76,7 +76,7 @@ public:
         return needs;
     }
 
-    void resolve(std::vector<json>& out) override {
+    void resolve(std::vector<std::string>& out) override {
         if (game().phase() != spook::RoundPhase::choosing) return;
         if (auto v = match_.apply_moves(); !v) throw std::logic_error("apply_moves: " + v.reason);
         Moves moves{game().round(), {}};
@@ -95,7 +95,7 @@ public:
             m.by = by;
             moves.moves.push_back(m);
         }
-        out.push_back(to_message(moves));
+        out.push_back(encode_message(moves));
     }
 
     std::vector<DecisionOption> decision_options(int seat, bool hints) override {
@@ -190,24 +190,24 @@ public:
               std::vector<ClientSeed> client_seeds)
         : match_(options, record_seats(seats), pub.seed, std::move(client_seeds)) {}
 
-    std::vector<int> advance(std::vector<json>& out) override {
+    std::vector<int> advance(std::vector<std::string>& out) override {
         if (!roll_off_shown_) {
             roll_off_shown_ = true;
-            out.push_back(to_message(RollOff{game().current_seat(), events_view(match_.events(), game().players())}));
+            out.push_back(encode_message(RollOff{game().current_seat(), events_view(match_.events(), game().players())}));
             return {};
         }
         if (match_.over() || match_.abandoned() || match_.awaiting_choice()) return {};
         const int seat = game().current_seat();
         const Face face = match_.throw_die();
-        out.push_back(to_message(Throw{game().turns(), seat, face, events_view(match_.events(), game().players())}));
+        out.push_back(encode_message(Throw{game().turns(), seat, face, events_view(match_.events(), game().players())}));
         if (match_.awaiting_choice()) return {game().current_seat()};
         return {};
     }
 
-    void resolve(std::vector<json>& out) override {
+    void resolve(std::vector<std::string>& out) override {
         if (!chosen_) return;
         chosen_ = false;
-        out.push_back(to_message(LudoMove{game().turns(), by_, events_view(match_.events(), game().players())}));
+        out.push_back(encode_message(LudoMove{game().turns(), by_, events_view(match_.events(), game().players())}));
     }
 
     std::vector<DecisionOption> decision_options(int seat, bool hints) override {

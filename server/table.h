@@ -19,11 +19,11 @@ class Table {
 public:
     virtual ~Table() = default;
     // The next visible step (Spook: the movement roll, the moves, the activation; Ludo: a throw).
-    // Appends the messages to broadcast to `out`; returns the seats that must now choose.
-    virtual std::vector<int> advance(std::vector<nlohmann::json>& out) = 0;
+    // Appends the messages to broadcast to `out` (encoded); returns the seats that must now choose.
+    virtual std::vector<int> advance(std::vector<std::string>& out) = 0;
     // Every asked seat has chosen: apply the choices (Spook: the moves of the round; Ludo: the
     // chosen move) and append what happened to `out`.
-    virtual void resolve(std::vector<nlohmann::json>& out) = 0;
+    virtual void resolve(std::vector<std::string>& out) = 0;
     // The options of a seat's decision, with their values when `hints`.
     virtual std::vector<protocol::DecisionOption> decision_options(int seat, bool hints) = 0;
     virtual Verdict choose(int seat, int piece, ChoiceMaker maker) = 0;

@@ -1,5 +1,10 @@
 #include "spookludo/protocol/server_messages.h"
 
+#include <charconv>
+#include <cmath>
+#include <concepts>
+#include <type_traits>
+
 namespace spookludo::protocol {
 
 using nlohmann::json;
@@ -166,129 +171,228 @@ void from_json(const json& j, GameStarted& m) {
     get(j, "assignment", m.assignment);
 }
 
-void to_json(json& j, const DecisionOption& m) {
-    j = {{"piece", m.piece}, {"from", m.from}, {"to", m.to}};
-    put(j, "square", m.square);
-    put(j, "expected_rounds", m.expected_rounds);
-    put(j, "captures", m.captures);
-    put(j, "best", m.best);
+// ---- The messages of every step: one field list each --------------------------------------------
+// The messages a game sends at every step are written straight into their text (no JSON tree):
+// each has one field list, `fields`, which writes them (Writer), builds their tree (to_json) and
+// reads them (from_json).
+namespace {
+
+#define SPOOKLUDO_FIELDS(T) \
+    template <class V, class M> \
+        requires std::same_as<std::remove_const_t<M>, T> \
+    void fields(V&& v, M& m)
+
+SPOOKLUDO_FIELDS(DecisionOption) {
+    v("piece", m.piece);
+    v("from", m.from);
+    v("to", m.to);
+    v("square", m.square);
+    v("expected_rounds", m.expected_rounds);
+    v("captures", m.captures);
+    v("best", m.best);
 }
-void from_json(const json& j, DecisionOption& m) {
-    get(j, "piece", m.piece);
-    get(j, "from", m.from);
-    get(j, "to", m.to);
-    get(j, "square", m.square);
-    get(j, "expected_rounds", m.expected_rounds);
-    get(j, "captures", m.captures);
-    get(j, "best", m.best);
+SPOOKLUDO_FIELDS(Decision) {
+    v("decision", m.decision);
+    v("seat", m.seat);
+    v("step", m.step);
+    v("options", m.options);
+    v("time_left_ms", m.time_left_ms);
+    v("server_time_ms", m.server_time_ms);
+}
+SPOOKLUDO_FIELDS(ChoiceAccepted) {
+    v("decision", m.decision);
+    v("piece", m.piece);
+}
+SPOOKLUDO_FIELDS(DecisionTimeout) { v("decision", m.decision); }
+SPOOKLUDO_FIELDS(Roll) {
+    v("round", m.round);
+    v("face", m.face);
+}
+SPOOKLUDO_FIELDS(PieceMoveView) {
+    v("seat", m.seat);
+    v("piece", m.piece);
+    v("from", m.from);
+    v("to", m.to);
+    v("stays", m.stays);
+    v("by", m.by);
+}
+SPOOKLUDO_FIELDS(Moves) {
+    v("round", m.round);
+    v("moves", m.moves);
+}
+SPOOKLUDO_FIELDS(Activation) {
+    v("round", m.round);
+    v("face", m.face);
+    v("character", m.character);
+    v("name", m.name);
+    v("action", m.action);
+    v("moved", m.moved);
+    v("finished", m.finished);
+}
+SPOOKLUDO_FIELDS(EventView) {
+    v("kind", m.kind);
+    v("text", m.text);
+    v("seat", m.seat);
+    v("piece", m.piece);
+    v("face", m.face);
+    v("from", m.from);
+    v("to", m.to);
+    v("square", m.square);
+}
+SPOOKLUDO_FIELDS(RollOff) {
+    v("starts", m.starts);
+    v("events", m.events);
+}
+SPOOKLUDO_FIELDS(Throw) {
+    v("turn", m.turn);
+    v("seat", m.seat);
+    v("face", m.face);
+    v("events", m.events);
+}
+SPOOKLUDO_FIELDS(LudoMove) {
+    v("turn", m.turn);
+    v("by", m.by);
+    v("events", m.events);
+}
+#undef SPOOKLUDO_FIELDS
+
+// Optional fields are written only when present (put) and read leniently (get).
+struct ToJson {
+    json& j;
+    template <class T>
+    void operator()(const char* key, const T& value) {
+        j[key] = value;
+    }
+    template <class T>
+    void operator()(const char* key, const std::optional<T>& value) {
+        put(j, key, value);
+    }
+};
+struct FromJson {
+    const json& j;
+    template <class T>
+    void operator()(const char* key, T& value) {
+        get(j, key, value);
+    }
+};
+
+void write_string(std::string& out, std::string_view text) {
+    out += '"';
+    for (const char c : text) {
+        switch (c) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\t': out += "\\t"; break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20) {
+                    static constexpr char hex[] = "0123456789abcdef";
+                    out += "\\u00";
+                    out += hex[(c >> 4) & 0xF];
+                    out += hex[c & 0xF];
+                } else {
+                    out += c;
+                }
+        }
+    }
+    out += '"';
 }
 
-void to_json(json& j, const Decision& m) {
-    j = {{"decision", m.decision},         {"seat", m.seat},
-         {"step", m.step},                 {"options", m.options},
-         {"time_left_ms", m.time_left_ms}, {"server_time_ms", m.server_time_ms}};
-}
-void from_json(const json& j, Decision& m) {
-    get(j, "decision", m.decision);
-    get(j, "seat", m.seat);
-    get(j, "step", m.step);
-    get(j, "options", m.options);
-    get(j, "time_left_ms", m.time_left_ms);
-    get(j, "server_time_ms", m.server_time_ms);
+// Appends the fields as "key":value pairs (after a comma when some came before).
+struct Writer {
+    std::string& out;
+    bool first;
+    template <class T>
+    void operator()(const char* key, const T& value) {
+        if (!first) out += ',';
+        first = false;
+        out += '"';
+        out += key;
+        out += "\":";
+        write(value);
+    }
+    template <class T>
+    void operator()(const char* key, const std::optional<T>& value) {
+        if (value) (*this)(key, *value);
+    }
+
+    void write(bool b) { out += b ? "true" : "false"; }
+    template <std::integral T>
+    void write(T n) {
+        char buffer[24];
+        out.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, n).ptr);
+    }
+    void write(double d) {
+        if (!std::isfinite(d)) {
+            out += "null";
+            return;
+        }
+        char buffer[32];
+        out.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, d).ptr);
+    }
+    void write(const std::string& text) { write_string(out, text); }
+    template <class T>
+    void write(const std::vector<T>& items) {
+        out += '[';
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            if (i) out += ',';
+            write(items[i]);
+        }
+        out += ']';
+    }
+    template <class S>
+        requires std::is_class_v<S>
+    void write(const S& object) {
+        out += '{';
+        fields(Writer{out, true}, object);
+        out += '}';
+    }
+};
+
+template <class M>
+std::string write_message(const M& m) {
+    std::string out;
+    out.reserve(128);
+    out += "{\"type\":\"";
+    out += M::type;
+    out += '"';
+    fields(Writer{out, false}, m);
+    out += '}';
+    return out;
 }
 
-void to_json(json& j, const ChoiceAccepted& m) { j = {{"decision", m.decision}, {"piece", m.piece}}; }
-void from_json(const json& j, ChoiceAccepted& m) {
-    get(j, "decision", m.decision);
-    get(j, "piece", m.piece);
-}
+}  // namespace
 
-void to_json(json& j, const DecisionTimeout& m) { j = {{"decision", m.decision}}; }
-void from_json(const json& j, DecisionTimeout& m) { get(j, "decision", m.decision); }
+#define SPOOKLUDO_VIA_FIELDS(T)                                                \
+    void to_json(json& j, const T& m) {                                        \
+        j = json::object();                                                    \
+        fields(ToJson{j}, m);                                                  \
+    }                                                                          \
+    void from_json(const json& j, T& m) { fields(FromJson{j}, m); }
+SPOOKLUDO_VIA_FIELDS(DecisionOption)
+SPOOKLUDO_VIA_FIELDS(Decision)
+SPOOKLUDO_VIA_FIELDS(ChoiceAccepted)
+SPOOKLUDO_VIA_FIELDS(DecisionTimeout)
+SPOOKLUDO_VIA_FIELDS(Roll)
+SPOOKLUDO_VIA_FIELDS(PieceMoveView)
+SPOOKLUDO_VIA_FIELDS(Moves)
+SPOOKLUDO_VIA_FIELDS(Activation)
+SPOOKLUDO_VIA_FIELDS(EventView)
+SPOOKLUDO_VIA_FIELDS(RollOff)
+SPOOKLUDO_VIA_FIELDS(Throw)
+SPOOKLUDO_VIA_FIELDS(LudoMove)
+#undef SPOOKLUDO_VIA_FIELDS
 
-void to_json(json& j, const Roll& m) { j = {{"round", m.round}, {"face", m.face}}; }
-void from_json(const json& j, Roll& m) {
-    get(j, "round", m.round);
-    get(j, "face", m.face);
-}
-
-void to_json(json& j, const PieceMoveView& m) {
-    j = {{"seat", m.seat}};
-    put(j, "piece", m.piece);
-    put(j, "from", m.from);
-    put(j, "to", m.to);
-    put(j, "stays", m.stays);
-    put(j, "by", m.by);
-}
-void from_json(const json& j, PieceMoveView& m) {
-    get(j, "seat", m.seat);
-    get(j, "piece", m.piece);
-    get(j, "from", m.from);
-    get(j, "to", m.to);
-    get(j, "stays", m.stays);
-    get(j, "by", m.by);
-}
-
-void to_json(json& j, const Moves& m) { j = {{"round", m.round}, {"moves", m.moves}}; }
-void from_json(const json& j, Moves& m) {
-    get(j, "round", m.round);
-    get(j, "moves", m.moves);
-}
-
-void to_json(json& j, const Activation& m) {
-    j = {{"round", m.round},   {"face", m.face},   {"character", m.character}, {"name", m.name},
-         {"action", m.action}, {"moved", m.moved}, {"finished", m.finished}};
-}
-void from_json(const json& j, Activation& m) {
-    get(j, "round", m.round);
-    get(j, "face", m.face);
-    get(j, "character", m.character);
-    get(j, "name", m.name);
-    get(j, "action", m.action);
-    get(j, "moved", m.moved);
-    get(j, "finished", m.finished);
-}
-
-void to_json(json& j, const EventView& m) {
-    j = {{"kind", m.kind}, {"text", m.text}};
-    put(j, "seat", m.seat);
-    put(j, "piece", m.piece);
-    put(j, "face", m.face);
-    put(j, "from", m.from);
-    put(j, "to", m.to);
-    put(j, "square", m.square);
-}
-void from_json(const json& j, EventView& m) {
-    get(j, "kind", m.kind);
-    get(j, "text", m.text);
-    get(j, "seat", m.seat);
-    get(j, "piece", m.piece);
-    get(j, "face", m.face);
-    get(j, "from", m.from);
-    get(j, "to", m.to);
-    get(j, "square", m.square);
-}
-
-void to_json(json& j, const RollOff& m) { j = {{"starts", m.starts}, {"events", m.events}}; }
-void from_json(const json& j, RollOff& m) {
-    get(j, "starts", m.starts);
-    get(j, "events", m.events);
-}
-
-void to_json(json& j, const Throw& m) { j = {{"turn", m.turn}, {"seat", m.seat}, {"face", m.face}, {"events", m.events}}; }
-void from_json(const json& j, Throw& m) {
-    get(j, "turn", m.turn);
-    get(j, "seat", m.seat);
-    get(j, "face", m.face);
-    get(j, "events", m.events);
-}
-
-void to_json(json& j, const LudoMove& m) { j = {{"turn", m.turn}, {"by", m.by}, {"events", m.events}}; }
-void from_json(const json& j, LudoMove& m) {
-    get(j, "turn", m.turn);
-    get(j, "by", m.by);
-    get(j, "events", m.events);
-}
+std::string encode_message(const Decision& m) { return write_message(m); }
+std::string encode_message(const ChoiceAccepted& m) { return write_message(m); }
+std::string encode_message(const DecisionTimeout& m) { return write_message(m); }
+std::string encode_message(const Roll& m) { return write_message(m); }
+std::string encode_message(const Moves& m) { return write_message(m); }
+std::string encode_message(const Activation& m) { return write_message(m); }
+std::string encode_message(const RollOff& m) { return write_message(m); }
+std::string encode_message(const Throw& m) { return write_message(m); }
+std::string encode_message(const LudoMove& m) { return write_message(m); }
 
 void to_json(json& j, const GameOver& m) {
     j = {{"game_id", m.game_id}, {"status", m.status}, {"winners", m.winners}, {"places", m.places},

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "spookludo/protocol/messages.h"
+#include "spookludo/protocol/server_messages.h"
 
 using namespace spookludo;
 using namespace spookludo::protocol;
@@ -90,4 +91,35 @@ TEST_CASE("protocol: server messages round-trip through to_json and from_json [p
     const auto err = nlohmann::json::parse(error_message(ErrorCode::stale_decision, "late", "choose"));
     CHECK(err["type"] == "error");
     CHECK(err.get<ErrorReply>().ref == "choose");
+}
+
+TEST_CASE("protocol: the step messages written directly read back as the same JSON as their tree [protocol]") {
+    // encode_message writes these without a JSON tree; a client must read exactly what the tree
+    // holds: every field, optional fields only when present, strings escaped, numbers exact.
+    auto same = [](const auto& m) {
+        const std::string text = encode_message(m);
+        INFO(text);
+        const auto parsed = nlohmann::json::parse(text);  // throws on invalid JSON
+        CHECK(parsed == to_message(m));
+        CHECK(text.rfind("{\"type\":\"", 0) == 0);  // the type comes first
+    };
+    same(Decision{"17", 2, 9, {}, 0, 0});
+    same(Decision{"18", 0, 3,
+                  {{0, 5, 9, "cat", 29.8125, std::nullopt, std::nullopt},
+                   {1, 0, 6, std::nullopt, 1.0 / 3.0, std::nullopt, std::nullopt},
+                   {2, 40, 46, std::nullopt, std::nullopt, true, false}},
+                  -5, 1767225600123});
+    same(ChoiceAccepted{"99", 1});
+    same(DecisionTimeout{"100"});
+    same(Roll{12, 6});
+    same(Moves{4, {{0, 1, 3, 9, std::string("player"), std::nullopt}, {1, std::nullopt, std::nullopt, std::nullopt,
+                                                                    std::nullopt, true}}});
+    same(Activation{3, 5, "werewolf", "Werewolf", "moves \"forward\" 4\\back\n\ttab \x01 end, caf\xc3\xa9 \xf0\x9f\x8e\x83",
+                    {{2, 0, 17, 21, std::nullopt, std::nullopt}}, {1, 3}});
+    same(RollOff{2, {{"roll_off", "Ann throws 6", 0, std::nullopt, 6, std::nullopt, std::nullopt, std::nullopt}}});
+    same(Throw{31, 1, 6, {{"enter", "yellow enters", 1, 2, 6, -1, 5, 18}}});
+    same(LudoMove{32, "timeout", {{"capture", "red is sent home", 2, 0, std::nullopt, 7, -1, std::nullopt}}});
+    // And clients read them back into the same structs.
+    const Activation a{3, 5, "cat", "Black Cat", "moves back 6 squares", {{0, 1, 12, 6, std::nullopt, std::nullopt}}, {}};
+    CHECK(nlohmann::json(nlohmann::json::parse(encode_message(a)).get<Activation>()) == nlohmann::json(a));
 }

@@ -267,5 +267,16 @@ template <class M>
 std::string encode_message(const M& m) {
     return to_message(m).dump();
 }
+// The messages of every game step are written directly (no JSON tree); the same text as
+// to_message(m).dump() up to the order of the fields, "type" first.
+std::string encode_message(const Decision& m);
+std::string encode_message(const ChoiceAccepted& m);
+std::string encode_message(const DecisionTimeout& m);
+std::string encode_message(const Roll& m);
+std::string encode_message(const Moves& m);
+std::string encode_message(const Activation& m);
+std::string encode_message(const RollOff& m);
+std::string encode_message(const Throw& m);
+std::string encode_message(const LudoMove& m);
 
 }  // namespace spookludo::protocol
