@@ -237,6 +237,7 @@ private:
         std::string code;
         std::vector<Player*> players;
         int seated = 0;
+        int pace_ms = 0;  // paced mode: this room's pause between steps
         bool started = false;
         int games = 0;
     };
@@ -265,6 +266,20 @@ private:
             return;
         }
         auto* room = rooms_[static_cast<std::size_t>(r)].get();
+        if (a_.mode == "paced") {
+            // Parties start at any moment and keep their own rhythm: each room's pace is within
+            // 10 % of --pace-ms, and the rooms open evenly over two steps (or as fast as --ramp
+            // allows), so that their steps do not all fall on the same instants.
+            room->pace_ms = static_cast<int>(a_.pace_ms * (0.9 + 0.2 * rng_.uniform(1001) / 1000.0));
+            open_player(room, 0);
+            const double spread_s = std::max(2.0 * a_.pace_ms / 1000.0,
+                                             static_cast<double>(a_.rooms) * a_.players / std::max(1, a_.ramp_per_s));
+            const auto gap = std::chrono::microseconds(static_cast<long>(spread_s * 1e6 / a_.rooms));
+            loop_.after(std::chrono::duration_cast<std::chrono::milliseconds>(gap * (r + 1)) -
+                            std::chrono::duration_cast<std::chrono::milliseconds>(gap * r),
+                        [this, r] { open_room(r + 1); });
+            return;
+        }
         open_player(room, 0);
         // The joiners follow when the creator has the room's code (on_joined).
         if ((r + 1) % 10 == 0)
@@ -318,7 +333,7 @@ private:
             json o{{"game", a_.game}, {"players", a_.players}};
             if (a_.game == "spook") o["pieces"] = a_.pieces;
             else o["arm"] = 6;
-            const protocol::SettingsChange s{30000, a_.mode == "paced" ? a_.pace_ms : 0, false};
+            const protocol::SettingsChange s{30000, a_.mode == "paced" ? p.room->pace_ms : 0, false};
             send(p, protocol::CreateRoom{o.get<GameOptions>(), "load-0", s});
         } else {
             send(p, protocol::JoinRoom{p.room->code, "load-" + std::to_string(p.index)});
@@ -573,7 +588,7 @@ int main(int argc, char** argv) {
     app.add_option("--players", a.players, "Bot players a room")->check(CLI::Range(1, 8));
     app.add_option("--game", a.game, "spook or ludo")->check(CLI::IsMember({"spook", "ludo"}));
     app.add_option("--pieces", a.pieces, "Spook pieces")->check(CLI::Range(1, 3));
-    app.add_option("--pace-ms", a.pace_ms, "Paced mode: the rooms' pause between steps")->check(CLI::Range(0, 10000));
+    app.add_option("--pace-ms", a.pace_ms, "Paced mode: the rooms' pause between steps (each room within 10 % of it)")->check(CLI::Range(0, 10000));
     app.add_option("--duration", a.duration, "Seconds measured");
     app.add_option("--warmup", a.warmup, "Seconds after the last connection opened before measuring");
     app.add_option("--connections", a.connections, "Idle mode: connections held open")->check(CLI::Range(1, 1000000));
