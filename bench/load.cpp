@@ -198,14 +198,18 @@ struct Args {
     bool trace = false;
 };
 
-std::string type_of(std::string_view text) {
-    static constexpr std::string_view key = "\"type\":\"";
+// The value of the first string field `name` (no escapes expected: types and decision ids).
+std::string_view string_field(std::string_view text, std::string_view name) {
+    std::string key = "\"";
+    key += name;
+    key += "\":\"";
     const auto at = text.find(key);
     if (at == std::string_view::npos) return {};
     const auto start = at + key.size();
     const auto end = text.find('"', start);
-    return std::string(text.substr(start, end - start));
+    return text.substr(start, end - start);
 }
+std::string_view type_of(std::string_view text) { return string_field(text, "type"); }
 
 class Load {
 public:
@@ -343,16 +347,24 @@ private:
     void on_message(Player& p, std::string_view text) {
         ++messages_in_;
         bytes_in_ += text.size();
-        const std::string type = type_of(text);
+        const std::string_view type = type_of(text);
         if (a_.trace && p.room == rooms_.front().get())
-            std::fprintf(stderr, "%lld p%d %s\n", static_cast<long long>(now_us() % 100000000), p.index, type.c_str());
+            std::fprintf(stderr, "%lld p%d %.*s\n", static_cast<long long>(now_us() % 100000000), p.index,
+                         static_cast<int>(type.size()), type.data());
         if (type == "decision") {
-            const json m = json::parse(text);
-            const auto& options = m.at("options");
-            const auto& o = options[rng_.uniform(static_cast<std::uint32_t>(options.size()))];
-            p.decision = m.at("decision").get<std::string>();
+            // A random option, read without a JSON tree (the server's decisions are written
+            // with "decision" before "options", and every option starts with its "piece").
             p.decision_at_us = now_us();
-            send(p, protocol::Choose{p.decision, o.at("piece").get<int>()});
+            p.decision = string_field(text, "decision");
+            std::array<int, 16> pieces{};
+            std::size_t n = 0;
+            static constexpr std::string_view key = "\"piece\":";
+            for (auto at = text.find(key, text.find("\"options\"")); at != std::string_view::npos && n < pieces.size();
+                 at = text.find(key, at + key.size()))
+                pieces[n++] = std::atoi(text.data() + at + key.size());
+            if (n == 0) throw std::runtime_error("a decision without options: " + std::string(text));
+            const int piece = pieces[rng_.uniform(static_cast<std::uint32_t>(n))];
+            p.conn->send("{\"type\":\"choose\",\"decision\":\"" + p.decision + "\",\"piece\":" + std::to_string(piece) + "}");
             ++messages_out_;
         } else if (type == "choice_accepted") {
             if (p.decision_at_us) {

@@ -406,7 +406,7 @@ private:
                 return finish(why);
             }
         }
-        reader_.release_if_empty();
+        reader_.release_if_empty(kReadChunk);
         read_next();
     }
 

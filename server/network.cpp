@@ -346,7 +346,7 @@ private:
                 default: break;  // pong
             }
         }
-        reader_.release_if_empty();
+        reader_.release_if_empty(kReadChunk);
         read();
     }
 

@@ -126,7 +126,7 @@ char* FrameReader::prepare(std::size_t min_free) {
         std::memmove(buffer_.get(), buffer_.get() + begin_, used);
     } else {
         const std::size_t size = std::max({kMinBuffer, 2 * capacity_, used + min_free});
-        auto bigger = std::make_unique<char[]>(size);
+        auto bigger = std::make_unique_for_overwrite<char[]>(size);
         if (used) std::memcpy(bigger.get(), buffer_.get() + begin_, used);
         buffer_ = std::move(bigger);
         capacity_ = size;
@@ -136,11 +136,13 @@ char* FrameReader::prepare(std::size_t min_free) {
     return buffer_.get() + end_;
 }
 
-void FrameReader::release_if_empty() noexcept {
-    if (begin_ != end_ || capacity_ <= kMinBuffer) return;  // a small buffer is kept for the next read
+void FrameReader::release_if_empty(std::size_t keep) noexcept {
+    // A joined message is not kept once it has been handed out.
+    if (fragmented_ == Opcode::continuation && fragments_.capacity() > std::string().capacity())
+        std::string().swap(fragments_);
+    if (begin_ != end_ || capacity_ <= std::max(keep, kMinBuffer)) return;
     buffer_.reset();
     capacity_ = begin_ = end_ = 0;
-    if (fragmented_ == Opcode::continuation) std::string().swap(fragments_);
 }
 
 FrameReader::Status FrameReader::fail(std::uint16_t code, std::string reason) {

@@ -77,8 +77,9 @@ public:
     std::size_t buffered() const noexcept { return end_ - begin_; }
     // Memory held (the buffer and a message being joined), for the idle-connection figures.
     std::size_t capacity() const noexcept { return capacity_ + fragments_.capacity(); }
-    // Gives the buffer back when nothing is in it (an idle connection holds no buffer).
-    void release_if_empty() noexcept;
+    // Gives the buffer back when nothing is in it and it is larger than `keep` bytes (after a
+    // large message, an idle connection goes back to a small buffer).
+    void release_if_empty(std::size_t keep = 0) noexcept;
 
 private:
     Status fail(std::uint16_t code, std::string reason);
