@@ -1,6 +1,7 @@
 #include "spookludo/record.h"
 
 #include "spookludo/json_read.h"
+#include "spookludo/json_text.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -29,6 +30,7 @@ std::string_view to_string(GameStatus status) noexcept {
 
 namespace {
 
+constexpr std::string_view kRecordFormat = "spookludo-game-record";
 using nlohmann::json;
 using namespace json_read;
 
@@ -43,49 +45,13 @@ constexpr GameStatus kStatuses[] = {GameStatus::in_progress, GameStatus::finishe
 
 }  // namespace
 
-void to_json(json& j, const GameRecord& r) {
-    j = json::object();
-    j["format"] = "spookludo-game-record";
-    j["version"] = r.version;
-    j["options"] = r.options;
-    json seats = json::array();
-    for (const auto& s : r.seats) {
-        json e{{"seat", s.seat}, {"name", s.name}, {"bot", s.bot}};
-        if (s.policy) e["policy"] = to_string(*s.policy);
-        seats.push_back(e);
-    }
-    j["seats"] = seats;
-    j["commitment"] = r.commitment;
-    json clients = json::array();
-    for (const auto& c : r.client_seeds) clients.push_back({{"seat", c.seat}, {"seed", c.seed}});
-    j["client_seeds"] = clients;
-    j["server_seed"] = r.server_seed ? json(*r.server_seed) : json(nullptr);
-    if (r.options.game == GameKind::spook) {
-        j["boards"] = r.boards;
-        j["assignment"] = r.assignment;
-    }
-    json draws = json::array();
-    for (const auto& d : r.draws)
-        draws.push_back({{"counter", d.counter}, {"purpose", to_string(d.purpose)}, {"range", d.range}, {"value", d.value}});
-    j["draws"] = draws;
-    json choices = json::array();
-    for (const auto& c : r.choices)
-        choices.push_back({{"step", c.step}, {"seat", c.seat}, {"piece", c.piece}, {"by", to_string(c.maker)}});
-    j["choices"] = choices;
-    json positions = json::array();
-    for (const auto& p : r.positions) positions.push_back({{"step", p.step}, {"position", p.position}});
-    j["positions"] = positions;
-    j["result"] = {{"status", to_string(r.result.status)},
-                   {"winners", r.result.winners},
-                   {"places", r.result.places},
-                   {"length", r.result.length}};
-}
+void to_json(json& j, const GameRecord& r) { j = json::parse(record_text(r)); }
 
 void from_json(const json& j, GameRecord& out) {
     if (!j.is_object()) throw std::invalid_argument("a game record is a JSON object");
     GameRecord r;
-    if (string(j, "", "format") != "spookludo-game-record")
-        fail("format", "is not \"spookludo-game-record\": this is not a SpookLudo game record");
+    if (string(j, "", "format") != kRecordFormat)
+        fail("format", "is not \"" + std::string(kRecordFormat) + "\": this is not a SpookLudo game record");
     r.version = read_small(j, "", "version");
     if (r.version != kRecordVersion)
         fail("version", "this program reads version " + std::to_string(kRecordVersion) + " records (got " +
@@ -195,22 +161,106 @@ GameRecord start_record(const GameOptions& options, std::vector<RecordSeat> seat
     return r;
 }
 
-std::string record_text(const GameRecord& record) {
-    const json j = record;
-    std::string out = "{\n";
-    bool first = true;
-    for (const auto& [key, value] : j.items()) {
-        out += first ? "  " : ",\n  ";
-        first = false;
-        out += json(key).dump() + ": ";
-        if (value.is_array() && !value.empty() && value.front().is_object()) {
-            out += "[\n";
-            for (std::size_t i = 0; i < value.size(); ++i) out += "    " + value[i].dump() + (i + 1 < value.size() ? ",\n" : "\n");
-            out += "  ]";
-        } else {
-            out += value.dump();
+// Written directly (a record is written after every game): the keys in alphabetical order, as
+// a JSON library's tree would give them, lists of objects one entry per line.
+std::string record_text(const GameRecord& r) {
+    namespace jt = json_text;
+    std::string out;
+    out.reserve(1024 + 64 * (r.draws.size() + r.choices.size()) + 96 * r.positions.size());
+    bool first_key = true;
+    auto key = [&](std::string_view name) {
+        out += first_key ? "{\n  \"" : ",\n  \"";
+        first_key = false;
+        out += name;
+        out += "\": ";
+    };
+    // A list of objects: one per line; an empty list as [].
+    auto list = [&](std::string_view name, const auto& items, auto&& write) {
+        key(name);
+        if (items.empty()) {
+            out += "[]";
+            return;
         }
+        out += "[\n";
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            out += "    {";
+            write(items[i]);
+            out += i + 1 < items.size() ? "},\n" : "}\n";
+        }
+        out += "  ]";
+    };
+    const bool spook = r.options.game == GameKind::spook;
+    if (spook) {
+        key("assignment");
+        jt::numbers(out, r.assignment);
+        key("boards");
+        jt::strings(out, r.boards);
     }
+    list("choices", r.choices, [&](const RecordedChoice& c) {
+        out += "\"by\":";
+        jt::string(out, to_string(c.maker));
+        out += ",\"piece\":";
+        jt::number(out, c.piece);
+        out += ",\"seat\":";
+        jt::number(out, c.seat);
+        out += ",\"step\":";
+        jt::number(out, c.step);
+    });
+    list("client_seeds", r.client_seeds, [&](const ClientSeed& c) {
+        out += "\"seat\":";
+        jt::number(out, c.seat);
+        out += ",\"seed\":";
+        jt::string(out, c.seed);
+    });
+    key("commitment");
+    jt::string(out, r.commitment);
+    list("draws", r.draws, [&](const Draw& d) {
+        out += "\"counter\":";
+        jt::number(out, d.counter);
+        out += ",\"purpose\":";
+        jt::string(out, to_string(d.purpose));
+        out += ",\"range\":";
+        jt::number(out, d.range);
+        out += ",\"value\":";
+        jt::number(out, d.value);
+    });
+    key("format");
+    jt::string(out, kRecordFormat);
+    key("options");
+    out += json(r.options).dump();
+    list("positions", r.positions, [&](const RecordedPosition& p) {
+        out += "\"position\":";
+        jt::string(out, p.position);
+        out += ",\"step\":";
+        jt::number(out, p.step);
+    });
+    key("result");
+    out += "{\"length\":";
+    jt::number(out, r.result.length);
+    out += ",\"places\":";
+    jt::numbers(out, r.result.places);
+    out += ",\"status\":";
+    jt::string(out, to_string(r.result.status));
+    out += ",\"winners\":";
+    jt::numbers(out, r.result.winners);
+    out += '}';
+    list("seats", r.seats, [&](const RecordSeat& s) {
+        out += "\"bot\":";
+        jt::boolean(out, s.bot);
+        out += ",\"name\":";
+        jt::string(out, s.name);
+        if (s.policy) {
+            out += ",\"policy\":";
+            jt::string(out, to_string(*s.policy));
+        }
+        out += ",\"seat\":";
+        jt::number(out, s.seat);
+    });
+    key("server_seed");
+    if (r.server_seed) jt::string(out, *r.server_seed);
+    else out += "null";
+    key("version");
+    jt::number(out, r.version);
     out += "\n}\n";
     return out;
 }

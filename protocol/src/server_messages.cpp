@@ -1,9 +1,9 @@
 #include "spookludo/protocol/server_messages.h"
 
-#include <charconv>
-#include <cmath>
 #include <concepts>
 #include <type_traits>
+
+#include "spookludo/json_text.h"
 
 namespace spookludo::protocol {
 
@@ -276,29 +276,6 @@ struct FromJson {
     }
 };
 
-void write_string(std::string& out, std::string_view text) {
-    out += '"';
-    for (const char c : text) {
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    static constexpr char hex[] = "0123456789abcdef";
-                    out += "\\u00";
-                    out += hex[(c >> 4) & 0xF];
-                    out += hex[c & 0xF];
-                } else {
-                    out += c;
-                }
-        }
-    }
-    out += '"';
-}
-
 // Appends the fields as "key":value pairs (after a comma when some came before).
 struct Writer {
     std::string& out;
@@ -317,21 +294,13 @@ struct Writer {
         if (value) (*this)(key, *value);
     }
 
-    void write(bool b) { out += b ? "true" : "false"; }
+    void write(bool b) { json_text::boolean(out, b); }
     template <std::integral T>
     void write(T n) {
-        char buffer[24];
-        out.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, n).ptr);
+        json_text::number(out, n);
     }
-    void write(double d) {
-        if (!std::isfinite(d)) {
-            out += "null";
-            return;
-        }
-        char buffer[32];
-        out.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, d).ptr);
-    }
-    void write(const std::string& text) { write_string(out, text); }
+    void write(double d) { json_text::number(out, d); }
+    void write(const std::string& text) { json_text::string(out, text); }
     template <class T>
     void write(const std::vector<T>& items) {
         out += '[';

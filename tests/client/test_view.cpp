@@ -4,12 +4,14 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "bot_brain.h"
 #include "render.h"
+#include "spookludo/record.h"
 #include "view.h"
 
 using namespace spookludo;
@@ -290,4 +292,16 @@ TEST_CASE("view: lines_since hands out each story line once, skipping what fell 
     lines = v.lines_since(cursor);
     CHECK(lines.size() == client::GameView::kMaxLog);  // the oldest 10 were dropped from the log
     CHECK(lines.back().find("Round " + std::to_string(2 + client::GameView::kMaxLog + 10)) == 0);
+}
+
+TEST_CASE("records: a record file written by the server reads back and is written again byte for byte [record]") {
+    // The record format is pinned: record_text writes the same text a server wrote for these
+    // games (keys in order, one list entry per line), so that records diff cleanly.
+    for (const char* name : {"spook_4p.record.json", "ludo_4p_n6.record.json"}) {
+        INFO(name);
+        std::ifstream in(std::string(SPOOKLUDO_TEST_DATA) + "/" + name);
+        REQUIRE(in.good());
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        CHECK(record_text(parse_record(text)) == text);
+    }
 }
