@@ -1,0 +1,145 @@
+// tcp_floor: what one decision costs a server that does nothing but the network part of it,
+// over loopback TCP on this machine. A "server" process keeps C connections; for each, it
+// writes one message of --size bytes (a round's messages to a player, in one write) and reads
+// one answer of --answer bytes, again and again; a "client" process answers each message at
+// once. Both use plain epoll, no WebSocket, no JSON, no game: the server's CPU time per answer
+// is the floor under spookludo-server's CPU per decision, which needs at least this one write and
+// one read per decision. Both processes share the machine's cores, as in spookludo-load.
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace {
+
+double cpu_seconds() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+void check(bool ok, const char* what) {
+    if (!ok) throw std::runtime_error(std::string(what) + ": " + std::strerror(errno));
+}
+
+// Reads whatever has arrived and, for every whole message of `in` bytes, writes `out` bytes.
+// Returns the number of whole messages, or -1 when the peer is gone.
+long serve(int fd, std::vector<char>& pending, std::size_t in, const std::string& out) {
+    char buffer[65536];
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n == 0) return -1;
+    if (n < 0) return (errno == EAGAIN || errno == EINTR) ? 0 : -1;
+    pending.insert(pending.end(), buffer, buffer + n);
+    long whole = 0;
+    while (pending.size() >= in) {
+        pending.erase(pending.begin(), pending.begin() + static_cast<long>(in));
+        ++whole;
+    }
+    for (long i = 0; i < whole; ++i)
+        if (::write(fd, out.data(), out.size()) != static_cast<ssize_t>(out.size())) return -1;
+    return whole;
+}
+
+long loop(const std::vector<int>& fds, std::size_t in, const std::string& out, double seconds) {
+    const int ep = epoll_create1(0);
+    for (std::size_t i = 0; i < fds.size(); ++i) {
+        epoll_event e{};
+        e.events = EPOLLIN;
+        e.data.u64 = i;
+        epoll_ctl(ep, EPOLL_CTL_ADD, fds[i], &e);
+    }
+    std::vector<std::vector<char>> pending(fds.size());
+    long total = 0;
+    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    epoll_event events[256];
+    while (std::chrono::steady_clock::now() < end) {
+        const int n = epoll_wait(ep, events, 256, 100);
+        for (int i = 0; i < n; ++i) {
+            const auto k = events[i].data.u64;
+            const long r = serve(fds[k], pending[k], in, out);
+            if (r < 0) return total;
+            total += r;
+        }
+    }
+    ::close(ep);
+    return total;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"tcp_floor: the CPU a server spends per decision on loopback TCP alone (one write, one read)"};
+    int connections = 200;
+    std::size_t size = 700, answer = 60;
+    double duration = 10, warmup = 2;
+    app.add_option("--connections", connections, "Connections (spookludo-load's 50 rooms of 4: 200)")->capture_default_str();
+    app.add_option("--size", size, "Bytes the server writes per decision (a Spook round's messages to a player: about 700)")
+        ->capture_default_str();
+    app.add_option("--answer", answer, "Bytes of each answer (a masked choose frame: about 60)")->capture_default_str();
+    app.add_option("--duration", duration, "Seconds measured")->capture_default_str();
+    app.add_option("--warmup", warmup, "Seconds before measuring")->capture_default_str();
+    CLI11_PARSE(app, argc, argv);
+    ::signal(SIGPIPE, SIG_IGN);
+
+    const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    check(::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0, "bind");
+    socklen_t len = sizeof addr;
+    ::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len);
+    check(::listen(listener, 1024) == 0, "listen");
+
+    const pid_t child = ::fork();
+    if (child == 0) {  // the clients: answer every message
+        std::vector<int> fds;
+        for (int i = 0; i < connections; ++i) {
+            const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+            check(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0, "connect");
+            const int one = 1;
+            ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+            fds.push_back(fd);
+        }
+        loop(fds, size, std::string(answer, 'a'), warmup + duration + 5);
+        ::_exit(0);
+    }
+    std::vector<int> fds;
+    for (int i = 0; i < connections; ++i) {
+        const int fd = ::accept(listener, nullptr, nullptr);
+        check(fd >= 0, "accept");
+        const int one = 1;
+        ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        fds.push_back(fd);
+    }
+    const std::string message(size, 'm');
+    for (int fd : fds) check(::write(fd, message.data(), message.size()) == static_cast<ssize_t>(size), "write");
+    loop(fds, answer, message, warmup);
+    const double cpu0 = cpu_seconds();
+    const auto t0 = std::chrono::steady_clock::now();
+    const long answers = loop(fds, answer, message, duration);
+    const double cpu = cpu_seconds() - cpu0;
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    for (int fd : fds) ::close(fd);
+    ::kill(child, SIGTERM);
+    ::waitpid(child, nullptr, 0);
+    std::printf("connections %d, %zu bytes out and %zu in per decision: %.0f decisions/s, server CPU %.2f us per decision "
+                "(%.0f %% of one core)\n",
+                connections, size, answer, static_cast<double>(answers) / wall, cpu * 1e6 / static_cast<double>(answers),
+                100 * cpu / wall);
+    return 0;
+}
