@@ -214,11 +214,17 @@ private:
             if (o.opcode == ws::Opcode::close) sent_close = true;
         }
         network_->services.metrics.messages_out += static_cast<long>(messages);
-        in_flight_.clear();
-        if (in_flight_.capacity() > 64) in_flight_.shrink_to_fit();
+        bool idle;
         {
             std::lock_guard lock(out_mutex_);
             in_flight_count_ = 0;
+            idle = queued_.empty();
+        }
+        if (idle) {  // an idle connection keeps no write buffers
+            std::vector<Outgoing>().swap(in_flight_);
+            std::vector<net::const_buffer>().swap(buffers_);
+        } else {
+            in_flight_.clear();
         }
         if (ec) {
             log_failure(ec, "websocket write");
@@ -454,7 +460,7 @@ private:
 
     static constexpr int kMaxStrikes = 20;
     static constexpr int kMaxGrants = 4;
-    static constexpr std::size_t kReadChunk = 1024;
+    static constexpr std::size_t kReadChunk = 512;  // a choose is about 60 bytes; more grows it
     static constexpr std::chrono::seconds kCloseWait{2};
 
     tcp::socket socket_;

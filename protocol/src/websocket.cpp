@@ -7,7 +7,7 @@ namespace spookludo::protocol::ws {
 
 namespace {
 
-constexpr std::size_t kMinBuffer = 1024;
+constexpr std::size_t kMinBuffer = 512;
 constexpr std::size_t kMaxControlPayload = 125;
 
 bool is_control(Opcode op) noexcept { return (static_cast<std::uint8_t>(op) & 0x8) != 0; }
