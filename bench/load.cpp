@@ -403,10 +403,7 @@ private:
     }
 
     void on_close(Player& p, const std::string& reason) {
-        if (p.slow) {
-            ++slow_dropped_;
-            return;
-        }
+        if (p.slow) return;
         if (!stopping_) {
             ++closed_[reason.substr(0, 60)];
         }
@@ -493,7 +490,8 @@ private:
         r["unexpected_closes"] = closed;
         if (a_.slow) {
             r["slow_readers"] = a_.slow_per_room() * a_.rooms;
-            r["slow_readers_dropped"] = slow_dropped_;
+            // The server's count: a reader that never reads does not see its connection end.
+            r["slow_readers_dropped"] = metric(end_metrics_, "spookludo_slow_readers_dropped_total");
         }
         if (a_.pid) {
             const double cpu = end_proc_.cpu_s - w_proc_.cpu_s;
@@ -541,6 +539,9 @@ private:
                         r["server_rss_bytes_per_room"].get<double>(), r["server_rss_bytes_per_connection"].get<double>());
         else if (r.contains("server_rss_bytes_per_connection"))
             std::printf("  server memory: %.0f bytes per idle connection\n", r["server_rss_bytes_per_connection"].get<double>());
+        if (r.contains("slow_readers"))
+            std::printf("  slow readers: %lld, dropped by the server: %lld (during the whole run)\n",
+                        r["slow_readers"].get<long long>(), static_cast<long long>(r["slow_readers_dropped"].get<double>()));
     }
 
     const Args& a_;
@@ -552,7 +553,7 @@ private:
     std::vector<std::unique_ptr<Player>> players_;
     Histogram rtt_;
     std::uint64_t decisions_ = 0, games_ = 0, messages_in_ = 0, messages_out_ = 0, bytes_in_ = 0;
-    std::uint64_t idle_ready_ = 0, slow_dropped_ = 0;
+    std::uint64_t idle_ready_ = 0;
     std::map<std::string, std::uint64_t> errors_, closed_;
     Clock::time_point start_, w_start_, w_end_;
     std::optional<Clock::time_point> opened_all_;

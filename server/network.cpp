@@ -174,6 +174,7 @@ private:
                              address_, queued_.size() + in_flight_count_);
                 dropped_ = true;
                 queued_.clear();
+                ++network_->services.metrics.slow_readers_dropped;
                 net::post(socket_.get_executor(), [self = shared_from_this()] { self->hang_up(); });
                 return;
             }
@@ -594,6 +595,8 @@ private:
 };
 
 // ---- Listener ---------------------------------------------------------------------------------
+constexpr int kSendBuffer = 64 * 1024;
+
 void Network::Impl::accept() {
     acceptor.async_accept(net::make_strand(io), beast::bind_front_handler(&Impl::on_accept, shared_from_this()));
 }
@@ -608,6 +611,10 @@ void Network::Impl::on_accept(beast::error_code ec, tcp::socket socket) {
         // Game messages are small and answered at once: Nagle's algorithm would hold each
         // second frame for the peer's delayed ACK (40 ms a step).
         socket.set_option(tcp::no_delay(true), ignored);
+        // A bounded send buffer: a reader that stops reading fills it within seconds, then its
+        // queue (send_queue_limit messages) and is dropped, instead of the kernel buffering
+        // megabytes for it first. 64 KB is hundreds of game messages.
+        socket.set_option(net::socket_base::send_buffer_size(kSendBuffer), ignored);
         std::make_shared<HttpSession>(std::move(socket), shared_from_this(), endpoint.address().to_string())->run();
     }
     accept();

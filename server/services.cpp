@@ -39,6 +39,8 @@ std::string Metrics::prometheus_text() {
           auto_moves);
     gauge("spookludo_messages_in_total", "WebSocket messages received.", "counter", messages_in);
     gauge("spookludo_messages_out_total", "WebSocket messages sent.", "counter", messages_out);
+    gauge("spookludo_slow_readers_dropped_total", "Connections dropped because they did not read what was sent.",
+          "counter", slow_readers_dropped);
     o << "# HELP spookludo_decision_round_trip_ms From a decision request to its answer.\n"
          "# TYPE spookludo_decision_round_trip_ms histogram\n";
     long cumulative = 0;

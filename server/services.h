@@ -31,6 +31,7 @@ struct Metrics {
     std::atomic<long> auto_moves{0};      // moves the server made for players (timeout, away)
     std::atomic<long> messages_in{0};
     std::atomic<long> messages_out{0};
+    std::atomic<long> slow_readers_dropped{0};  // connections dropped with a full send queue
     // Decision round trip (request sent to answer received), histogram buckets in ms.
     static constexpr double kBuckets[] = {0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000};
     std::atomic<long> round_trip_count[std::size(kBuckets) + 1]{};
