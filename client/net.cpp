@@ -394,11 +394,8 @@ private:
                 append(ws::Opcode::pong, m.payload);
             } else if (m.opcode == ws::Opcode::close) {
                 if (state_ == State::closing) return finish("closed by the client");
-                std::uint16_t code = 0;
-                if (m.payload.size() >= 2)
-                    code = static_cast<std::uint16_t>((static_cast<unsigned char>(m.payload[0]) << 8) |
-                                                      static_cast<unsigned char>(m.payload[1]));
-                const std::string reason(m.payload.size() > 2 ? m.payload.substr(2) : std::string_view());
+                const std::uint16_t code = ws::close_code_of(m.payload);
+                const std::string reason(ws::close_reason_of(m.payload));
                 send_close_now(code ? code : ws::kCloseNormal, "");
                 std::string why = "the server closed the connection";
                 if (!reason.empty()) why += ": " + reason;

@@ -340,11 +340,8 @@ private:
                     peer_closed_ = true;
                     if (closing()) return hang_up();  // the answer to our close frame
                     // Answer with the same code, then hang up once it is written.
-                    close_with(m.payload.size() >= 2 ? static_cast<std::uint16_t>(
-                                                           (static_cast<unsigned char>(m.payload[0]) << 8) |
-                                                           static_cast<unsigned char>(m.payload[1]))
-                                                     : ws::kCloseNormal,
-                               "");
+                    if (const auto code = ws::close_code_of(m.payload)) close_with(code, "");
+                    else close_with(ws::kCloseNormal, "");
                     return;
                 case ws::Opcode::text:
                 case ws::Opcode::binary:

@@ -73,6 +73,15 @@ std::string close_payload(std::uint16_t code, std::string_view reason) {
     return p;
 }
 
+std::uint16_t close_code_of(std::string_view payload) noexcept {
+    if (payload.size() < 2) return 0;
+    return static_cast<std::uint16_t>((static_cast<unsigned char>(payload[0]) << 8) | static_cast<unsigned char>(payload[1]));
+}
+
+std::string_view close_reason_of(std::string_view payload) noexcept {
+    return payload.size() > 2 ? payload.substr(2) : std::string_view();
+}
+
 bool valid_utf8(std::string_view text) noexcept {
     const auto* s = reinterpret_cast<const unsigned char*>(text.data());
     const std::size_t n = text.size();
@@ -205,11 +214,10 @@ FrameReader::Status FrameReader::next(Message& message) {
             if (op == Opcode::close) {
                 if (size == 1) return fail(kCloseProtocolError, "a close frame with a one-byte payload");
                 if (size >= 2) {
-                    const auto code = static_cast<std::uint16_t>((static_cast<unsigned char>(data[0]) << 8) |
-                                                                 static_cast<unsigned char>(data[1]));
+                    const auto code = close_code_of(data);
                     if (!valid_close_code(code))
                         return fail(kCloseProtocolError, "close code " + std::to_string(code) + " is not allowed");
-                    if (!valid_utf8(data.substr(2))) return fail(kCloseInvalidData, "a close reason that is not UTF-8");
+                    if (!valid_utf8(close_reason_of(data))) return fail(kCloseInvalidData, "a close reason that is not UTF-8");
                 }
             }
             message = {op, data};

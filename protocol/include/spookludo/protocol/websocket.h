@@ -41,6 +41,9 @@ void append_frame(std::string& out, Opcode opcode, std::string_view payload, con
 
 // The payload of a close frame: the code, then a reason cut to fit a control frame (123 bytes).
 std::string close_payload(std::uint16_t code, std::string_view reason);
+// The code of a received close frame's payload (0 when it has none) and its reason.
+std::uint16_t close_code_of(std::string_view payload) noexcept;
+std::string_view close_reason_of(std::string_view payload) noexcept;
 
 bool valid_utf8(std::string_view text) noexcept;
 
