@@ -396,7 +396,14 @@ private:
             }
         } else if (type == "error") {
             const json m = json::parse(text);
-            ++errors_[m.value("code", std::string("?"))];
+            const std::string code = m.value("code", std::string("?"));
+            ++errors_[code];
+            // A host that starts games faster than the server's message limit tries again.
+            if (code == "rate_limited" && p.index == 0 && p.room)
+                loop_.after(std::chrono::milliseconds(500), [this, &p] {
+                    send(p, protocol::Start{});
+                    ++messages_out_;
+                });
         } else if (type == "welcome" && !p.room) {
             ++idle_ready_;
         }

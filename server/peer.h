@@ -20,8 +20,8 @@ public:
     virtual void attach(std::shared_ptr<Room> room) = 0;
     // The room let the peer go (left, kicked, game over for a spectator is not a reason).
     virtual void detach() = 0;
-    // The room asked this peer a question (a decision): its answer does not count against the
-    // message rate limit, so a player may answer as fast as a zero-pace room asks.
+    // The room asked this peer a question (a decision, its client seed): its answer does not
+    // count against the message rate limit, so a player may answer as fast as a room asks.
     virtual void grant_answer() = 0;
     // Closes the connection after what is queued.
     virtual void close() = 0;

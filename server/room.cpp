@@ -521,7 +521,12 @@ private:
         publication_ = publish(options);
         game_id_ = code_ + "-" + std::to_string(now_ms()) + "-" + publication_->seed.commitment().substr(0, 8);
         state_ = RoomState::seeding;
-        for (auto& s : seats_) s.client_seed.reset();
+        for (auto& s : seats_) {
+            s.client_seed.reset();
+            // The room asks every player for a seed: that answer is not rate limited either
+            // (games played back to back would otherwise run into the limit).
+            if (auto p = s.peer.lock(); p && !s.bot && s.connected) p->grant_answer();
+        }
         broadcast(Commitment{game_id_, publication_->seed.commitment(), services_.config.seed_wait_ms,
                              publication_->boards});
         spdlog::info("room {}: game {} published, waiting for client seeds", code_, game_id_);
