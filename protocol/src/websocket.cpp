@@ -194,7 +194,8 @@ FrameReader::Status FrameReader::next(Message& message) {
                 return fail(kCloseProtocolError, "a continuation frame with no message to continue");
             if (op != Opcode::continuation && fragmented_ != Opcode::continuation)
                 return fail(kCloseProtocolError, "a new message before the last one's final fragment");
-            if (length + fragments_.size() > max_message_)
+            const std::size_t so_far = op == Opcode::continuation ? fragments_.size() : 0;  // of this message
+            if (length + so_far > max_message_)
                 return fail(kCloseTooBig, "a message over " + std::to_string(max_message_) + " bytes");
         }
         MaskKey key{};
