@@ -167,11 +167,10 @@ private:
         {
             std::lock_guard lock(out_mutex_);
             if (close_queued_ || dropped_) return;
-            if (queued_.size() + in_flight_count_ >= network_->services.config.send_queue_limit &&
-                opcode == ws::Opcode::text) {
+            if (opcode == ws::Opcode::text && too_slow()) {
                 // A slow reader is dropped; the room goes on without waiting for it.
                 spdlog::info("connection {} from {}: {} messages queued, the reader is too slow; dropped", id_,
-                             address_, queued_.size() + in_flight_count_);
+                             address_, queued_.size());
                 dropped_ = true;
                 queued_.clear();
                 ++network_->services.metrics.slow_readers_dropped;
@@ -186,6 +185,17 @@ private:
         if (start) net::post(socket_.get_executor(), [self = shared_from_this()] { self->flush(); });
     }
 
+    // Under out_mutex_. A reader is too slow when send_queue_limit messages wait behind a write
+    // the kernel has not taken for a second (its socket buffers are full: it does not read). A
+    // zero-pace room may queue more than that in one burst while its write is on its way; only
+    // an absurd queue (16 times the limit) is too much in any case.
+    bool too_slow() const {
+        const std::size_t limit = network_->services.config.send_queue_limit;
+        if (queued_.size() < limit) return false;
+        if (queued_.size() >= 16 * limit) return true;
+        return write_in_flight_ && std::chrono::steady_clock::now() - write_started_ > kWriteStall;
+    }
+
     void flush() {
         {
             std::lock_guard lock(out_mutex_);
@@ -195,7 +205,8 @@ private:
                 return;
             }
             in_flight_.swap(queued_);
-            in_flight_count_ = in_flight_.size();
+            write_in_flight_ = true;
+            write_started_ = std::chrono::steady_clock::now();
         }
         buffers_.clear();
         for (const auto& o : in_flight_) {
@@ -218,7 +229,7 @@ private:
         bool idle;
         {
             std::lock_guard lock(out_mutex_);
-            in_flight_count_ = 0;
+            write_in_flight_ = false;
             idle = queued_.empty();
         }
         if (idle) {  // an idle connection keeps no write buffers
@@ -460,6 +471,7 @@ private:
     static constexpr int kMaxGrants = 4;
     static constexpr std::size_t kReadChunk = 512;  // a choose is about 60 bytes; more grows it
     static constexpr std::chrono::seconds kCloseWait{2};
+    static constexpr std::chrono::seconds kWriteStall{1};  // see too_slow()
 
     tcp::socket socket_;
     net::steady_timer timer_;  // handshake, keep-alive, the wait after our close frame
@@ -483,7 +495,8 @@ private:
     // out_mutex_; in_flight_ and buffers_ belong to the write in progress, on the strand.
     std::mutex out_mutex_;
     std::vector<Outgoing> queued_;
-    std::size_t in_flight_count_ = 0;
+    bool write_in_flight_ = false;
+    std::chrono::steady_clock::time_point write_started_{};
     bool writing_ = false;       // a write is in flight or a flush is posted
     bool close_queued_ = false;  // our close frame is queued: nothing more goes out
     bool dropped_ = false;       // hung up (slow reader, error): nothing more goes out

@@ -143,11 +143,13 @@ std::string hello_of_size(std::size_t size) {
 // ---- A raw WebSocket client over a POSIX socket ---------------------------------------------
 class RawClient {
 public:
-    explicit RawClient(std::uint16_t port) {
+    // receive_buffer: SO_RCVBUF in bytes (0: the system's), small for a reader that stops reading.
+    explicit RawClient(std::uint16_t port, int receive_buffer = 0) {
         fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
         REQUIRE(fd_ >= 0);
         int one = 1;
         ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);  // each send its own segment
+        if (receive_buffer > 0) ::setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof receive_buffer);
         sockaddr_in addr{};
         addr.sin_family = AF_INET;
         addr.sin_port = htons(port);
@@ -1145,4 +1147,59 @@ TEST_CASE("websocket: keep-alive: a client that answers the pings stays connecte
     const auto welcome = c.read_json();
     REQUIRE(welcome.has_value());
     CHECK((*welcome)["type"] == "welcome");
+}
+
+TEST_CASE("websocket: a spectator that stops reading is dropped, and the players' games go on [websocket][server]") {
+    // The server's send buffer per connection is bounded (64 KB) and so is its queue (here 32
+    // messages behind a write stalled for a second): a reader that takes nothing fills both
+    // within a game or two of Ludo at zero pace and is disconnected, without holding up the
+    // room. The host, who reads, is never taken for a slow reader, though a zero-pace room
+    // queues more than 32 messages for it in a burst.
+    auto config = TestServer::fast_config();
+    config.send_queue_limit = 32;
+    TestServer server(config);
+    Client ann(server.port());
+    ann.hello();
+    ann.send({{"type", "create_room"},
+              {"options", {{"game", "ludo"}, {"players", 2}, {"arm", 6}}},
+              {"name", "Ann"},
+              {"settings", {{"pace_ms", 0}}}});
+    const std::string code = ann.expect("joined")["room"];
+    ann.send({{"type", "add_bot"}, {"policy", "random"}});
+
+    RawClient slow(server.port(), 4096);
+    slow.open();
+    REQUIRE(slow.send_bytes(frame(ws::Opcode::text, kHello)));
+    REQUIRE(slow.send_bytes(frame(ws::Opcode::text, json{{"type", "watch"}, {"room", code}}.dump())));
+    // From here on it reads nothing.
+
+    auto dropped = [&] {
+        const auto [status, body] = http_get(server.port(), "/metrics");
+        return body.find("spookludo_slow_readers_dropped_total 1\n") != std::string::npos;
+    };
+    int games = 0;
+    for (; games < 30 && !dropped(); ++games) {
+        ann.send({{"type", "start"}});
+        for (;;) {
+            auto m = ann.read(10s);
+            REQUIRE(m.has_value());
+            const std::string type = (*m)["type"];
+            if (type == "commitment") ann.send({{"type", "client_seed"}, {"seed", "ann"}});
+            if (type == "decision")
+                ann.send({{"type", "choose"}, {"decision", (*m)["decision"]}, {"piece", (*m)["options"][0]["piece"]}});
+            if (type == "game_over") {
+                CHECK((*m)["status"] == "finished");
+                break;
+            }
+        }
+        ann.expect("room");  // back in the lobby
+    }
+    MESSAGE("the spectator was dropped after ", games, " game(s)");
+    CHECK(dropped());  // within seconds: each game sends the spectator tens of KB
+    // Whatever it reads now, the connection has ended.
+    slow.read_to_end(10s);
+    CHECK(slow.ended());
+    // And the room still plays.
+    ann.send({{"type", "start"}});
+    ann.expect("game_started", 10s);
 }
