@@ -149,7 +149,11 @@ public:
         net::post(socket_.get_executor(), [self = shared_from_this()] { self->room_.reset(); });
     }
     void close() override {
-        enqueue(ws::Opcode::close, std::make_shared<const std::string>(ws::close_payload(ws::kCloseNormal, "")));
+        net::post(socket_.get_executor(), [self = shared_from_this()] {
+            // Mid-handshake there is no WebSocket to close yet: the connection just ends.
+            if (!self->open_) return self->hang_up();
+            self->close_with(ws::kCloseNormal, "");
+        });
     }
 
 private:
