@@ -187,4 +187,31 @@ std::pair<int, std::string> http_get(std::uint16_t port, const std::string& targ
     return {static_cast<int>(res.result_int()), res.body()};
 }
 
+std::string create_room(Client& c, const json& options, const std::string& name, json settings) {
+    c.hello();
+    json m{{"type", "create_room"}, {"options", options}, {"name", name}};
+    if (!settings.is_null()) m["settings"] = settings;
+    c.send(m);
+    const json joined = c.expect("joined");
+    CHECK(joined["seat"] == 0);
+    CHECK(joined["host"] == true);
+    CHECK(joined["token"].get<std::string>().size() == 32);
+    return joined["room"];
+}
+
+json play_to_end(Client& c, std::chrono::milliseconds limit) {
+    const auto until = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < until) {
+        auto m = c.read(10s);
+        REQUIRE(m.has_value());
+        const std::string type = (*m)["type"];
+        if (type == "commitment") c.send({{"type", "client_seed"}, {"seed", "seed of " + std::to_string(c.log().size())}});
+        if (type == "decision")
+            c.send({{"type", "choose"}, {"decision", (*m)["decision"]}, {"piece", (*m)["options"][0]["piece"]}});
+        if (type == "game_over") return *m;
+    }
+    FAIL("the game did not end in time");
+    return {};
+}
+
 }  // namespace spookludo::testing

@@ -58,4 +58,10 @@ private:
 // A plain HTTP GET on loopback: status and body.
 std::pair<int, std::string> http_get(std::uint16_t port, const std::string& target);
 
+// Says hello and creates a room; returns its code (the client is seat 0 and host).
+std::string create_room(Client& c, const json& options, const std::string& name = "Ann", json settings = nullptr);
+// Answers every decision with its first option (and the commitment with a seed) until
+// game_over; returns game_over.
+json play_to_end(Client& c, std::chrono::milliseconds limit = 30s);
+
 }  // namespace spookludo::testing

@@ -18,35 +18,6 @@ json spook_options(int players = 2, int pieces = 2) {
     return {{"game", "spook"}, {"players", players}, {"pieces", pieces}};
 }
 
-// Creates a room; returns its code (the client is seat 0 and host).
-std::string create_room(Client& c, const json& options, const std::string& name = "Ann", json settings = nullptr) {
-    c.hello();
-    json m{{"type", "create_room"}, {"options", options}, {"name", name}};
-    if (!settings.is_null()) m["settings"] = settings;
-    c.send(m);
-    const json joined = c.expect("joined");
-    CHECK(joined["seat"] == 0);
-    CHECK(joined["host"] == true);
-    CHECK(joined["token"].get<std::string>().size() == 32);
-    return joined["room"];
-}
-
-// Answers every decision with its first option until game_over; returns game_over.
-json play_to_end(Client& c, std::chrono::milliseconds limit = 30s) {
-    const auto until = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < until) {
-        auto m = c.read(10s);
-        REQUIRE(m.has_value());
-        const std::string type = (*m)["type"];
-        if (type == "commitment") c.send({{"type", "client_seed"}, {"seed", "seed of " + std::to_string(c.log().size())}});
-        if (type == "decision")
-            c.send({{"type", "choose"}, {"decision", (*m)["decision"]}, {"piece", (*m)["options"][0]["piece"]}});
-        if (type == "game_over") return *m;
-    }
-    FAIL("the game did not end in time");
-    return {};
-}
-
 GameRecord fetch_record(std::uint16_t port, const json& game_over) {
     REQUIRE(game_over.contains("record"));
     auto [status, body] = http_get(port, game_over["record"]);

@@ -1159,12 +1159,7 @@ TEST_CASE("websocket: a spectator that stops reading is dropped, and the players
     config.send_queue_limit = 32;
     TestServer server(config);
     Client ann(server.port());
-    ann.hello();
-    ann.send({{"type", "create_room"},
-              {"options", {{"game", "ludo"}, {"players", 2}, {"arm", 6}}},
-              {"name", "Ann"},
-              {"settings", {{"pace_ms", 0}}}});
-    const std::string code = ann.expect("joined")["room"];
+    const std::string code = create_room(ann, {{"game", "ludo"}, {"players", 2}, {"arm", 6}}, "Ann", {{"pace_ms", 0}});
     ann.send({{"type", "add_bot"}, {"policy", "random"}});
 
     RawClient slow(server.port(), 4096);
@@ -1180,18 +1175,7 @@ TEST_CASE("websocket: a spectator that stops reading is dropped, and the players
     int games = 0;
     for (; games < 30 && !dropped(); ++games) {
         ann.send({{"type", "start"}});
-        for (;;) {
-            auto m = ann.read(10s);
-            REQUIRE(m.has_value());
-            const std::string type = (*m)["type"];
-            if (type == "commitment") ann.send({{"type", "client_seed"}, {"seed", "ann"}});
-            if (type == "decision")
-                ann.send({{"type", "choose"}, {"decision", (*m)["decision"]}, {"piece", (*m)["options"][0]["piece"]}});
-            if (type == "game_over") {
-                CHECK((*m)["status"] == "finished");
-                break;
-            }
-        }
+        CHECK(play_to_end(ann)["status"] == "finished");
         ann.expect("room");  // back in the lobby
     }
     MESSAGE("the spectator was dropped after ", games, " game(s)");
