@@ -1,5 +1,6 @@
 #include "app.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -105,6 +106,17 @@ int run_app(int argc, char** argv) {
 
     spdlog::set_level(spdlog::level::from_str(cfg.log_level));
     spdlog::set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %v");
+
+    // Every connection is a file descriptor: take the hard limit of open files (the soft one is
+    // often 1024, below --max-connections).
+    if (rlimit files{}; getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+        files.rlim_cur = files.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &files);
+    }
+    if (rlimit files{}; getrlimit(RLIMIT_NOFILE, &files) == 0 &&
+        files.rlim_cur < static_cast<rlim_t>(cfg.max_connections) + 64)
+        spdlog::warn("the open-files limit ({}) is below --max-connections ({}): raise it (ulimit -n)", files.rlim_cur,
+                     cfg.max_connections);
 
     // The io_context outlives the services: rooms in the registry own timers bound to it.
     net::io_context io(cfg.threads);

@@ -78,7 +78,10 @@ struct Network::Impl : std::enable_shared_from_this<Network::Impl> {
     std::atomic<std::uint64_t> next_id{1};
     std::atomic<bool> stopping{false};
 
-    Impl(net::io_context& io_, Services& s) : io(io_), services(s), acceptor(net::make_strand(io_)) {}
+    net::steady_timer accept_pause;  // after running out of file descriptors
+
+    Impl(net::io_context& io_, Services& s)
+        : io(io_), services(s), acceptor(net::make_strand(io_)), accept_pause(acceptor.get_executor()) {}
 
     void accept();
     void on_accept(beast::error_code ec, tcp::socket socket);
@@ -617,6 +620,17 @@ void Network::Impl::accept() {
 
 void Network::Impl::on_accept(beast::error_code ec, tcp::socket socket) {
     if (stopping) return;
+    if (ec == net::error::no_descriptors || ec == net::error::no_buffer_space) {
+        // Out of file descriptors (or memory): accepting again at once would spin. Wait a
+        // little; connections that close meanwhile free descriptors.
+        spdlog::warn("cannot accept a connection: {} (raise the open-files limit, or lower --max-connections)",
+                     ec.message());
+        accept_pause.expires_after(std::chrono::milliseconds(100));
+        accept_pause.async_wait([self = shared_from_this()](beast::error_code e) {
+            if (!e && !self->stopping) self->accept();
+        });
+        return;
+    }
     if (ec) {
         log_failure(ec, "accept");
     } else {
