@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -24,8 +26,8 @@ using namespace spookludo::testing;
 namespace {
 
 // Starts the server binary on a free port it reports through its pid file and stdout; returns
-// the pid and the port.
-std::pair<pid_t, std::uint16_t> start_server(const std::string& dir) {
+// the pid and the port. open_files > 0: the process may open at most that many files.
+std::pair<pid_t, std::uint16_t> start_server(const std::string& dir, rlim_t open_files = 0) {
     const std::string out = dir + "/stdout.txt";
     const pid_t pid = fork();
     REQUIRE(pid >= 0);
@@ -33,6 +35,10 @@ std::pair<pid_t, std::uint16_t> start_server(const std::string& dir) {
         const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         dup2(fd, 1);
         dup2(fd, 2);
+        if (open_files > 0) {
+            const rlimit limit{open_files, open_files};
+            setrlimit(RLIMIT_NOFILE, &limit);
+        }
         execl(SPOOKLUDO_SERVER_BINARY, "spookludo-server", "--port", "0", "--bind", "127.0.0.1", "--data-dir",
               dir.c_str(), "--pid-file", (dir + "/server.pid").c_str(), "--pace-ms", "0", "--log-level", "info",
               static_cast<char*>(nullptr));
@@ -163,5 +169,58 @@ TEST_CASE("server process: SIGTERM with a game in progress stops gracefully and 
     CHECK_FALSE(std::filesystem::exists(dir / "server.pid"));
     const std::string id = over["record"].get<std::string>().substr(9);
     CHECK(std::filesystem::exists(dir / "records" / (id + ".json")));
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("server process: out of file descriptors it says why, does not spin, and serves again once some close [server][process]") {
+    const auto dir = std::filesystem::temp_directory_path() / ("spookludo-nofile-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    auto [pid, port] = start_server(dir.string(), 48);
+    auto log = [&] {
+        std::ifstream in(dir / "stdout.txt");
+        return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    };
+    CHECK(log().find("the open-files limit (48) is below --max-connections") != std::string::npos);
+    // The board pools are solved on a thread at start (about a second): not part of what is measured.
+    for (int i = 0; i < 400 && log().find("board pools solved") == std::string::npos; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(25));
+
+    // More connections than descriptors: the kernel completes them, the server cannot accept them.
+    std::vector<int> sockets;
+    for (int i = 0; i < 80; ++i) {
+        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_port = htons(port);
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+        sockets.push_back(fd);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    // Its CPU over the next second: waiting, not retrying accept() in a loop.
+    auto cpu_ticks = [pid = pid] {
+        std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        std::istringstream rest(text.substr(text.rfind(')') + 2));
+        std::vector<std::string> fields;
+        for (std::string f; rest >> f;) fields.push_back(f);
+        REQUIRE(fields.size() > 12);
+        return std::stol(fields[11]) + std::stol(fields[12]);  // utime + stime
+    };
+    const long before = cpu_ticks();
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    const long used = cpu_ticks() - before;
+    CHECK(used < sysconf(_SC_CLK_TCK) / 4);  // under a quarter of a core
+    CHECK(log().find("cannot accept a connection: Too many open files") != std::string::npos);
+
+    for (int fd : sockets) ::close(fd);
+    int status = 0;
+    for (int i = 0; i < 100 && (status = http_get(port, "/healthz").first) != 200; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    CHECK(status == 200);
+    REQUIRE(kill(pid, SIGTERM) == 0);
+    int exit_status = 0;
+    REQUIRE(waitpid(pid, &exit_status, 0) == pid);
+    CHECK(WIFEXITED(exit_status));
     std::filesystem::remove_all(dir);
 }
