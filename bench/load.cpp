@@ -345,8 +345,6 @@ private:
     }
 
     void on_message(Player& p, std::string_view text) {
-        ++messages_in_;
-        bytes_in_ += text.size();
         const std::string_view type = type_of(text);
         if (a_.trace && p.room == rooms_.front().get())
             std::fprintf(stderr, "%lld p%d %.*s\n", static_cast<long long>(now_us() % 100000000), p.index,
@@ -365,7 +363,6 @@ private:
             if (n == 0) throw std::runtime_error("a decision without options: " + std::string(text));
             const int piece = pieces[rng_.uniform(static_cast<std::uint32_t>(n))];
             p.conn->send("{\"type\":\"choose\",\"decision\":\"" + p.decision + "\",\"piece\":" + std::to_string(piece) + "}");
-            ++messages_out_;
         } else if (type == "choice_accepted") {
             if (p.decision_at_us) {
                 rtt_.add(now_us() - p.decision_at_us);
@@ -374,7 +371,6 @@ private:
             ++decisions_;
         } else if (type == "commitment") {
             send(p, protocol::SubmitClientSeed{"load"});
-            ++messages_out_;
         } else if (type == "joined" && p.room && p.index == 0 && p.room->code.empty()) {
             const json m = json::parse(text);
             p.room->code = m.at("room").get<std::string>();
@@ -386,7 +382,6 @@ private:
                 const json m = json::parse(text);
                 if (static_cast<int>(m.at("seats").size()) == a_.players) {
                     send(p, protocol::Start{});
-                    ++messages_out_;
                 }
             }
         } else if (type == "game_over") {
@@ -402,7 +397,6 @@ private:
             if (code == "rate_limited" && p.index == 0 && p.room)
                 loop_.after(std::chrono::milliseconds(500), [this, &p] {
                     send(p, protocol::Start{});
-                    ++messages_out_;
                 });
         } else if (type == "welcome" && !p.room) {
             ++idle_ready_;
@@ -427,16 +421,22 @@ private:
         });
     }
 
+    // What is compared at the start and the end of the measured window.
+    struct Sample {
+        Clock::time_point at;
+        std::uint64_t decisions = 0, games = 0;
+        ProcSample proc;
+        std::string metrics;  // the server's /metrics
+    };
+    Sample sample() {
+        return {Clock::now(), decisions_, games_, a_.pid ? sample_process(a_.pid) : ProcSample{},
+                http_get(metrics_port_, "/metrics")};
+    }
+
     void begin_window() {
-        w_start_ = Clock::now();
-        w_decisions_ = decisions_;
-        w_games_ = games_;
-        w_in_ = messages_in_;
-        w_out_ = messages_out_;
         rtt_.clear();
-        if (a_.pid) w_proc_ = sample_process(a_.pid);
-        w_metrics_ = http_get(metrics_port_, "/metrics");
-        if (a_.duration >= 60) memory_trace_.push_back({0, w_proc_.rss_kb});
+        w_ = sample();
+        if (a_.duration >= 60) memory_trace_.push_back({0, w_.proc.rss_kb});
         trace_memory();
     }
 
@@ -444,42 +444,36 @@ private:
         if (!a_.pid || a_.duration < 60) return;
         loop_.after(std::chrono::seconds(10), [this] {
             if (stopping_) return;
-            const double t = std::chrono::duration<double>(Clock::now() - w_start_).count();
+            const double t = std::chrono::duration<double>(Clock::now() - w_.at).count();
             memory_trace_.push_back({t, sample_process(a_.pid).rss_kb});
             trace_memory();
         });
     }
 
     void end_window() {
-        w_end_ = Clock::now();
-        end_decisions_ = decisions_;
-        end_games_ = games_;
-        end_in_ = messages_in_;
-        end_out_ = messages_out_;
-        if (a_.pid) end_proc_ = sample_process(a_.pid);
-        end_metrics_ = http_get(metrics_port_, "/metrics");
+        end_ = sample();
         stopping_ = true;
         loop_.stop();
     }
 
     int report() {
-        const double secs = std::chrono::duration<double>(w_end_ - w_start_).count();
+        const double secs = std::chrono::duration<double>(end_.at - w_.at).count();
         if (secs <= 0) {
             std::cerr << "spookludo-load: stopped before the measured window ended\n";
             return 1;
         }
-        const double decisions = static_cast<double>(end_decisions_ - w_decisions_);
-        const auto before = server_histogram(w_metrics_);
-        const auto after = server_histogram(end_metrics_);
-        const double server_out = metric(end_metrics_, "spookludo_messages_out_total") - metric(w_metrics_, "spookludo_messages_out_total");
-        const double server_in = metric(end_metrics_, "spookludo_messages_in_total") - metric(w_metrics_, "spookludo_messages_in_total");
+        const double decisions = static_cast<double>(end_.decisions - w_.decisions);
+        const auto before = server_histogram(w_.metrics);
+        const auto after = server_histogram(end_.metrics);
+        const double server_out = metric(end_.metrics, "spookludo_messages_out_total") - metric(w_.metrics, "spookludo_messages_out_total");
+        const double server_in = metric(end_.metrics, "spookludo_messages_in_total") - metric(w_.metrics, "spookludo_messages_in_total");
         json r;
         r["mode"] = a_.mode;
         r["rooms"] = a_.mode == "idle" ? 0 : a_.rooms;
         r["players_per_room"] = a_.players;
         r["game"] = a_.game;
         r["seconds"] = secs;
-        r["games_finished"] = end_games_ - w_games_;
+        r["games_finished"] = end_.games - w_.games;
         r["decisions"] = decisions;
         r["decisions_per_s"] = decisions / secs;
         r["server_messages_out_per_s"] = server_out / secs;
@@ -498,15 +492,15 @@ private:
         if (a_.slow) {
             r["slow_readers"] = a_.slow_per_room() * a_.rooms;
             // The server's count: a reader that never reads does not see its connection end.
-            r["slow_readers_dropped"] = metric(end_metrics_, "spookludo_slow_readers_dropped_total");
+            r["slow_readers_dropped"] = metric(end_.metrics, "spookludo_slow_readers_dropped_total");
         }
         if (a_.pid) {
-            const double cpu = end_proc_.cpu_s - w_proc_.cpu_s;
+            const double cpu = end_.proc.cpu_s - w_.proc.cpu_s;
             r["server_cpu_s"] = cpu;
             r["server_cpu_share"] = cpu / secs;
             if (decisions > 0) r["server_cpu_us_per_decision"] = cpu * 1e6 / decisions;
-            r["server_rss_kb"] = {{"before", base_.rss_kb}, {"end", end_proc_.rss_kb}};
-            const double grown = static_cast<double>(end_proc_.rss_kb - base_.rss_kb) * 1024.0;
+            r["server_rss_kb"] = {{"before", base_.rss_kb}, {"end", end_.proc.rss_kb}};
+            const double grown = static_cast<double>(end_.proc.rss_kb - base_.rss_kb) * 1024.0;
             if (a_.mode == "idle") {
                 r["server_rss_bytes_per_connection"] = grown / a_.connections;
                 r["idle_connections_ready"] = idle_ready_;
@@ -559,15 +553,13 @@ private:
     std::vector<std::unique_ptr<Room>> rooms_;
     std::vector<std::unique_ptr<Player>> players_;
     Histogram rtt_;
-    std::uint64_t decisions_ = 0, games_ = 0, messages_in_ = 0, messages_out_ = 0, bytes_in_ = 0;
+    std::uint64_t decisions_ = 0, games_ = 0;
     std::uint64_t idle_ready_ = 0;
     std::map<std::string, std::uint64_t> errors_, closed_;
-    Clock::time_point start_, w_start_, w_end_;
+    Clock::time_point start_;
     std::optional<Clock::time_point> opened_all_;
-    std::uint64_t w_decisions_ = 0, w_games_ = 0, w_in_ = 0, w_out_ = 0;
-    std::uint64_t end_decisions_ = 0, end_games_ = 0, end_in_ = 0, end_out_ = 0;
-    ProcSample base_, w_proc_, end_proc_;
-    std::string w_metrics_, end_metrics_;
+    ProcSample base_;
+    Sample w_, end_;  // the measured window's start and end
     std::vector<std::pair<double, long>> memory_trace_;
     bool stopping_ = false;
 };
