@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -25,29 +26,45 @@ using namespace spookludo::testing;
 
 namespace {
 
-// Starts the server binary on a free port it reports through its pid file and stdout; returns
-// the pid and the port. open_files > 0: the process may open at most that many files.
-std::pair<pid_t, std::uint16_t> start_server(const std::string& dir, rlim_t open_files = 0) {
-    const std::string out = dir + "/stdout.txt";
+// Forks spookludo-server with `args`, its output (both streams) to the file `out`; `in_child`
+// runs in the child before exec (limits, environment). Returns the child's pid.
+pid_t spawn_server(const std::string& out, std::vector<std::string> args, const std::function<void()>& in_child = {}) {
     const pid_t pid = fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
         const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         dup2(fd, 1);
         dup2(fd, 2);
-        if (open_files > 0) {
-            const rlimit limit{open_files, open_files};
-            setrlimit(RLIMIT_NOFILE, &limit);
-        }
-        execl(SPOOKLUDO_SERVER_BINARY, "spookludo-server", "--port", "0", "--bind", "127.0.0.1", "--data-dir",
-              dir.c_str(), "--pid-file", (dir + "/server.pid").c_str(), "--pace-ms", "0", "--log-level", "info",
-              static_cast<char*>(nullptr));
+        if (in_child) in_child();
+        std::vector<char*> argv{const_cast<char*>("spookludo-server")};
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        execv(SPOOKLUDO_SERVER_BINARY, argv.data());
         _exit(127);
     }
+    return pid;
+}
+
+std::string read_text(const std::string& path) {
+    std::ifstream in(path);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// Starts the server binary on a free port it reports through its pid file and stdout; returns
+// the pid and the port. open_files > 0: the process may open at most that many files.
+std::pair<pid_t, std::uint16_t> start_server(const std::string& dir, rlim_t open_files = 0) {
+    const std::string out = dir + "/stdout.txt";
+    const pid_t pid = spawn_server(out,
+                                   {"--port", "0", "--bind", "127.0.0.1", "--data-dir", dir, "--pid-file",
+                                    dir + "/server.pid", "--pace-ms", "0", "--log-level", "info"},
+                                   [open_files] {
+                                       if (open_files == 0) return;
+                                       const rlimit limit{open_files, open_files};
+                                       setrlimit(RLIMIT_NOFILE, &limit);
+                                   });
     // The log names the port: "listening on 127.0.0.1:PORT".
     for (int i = 0; i < 200; ++i) {
-        std::ifstream in(out);
-        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const std::string text = read_text(out);
         const auto at = text.find("listening on 127.0.0.1:");
         if (at != std::string::npos) {
             const auto port = std::stoi(text.substr(at + 23));
@@ -64,27 +81,16 @@ std::pair<pid_t, std::uint16_t> start_server(const std::string& dir, rlim_t open
 // returns its exit status (-1 when it did not exit by itself) and what it printed.
 std::pair<int, std::string> run_healthcheck(const std::string& out, std::vector<std::string> args,
                                             std::string env_port = {}) {
-    const pid_t pid = fork();
-    REQUIRE(pid >= 0);
-    if (pid == 0) {
-        const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(fd, 1);
-        dup2(fd, 2);
+    args.insert(args.begin(), "--healthcheck");
+    const pid_t pid = spawn_server(out, std::move(args), [&env_port] {
         if (env_port.empty())
             unsetenv("SPOOKLUDO_PORT");
         else
             setenv("SPOOKLUDO_PORT", env_port.c_str(), 1);
-        std::vector<char*> argv{const_cast<char*>("spookludo-server"), const_cast<char*>("--healthcheck")};
-        for (auto& a : args) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        execv(SPOOKLUDO_SERVER_BINARY, argv.data());
-        _exit(127);
-    }
+    });
     int status = 0;
     REQUIRE(waitpid(pid, &status, 0) == pid);
-    std::ifstream in(out);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(out)};
 }
 
 }  // namespace
@@ -187,10 +193,7 @@ TEST_CASE("server process: out of file descriptors it says why, does not spin, a
     const auto dir = std::filesystem::temp_directory_path() / ("spookludo-nofile-" + std::to_string(getpid()));
     std::filesystem::create_directories(dir);
     auto [pid, port] = start_server(dir.string(), 48);
-    auto log = [&] {
-        std::ifstream in(dir / "stdout.txt");
-        return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    };
+    auto log = [&] { return read_text((dir / "stdout.txt").string()); };
     CHECK(log().find("the open-files limit (48) is below --max-connections") != std::string::npos);
     // The board pools are solved on a thread at start (about a second): not part of what is measured.
     for (int i = 0; i < 400 && log().find("board pools solved") == std::string::npos; ++i)
