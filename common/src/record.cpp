@@ -94,6 +94,8 @@ void from_json(const json& j, GameRecord& out) {
         if (!seed.is_string()) fail("server_seed", "must be a hex string, or null while the game is in progress");
         r.server_seed = seed.get<std::string>();
     }
+    if (j.contains("server_move_version"))
+        r.server_move_version = read_small(j, "", "server_move_version", 1);
     if (r.options.game == GameKind::spook) {
         const json& boards = array(j, "", "boards");
         for (std::size_t i = 0; i < boards.size(); ++i) {
@@ -256,6 +258,10 @@ std::string record_text(const GameRecord& r) {
         out += ",\"seat\":";
         jt::number(out, s.seat);
     });
+    if (r.server_move_version) {
+        key("server_move_version");
+        jt::number(out, *r.server_move_version);
+    }
     key("server_seed");
     if (r.server_seed) jt::string(out, *r.server_seed);
     else out += "null";

@@ -176,6 +176,88 @@ TEST_CASE("ludo records: server_choice is the best bot with a fresh Rng(0) [reco
     CHECK(server_choice(game) == server_choice(game));
 }
 
+// A record as a server before the learned value wrote it: every choice of seat 2 made by the
+// server (timeout) with version 1 of the server's move, and no server_move_version field.
+GameRecord record_of_old_server() {
+    Match match(ludo_options(4), kSeats, kSeed, {{2, "cid's seed"}, {0, "ann's seed"}});
+    Rng rng(5);
+    std::vector<std::size_t> by_server;
+    while (!match.over()) {
+        if (!match.awaiting_choice()) {
+            match.throw_die();
+            continue;
+        }
+        const Game& game = match.game();
+        const int seat = game.current_seat();
+        if (seat == 2) by_server.push_back(match.record().choices.size());
+        const int piece = seat == 2 ? server_choice(game, 1) : choose_piece(PolicyKind::random, game, rng);
+        REQUIRE(match.choose(seat, piece));  // as the player's: Match checks against today's version
+    }
+    GameRecord r = match.record();
+    for (std::size_t i : by_server) r.choices[i].maker = ChoiceMaker::timeout;
+    r.server_move_version.reset();
+    return r;
+}
+
+// The line of a passed verification about the throws.
+std::string throws_line(const VerifyReport& report) {
+    for (const auto& line : report.passed)
+        if (starts_with(line, "throws: ")) return line;
+    return "";
+}
+
+TEST_CASE("ludo records: a record names its server move version and still verifies after best changes [record][ludo]") {
+    // Today's records name the version they were played with, and keep it through JSON.
+    const GameRecord now = play_record();
+    REQUIRE(now.server_move_version == kServerMoveVersion);
+    CHECK(record_text(now).find("\"server_move_version\": 2") != std::string::npos);
+    CHECK(parse_record(record_text(now)) == now);
+    const VerifyReport today = verify(now);
+    REQUIRE(today.ok);
+    CHECK(throws_line(today).find("server move version 2)") != std::string::npos);
+
+    // Versions 1 and 2 really differ on the old server's moves (else this test proves nothing).
+    GameRecord old = record_of_old_server();
+    int differ = 0;
+    {
+        Game g(old.options);
+        RecordedDice dice(old.draws);
+        g.roll_off(dice);
+        std::size_t next = 0;
+        while (g.phase() != Phase::finished) {
+            g.apply_throw(dice.roll(DrawPurpose::throw_));
+            if (g.phase() != Phase::awaiting_choice) continue;
+            if (g.legal_moves().size() == 1) {
+                g.play(g.legal_moves()[0]);
+                continue;
+            }
+            const RecordedChoice& c = old.choices[next++];
+            if (c.maker == ChoiceMaker::timeout) {
+                Game v1 = g, v2 = g;
+                (void)v1.choose(c.seat, server_choice(g, 1));
+                (void)v2.choose(c.seat, server_choice(g, 2));
+                differ += v1 == v2 ? 0 : 1;
+            }
+            REQUIRE(g.choose(c.seat, c.piece));
+        }
+    }
+    INFO("server moves where versions 1 and 2 differ: " << differ);
+    REQUIRE(differ >= 3);
+
+    // Without the field (written before it existed): the version is found from the moves.
+    const VerifyReport report = verify(old);
+    INFO(report.failure);
+    REQUIRE(report.ok);
+    CHECK(throws_line(report).find("server move version 1)") != std::string::npos);
+
+    // Naming the wrong version fails at the first move that differs; an unknown one is refused.
+    old.server_move_version = 2;
+    CHECK(verify_failure(old).find("not the server's move") != std::string::npos);
+    old.server_move_version = kServerMoveVersion + 1;
+    CHECK(starts_with(verify_failure(old), "server_move_version: 3 is newer than this program knows (1 to 2)"));
+    CHECK_THROWS_AS(server_choice(Game(ludo_options(4)), 3), std::invalid_argument);
+}
+
 TEST_CASE("ludo records: abandoned games verify, also while a choice is awaited [record][ludo]") {
     const GameRecord between = play_record(40, false);
     CHECK(between.result.status == GameStatus::abandoned);

@@ -64,6 +64,10 @@ struct GameRecord {
     std::string commitment;                  // SHA-256 of the server seed, hex
     std::vector<ClientSeed> client_seeds;    // seated humans only, seat order
     std::optional<std::string> server_seed;  // hex; present once revealed (game over or abandoned)
+    // Ludo: which definition of the server's move for a player (ludo::server_choice) the server
+    // used; absent in Spook records (a best move there is defined by the rules) and in Ludo
+    // records written before the field existed.
+    std::optional<int> server_move_version;
     std::vector<std::string> boards;         // Spook: the published set, board notation
     std::vector<int> assignment;             // Spook: the index of each seat's board in `boards`
     std::vector<Draw> draws;

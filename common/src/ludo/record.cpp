@@ -22,15 +22,21 @@ int throws_played(const Game& game) {
 
 }  // namespace
 
-int server_choice(const Game& game) {
+int server_choice(const Game& game, int version) {
+    if (version < 1 || version > kServerMoveVersion)
+        throw std::invalid_argument("unknown server move version " + std::to_string(version) + " (this program knows 1 to " +
+                                    std::to_string(kServerMoveVersion) + ")");
+    BestConfig config;
+    config.learned = version >= 2;
     Rng rng(0);
-    return choose_piece(PolicyKind::best, game, rng);
+    return choose_piece(PolicyKind::best, game, rng, config);
 }
 
 Match::Match(const GameOptions& options, std::vector<RecordSeat> seats, const ServerSeed& server_seed,
              std::vector<ClientSeed> client_seeds)
     : server_seed_(server_seed), dice_(FairStream(server_seed, client_seeds)), game_(options) {
     record_ = start_record(options, std::move(seats), server_seed, std::move(client_seeds));
+    record_.server_move_version = kServerMoveVersion;
     game_.roll_off(dice_, &events_);
     record_.draws = dice_.draws();
 }
@@ -144,6 +150,26 @@ bool verify_ludo(const GameRecord& r, VerifyReport& report) {
     }
     Game& game = *start;
 
+    // Which definitions of the server's move the record may have been played with: the one it
+    // names, or (records from before the field) every one this program knows, narrowed by each
+    // move the server made.
+    unsigned versions = 0;
+    if (r.server_move_version) {
+        if (*r.server_move_version > kServerMoveVersion)
+            return fail("server_move_version: " + std::to_string(*r.server_move_version) +
+                        " is newer than this program knows (1 to " + std::to_string(kServerMoveVersion) +
+                        "): verify the record with a newer spookludo");
+        versions = 1u << *r.server_move_version;
+    } else {
+        for (int v = 1; v <= kServerMoveVersion; ++v) versions |= 1u << v;
+    }
+    auto version_name = [&] {
+        std::string names;
+        for (int v = 1; v <= kServerMoveVersion; ++v)
+            if (versions & (1u << v)) names += (names.empty() ? "" : " or ") + std::to_string(v);
+        return "server move version " + names;
+    };
+
     RecordedDice dice(r.draws);
     try {
         game.roll_off(dice);
@@ -176,14 +202,24 @@ bool verify_ludo(const GameRecord& r, VerifyReport& report) {
                     const std::string who = where + ", seat " + std::to_string(c.seat);
                     if (Verdict v = game.check(c.seat, c.piece); !v) return fail(who + ": illegal choice: " + v.reason);
                     if (c.maker != ChoiceMaker::player) {
-                        const int best = server_choice(game);
-                        Game recorded = game, servers = game;
+                        // The versions of server_choice still possible after this move (a piece
+                        // standing with the defined piece makes the same move).
+                        Game recorded = game;
                         (void)recorded.choose(c.seat, c.piece);
-                        (void)servers.choose(c.seat, best);
-                        if (!(recorded == servers))
+                        unsigned still = 0;
+                        int defined = -1;  // the piece of the newest version still possible
+                        for (int v = 1; v <= kServerMoveVersion; ++v) {
+                            if (!(versions & (1u << v))) continue;
+                            Game servers = game;
+                            defined = server_choice(game, v);
+                            (void)servers.choose(c.seat, defined);
+                            if (recorded == servers) still |= 1u << v;
+                        }
+                        if (!still)
                             return fail(who + ": the server moved piece " + std::to_string(c.piece) + " for the player (" +
                                         std::string(to_string(c.maker)) + "), not the server's move (piece " +
-                                        std::to_string(best) + ", the best bot with Rng(0))");
+                                        std::to_string(defined) + ", the best bot with Rng(0), " + version_name() + ")");
+                        versions = still;
                         ++server_choices;
                     }
                     if (Verdict v = game.choose(c.seat, c.piece); !v) return fail(who + ": illegal choice: " + v.reason);
@@ -216,7 +252,9 @@ bool verify_ludo(const GameRecord& r, VerifyReport& report) {
             return fail("draws: draw " + std::to_string(dice.used()) + " was recorded but the game never used it");
         report.passed.push_back("throws: " + std::to_string(next_position) + " throws replayed, " +
                                 std::to_string(r.choices.size()) + " choices legal (" + std::to_string(server_choices) +
-                                " made by the server, each server_choice's move), every position as recorded");
+                                " made by the server, each server_choice's move" +
+                                (server_choices > 0 ? ", " + version_name() : std::string()) +
+                                "), every position as recorded");
 
         // The result.
         const int played = ends_awaiting_choice ? game.turns() - 1 : game.turns();

@@ -21,9 +21,14 @@
 namespace spookludo::ludo {
 
 // The move the server makes for a player who did not choose in time or is away: the piece of
-// choose_move(PolicyKind::best, game, rng) with default BestConfig and a fresh Rng rng(0) for
-// each such decision, so that anyone can recompute it. Precondition: awaiting_choice.
-int server_choice(const Game& game);
+// choose_move(PolicyKind::best, game, rng) with a fresh Rng rng(0) for each such decision, so
+// that anyone can recompute it. Records name the version of this definition they were played
+// with (GameRecord::server_move_version), so that a record stays verifiable when `best` changes:
+//   1  BestConfig with learned = false (the heuristic search; servers before the learned value)
+//   2  the default BestConfig (the learned value at 4 players, n = 6; version 1 elsewhere)
+// Precondition: awaiting_choice. Throws std::invalid_argument for an unknown version.
+inline constexpr int kServerMoveVersion = 2;
+int server_choice(const Game& game, int version = kServerMoveVersion);
 
 class Match {
 public:
