@@ -277,13 +277,44 @@ void eval(const Params& p) {
 
 int main(int argc, char** argv) {
     Params p;
-    if (argc < 2) {
-        std::fputs("usage: ludo_td train|eval [flags] (see the source)\n", stderr);
+    static const char* const kUsage =
+        "ludo_td: trains and measures the learned evaluation of Classic Ludo's `best` (TD(lambda))\n"
+        "\n"
+        "usage: ludo_td train --games N [--alpha A] [--lambda L] [--seed S] [--in W.txt] [--out W.txt]\n"
+        "                     [--greedy-frac F] [--search 0|1] [--inc common/src/ludo/value_net_data.inc]\n"
+        "       ludo_td eval  --games N [--in W.txt] [--vs random|greedy] [--seed S] [--ply 0|1|2]\n"
+        "                     [--rollouts R --horizon M]\n"
+        "\n"
+        "train  one learner (its seat rotating) against three `random` players (or `greedy` in a\n"
+        "       fraction F of the games), 4 players, n = 6; starts from --in or random weights, writes\n"
+        "       the weights to --out (text) and --inc (the C++ initialisers the engine ships); --search 1\n"
+        "       lets the learner choose with best's one-throw search instead of one step\n"
+        "eval   plays `best` with the weights (--in, else the shipped ones) against three --vs bots and\n"
+        "       reports its win rate with a 95 % interval, pieces lost and taken, and its time per move;\n"
+        "       --ply 0 = best's search, 1 or 2 = one step (2: also its extra throw after a 6);\n"
+        "       --rollouts R = R rollouts per choice to the end of its M-th turn after (M large: the game's end)\n"
+        "\n"
+        "defaults: --games 1000 --alpha 0.01 --lambda 0.7 --seed 1 --vs random --ply 0 --horizon 3\n"
+        "The commands that made the shipped weights are in BENCHMARKS.md (Classic Ludo).\n";
+    if (argc >= 2 && (std::string_view(argv[1]) == "--help" || std::string_view(argv[1]) == "-h")) {
+        std::fputs(kUsage, stdout);
+        return 0;
+    }
+    if (argc < 2 || (std::string_view(argv[1]) != "train" && std::string_view(argv[1]) != "eval")) {
+        std::fprintf(stderr, "ludo_td: the first argument is train or eval (--help for the flags)\n");
         return 2;
     }
     p.mode = argv[1];
-    for (int i = 2; i + 1 < argc; i += 2) {
+    for (int i = 2; i < argc; i += 2) {
         const std::string_view a = argv[i];
+        if (a == "--help" || a == "-h") {
+            std::fputs(kUsage, stdout);
+            return 0;
+        }
+        if (i + 1 >= argc) {
+            std::fprintf(stderr, "ludo_td: %s needs a value (--help for the flags)\n", argv[i]);
+            return 2;
+        }
         const char* v = argv[i + 1];
         if (a == "--games") p.games = std::atol(v);
         else if (a == "--alpha") p.alpha = std::atof(v);
@@ -300,12 +331,15 @@ int main(int argc, char** argv) {
         else if (a == "--horizon") p.horizon = std::atoi(v);
         else if (a == "--search") p.search = std::atoi(v) != 0;
         else {
-            std::fprintf(stderr, "unknown flag %s\n", argv[i]);
+            std::fprintf(stderr, "ludo_td: unknown flag %s (--help for the flags)\n", argv[i]);
             return 2;
         }
     }
+    if (p.vs != "random" && p.vs != "greedy") {
+        std::fprintf(stderr, "ludo_td: --vs is random or greedy (got %s)\n", p.vs.c_str());
+        return 2;
+    }
     if (p.mode == "train") train(p);
-    else if (p.mode == "eval") eval(p);
-    else return 2;
+    else eval(p);
     return 0;
 }
