@@ -49,6 +49,7 @@ struct Params {
     int rollouts = 0;
     int horizon = 3;
     bool search = false;  // train with best's one-throw search over the learned value
+    int foresight = 0;    // eval: a clairvoyant learner (see foresee), 0 = off
 };
 
 constexpr int kParams = kValueFeatures * kValueHidden + 2 * kValueHidden + 1;
@@ -206,6 +207,45 @@ void train(const Params& p) {
     if (!p.inc.empty()) write_inc(p.inc, net, "bench/ludo_td (the training commands are in BENCHMARKS.md, Classic Ludo)");
 }
 
+// A measuring device, not a player: a learner that knows the future. It sees the dice and the
+// `random` opponents' picks (copies of the game's own generators) up to its `depth`-th next real
+// choice, searches every sequence of its own choices up to there, and scores the end of each by
+// the learned value after its best move with the face it will throw. An upper bound on what any
+// search of that horizon could do against these opponents (it needs no expectation over the dice).
+double foresee(const Game& game, const SeededDice& dice, const Rng& rng, int depth, const ValueNet& net, int me,
+               PolicyKind opp, Move* chosen = nullptr) {
+    const MoveList moves = game.legal_moves();
+    double best = -1;
+    for (const Move& m : moves) {
+        Game g = game;
+        g.play(m);
+        double v;
+        if (depth == 0 || g.phase() == Phase::finished) {
+            v = learned_value(net, g, me);
+        } else {
+            SeededDice d = dice;
+            Rng r = rng;
+            while (g.phase() != Phase::finished) {
+                if (g.phase() == Phase::awaiting_throw) g.throw_die(d);
+                if (g.phase() != Phase::awaiting_choice) continue;
+                if (g.current_seat() != me) {
+                    g.play(choose_move(opp, g, r));
+                } else if (g.legal_moves().size() == 1) {
+                    g.play(g.legal_moves()[0]);
+                } else {
+                    break;
+                }
+            }
+            v = g.phase() == Phase::finished ? learned_value(net, g, me) : foresee(g, d, r, depth - 1, net, me, opp);
+        }
+        if (v > best) {
+            best = v;
+            if (chosen) *chosen = m;
+        }
+    }
+    return best;
+}
+
 void eval(const Params& p) {
     ValueNet net;
     if (!p.in.empty() && !load(p.in, net)) {
@@ -251,7 +291,9 @@ void eval(const Params& p) {
             cfg.learned_ply = p.ply;
             cfg.rollouts = p.rollouts;
             cfg.horizon = p.horizon;
-            const Move m = choose_move(PolicyKind::best, game, rng, cfg);
+            Move m;
+            if (p.foresight > 0) (void)foresee(game, dice, rng, p.foresight, net, me, opp, &m);
+            else m = choose_move(PolicyKind::best, game, rng, cfg);
             if (timed) us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t).count());
             taken += m.captures() ? 1 : 0;
             game.play(m);
@@ -262,8 +304,11 @@ void eval(const Params& p) {
     const double r = static_cast<double>(wins) / games;
     const double se = std::sqrt(r * (1 - r) / games);
     std::sort(us.begin(), us.end());
-    std::printf("best (learned, ply %d; rollouts %d) vs 3 %s: %ld games, wins %.1f %% (95 %% ~ %.1f .. %.1f); move median %.1f us p99 %.1f us\n",
-                p.ply, p.rollouts, p.vs.c_str(), p.games, 100 * r, 100 * (r - 1.96 * se), 100 * (r + 1.96 * se),
+    char who[96];
+    if (p.foresight > 0) std::snprintf(who, sizeof who, "clairvoyant learner (foresight %d)", p.foresight);
+    else std::snprintf(who, sizeof who, "best (learned, ply %d; rollouts %d)", p.ply, p.rollouts);
+    std::printf("%s vs 3 %s: %ld games, wins %.1f %% (95 %% ~ %.1f .. %.1f); move median %.1f us p99 %.1f us\n", who,
+                p.vs.c_str(), p.games, 100 * r, 100 * (r - 1.96 * se), 100 * (r + 1.96 * se),
                 us.empty() ? 0 : us[us.size() / 2], us.empty() ? 0 : us[us.size() * 99 / 100]);
     std::printf("  pieces lost %.2f a game, taken %.2f a game\n", static_cast<double>(lost) / games,
                 static_cast<double>(taken) / games);
@@ -283,7 +328,7 @@ int main(int argc, char** argv) {
         "usage: ludo_td train --games N [--alpha A] [--lambda L] [--seed S] [--in W.txt] [--out W.txt]\n"
         "                     [--greedy-frac F] [--search 0|1] [--inc common/src/ludo/value_net_data.inc]\n"
         "       ludo_td eval  --games N [--in W.txt] [--vs random|greedy] [--seed S] [--ply 0|1|2]\n"
-        "                     [--rollouts R --horizon M]\n"
+        "                     [--rollouts R --horizon M] [--foresight K]\n"
         "\n"
         "train  one learner (its seat rotating) against three `random` players (or `greedy` in a\n"
         "       fraction F of the games), 4 players, n = 6; starts from --in or random weights, writes\n"
@@ -292,7 +337,9 @@ int main(int argc, char** argv) {
         "eval   plays `best` with the weights (--in, else the shipped ones) against three --vs bots and\n"
         "       reports its win rate with a 95 % interval, pieces lost and taken, and its time per move;\n"
         "       --ply 0 = best's search, 1 or 2 = one step (2: also its extra throw after a 6);\n"
-        "       --rollouts R = R rollouts per choice to the end of its M-th turn after (M large: the game's end)\n"
+        "       --rollouts R = R rollouts per choice to the end of its M-th turn after (M large: the game's end);\n"
+        "       --foresight K = not `best` but a clairvoyant learner that knows the dice and the opponents'\n"
+        "       picks up to its K-th next choice (a bound on what search can do, not a player)\n"
         "\n"
         "defaults: --games 1000 --alpha 0.01 --lambda 0.7 --seed 1 --vs random --ply 0 --horizon 3\n"
         "The commands that made the shipped weights are in BENCHMARKS.md (Classic Ludo).\n";
@@ -330,6 +377,7 @@ int main(int argc, char** argv) {
         else if (a == "--rollouts") p.rollouts = std::atoi(v);
         else if (a == "--horizon") p.horizon = std::atoi(v);
         else if (a == "--search") p.search = std::atoi(v) != 0;
+        else if (a == "--foresight") p.foresight = std::atoi(v);
         else {
             std::fprintf(stderr, "ludo_td: unknown flag %s (--help for the flags)\n", argv[i]);
             return 2;
