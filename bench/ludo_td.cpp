@@ -50,6 +50,8 @@ struct Params {
     int horizon = 3;
     bool search = false;  // train with best's one-throw search over the learned value
     int foresight = 0;    // eval: a clairvoyant learner (see foresee), 0 = off
+    double fortress = 0;  // eval experiment: bonus for an own block at progress >= fortress_from
+    int fortress_from = 45;
 };
 
 constexpr int kParams = kValueFeatures * kValueHidden + 2 * kValueHidden + 1;
@@ -246,6 +248,34 @@ double foresee(const Game& game, const SeededDice& dice, const Rng& rng, int dep
     return best;
 }
 
+// Experiment: one step on the learned value plus a bonus for holding an own block late on the
+// circuit (progress fortress_from .. 8n+2), which no opponent can pass on its way home.
+Move fortress_choice(const Game& game, const ValueNet& net, double bonus, int from) {
+    const int me = game.current_seat();
+    const Geometry& geo = game.geometry();
+    Move best{};
+    double best_v = -1e9;
+    for (const Move& m : game.legal_moves()) {
+        Game g = game;
+        g.play(m);
+        double v = learned_value(net, g, me);
+        if (g.phase() != Phase::finished) {
+            for (int i = 0; i < kPiecesPerPlayer; ++i) {
+                const int q = g.progress(me, i);
+                if (q >= from && geo.on_circuit(q) && g.is_block(geo.square_of(g.colour(me), q))) {
+                    v += bonus;
+                    break;
+                }
+            }
+        }
+        if (v > best_v) {
+            best_v = v;
+            best = m;
+        }
+    }
+    return best;
+}
+
 void eval(const Params& p) {
     ValueNet net;
     if (!p.in.empty() && !load(p.in, net)) {
@@ -293,6 +323,7 @@ void eval(const Params& p) {
             cfg.horizon = p.horizon;
             Move m;
             if (p.foresight > 0) (void)foresee(game, dice, rng, p.foresight, net, me, opp, &m);
+            else if (p.fortress > 0) m = fortress_choice(game, net, p.fortress, p.fortress_from);
             else m = choose_move(PolicyKind::best, game, rng, cfg);
             if (timed) us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t).count());
             taken += m.captures() ? 1 : 0;
@@ -339,7 +370,9 @@ int main(int argc, char** argv) {
         "       --ply 0 = best's search, 1 or 2 = one step (2: also its extra throw after a 6);\n"
         "       --rollouts R = R rollouts per choice to the end of its M-th turn after (M large: the game's end);\n"
         "       --foresight K = not `best` but a clairvoyant learner that knows the dice and the opponents'\n"
-        "       picks up to its K-th next choice (a bound on what search can do, not a player)\n"
+        "       picks up to its K-th next choice (a bound on what search can do, not a player);\n"
+        "       --fortress B [--fortress-from P] = one step on the learned value plus B for an own block at\n"
+        "       progress P (default 45) or later on the circuit (an experiment)\n"
         "\n"
         "defaults: --games 1000 --alpha 0.01 --lambda 0.7 --seed 1 --vs random --ply 0 --horizon 3\n"
         "The commands that made the shipped weights are in BENCHMARKS.md (Classic Ludo).\n";
@@ -378,6 +411,8 @@ int main(int argc, char** argv) {
         else if (a == "--horizon") p.horizon = std::atoi(v);
         else if (a == "--search") p.search = std::atoi(v) != 0;
         else if (a == "--foresight") p.foresight = std::atoi(v);
+        else if (a == "--fortress") p.fortress = std::atof(v);
+        else if (a == "--fortress-from") p.fortress_from = std::atoi(v);
         else {
             std::fprintf(stderr, "ludo_td: unknown flag %s (--help for the flags)\n", argv[i]);
             return 2;
