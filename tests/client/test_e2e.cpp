@@ -3,7 +3,12 @@
 // spectator. Every wait has a deadline; nothing sleeps to synchronise.
 #include <doctest/doctest.h>
 
+#include <netinet/in.h>
+#include <openssl/evp.h>
+#include <openssl/sha.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -11,6 +16,7 @@
 #include <regex>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -290,6 +296,116 @@ TEST_CASE("e2e bot, play and watch: a refused connection: exit 2 and \"connectio
         CHECK(status == 2);
         CHECK(p.err().find("connection refused by 127.0.0.1:" + std::to_string(closed.port())) != std::string::npos);
     }
+}
+
+// A server of a newer protocol, just enough of one: it completes the WebSocket handshake (RFC
+// 6455's Sec-WebSocket-Accept), reads the client's hello and answers what spookludo-server answers
+// a hello of another version, then waits for the client to hang up. On its own thread.
+class NewerServer {
+public:
+    NewerServer() {
+        listener_ = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        REQUIRE(::bind(listener_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+        REQUIRE(::listen(listener_, 4) == 0);
+        socklen_t len = sizeof addr;
+        REQUIRE(::getsockname(listener_, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
+        port_ = ntohs(addr.sin_port);
+        thread_ = std::thread([this] { serve(); });
+    }
+    ~NewerServer() {
+        (void)finish();
+        ::close(listener_);
+    }
+    std::string url() const { return "ws://127.0.0.1:" + std::to_string(port_); }
+    // Stops serving (once the connection it took has ended); the client's first message.
+    std::string finish() {
+        ::shutdown(listener_, SHUT_RDWR);
+        if (thread_.joinable()) thread_.join();
+        return hello_;
+    }
+
+private:
+    static std::string accept_key(const std::string& key) {
+        const std::string text = key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+        unsigned char digest[SHA_DIGEST_LENGTH];
+        SHA1(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
+        unsigned char out[64];
+        const int n = EVP_EncodeBlock(out, digest, SHA_DIGEST_LENGTH);
+        return std::string(reinterpret_cast<char*>(out), static_cast<std::size_t>(n));
+    }
+    void serve() {
+        const int fd = ::accept(listener_, nullptr, nullptr);
+        if (fd < 0) return;
+        std::string in;
+        char buf[4096];
+        auto read_more = [&] {
+            const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+            if (n > 0) in.append(buf, static_cast<std::size_t>(n));
+            return n > 0;
+        };
+        while (in.find("\r\n\r\n") == std::string::npos && read_more()) {}
+        const std::string field = "Sec-WebSocket-Key: ";
+        const auto at = in.find(field);
+        if (at != std::string::npos) {
+            const std::string key = in.substr(at + field.size(), in.find("\r\n", at) - at - field.size());
+            const std::string reply = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                                      "Sec-WebSocket-Accept: " + accept_key(key) + "\r\n\r\n";
+            (void)::send(fd, reply.data(), reply.size(), MSG_NOSIGNAL);
+            in.erase(0, in.find("\r\n\r\n") + 4);
+            // The hello: one masked text frame (a 7-bit or 16-bit length).
+            while (in.size() < 2 && read_more()) {}
+            std::size_t len = in.size() >= 2 ? static_cast<unsigned char>(in[1]) & 0x7f : 0, head = 6;
+            if (len == 126) {
+                while (in.size() < 4 && read_more()) {}
+                len = (static_cast<std::size_t>(static_cast<unsigned char>(in[2])) << 8) | static_cast<unsigned char>(in[3]);
+                head = 8;
+            }
+            while (in.size() < head + len && read_more()) {}
+            if (in.size() >= head + len) {
+                for (std::size_t i = 0; i < len; ++i) hello_ += static_cast<char>(in[head + i] ^ in[head - 4 + i % 4]);
+            }
+            const std::string answer =
+                R"({"type":"error","code":"version_mismatch","ref":"hello","message":"this server speaks protocol 2, the client 1: update the client"})";
+            std::string frame{'\x81'};  // one unmasked text frame
+            if (answer.size() < 126) {
+                frame += static_cast<char>(answer.size());
+            } else {
+                frame += static_cast<char>(126);
+                frame += static_cast<char>(answer.size() >> 8);
+                frame += static_cast<char>(answer.size() & 0xff);
+            }
+            frame += answer;
+            (void)::send(fd, frame.data(), frame.size(), MSG_NOSIGNAL);
+            while (read_more()) {}  // until the client closes
+        }
+        ::close(fd);
+    }
+
+    int listener_ = -1;
+    std::uint16_t port_ = 0;
+    std::thread thread_;
+    std::string hello_;
+};
+
+TEST_CASE("e2e bot: a server of another protocol version: exit 2 and the message says which to update [e2e][bot][errors]") {
+    NewerServer newer;
+    TempDir dir("spookludo-e2e-version");
+    SpawnOptions o;
+    o.stdout_file = dir / "bot.out";
+    o.stderr_file = dir / "bot.err";
+    Process bot({kClientBinary, "bot", newer.url(), "--create", "spook"}, o);
+    const auto status = bot.wait(patience(10s));
+    INFO(bot.describe());
+    CHECK(status == 2);
+    CHECK(bot.err().find("this client speaks protocol 1 and the server does not: this server speaks protocol 2, "
+                         "the client 1: update the client [version_mismatch]") != std::string::npos);
+    // What the client had said: its hello, with the protocol version it speaks.
+    const json hello = json::parse(newer.finish(), nullptr, false);
+    CHECK(hello.value("type", "") == "hello");
+    CHECK(hello.value("protocol", 0) == 1);
 }
 
 TEST_CASE("e2e bot: a wrong URL (http://, no port): exit 2 with what to type instead [e2e][bot][errors]") {
