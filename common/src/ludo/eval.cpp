@@ -67,23 +67,14 @@ void value_features(const Game& game, int me, std::array<float, kValueFeatures>&
         if (!g.on_circuit(p)) continue;
         const int sq = g.square_of(mine, p);
         if (game.is_block(sq)) {
-            bool first = true;
-            for (int j = 0; j < i; ++j) first = first && game.progress(me, j) != p;
-            if (!first) continue;
+            if (!first_of_block(game, me, i)) continue;
             ++blocks;
             for (int o = 0; o < players; ++o) {
                 if (o == me || game.has_finished(o)) continue;
-                const int t = g.progress_at(game.colour(o), sq);
-                if (t > last) continue;
-                bool has_yard = false;
-                for (int j = 0; j < kPiecesPerPlayer; ++j) {
-                    const int q = game.progress(o, j);
-                    if (q == kYard)
-                        has_yard = true;
-                    else if (g.on_circuit(q) && t - q >= 1 && t - q <= 6)
-                        ++held;
-                }
-                if (has_yard && t <= entry) ++locked;
+                const BlockEffect e = block_effect(game, o, sq, 6);
+                if (!e.on_way) continue;
+                held += e.held;
+                if (e.yard && e.track <= entry) ++locked;
             }
             continue;
         }

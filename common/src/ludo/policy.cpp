@@ -87,6 +87,31 @@ std::optional<double> terminal_score(const Game& game, int me) {
 
 }  // namespace
 
+BlockEffect block_effect(const Game& game, int opponent, int square, int reach) {
+    const Geometry& g = game.geometry();
+    BlockEffect e;
+    e.track = g.progress_at(game.colour(opponent), square);
+    e.on_way = e.track <= g.last_circuit_progress();
+    if (!e.on_way) return e;
+    for (int j = 0; j < kPiecesPerPlayer; ++j) {
+        const int q = game.progress(opponent, j);
+        if (q == kYard)
+            e.yard = true;
+        else if (g.on_circuit(q) && e.track - q >= 1 && e.track - q <= reach)
+            ++e.held;
+    }
+    return e;
+}
+
+bool first_of_block(const Game& game, int seat, int i) {
+    const Geometry& g = game.geometry();
+    const int p = game.progress(seat, i);
+    if (!g.on_circuit(p) || !game.is_block(g.square_of(game.colour(seat), p))) return false;
+    for (int j = 0; j < i; ++j)
+        if (game.progress(seat, j) == p) return false;
+    return true;
+}
+
 double evaluate(const Game& game, int me, const Weights& w) {
     const int players = game.players();
     if (auto end = terminal_score(game, me)) return *end;
@@ -114,25 +139,15 @@ double evaluate(const Game& game, int me, const Weights& w) {
         if (!g.on_circuit(p)) continue;
         const int sq = g.square_of(mine, p);
         if (game.is_block(sq)) {
-            bool first = true;  // count a block once, at its lowest-numbered piece
-            for (int j = 0; j < i; ++j) first = first && game.progress(me, j) != p;
-            if (!first) continue;
+            if (!first_of_block(game, me, i)) continue;
             own += w.block;
+            const int entry = game.options().ludo.entry == LudoEntry::text ? 5 : 0;
             for (int o = 0; o < players; ++o) {
                 if (o == me || game.has_finished(o)) continue;
-                const Colour oc = game.colour(o);
-                const int t = g.progress_at(oc, sq);
-                if (t > g.last_circuit_progress()) continue;
-                const int entry = game.options().ludo.entry == LudoEntry::text ? 5 : 0;
-                bool has_yard = false;
-                for (int j = 0; j < kPiecesPerPlayer; ++j) {
-                    const int q = game.progress(o, j);
-                    if (q == kYard)
-                        has_yard = true;
-                    else if (g.on_circuit(q) && t - q >= 1 && t - q <= 6)
-                        own += w.blockade;
-                }
-                if (has_yard && t <= entry) own += w.lockout;
+                const BlockEffect e = block_effect(game, o, sq, 6);
+                if (!e.on_way) continue;
+                for (int k = 0; k < e.held; ++k) own += w.blockade;
+                if (e.yard && e.track <= entry) own += w.lockout;
             }
             continue;
         }
@@ -318,23 +333,14 @@ double best_evaluate(const Game& game, int me, const Weights& w, double greed) {
         if (!g.on_circuit(p)) continue;
         const int sq = g.square_of(mine, p);
         if (game.is_block(sq)) {
-            bool first = true;
-            for (int j = 0; j < i; ++j) first = first && game.progress(me, j) != p;
-            if (!first) continue;
+            if (!first_of_block(game, me, i)) continue;
             own += w.block;
             for (int o = 0; o < players; ++o) {
                 if (o == me || game.has_finished(o)) continue;
-                const int t = g.progress_at(game.colour(o), sq);
-                if (t > g.last_circuit_progress()) continue;
-                bool has_yard = false;
-                for (int j = 0; j < kPiecesPerPlayer; ++j) {
-                    const int q = game.progress(o, j);
-                    if (q == kYard)
-                        has_yard = true;
-                    else if (g.on_circuit(q) && t - q >= 1 && t - q <= w.blockade_reach)
-                        own += w.blockade;
-                }
-                if (has_yard) own += w.lockout;
+                const BlockEffect e = block_effect(game, o, sq, w.blockade_reach);
+                if (!e.on_way) continue;
+                for (int k = 0; k < e.held; ++k) own += w.blockade;
+                if (e.yard) own += w.lockout;
             }
             continue;
         }

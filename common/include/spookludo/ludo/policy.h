@@ -112,6 +112,21 @@ struct BestConfig {
 // The heuristic score of the position for `seat` (higher is better).
 double evaluate(const Game& game, int seat, const Weights& weights);
 
+// What an own block on circuit square `square` does to `opponent` (the block terms of evaluate()
+// and of the learned value): whether it stands on the opponent's way round (`on_way`; `track` is
+// where on the opponent's track), how many of the opponent's pieces on the circuit stand 1 to
+// `reach` squares behind it (held up), and whether the opponent has pieces in its yard.
+struct BlockEffect {
+    bool on_way = false;
+    int track = 0;
+    int held = 0;
+    bool yard = false;
+};
+BlockEffect block_effect(const Game& game, int opponent, int square, int reach);
+// Whether piece `i` of `seat` stands in a block on the circuit as its lowest-numbered piece (so
+// that each block is counted once).
+bool first_of_block(const Game& game, int seat, int i);
+
 // The probability that each piece of `seat` is captured before `seat` throws again, the other
 // seats throwing in turn and choosing uniformly among their distinct legal choices, except that
 // with probability `greed` they take a capture when they have one (their 6s followed one throw
