@@ -12,6 +12,7 @@
 // the network values highest; after each of its moves the network is moved towards the value of
 // its next position (and finally towards 1 for a win, 0 for a loss), with eligibility traces.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -209,13 +210,28 @@ void train(const Params& p) {
     if (!p.inc.empty()) write_inc(p.inc, net, "bench/ludo_td (the training commands are in BENCHMARKS.md, Classic Ludo)");
 }
 
+// An opponent's move: `opp`'s choice, or with `by_piece` the published "random" player's: any
+// movable piece, uniformly (pieces in the yard or in one block count one by one).
+Move opponent_move(const Game& game, Rng& rng, PolicyKind opp, bool by_piece) {
+    if (!by_piece) return choose_move(opp, game, rng);
+    const int seat = game.current_seat();
+    std::array<int, kPiecesPerPlayer> movable{};
+    std::uint32_t n = 0;
+    for (int piece = 0; piece < kPiecesPerPlayer; ++piece)
+        if (game.check(seat, piece)) movable[n++] = piece;
+    const int from = game.progress(seat, movable[rng.uniform(n)]);
+    for (const Move& m : game.legal_moves())
+        if (m.from == from) return m;
+    return game.legal_moves()[0];  // not reached: a movable piece has its move in the list
+}
+
 // A measuring device, not a player: a learner that knows the future. It sees the dice and the
 // `random` opponents' picks (copies of the game's own generators) up to its `depth`-th next real
 // choice, searches every sequence of its own choices up to there, and scores the end of each by
 // the learned value after its best move with the face it will throw. An upper bound on what any
 // search of that horizon could do against these opponents (it needs no expectation over the dice).
 double foresee(const Game& game, const SeededDice& dice, const Rng& rng, int depth, const ValueNet& net, int me,
-               PolicyKind opp, Move* chosen = nullptr) {
+               PolicyKind opp, bool by_piece, Move* chosen = nullptr) {
     const MoveList moves = game.legal_moves();
     double best = -1;
     for (const Move& m : moves) {
@@ -231,14 +247,14 @@ double foresee(const Game& game, const SeededDice& dice, const Rng& rng, int dep
                 if (g.phase() == Phase::awaiting_throw) g.throw_die(d);
                 if (g.phase() != Phase::awaiting_choice) continue;
                 if (g.current_seat() != me) {
-                    g.play(choose_move(opp, g, r));
+                    g.play(opponent_move(g, r, opp, by_piece));
                 } else if (g.legal_moves().size() == 1) {
                     g.play(g.legal_moves()[0]);
                 } else {
                     break;
                 }
             }
-            v = g.phase() == Phase::finished ? learned_value(net, g, me) : foresee(g, d, r, depth - 1, net, me, opp);
+            v = g.phase() == Phase::finished ? learned_value(net, g, me) : foresee(g, d, r, depth - 1, net, me, opp, by_piece);
         }
         if (v > best) {
             best = v;
@@ -309,7 +325,7 @@ void eval(const Params& p) {
             game.throw_die(dice);
             if (game.phase() != Phase::awaiting_choice) continue;
             if (game.current_seat() != me) {
-                const Move m = choose_move(opp, game, rng);
+                const Move m = opponent_move(game, rng, opp, p.vs == "random-piece");
                 lost += m.captured_seat == me ? 1 : 0;
                 game.play(m);
                 continue;
@@ -322,7 +338,7 @@ void eval(const Params& p) {
             cfg.rollouts = p.rollouts;
             cfg.horizon = p.horizon;
             Move m;
-            if (p.foresight > 0) (void)foresee(game, dice, rng, p.foresight, net, me, opp, &m);
+            if (p.foresight > 0) (void)foresee(game, dice, rng, p.foresight, net, me, opp, p.vs == "random-piece", &m);
             else if (p.fortress > 0) m = fortress_choice(game, net, p.fortress, p.fortress_from);
             else m = choose_move(PolicyKind::best, game, rng, cfg);
             if (timed) us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t).count());
@@ -358,7 +374,7 @@ int main(int argc, char** argv) {
         "\n"
         "usage: ludo_td train --games N [--alpha A] [--lambda L] [--seed S] [--in W.txt] [--out W.txt]\n"
         "                     [--greedy-frac F] [--search 0|1] [--inc common/src/ludo/value_net_data.inc]\n"
-        "       ludo_td eval  --games N [--in W.txt] [--vs random|greedy] [--seed S] [--ply 0|1|2]\n"
+        "       ludo_td eval  --games N [--in W.txt] [--vs random|greedy|random-piece] [--seed S] [--ply 0|1|2]\n"
         "                     [--rollouts R --horizon M] [--foresight K]\n"
         "\n"
         "train  one learner (its seat rotating) against three `random` players (or `greedy` in a\n"
@@ -366,7 +382,8 @@ int main(int argc, char** argv) {
         "       the weights to --out (text) and --inc (the C++ initialisers the engine ships); --search 1\n"
         "       lets the learner choose with best's one-throw search instead of one step\n"
         "eval   plays `best` with the weights (--in, else the shipped ones) against three --vs bots and\n"
-        "       reports its win rate with a 95 % interval, pieces lost and taken, and its time per move;\n"
+        "       reports its win rate with a 95 % interval, pieces lost and taken, and its time per move\n"
+        "       (random-piece: opponents moving any movable piece uniformly, as published random players do);\n"
         "       --ply 0 = best's search, 1 or 2 = one step (2: also its extra throw after a 6);\n"
         "       --rollouts R = R rollouts per choice to the end of its M-th turn after (M large: the game's end);\n"
         "       --foresight K = not `best` but a clairvoyant learner that knows the dice and the opponents'\n"
@@ -418,8 +435,8 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    if (p.vs != "random" && p.vs != "greedy") {
-        std::fprintf(stderr, "ludo_td: --vs is random or greedy (got %s)\n", p.vs.c_str());
+    if (p.vs != "random" && p.vs != "greedy" && p.vs != "random-piece") {
+        std::fprintf(stderr, "ludo_td: --vs is random, greedy or random-piece (got %s)\n", p.vs.c_str());
         return 2;
     }
     if (p.mode == "train") train(p);
