@@ -361,8 +361,10 @@ private:
             namespace ws = spookludo::protocol::ws;
             ws::FrameReader reader(ws::FrameReader::Role::server, 4096);
             ws::FrameReader::Message message;
-            std::memcpy(reader.prepare(in.size()), in.data(), in.size());
-            reader.commit(in.size());
+            if (!in.empty()) {  // bytes that came with the request
+                std::memcpy(reader.prepare(in.size()), in.data(), in.size());
+                reader.commit(in.size());
+            }
             auto status = reader.next(message);
             while (status == ws::FrameReader::Status::need_more) {
                 char* room = reader.prepare(4096);
