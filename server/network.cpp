@@ -107,6 +107,7 @@ public:
     }
 
     std::uint64_t id() const noexcept override { return id_; }
+    const std::string& address() const noexcept override { return address_; }
     using Peer::send;
 
     template <class Body, class Allocator>

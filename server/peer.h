@@ -13,6 +13,8 @@ class Peer {
 public:
     virtual ~Peer() = default;
     virtual std::uint64_t id() const noexcept = 0;
+    // The remote address the connection came from (for per-address limits and logs).
+    virtual const std::string& address() const noexcept = 0;
     // Queues a text frame (the same buffer may go to many peers).
     virtual void send(std::shared_ptr<const std::string> text) = 0;
     void send(std::string text) { send(std::make_shared<const std::string>(std::move(text))); }
