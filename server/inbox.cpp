@@ -1,0 +1,142 @@
+#include "inbox.h"
+
+#include <spdlog/spdlog.h>
+
+#include "room.h"
+#include "spookludo/protocol/server_messages.h"
+
+namespace spookludo::server {
+
+using protocol::ErrorCode;
+
+namespace {
+std::int64_t now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+}  // namespace
+
+Inbox::Inbox(boost::asio::io_context& io, Services& services, const Peer& peer)
+    : io_(io), services_(services), peer_(peer), tokens_(burst()) {}
+
+double Inbox::burst() const { return 2.0 * services_.config.max_messages_per_second; }
+
+void Inbox::grant_answer() {
+    int g = granted_.load();
+    while (g < kMaxGrants && !granted_.compare_exchange_weak(g, g + 1)) {
+    }
+}
+
+// Token bucket: max_messages_per_second, bursts of twice that.
+bool Inbox::rate_ok() {
+    int g = granted_.load();
+    while (g > 0)  // an answer the room asked for
+        if (granted_.compare_exchange_weak(g, g - 1)) return true;
+    const auto now = std::chrono::steady_clock::now();
+    const double rate = services_.config.max_messages_per_second;
+    tokens_ = std::min(burst(), tokens_ + rate * std::chrono::duration<double>(now - last_refill_).count());
+    last_refill_ = now;
+    if (tokens_ < 1) return false;
+    tokens_ -= 1;
+    return true;
+}
+
+Inbox::Outcome Inbox::reject(const std::shared_ptr<Peer>& self, ErrorCode code, const std::string& message,
+                             std::string_view ref) {
+    services_.metrics.count_error(protocol::to_string(code));
+    self->send(protocol::error_message(code, message, ref));
+    // Repeated abuse closes this connection only.
+    if (++strikes_ >= kMaxStrikes) {
+        spdlog::info("connection {} from {}: too many bad messages; closed", peer_.id(), peer_.address());
+        return Outcome::close;
+    }
+    return Outcome::go_on;
+}
+
+Inbox::Outcome Inbox::on_binary(const std::shared_ptr<Peer>& self) {
+    ++services_.metrics.messages_in;
+    if (!rate_ok())
+        return reject(self, ErrorCode::rate_limited,
+                      "too many messages: at most " + std::to_string(services_.config.max_messages_per_second) +
+                          " a second");
+    return reject(self, ErrorCode::binary_frame, "binary frames are not part of the protocol: send JSON text");
+}
+
+Inbox::Outcome Inbox::on_text(const std::shared_ptr<Peer>& self, std::string_view text) {
+    ++services_.metrics.messages_in;
+    if (!rate_ok())
+        return reject(self, ErrorCode::rate_limited,
+                      "too many messages: at most " + std::to_string(services_.config.max_messages_per_second) +
+                          " a second");
+    return handle(self, text);
+}
+
+void Inbox::on_gone(const std::shared_ptr<Peer>& self) {
+    if (room_) {
+        room_->disconnected(self);
+        room_.reset();
+    }
+}
+
+Inbox::Outcome Inbox::handle(const std::shared_ptr<Peer>& self, std::string_view text) {
+    auto parsed = protocol::parse_client_message(text);
+    if (auto* err = std::get_if<protocol::ProtocolError>(&parsed)) return reject(self, err->code, err->message);
+    auto& message = std::get<protocol::ClientMessage>(parsed);
+    auto& services = services_;
+
+    if (auto* hello = std::get_if<protocol::Hello>(&message)) {
+        if (hello->protocol != protocol::kProtocolVersion)
+            return reject(self, ErrorCode::version_mismatch,
+                          "this server speaks protocol " + std::to_string(protocol::kProtocolVersion) + ", the client " +
+                              std::to_string(hello->protocol) + ": update the client",
+                          "hello");
+        hello_ = true;
+        self->send(protocol::encode_message(protocol::Welcome{protocol::kProtocolVersion, "spookludo-server", now_ms()}));
+        return Outcome::go_on;
+    }
+    if (!hello_) return reject(self, ErrorCode::hello_first, "say hello first (with the protocol version)");
+
+    if (auto* create = std::get_if<protocol::CreateRoom>(&message)) {
+        if (room_) return reject(self, ErrorCode::already_in_room, "leave your room first", "create_room");
+        if (services.shutting_down)
+            return reject(self, ErrorCode::server_full, "the server is shutting down", "create_room");
+        const protocol::RoomSettings settings =
+            create->settings.value_or(protocol::SettingsChange{})
+                .applied_to(protocol::RoomSettings{services.config.decision_ms, services.config.pace_ms, false});
+        auto room = services.registry.create(
+            [&](const std::string& code) { return Room::make(io_, services, code, create->options, settings); });
+        if (!room)
+            return reject(self, ErrorCode::server_full,
+                          "the server has its maximum of " + std::to_string(services.config.max_rooms) + " rooms",
+                          "create_room");
+        spdlog::info("room {} created ({} for {})", room->code(), to_string(create->options.game),
+                     create->options.players);
+        room_ = room;
+        room->deliver(self, std::move(message));
+        return Outcome::go_on;
+    }
+    std::string code;
+    if (auto* m = std::get_if<protocol::JoinRoom>(&message)) code = m->room;
+    if (auto* m = std::get_if<protocol::Watch>(&message)) code = m->room;
+    if (auto* m = std::get_if<protocol::Resume>(&message)) code = m->room;
+    if (!code.empty() || std::holds_alternative<protocol::JoinRoom>(message) ||
+        std::holds_alternative<protocol::Watch>(message) || std::holds_alternative<protocol::Resume>(message)) {
+        auto room = services.registry.find(code);
+        if (!room)
+            return reject(self, ErrorCode::room_not_found, "there is no room \"" + code + "\"",
+                          protocol::type_of(message));
+        if (room_ && room_ != room)
+            return reject(self, ErrorCode::already_in_room, "leave your room first", protocol::type_of(message));
+        room->deliver(self, std::move(message));
+        return Outcome::go_on;
+    }
+    if (std::holds_alternative<protocol::Ping>(message) && !room_) {
+        self->send(protocol::encode_message(protocol::Pong{std::get<protocol::Ping>(message).t, now_ms()}));
+        return Outcome::go_on;
+    }
+    if (!room_) return reject(self, ErrorCode::not_in_room, "create or join a room first", protocol::type_of(message));
+    room_->deliver(self, std::move(message));
+    return Outcome::go_on;
+}
+
+}  // namespace spookludo::server
