@@ -22,14 +22,15 @@ namespace {
 template <class Stream>
 class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
 public:
-    HttpSession(Stream&& stream, std::shared_ptr<Network::Impl> network, std::string address)
+    HttpSession(Stream&& stream, std::shared_ptr<Network::Impl> network, ConnectionSlot slot)
         : stream_(std::move(stream)), deadline_(stream_.get_executor()), network_(std::move(network)),
-          address_(std::move(address)) {}
+          slot_(std::move(slot)) {}
 
     void run() { net::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::read, this->shared_from_this())); }
 
 private:
     using Request = http::request<http::string_body>;
+    static constexpr std::chrono::seconds kRefusalDeadline{1};
 
     void read() {
         parser_.emplace();
@@ -37,7 +38,9 @@ private:
         parser_->header_limit(8192);
         // One deadline for the request and its answer: a client that sends nothing, or does
         // not read what it is sent, is closed.
-        deadline_.expires_after(std::chrono::milliseconds(network_->services.config.handshake_timeout_ms));
+        // A connection over a limit only hears why, and gets a second to ask.
+        deadline_.expires_after(slot_.held() ? std::chrono::milliseconds(network_->services.config.handshake_timeout_ms)
+                                             : kRefusalDeadline);
         deadline_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
             if (!ec && !self->handed_over_) hang_up_stream(self->stream_);
         });
@@ -51,6 +54,8 @@ private:
             return log_failure(ec, "http read");
         }
         auto req = parser_->release();
+        if (!slot_.held())
+            return respond(req, static_cast<http::status>(slot_.refusal_status()), "text/plain", slot_.refusal(), false);
         if (beast::websocket::is_upgrade(req)) return upgrade(std::move(req));
         serve(req);
     }
@@ -61,18 +66,11 @@ private:
         auto& services = network_->services;
         if (services.shutting_down)
             return respond(req, http::status::service_unavailable, "text/plain", "shutting down\n", false);
-        if (services.metrics.connections >= services.config.max_connections)
-            return respond(req, http::status::service_unavailable, "text/plain",
-                           "server_full: the server has its maximum of connections\n", false);
-        if (!network_->per_address.acquire(address_, services.config.max_connections_per_address))
-            return respond(req, http::status::too_many_requests, "text/plain",
-                           "server_full: too many connections from your address\n", false);
-        ++services.metrics.connections;
         handed_over_ = true;
         deadline_.cancel();  // the WebSocket has its own timeouts
         const auto early = buffer_.data();
         std::string bytes(static_cast<const char*>(early.data()), early.size());
-        run_websocket_session(std::move(stream_), network_, address_, std::move(req), std::move(bytes));
+        run_websocket_session(std::move(stream_), network_, std::move(slot_), std::move(req), std::move(bytes));
     }
 
     void serve(const Request& req) {
@@ -126,17 +124,17 @@ private:
     beast::flat_buffer buffer_;
     std::optional<http::request_parser<http::string_body>> parser_;
     std::shared_ptr<Network::Impl> network_;
-    std::string address_;
+    ConnectionSlot slot_;  // this connection's place under the limits (empty: it is refused)
     bool handed_over_ = false;  // the stream belongs to a WebSocket session now
 };
 
 }  // namespace
 
 template <class Stream>
-void run_http_session(Stream&& stream, std::shared_ptr<Network::Impl> network, std::string address) {
-    std::make_shared<HttpSession<Stream>>(std::move(stream), std::move(network), std::move(address))->run();
+void run_http_session(Stream&& stream, std::shared_ptr<Network::Impl> network, ConnectionSlot slot) {
+    std::make_shared<HttpSession<Stream>>(std::move(stream), std::move(network), std::move(slot))->run();
 }
 
-template void run_http_session<PlainStream>(PlainStream&&, std::shared_ptr<Network::Impl>, std::string);
+template void run_http_session<PlainStream>(PlainStream&&, std::shared_ptr<Network::Impl>, ConnectionSlot);
 
 }  // namespace spookludo::server

@@ -28,8 +28,8 @@ void Inbox::grant_answer() {
 }
 
 // Token bucket: max_messages_per_second, bursts of twice that.
-bool Inbox::rate_ok() {
-    int g = granted_.load();
+bool Inbox::rate_ok(bool answers_count) {
+    int g = answers_count ? granted_.load() : 0;
     while (g > 0)  // an answer the room asked for
         if (granted_.compare_exchange_weak(g, g - 1)) return true;
     const auto now = std::chrono::steady_clock::now();
@@ -45,12 +45,7 @@ Inbox::Outcome Inbox::reject(const std::shared_ptr<Peer>& self, ErrorCode code, 
                              std::string_view ref) {
     services_.metrics.count_error(protocol::to_string(code));
     self->send(protocol::error_message(code, message, ref));
-    // Repeated abuse closes this connection only.
-    if (++strikes_ >= kMaxStrikes) {
-        spdlog::info("connection {} from {}: too many bad messages; closed", peer_.id(), peer_.address());
-        return Outcome::close;
-    }
-    return Outcome::go_on;
+    return strike();  // repeated abuse closes this connection only
 }
 
 Inbox::Outcome Inbox::on_binary(const std::shared_ptr<Peer>& self) {
@@ -68,7 +63,32 @@ Inbox::Outcome Inbox::on_text(const std::shared_ptr<Peer>& self, std::string_vie
         return reject(self, ErrorCode::rate_limited,
                       "too many messages: at most " + std::to_string(services_.config.max_messages_per_second) +
                           " a second");
-    return handle(self, text);
+    try {
+        return handle(self, text);
+    } catch (const std::exception& e) {
+        ++services_.metrics.internal_errors;
+        spdlog::error("connection {} from {}: a message failed: {}", peer_.id(), peer_.address(), e.what());
+        return reject(self, ErrorCode::internal_error, "the server could not handle that message");
+    }
+}
+
+// Control frames share the message rate: a client that floods pings gets no pongs beyond it,
+// and counts a bad message for each one over (so a flood closes the connection).
+Inbox::Control Inbox::on_control() {
+    if (rate_ok(false)) return Control::answer;
+    return strike() == Outcome::close ? Control::close : Control::ignore;
+}
+
+Inbox::Outcome Inbox::strike() {
+    if (++strikes_ >= kMaxStrikes) {
+        spdlog::info("connection {} from {}: too many bad messages; closed", peer_.id(), peer_.address());
+        return Outcome::close;
+    }
+    return Outcome::go_on;
+}
+
+void Inbox::detach(const Room& room) {
+    if (room_.get() == &room) room_.reset();
 }
 
 void Inbox::on_gone(const std::shared_ptr<Peer>& self) {
@@ -76,6 +96,13 @@ void Inbox::on_gone(const std::shared_ptr<Peer>& self) {
         room_->disconnected(self);
         room_.reset();
     }
+}
+
+Inbox::Outcome Inbox::enter(const std::shared_ptr<Peer>& self, std::shared_ptr<Room> room,
+                            protocol::ClientMessage&& message) {
+    room_ = std::move(room);
+    room_->deliver(self, std::move(message));
+    return Outcome::go_on;
 }
 
 Inbox::Outcome Inbox::handle(const std::shared_ptr<Peer>& self, std::string_view text) {
@@ -111,9 +138,7 @@ Inbox::Outcome Inbox::handle(const std::shared_ptr<Peer>& self, std::string_view
                           "create_room");
         spdlog::info("room {} created ({} for {})", room->code(), to_string(create->options.game),
                      create->options.players);
-        room_ = room;
-        room->deliver(self, std::move(message));
-        return Outcome::go_on;
+        return enter(self, std::move(room), std::move(message));
     }
     std::string code;
     if (auto* m = std::get_if<protocol::JoinRoom>(&message)) code = m->room;
@@ -126,16 +151,23 @@ Inbox::Outcome Inbox::handle(const std::shared_ptr<Peer>& self, std::string_view
             return reject(self, ErrorCode::room_not_found, "there is no room \"" + code + "\"",
                           protocol::type_of(message));
         if (room_ && room_ != room)
-            return reject(self, ErrorCode::already_in_room, "leave your room first", protocol::type_of(message));
-        room->deliver(self, std::move(message));
-        return Outcome::go_on;
+            return reject(self, ErrorCode::already_in_room,
+                          "you are in room " + room_->code() + " (or asked to enter it): leave it first",
+                          protocol::type_of(message));
+        if (room_) {  // the same room: it answers (already in this room, a resume of another seat)
+            room_->deliver(self, std::move(message));
+            return Outcome::go_on;
+        }
+        return enter(self, std::move(room), std::move(message));
     }
     if (std::holds_alternative<protocol::Ping>(message) && !room_) {
         self->send(protocol::encode_message(protocol::Pong{std::get<protocol::Ping>(message).t, now_ms()}));
         return Outcome::go_on;
     }
     if (!room_) return reject(self, ErrorCode::not_in_room, "create or join a room first", protocol::type_of(message));
+    const bool leaving = std::holds_alternative<protocol::Leave>(message);
     room_->deliver(self, std::move(message));
+    if (leaving) room_.reset();  // out from now on: the room's detach that follows changes nothing
     return Outcome::go_on;
 }
 

@@ -23,14 +23,21 @@ public:
     // What became of a message: go on, or close the connection (too many bad messages).
     enum class Outcome { go_on, close };
 
-    // A whole text message, or a binary one (not part of the protocol).
+    // A whole text message, or a binary one (not part of the protocol). Nothing a client sends
+    // escapes from here as an exception: a failure is answered with internal_error, logged and
+    // counted.
     Outcome on_text(const std::shared_ptr<Peer>& self, std::string_view text);
     Outcome on_binary(const std::shared_ptr<Peer>& self);
+    // A ping or pong frame: within the message rate it is answered (a ping); over it, it is
+    // ignored and counts as a bad message, and too many close the connection.
+    enum class Control { answer, ignore, close };
+    Control on_control();
 
-    // The room took this connection in, or let it go.
-    void attach(std::shared_ptr<Room> room) { room_ = std::move(room); }
-    void detach() { room_.reset(); }
-    // The connection is gone: its room is told.
+    // The room let this connection go (Peer::detach): only that room, if it is still the one.
+    void detach(const Room& room);
+    // The room counted a bad message (Peer::strike).
+    Outcome strike();
+    // The connection is gone: the room it is in, or asked to enter, is told.
     void on_gone(const std::shared_ptr<Peer>& self);
 
     // The room asked a question: its answer is not rate limited (see Peer::grant_answer).
@@ -39,17 +46,21 @@ public:
     static constexpr int kMaxStrikes = 20;
 
 private:
-    bool rate_ok();
+    bool rate_ok(bool answers_count = true);
     double burst() const;
     Outcome reject(const std::shared_ptr<Peer>& self, protocol::ErrorCode code, const std::string& message,
                    std::string_view ref = {});
     Outcome handle(const std::shared_ptr<Peer>& self, std::string_view text);
+    Outcome enter(const std::shared_ptr<Peer>& self, std::shared_ptr<Room> room, protocol::ClientMessage&& message);
 
     static constexpr int kMaxGrants = 4;
 
     boost::asio::io_context& io_;
     Services& services_;
     const Peer& peer_;
+    // The room this connection is in, or has asked to enter: set when the message that enters
+    // it is taken, so that the next message already knows (two messages in one TCP segment
+    // cannot put one connection in two rooms).
     std::shared_ptr<Room> room_;
     bool hello_ = false;
     int strikes_ = 0;

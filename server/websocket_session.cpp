@@ -3,6 +3,7 @@
 // or during one pass of the event loop, goes out in one gathered write, one system call.
 // Broadcast payloads are shared between the recipients; only the 2 to 4 bytes of frame header
 // are per connection. What the messages mean is the Inbox's (inbox.h).
+#include <cstring>
 #include <vector>
 
 #include <boost/asio/post.hpp>
@@ -26,15 +27,14 @@ namespace {
 template <class Stream>
 class WebSocketSession final : public Peer, public std::enable_shared_from_this<WebSocketSession<Stream>> {
 public:
-    WebSocketSession(Stream&& stream, std::shared_ptr<Network::Impl> network, std::string address)
+    WebSocketSession(Stream&& stream, std::shared_ptr<Network::Impl> network, ConnectionSlot slot)
         : stream_(std::move(stream)), timer_(stream_.get_executor()), network_(std::move(network)),
-          address_(std::move(address)), id_(network_->next_id++),
+          slot_(std::move(slot)), address_(slot_.address()), id_(network_->next_id++),
           reader_(ws::FrameReader::Role::server, protocol::kMaxMessageBytes),
           inbox_(network_->io, network_->services, *this) {}
 
     ~WebSocketSession() override {
         --network_->services.metrics.connections;
-        network_->per_address.release(address_);
         std::lock_guard lock(network_->sessions_mutex);
         network_->sessions.erase(id_);
     }
@@ -44,11 +44,11 @@ public:
     using Peer::send;
 
     void run(http::request<http::string_body> req, std::string early) {
+        ++network_->services.metrics.connections;
         {
             std::lock_guard lock(network_->sessions_mutex);
             network_->sessions[id_] = this->weak_from_this();
         }
-        (void)early;
         // The opening handshake is Beast's (it checks the request and answers 101 or 400); the
         // websocket stream borrows ours only for that.
         auto handshake = std::make_shared<websocket::stream<Stream&>>(stream_);
@@ -59,27 +59,31 @@ public:
         timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
             if (!ec && !self->open_) self->hang_up();
         });
-        handshake->async_accept(req, [self = this->shared_from_this(), handshake](beast::error_code ec) {
+        handshake->async_accept(req, [self = this->shared_from_this(), handshake,
+                                      early = std::move(early)](beast::error_code ec) {
             if (ec) {
                 log_failure(ec, "websocket accept");
                 return self->hang_up();
             }
             self->open_ = true;
             self->keep_alive();
-            self->read();
+            // A client may send its first frames with the upgrade request, in the same segment:
+            // they were read with the request, and are taken before anything else.
+            if (early.empty()) return self->read();
+            std::memcpy(self->reader_.prepare(early.size()), early.data(), early.size());
+            self->on_read({}, early.size());
         });
     }
 
     void send(std::shared_ptr<const std::string> text) override { enqueue(ws::Opcode::text, std::move(text)); }
-    void attach(std::shared_ptr<Room> room) override {
-        net::post(stream_.get_executor(), [self = this->shared_from_this(), room = std::move(room)] {
-            if (self->hung_up_) return room->disconnected(self);  // gone before the room took it
-            self->inbox_.attach(room);
-        });
-    }
     void grant_answer() override { inbox_.grant_answer(); }
-    void detach() override {
-        net::post(stream_.get_executor(), [self = this->shared_from_this()] { self->inbox_.detach(); });
+    void detach(const Room& room) override {
+        net::post(stream_.get_executor(), [self = this->shared_from_this(), room = &room] { self->inbox_.detach(*room); });
+    }
+    void strike() override {
+        net::post(stream_.get_executor(), [self = this->shared_from_this()] {
+            if (self->inbox_.strike() == Inbox::Outcome::close) self->close_with(ws::kClosePolicy, "too many bad messages");
+        });
     }
     void close() override {
         net::post(stream_.get_executor(), [self = this->shared_from_this()] {
@@ -102,7 +106,9 @@ private:
         {
             std::lock_guard lock(out_mutex_);
             if (close_queued_ || dropped_) return;
-            if (opcode == ws::Opcode::text && too_slow()) {
+            // Every frame but our close counts against the queue's bound: pongs for a client
+            // that pings and never reads are dropped with it, not queued without end.
+            if (opcode != ws::Opcode::close && too_slow()) {
                 // A slow reader is dropped; the room goes on without waiting for it.
                 spdlog::info("connection {} from {}: {} messages queued, the reader is too slow; dropped", id_,
                              address_, queued_.size());
@@ -276,7 +282,13 @@ private:
             }
             switch (m.opcode) {
                 case ws::Opcode::ping:
-                    enqueue(ws::Opcode::pong, std::make_shared<const std::string>(m.payload));
+                    switch (inbox_.on_control()) {
+                        case Inbox::Control::answer:
+                            enqueue(ws::Opcode::pong, std::make_shared<const std::string>(m.payload));
+                            break;
+                        case Inbox::Control::ignore: break;
+                        case Inbox::Control::close: close_with(ws::kClosePolicy, "too many pings"); return read();
+                    }
                     break;
                 case ws::Opcode::close:
                     peer_closed_ = true;
@@ -289,7 +301,12 @@ private:
                 case ws::Opcode::binary:
                     if (!closing()) on_message(m.opcode == ws::Opcode::text, m.payload);
                     break;
-                default: break;  // pong
+                default:  // pong
+                    if (inbox_.on_control() == Inbox::Control::close) {
+                        close_with(ws::kClosePolicy, "too many pongs");
+                        return read();
+                    }
+                    break;
             }
         }
         reader_.release_if_empty(kReadChunk);
@@ -309,6 +326,7 @@ private:
     Stream stream_;
     net::steady_timer timer_;  // handshake, keep-alive, the wait after our close frame
     std::shared_ptr<Network::Impl> network_;
+    ConnectionSlot slot_;  // this connection's place under the limits, given back when it ends
     std::string address_;
     std::uint64_t id_;
     ws::FrameReader reader_;
@@ -335,13 +353,13 @@ private:
 }  // namespace
 
 template <class Stream>
-void run_websocket_session(Stream&& stream, std::shared_ptr<Network::Impl> network, std::string address,
+void run_websocket_session(Stream&& stream, std::shared_ptr<Network::Impl> network, ConnectionSlot slot,
                            http::request<http::string_body> request, std::string early) {
-    std::make_shared<WebSocketSession<Stream>>(std::move(stream), std::move(network), std::move(address))
+    std::make_shared<WebSocketSession<Stream>>(std::move(stream), std::move(network), std::move(slot))
         ->run(std::move(request), std::move(early));
 }
 
-template void run_websocket_session<PlainStream>(PlainStream&&, std::shared_ptr<Network::Impl>, std::string,
+template void run_websocket_session<PlainStream>(PlainStream&&, std::shared_ptr<Network::Impl>, ConnectionSlot,
                                                  http::request<http::string_body>, std::string);
 
 }  // namespace spookludo::server

@@ -34,6 +34,7 @@ std::string_view to_string(ErrorCode code) noexcept {
         case ErrorCode::stale_decision: return "stale_decision";
         case ErrorCode::illegal_choice: return "illegal_choice";
         case ErrorCode::already_in_room: return "already_in_room";
+        case ErrorCode::internal_error: return "internal_error";
     }
     return "?";
 }

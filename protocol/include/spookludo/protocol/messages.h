@@ -44,6 +44,7 @@ enum class ErrorCode : unsigned char {
     stale_decision,    // a choice for a decision that is over or not this seat's
     illegal_choice,    // the rules refuse the choice (the message gives the reason)
     already_in_room,
+    internal_error,    // the server failed to handle the message (logged and counted); nothing changed
 };
 std::string_view to_string(ErrorCode code) noexcept;
 
