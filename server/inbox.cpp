@@ -87,8 +87,8 @@ Inbox::Outcome Inbox::strike() {
     return Outcome::go_on;
 }
 
-void Inbox::detach(const Room& room) {
-    if (room_.get() == &room) room_.reset();
+void Inbox::detach(const Room* room, std::uint64_t entry) {
+    if (room_.get() == room && entry == entries_) room_.reset();
 }
 
 void Inbox::on_gone(const std::shared_ptr<Peer>& self) {
@@ -101,7 +101,8 @@ void Inbox::on_gone(const std::shared_ptr<Peer>& self) {
 Inbox::Outcome Inbox::enter(const std::shared_ptr<Peer>& self, std::shared_ptr<Room> room,
                             protocol::ClientMessage&& message) {
     room_ = std::move(room);
-    room_->deliver(self, std::move(message));
+    ++entries_;
+    room_->deliver(self, std::move(message), entries_);
     return Outcome::go_on;
 }
 
@@ -155,7 +156,8 @@ Inbox::Outcome Inbox::handle(const std::shared_ptr<Peer>& self, std::string_view
                           "you are in room " + room_->code() + " (or asked to enter it): leave it first",
                           protocol::type_of(message));
         if (room_) {  // the same room: it answers (already in this room, a resume of another seat)
-            room_->deliver(self, std::move(message));
+            ++entries_;
+            room_->deliver(self, std::move(message), entries_);
             return Outcome::go_on;
         }
         return enter(self, std::move(room), std::move(message));
@@ -166,7 +168,7 @@ Inbox::Outcome Inbox::handle(const std::shared_ptr<Peer>& self, std::string_view
     }
     if (!room_) return reject(self, ErrorCode::not_in_room, "create or join a room first", protocol::type_of(message));
     const bool leaving = std::holds_alternative<protocol::Leave>(message);
-    room_->deliver(self, std::move(message));
+    room_->deliver(self, std::move(message), entries_);
     if (leaving) room_.reset();  // out from now on: the room's detach that follows changes nothing
     return Outcome::go_on;
 }

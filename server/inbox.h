@@ -33,8 +33,9 @@ public:
     enum class Control { answer, ignore, close };
     Control on_control();
 
-    // The room let this connection go (Peer::detach): only that room, if it is still the one.
-    void detach(const Room& room);
+    // The room let this connection go (Peer::detach): only that room, if it is still the one
+    // and this connection has sent it no entering message since.
+    void detach(const Room* room, std::uint64_t entry);  // compared, never followed
     // The room counted a bad message (Peer::strike).
     Outcome strike();
     // The connection is gone: the room it is in, or asked to enter, is told.
@@ -62,6 +63,7 @@ private:
     // it is taken, so that the next message already knows (two messages in one TCP segment
     // cannot put one connection in two rooms).
     std::shared_ptr<Room> room_;
+    std::uint64_t entries_ = 0;  // entering messages delivered (Room::deliver's entry)
     bool hello_ = false;
     int strikes_ = 0;
     double tokens_;

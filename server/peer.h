@@ -21,9 +21,11 @@ public:
     // The room let the peer go: it refused the peer's join_room, watch, resume or create_room,
     // or the peer left, was kicked or was replaced by a resume. A connection is in at most one
     // room, and which one is decided where its messages are taken (the Inbox), when it sends
-    // the message that enters a room; `room` names the room that lets go, so that a detach that
-    // arrives after the connection moved on changes nothing.
-    virtual void detach(const Room& room) = 0;
+    // the message that enters a room. `room` and `entry` (Room::deliver's count of the peer's
+    // entering messages, as of the last message the room took from it) say what the room had
+    // seen: a detach that arrives after the connection moved on, or after it sent the room
+    // another entering message, changes nothing (the room answers that message itself).
+    virtual void detach(const Room& room, std::uint64_t entry) = 0;
     // The room refused a message as abuse (a wrong seat token): it counts as a bad message of
     // this connection, as the Inbox's own refusals do.
     virtual void strike() = 0;

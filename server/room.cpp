@@ -4,6 +4,7 @@
 #include <chrono>
 #include <optional>
 #include <random>
+#include <unordered_map>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
@@ -81,14 +82,18 @@ public:
 
     const std::string& code() const noexcept override { return code_; }
 
-    void deliver(std::shared_ptr<Peer> peer, protocol::ClientMessage message) override {
-        net::post(strand_, [self = self(), peer = std::move(peer), message = std::move(message)]() mutable {
+    void deliver(std::shared_ptr<Peer> peer, protocol::ClientMessage message, std::uint64_t entry) override {
+        net::post(strand_, [self = self(), peer = std::move(peer), message = std::move(message), entry]() mutable {
+            self->entries_[peer->id()] = entry;
             self->on_message(peer, message);
         });
     }
 
     void disconnected(std::shared_ptr<Peer> peer) override {
-        net::post(strand_, [self = self(), peer = std::move(peer)] { self->on_disconnected(peer); });
+        net::post(strand_, [self = self(), peer = std::move(peer)] {
+            self->entries_.erase(peer->id());
+            self->on_disconnected(peer);
+        });
     }
 
     void shutdown(std::function<void()> done) override {
@@ -163,6 +168,14 @@ private:
     void broadcast_snapshot() { broadcast(snapshot()); }
 
     // ---- Who is who -------------------------------------------------------------------------
+    // The room lets a peer go (Peer::detach), with the last entry count it saw from it.
+    void let_go(const std::shared_ptr<Peer>& peer) {
+        const auto it = entries_.find(peer->id());
+        if (it == entries_.end()) return;  // it never came in: nothing to let go
+        peer->detach(*this, it->second);
+        entries_.erase(it);
+    }
+
     int seat_of(const std::shared_ptr<Peer>& peer) const {
         for (std::size_t s = 0; s < seats_.size(); ++s)
             if (!seats_[s].bot && seats_[s].peer.lock() == peer) return static_cast<int>(s);
@@ -202,7 +215,7 @@ private:
         // The Inbox sent this connection here when it asked to enter: when the room did not
         // take it in, it is let go (and a room its creator never entered closes).
         if (entering && seat_of(peer) < 0 && !is_spectator(peer)) {
-            peer->detach(*this);
+            let_go(peer);
             close_if_empty();
         }
     }
@@ -261,7 +274,7 @@ private:
         for (std::size_t s = 0; s < seats_.size(); ++s) {
             auto& seat = seats_[s];
             if (seat.bot || seat.token.empty() || seat.token != m.token) continue;
-            if (auto old = seat.peer.lock(); old && old != peer && seat.connected) old->detach(*this);
+            if (auto old = seat.peer.lock(); old && old != peer && seat.connected) let_go(old);
             seat.peer = peer;
             seat.connected = true;
             if (seat.reconnect_timer) seat.reconnect_timer->cancel();
@@ -361,7 +374,7 @@ private:
         auto& seat = seats_[static_cast<std::size_t>(m.seat)];
         if (auto p = seat.peer.lock()) {
             send(p, Kicked{code_});
-            p->detach(*this);
+            let_go(p);
         }
         seat.peer.reset();
         seat.connected = false;
@@ -421,10 +434,10 @@ private:
             spectators_.erase(std::remove_if(spectators_.begin(), spectators_.end(),
                                              [&](const auto& w) { return w.lock() == peer || w.expired(); }),
                               spectators_.end());
-            peer->detach(*this);
+            let_go(peer);
             return;
         }
-        peer->detach(*this);
+        let_go(peer);
         if (state_ == RoomState::lobby) return remove_seat(seat, "left");
         auto& s = seats_[static_cast<std::size_t>(seat)];
         s.connected = false;
@@ -458,7 +471,7 @@ private:
         auto& s = seats_[static_cast<std::size_t>(seat)];
         if (auto p = s.peer.lock()) {
             if (std::string_view(why) != "left") send(p, Kicked{code_});
-            p->detach(*this);
+            let_go(p);
         }
         spdlog::info("room {}: seat {} ({}) {}", code_, seat, s.name, why);
         seats_.erase(seats_.begin() + seat);
@@ -775,6 +788,8 @@ private:
     GameOptions options_;
     protocol::RoomSettings settings_;
     std::vector<Seat> seats_;
+    // By peer id: the entry count of the last message the room took from that peer (let_go).
+    std::unordered_map<std::uint64_t, std::uint64_t> entries_;
     std::vector<std::weak_ptr<Peer>> spectators_;
     int host_ = -1;
     RoomState state_ = RoomState::lobby;

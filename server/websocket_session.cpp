@@ -77,8 +77,10 @@ public:
 
     void send(std::shared_ptr<const std::string> text) override { enqueue(ws::Opcode::text, std::move(text)); }
     void grant_answer() override { inbox_.grant_answer(); }
-    void detach(const Room& room) override {
-        net::post(stream_.get_executor(), [self = this->shared_from_this(), room = &room] { self->inbox_.detach(*room); });
+    void detach(const Room& room, std::uint64_t entry) override {
+        net::post(stream_.get_executor(), [self = this->shared_from_this(), room = &room, entry] {
+            self->inbox_.detach(room, entry);
+        });
     }
     void strike() override {
         net::post(stream_.get_executor(), [self = this->shared_from_this()] {

@@ -191,3 +191,23 @@ TEST_CASE("security: a hello sent in the same TCP write as the upgrade request i
     CHECK((*pong)["type"] == "pong");
     CHECK((*pong)["t"] == 7);
 }
+
+TEST_CASE("security: a wrong resume and a join_room of the same room in one TCP write: seated once, and gone when it goes [server][security]") {
+    TestServer server;
+    Client ann(server.port());
+    const std::string code = create_room(ann, spook_options(), "Ann");
+    {
+        RawClient c(server.port());
+        c.open();
+        REQUIRE(c.send_bytes(frame(ws::Opcode::text, kHello) +
+                             message({{"type", "resume"}, {"room", code}, {"token", std::string(32, '0')}}) +
+                             message({{"type", "join_room"}, {"room", code}, {"name", "Cy"}})));
+        REQUIRE(read_until(c, "joined"));
+    }  // the room's refusal of the resume came after the join was sent: it must not let Cy go
+    // Cy's seat is freed when Cy's connection ends (a bot added shows the seats as they are).
+    CHECK(metric_becomes(server.port(), "spookludo_connections", 1));
+    ann.send({{"type", "add_bot"}, {"policy", "random"}});
+    json room = ann.expect("room");
+    while (!room["seats"].back()["bot"].get<bool>()) room = ann.expect("room");
+    CHECK(room["seats"].size() == 2);
+}
