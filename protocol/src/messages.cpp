@@ -6,6 +6,7 @@
 
 #include "spookludo/json_read.h"
 #include "spookludo/protocol/server_messages.h"
+#include "spookludo/text.h"
 
 namespace spookludo::protocol {
 
@@ -121,7 +122,7 @@ ClientMessage parse_object(const json& j, const std::string& type) {
         if (j.contains("policy")) {
             const auto name = jr::string(j, "", "policy", 16);
             const auto kind = parse_policy(name);
-            if (!kind) jr::fail("policy", "unknown policy \"" + name + "\" (random, greedy or best)");
+            if (!kind) jr::fail("policy", "unknown policy " + quote_client_text(name) + " (random, greedy or best)");
             m.policy = *kind;
         }
         return m;
@@ -165,7 +166,7 @@ std::variant<ClientMessage, ProtocolError> parse_client_message(std::string_view
     try {
         return parse_object(j, type);
     } catch (const std::out_of_range&) {
-        return ProtocolError{ErrorCode::unknown_type, "unknown message type \"" + type.substr(0, 32) + "\""};
+        return ProtocolError{ErrorCode::unknown_type, "unknown message type " + quote_client_text(type)};
     } catch (const std::invalid_argument& e) {
         return ProtocolError{ErrorCode::bad_field, e.what()};
     }

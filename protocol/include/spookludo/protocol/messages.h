@@ -14,8 +14,13 @@
 
 #include "spookludo/options.h"
 #include "spookludo/policy.h"
+#include "spookludo/text.h"
 
 namespace spookludo::protocol {
+
+// Every error reply and log line that shows text a client sent quotes it with this (text.h):
+// cut on a character boundary, ill-formed UTF-8 replaced, control and format characters escaped.
+using spookludo::quote_client_text;
 
 inline constexpr int kProtocolVersion = 1;
 inline constexpr std::size_t kMaxMessageBytes = 4096;  // larger frames are refused
@@ -110,6 +115,7 @@ std::string clean_name(std::string_view name);
 
 // ---- Server -> client -----------------------------------------------------------------------
 // Written by the server as JSON objects with these fields (see PROTOCOL.md for every message).
+// Never throws on ill-formed UTF-8 (replaced with U+FFFD), whatever `message` holds.
 std::string error_message(ErrorCode code, std::string_view message, std::string_view ref_type = {});
 
 }  // namespace spookludo::protocol
