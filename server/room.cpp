@@ -360,6 +360,19 @@ private:
         GameOptions options = options_;
         options.players = static_cast<int>(seats_.size());
         if (auto err = options.validate()) return error(peer, ErrorCode::wrong_state, "cannot start: " + *err, "start");
+        // Random boards are solved for the game (tens of milliseconds and 740 KB each with 3
+        // pieces): one address gets so many a minute. The balanced pools' boards are solved once.
+        if (options.game == GameKind::spook && !options.spook.balanced_boards)
+            if (const auto wait = services_.solutions.allow_solves(peer->address(), options.players)) {
+                spdlog::info("room {}: a game with random boards refused: {} asked for its {} board solves a minute",
+                             code_, peer->address(), services_.config.solves_per_minute);
+                return error(peer, ErrorCode::rate_limited,
+                             "games with random boards (balanced_boards false) are limited to " +
+                                 std::to_string(services_.config.solves_per_minute) +
+                                 " boards a minute from one address: try again in " + std::to_string(wait->count()) +
+                                 " s, or play on balanced boards now",
+                             "start");
+            }
         publish_game(options);
     }
 
