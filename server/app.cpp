@@ -95,6 +95,13 @@ int run_app(int argc, char** argv) {
         ->envname("SPOOKLUDO_IDLE_TIMEOUT_MS")->capture_default_str()->check(CLI::Range(1000, 3600000));
     app.add_option("--records-kept", cfg.records_kept, "Newest game records kept on disk")
         ->envname("SPOOKLUDO_RECORDS_KEPT")->capture_default_str()->check(CLI::PositiveNumber);
+    app.add_option("--solution-cache-mb", cfg.solution_cache_mb,
+                   "Memory for board solutions kept for reuse, in MB (the balanced pools' boards are kept aside)")
+        ->envname("SPOOKLUDO_SOLUTION_CACHE_MB")->capture_default_str()->check(CLI::Range(0, 1 << 20));
+    app.add_option("--solves-per-minute", cfg.solves_per_minute,
+                   "Boards of games with random boards (balanced_boards false) one address may have solved a minute "
+                   "(0: no limit)")
+        ->envname("SPOOKLUDO_SOLVES_PER_MINUTE")->capture_default_str()->check(CLI::NonNegativeNumber);
     bool healthcheck = false;
     app.add_flag("--healthcheck", healthcheck,
                  "Do not serve: ask the server on this machine (127.0.0.1, or the --bind address, at --port) for "

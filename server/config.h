@@ -25,6 +25,8 @@ struct Config {
     int handshake_timeout_ms = 10000;
     int max_messages_per_second = 20;    // per connection, averaged over a burst of twice that
     std::size_t send_queue_limit = 256;  // messages queued for a slow reader before it is dropped
+    int solution_cache_mb = 64;          // board solutions kept for reuse (the balanced pools' aside)
+    int solves_per_minute = 48;          // boards of unbalanced games one address may have solved (0: no limit)
 };
 
 }  // namespace spookludo::server

@@ -4,6 +4,7 @@
 
 #include "room.h"
 #include "spookludo/protocol/server_messages.h"
+#include "spookludo/text.h"
 
 namespace spookludo::server {
 
@@ -149,7 +150,7 @@ Inbox::Outcome Inbox::handle(const std::shared_ptr<Peer>& self, std::string_view
         std::holds_alternative<protocol::Watch>(message) || std::holds_alternative<protocol::Resume>(message)) {
         auto room = services.registry.find(code);
         if (!room)
-            return reject(self, ErrorCode::room_not_found, "there is no room \"" + code + "\"",
+            return reject(self, ErrorCode::room_not_found, "there is no room " + quote_client_text(code),
                           protocol::type_of(message));
         if (room_ && room_ != room)
             return reject(self, ErrorCode::already_in_room,

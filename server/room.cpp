@@ -237,7 +237,7 @@ private:
             return error(peer, ErrorCode::room_full,
                          "room " + code_ + " is full (" + std::to_string(capacity()) + " players)", "join_room");
         if (name_taken(m.name))
-            return error(peer, ErrorCode::name_taken, "the name \"" + m.name + "\" is taken in this room", "join_room");
+            return error(peer, ErrorCode::name_taken, "the name " + quote_client_text(m.name) + " is taken in this room", "join_room");
         add_human(peer, m.name);
     }
 
@@ -250,7 +250,7 @@ private:
         seats_.push_back(std::move(seat));
         const int index = static_cast<int>(seats_.size()) - 1;
         if (host_ < 0) host_ = index;
-        spdlog::info("room {}: {} joined as seat {}", code_, name, index);
+        spdlog::info("room {}: {} joined as seat {}", code_, quote_client_text(name), index);
         welcome_seat(peer, index);
         broadcast_snapshot();
     }
@@ -280,7 +280,7 @@ private:
             if (seat.reconnect_timer) seat.reconnect_timer->cancel();
             // Within the window the player takes the seat back; after it, the seat stays
             // server-played until the game ends.
-            spdlog::info("room {}: {} reconnected to seat {}", code_, seat.name, s);
+            spdlog::info("room {}: {} reconnected to seat {}", code_, quote_client_text(seat.name), s);
             welcome_seat(peer, static_cast<int>(s));
             send(peer, snapshot());
             broadcast_snapshot();
@@ -310,7 +310,7 @@ private:
         auto& s = seats_[static_cast<std::size_t>(seat)];
         if (!table_ || s.decision_id.empty() || s.decision_id != m.decision)
             return error(peer, ErrorCode::stale_decision,
-                         "decision \"" + m.decision + "\" is not open for your seat (it is over or not yours)", "choose");
+                         "decision " + quote_client_text(m.decision) + " is not open for your seat (it is over or not yours)", "choose");
         if (auto v = table_->choose(seat, m.piece, ChoiceMaker::player); !v)
             return error(peer, ErrorCode::illegal_choice, v.reason, "choose");
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - s.decision_sent).count();
@@ -392,6 +392,19 @@ private:
         GameOptions options = options_;
         options.players = static_cast<int>(seats_.size());
         if (auto err = options.validate()) return error(peer, ErrorCode::wrong_state, "cannot start: " + *err, "start");
+        // Random boards are solved for the game (tens of milliseconds and 740 KB each with 3
+        // pieces): one address gets so many a minute. The balanced pools' boards are solved once.
+        if (options.game == GameKind::spook && !options.spook.balanced_boards)
+            if (const auto wait = services_.solutions.allow_solves(peer->address(), options.players)) {
+                spdlog::info("room {}: a game with random boards refused: {} asked for its {} board solves a minute",
+                             code_, peer->address(), services_.config.solves_per_minute);
+                return error(peer, ErrorCode::rate_limited,
+                             "games with random boards (balanced_boards false) are limited to " +
+                                 std::to_string(services_.config.solves_per_minute) +
+                                 " boards a minute from one address: try again in " + std::to_string(wait->count()) +
+                                 " s, or play on balanced boards now",
+                             "start");
+            }
         publish_game(options);
     }
 
@@ -444,7 +457,7 @@ private:
         s.server_played = true;
         s.peer.reset();
         s.token.clear();
-        spdlog::info("room {}: {} left the game; the server plays seat {}", code_, s.name, seat);
+        spdlog::info("room {}: {} left the game; the server plays seat {}", code_, quote_client_text(s.name), seat);
         answer_for_absent(seat, ChoiceMaker::away);
         pass_host_if_needed();
         broadcast_snapshot();
@@ -473,7 +486,7 @@ private:
             if (std::string_view(why) != "left") send(p, Kicked{code_});
             let_go(p);
         }
-        spdlog::info("room {}: seat {} ({}) {}", code_, seat, s.name, why);
+        spdlog::info("room {}: seat {} ({}) {}", code_, seat, quote_client_text(s.name), why);
         seats_.erase(seats_.begin() + seat);
         if (host_ == seat) host_ = -1;
         else if (host_ > seat) --host_;
@@ -527,7 +540,7 @@ private:
         auto& s = seats_[static_cast<std::size_t>(seat)];
         s.connected = false;
         if (state_ == RoomState::lobby) return remove_seat(seat, "disconnected");
-        spdlog::info("room {}: {} (seat {}) is away", code_, s.name, seat);
+        spdlog::info("room {}: {} (seat {}) is away", code_, quote_client_text(s.name), seat);
         // Away: played at once with the best move, the seat kept for the reconnect window.
         answer_for_absent(seat, ChoiceMaker::away);
         s.reconnect_timer = std::make_shared<net::steady_timer>(strand_);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -49,6 +50,19 @@ std::string Metrics::prometheus_text() {
     gauge("spookludo_internal_errors_total",
           "Messages whose handling failed inside the server (each answered with internal_error; a defect to report).",
           "counter", internal_errors);
+    gauge("spookludo_solution_cache_bytes", "Board solutions kept for reuse, in bytes (the balanced pools' aside).",
+          "gauge", solution_cache_bytes);
+    gauge("spookludo_solution_cache_entries", "Board solutions kept for reuse (the balanced pools' aside).", "gauge",
+          solution_cache_entries);
+    gauge("spookludo_solution_pinned_bytes", "The balanced pools' board solutions, never evicted, in bytes.", "gauge",
+          solution_pinned_bytes);
+    gauge("spookludo_solution_pinned_entries", "The balanced pools' board solutions, never evicted.", "gauge",
+          solution_pinned_entries);
+    gauge("spookludo_solution_evictions_total", "Board solutions evicted from the cache (least recently used first).",
+          "counter", solution_evictions);
+    gauge("spookludo_solves_refused_total",
+          "Games with random boards refused because their address had asked for its solves of the minute.", "counter",
+          solves_refused);
     o << "# HELP spookludo_decision_round_trip_ms From a decision request to its answer.\n"
          "# TYPE spookludo_decision_round_trip_ms histogram\n";
     long cumulative = 0;
@@ -116,15 +130,57 @@ std::optional<std::filesystem::path> RecordStore::path_of(const std::string& id)
     return p;
 }
 
+SharedSolutions::SharedSolutions(Limits limits, Metrics& metrics) : limits_(limits), metrics_(metrics) {
+    for (int pieces = 1; pieces <= 3; ++pieces)
+        for (const auto& pooled : spook::balanced_pool(pieces))
+            pool_keys_.insert({spook::Board::from_notation(pooled.notation).key(), pieces * 8 + spook_pieces_to_finish(pieces)});
+}
+
 std::shared_ptr<const spook::Solution> SharedSolutions::get(const spook::Board& board, int pieces, int need) {
     const Key key{board.key(), pieces * 8 + need};
     {
         std::lock_guard lock(mutex_);
-        if (auto it = solved_.find(key); it != solved_.end()) return it->second;
+        if (auto it = solved_.find(key); it != solved_.end()) {
+            if (!it->second.pinned) recent_.splice(recent_.begin(), recent_, it->second.recent);
+            return it->second.solution;
+        }
     }
     auto solution = std::make_shared<const spook::Solution>(spook::Solution::solve(board, pieces, need));
     std::lock_guard lock(mutex_);
-    return solved_.emplace(key, std::move(solution)).first->second;
+    auto [it, fresh] = solved_.try_emplace(key);
+    if (!fresh) return it->second.solution;  // another room solved it meanwhile
+    Entry& e = it->second;
+    e.solution = solution;  // the caller holds it even when it is evicted at once
+    e.bytes = solution->memory_bytes();
+    e.pinned = pool_keys_.count(key) > 0;
+    if (e.pinned) {
+        pinned_bytes_ += e.bytes;
+        ++pinned_entries_;
+    } else {
+        recent_.push_front(key);
+        e.recent = recent_.begin();
+        bytes_ += e.bytes;
+        evict_over_limit();  // may erase `e`
+    }
+    publish_gauges();
+    return solution;
+}
+
+void SharedSolutions::evict_over_limit() {
+    while (bytes_ > limits_.cache_bytes && !recent_.empty()) {
+        auto it = solved_.find(recent_.back());
+        bytes_ -= it->second.bytes;
+        recent_.pop_back();
+        solved_.erase(it);  // rooms that use it keep it through their shared_ptr
+        ++metrics_.solution_evictions;
+    }
+}
+
+void SharedSolutions::publish_gauges() {
+    metrics_.solution_cache_bytes = static_cast<long>(bytes_);
+    metrics_.solution_cache_entries = static_cast<long>(recent_.size());
+    metrics_.solution_pinned_bytes = static_cast<long>(pinned_bytes_);
+    metrics_.solution_pinned_entries = static_cast<long>(pinned_entries_);
 }
 
 void SharedSolutions::warm_up(const std::atomic<bool>& stop) {
@@ -133,6 +189,31 @@ void SharedSolutions::warm_up(const std::atomic<bool>& stop) {
             if (stop) return;
             (void)get(spook::Board::from_notation(pooled.notation), pieces, spook_pieces_to_finish(pieces));
         }
+}
+
+std::optional<std::chrono::seconds> SharedSolutions::allow_solves(const std::string& address, int solves) {
+    if (limits_.solves_per_minute <= 0 || solves <= 0) return std::nullopt;
+    const double capacity = limits_.solves_per_minute;
+    const double rate = capacity / 60.0;  // per second
+    const double wanted = std::min<double>(solves, capacity);  // a game larger than the bucket needs it full
+    const auto now = std::chrono::steady_clock::now();
+    std::lock_guard lock(buckets_mutex_);
+    auto [it, fresh] = buckets_.try_emplace(address, Bucket{capacity, now});
+    Bucket& b = it->second;
+    b.tokens = std::min(capacity, b.tokens + rate * std::chrono::duration<double>(now - b.refilled).count());
+    b.refilled = now;
+    if (b.tokens < wanted) {
+        ++metrics_.solves_refused;
+        return std::chrono::seconds(std::max<long>(1, static_cast<long>(std::ceil((wanted - b.tokens) / rate))));
+    }
+    b.tokens -= wanted;
+    // Addresses whose bucket has filled up again are forgotten, so the map holds only recent ones.
+    if (buckets_.size() > 1024)
+        for (auto i = buckets_.begin(); i != buckets_.end();) {
+            const double t = i->second.tokens + rate * std::chrono::duration<double>(now - i->second.refilled).count();
+            i = t >= capacity ? buckets_.erase(i) : std::next(i);
+        }
+    return std::nullopt;
 }
 
 std::string normalise_room_code(std::string_view code) {
