@@ -843,7 +843,7 @@ def fail_fast_fragments(part1, part2, part3):
             c.send(frame(TEXT, part1, fin=False))
             c.expect_quiet()
             c.send(frame(CONT, part2, fin=False))
-            ev = c.next_event(QUIET * 2)
+            ev = c.next_event()  # strict: the close comes at once; TIMEOUT only bounds the wait
             if ev[0] == "timeout":
                 c.send(frame(CONT, part3))
                 c.expect_close(1007)
@@ -868,7 +868,7 @@ def fail_fast_frame(first, second):
             c.send(data[:at + first])
             c.expect_quiet()
             c.send(data[at + first:at + second])
-            ev = c.next_event(QUIET * 2)
+            ev = c.next_event()  # strict: the close comes at once; TIMEOUT only bounds the wait
             if ev[0] == "timeout":
                 c.send(data[at + second:])
                 c.expect_close(1007)
