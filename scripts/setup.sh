@@ -4,7 +4,8 @@
 #
 #   scripts/setup.sh build     compilers, CMake, Ninja, ccache and the -dev libraries
 #   scripts/setup.sh runtime   only the shared libraries the programs load (the Docker image)
-#   scripts/setup.sh test      build + what the test suites use
+#   scripts/setup.sh test      build + what the test suites use (python3-wsproto: the
+#                              WebSocket conformance suite, tests/conformance)
 #   scripts/setup.sh all       everything above
 #   scripts/setup.sh image     podman, buildah, debootstrap, uidmap and python3: building and
 #                              testing the Docker image without a Docker engine (docker/test-image.sh)
@@ -15,7 +16,7 @@ mode=${1:-all}
 build_pkgs=(g++ cmake ninja-build ccache pkg-config
             libboost1.81-dev nlohmann-json3-dev doctest-dev libcli11-dev libspdlog-dev libssl-dev)
 runtime_pkgs=(libssl3 libspdlog1.10 libfmt9 ca-certificates)
-test_pkgs=(python3)
+test_pkgs=(python3 python3-wsproto)
 image_pkgs=(podman buildah debootstrap uidmap python3)
 
 case "$mode" in
@@ -25,7 +26,7 @@ case "$mode" in
   all)     want=("${build_pkgs[@]}" "${runtime_pkgs[@]}" "${test_pkgs[@]}") ;;
   image)   want=("${image_pkgs[@]}") ;;
   -h|--help)
-    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
     exit 0 ;;
   *) echo "setup.sh: unknown mode '$mode' (use build, runtime, test, all or image)" >&2; exit 2 ;;
 esac

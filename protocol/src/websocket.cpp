@@ -82,49 +82,54 @@ std::string_view close_reason_of(std::string_view payload) noexcept {
     return payload.size() > 2 ? payload.substr(2) : std::string_view();
 }
 
-bool valid_utf8(std::string_view text) noexcept {
-    const auto* s = reinterpret_cast<const unsigned char*>(text.data());
-    const std::size_t n = text.size();
+bool Utf8Checker::feed(std::string_view bytes) noexcept {
+    const auto* s = reinterpret_cast<const unsigned char*>(bytes.data());
+    const std::size_t n = bytes.size();
     std::size_t i = 0;
     while (i < n) {
-        // ASCII, eight bytes at a time.
-        while (i + 8 <= n) {
-            std::uint64_t word;
-            std::memcpy(&word, s + i, 8);
-            if (word & 0x8080808080808080ULL) break;
-            i += 8;
-        }
-        if (i >= n) break;
-        const unsigned char c = s[i];
-        if (c < 0x80) {
-            ++i;
+        if (need_ == 0) {
+            // ASCII, eight bytes at a time.
+            while (i + 8 <= n) {
+                std::uint64_t word;
+                std::memcpy(&word, s + i, 8);
+                if (word & 0x8080808080808080ULL) break;
+                i += 8;
+            }
+            if (i >= n) break;
+            const unsigned char c = s[i++];
+            if (c < 0x80) continue;
+            // The well-formed sequences (Unicode, table 3-7): the lead byte fixes the length
+            // and the range of the first continuation byte, which rules out overlong forms
+            // (E0, F0), surrogates (ED) and code points beyond U+10FFFF (F4).
+            low_ = 0x80;
+            high_ = 0xBF;
+            if (c >= 0xC2 && c <= 0xDF) {
+                need_ = 1;
+            } else if (c >= 0xE0 && c <= 0xEF) {
+                need_ = 2;
+                if (c == 0xE0) low_ = 0xA0;
+                if (c == 0xED) high_ = 0x9F;
+            } else if (c >= 0xF0 && c <= 0xF4) {
+                need_ = 3;
+                if (c == 0xF0) low_ = 0x90;
+                if (c == 0xF4) high_ = 0x8F;
+            } else {
+                return false;  // a continuation byte with no lead, C0, C1, F5-FF
+            }
             continue;
         }
-        std::size_t len;
-        std::uint32_t cp;
-        if (c >= 0xC2 && c <= 0xDF) {
-            len = 2;
-            cp = c & 0x1F;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            len = 3;
-            cp = c & 0x0F;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            len = 4;
-            cp = c & 0x07;
-        } else {
-            return false;
-        }
-        if (i + len > n) return false;
-        for (std::size_t k = 1; k < len; ++k) {
-            if ((s[i + k] & 0xC0) != 0x80) return false;
-            cp = (cp << 6) | (s[i + k] & 0x3F);
-        }
-        // Overlong forms, surrogates, beyond U+10FFFF.
-        if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-            return false;
-        i += len;
+        const unsigned char c = s[i++];
+        if (c < low_ || c > high_) return false;
+        low_ = 0x80;
+        high_ = 0xBF;
+        --need_;
     }
     return true;
+}
+
+bool valid_utf8(std::string_view text) noexcept {
+    Utf8Checker checker;
+    return checker.feed(text) && checker.complete();
 }
 
 char* FrameReader::prepare(std::size_t min_free) {
@@ -204,10 +209,26 @@ FrameReader::Status FrameReader::next(Message& message) {
             std::memcpy(key.data(), b + header, 4);
             header += 4;
         }
-        if (avail < header + length) return Status::need_more;
         char* payload = buffer_.get() + begin_ + header;
+        const bool text = op == Opcode::text || (op == Opcode::continuation && fragmented_ == Opcode::text);
+        if (op == Opcode::text && checked_ == 0) utf8_.reset();  // a new text message
+        if (avail < header + length) {
+            // Part of a text frame: what has come is unmasked and checked now, so that invalid
+            // UTF-8 fails the connection without waiting for the rest.
+            if (text && avail > header + checked_) {
+                const std::size_t part = avail - header;
+                if (masked) apply_mask(payload + checked_, part - checked_, key, checked_);
+                if (!utf8_.feed(std::string_view(payload + checked_, part - checked_)))
+                    return fail(kCloseInvalidData, "a text message that is not UTF-8");
+                checked_ = part;
+            }
+            return Status::need_more;
+        }
         const auto size = static_cast<std::size_t>(length);
-        if (masked) apply_mask(payload, size, key);
+        if (masked) apply_mask(payload + checked_, size - checked_, key, checked_);
+        if (text && !utf8_.feed(std::string_view(payload + checked_, size - checked_)))
+            return fail(kCloseInvalidData, "a text message that is not UTF-8");
+        checked_ = 0;
         begin_ += header + size;
         std::string_view data(payload, size);
 
@@ -236,7 +257,8 @@ FrameReader::Status FrameReader::next(Message& message) {
             fragments_.assign(data);
             continue;
         }
-        if (kind == Opcode::text && !valid_utf8(data)) return fail(kCloseInvalidData, "a text message that is not UTF-8");
+        if (kind == Opcode::text && !utf8_.complete())
+            return fail(kCloseInvalidData, "a text message that is not UTF-8 (it ends inside a character)");
         message = {kind, data};
         return Status::message;
     }

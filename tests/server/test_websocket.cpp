@@ -396,6 +396,69 @@ TEST_CASE("websocket: the size limit is per message: a big fragmented message do
     }
 }
 
+// Text that cannot become UTF-8 whatever follows fails the reader when its bytes arrive, not when
+// the message is whole (a client that never sends the final fragment, or the rest of a frame,
+// was not told; the Autobahn testsuite's 6.4 cases grade that "non-strict").
+TEST_CASE("websocket: invalid UTF-8 fails the reader as soon as it arrives, in a first fragment or in part of a frame [websocket]") {
+    const std::string bad = "{\"type\":\"hello\",\"client\":\"\xCE\xBA\xED\xA0\x80 edited\"}";  // a surrogate
+    const std::size_t at = bad.find('\xED');
+    SUBCASE("a fragment with the invalid bytes, the message not finished") {
+        CHECK(failure_code(frame(ws::Opcode::text, bad.substr(0, at + 3), false)) == ws::kCloseInvalidData);
+        CHECK(failure_code(frame(ws::Opcode::text, bad.substr(0, at + 1), false) +
+                           frame(ws::Opcode::continuation, bad.substr(at + 1, 2), false)) == ws::kCloseInvalidData);
+    }
+    SUBCASE("one frame whose bytes have arrived up to the invalid one") {
+        for (std::size_t extra : {2u, 3u, 6u}) {
+            CAPTURE(extra);
+            const std::string whole = frame(ws::Opcode::text, bad);
+            const std::size_t header = whole.size() - bad.size();
+            CHECK(failure_code(whole.substr(0, header + at + extra)) == ws::kCloseInvalidData);
+        }
+        // A server's (unmasked) frame read by a client fails the same way.
+        const std::string whole = frame(ws::Opcode::text, bad, true, nullptr);
+        const std::size_t header = whole.size() - bad.size();
+        CHECK(failure_code(whole.substr(0, header + at + 2), Role::client) == ws::kCloseInvalidData);
+    }
+    SUBCASE("a lead byte at the end of what came is not yet a failure; a cut sequence at the message's end is") {
+        CHECK(read_all(frame(ws::Opcode::text, bad.substr(0, at + 1), false)).status == Status::need_more);
+        const std::string whole = frame(ws::Opcode::text, bad);
+        const std::size_t header = whole.size() - bad.size();
+        CHECK(read_all(whole.substr(0, header + at + 1)).status == Status::need_more);
+        CHECK(failure_code(frame(ws::Opcode::text, "ok\xCE", false) + frame(ws::Opcode::continuation, "")) ==
+              ws::kCloseInvalidData);
+    }
+    SUBCASE("binary data is never checked, whole or in part") {
+        const std::string whole = frame(ws::Opcode::binary, bad);
+        CHECK(read_all(whole.substr(0, whole.size() - 3)).status == Status::need_more);
+        CHECK(read_all(frame(ws::Opcode::binary, bad, false)).status == Status::need_more);
+    }
+}
+
+TEST_CASE("websocket: valid UTF-8 split anywhere, across fragments and across reads, with pings between, is one message [websocket]") {
+    const std::string text = "{\"type\":\"hello\",\"client\":\"\xCE\xBA\xE1\xBD\xB9 \xF0\x9F\x91\xBB \xF4\x8F\xBF\xBF\"}";
+    for (std::size_t cut = 1; cut < text.size(); ++cut) {
+        CAPTURE(cut);
+        const std::string bytes = frame(ws::Opcode::text, text.substr(0, cut), false) + frame(ws::Opcode::ping, "p") +
+                                  frame(ws::Opcode::continuation, text.substr(cut));
+        // All at once, and one byte at a time (every partial frame checked on the way).
+        const auto r = read_all(bytes);
+        CHECK(r.status == Status::need_more);
+        CHECK(r.frames == std::vector<Frame>{{ws::Opcode::ping, "p"}, {ws::Opcode::text, text}});
+        ws::FrameReader reader(Role::server, kMax);
+        std::vector<Frame> got;
+        for (char b : bytes) {
+            feed(reader, std::string_view(&b, 1));
+            REQUIRE(drain(reader, got) == Status::need_more);
+        }
+        CHECK(got == r.frames);
+    }
+    // The check starts again with each message: a message may not finish another's character.
+    CHECK(failure_code(frame(ws::Opcode::text, "a\xCE") + frame(ws::Opcode::text, "\xBA")) == ws::kCloseInvalidData);
+    const auto two = read_all(frame(ws::Opcode::text, "\xCE\xBA") + frame(ws::Opcode::text, "\xCE", false) +
+                              frame(ws::Opcode::continuation, "\xBA"));
+    CHECK(two.frames == std::vector<Frame>{{ws::Opcode::text, "\xCE\xBA"}, {ws::Opcode::text, "\xCE\xBA"}});
+}
+
 TEST_CASE("websocket: valid_utf8 takes well-formed text and refuses overlong forms, surrogates and cut sequences [websocket]") {
     const std::vector<std::string> good{
         "",
@@ -746,6 +809,27 @@ TEST_CASE("websocket: protocol failures close that connection with their code; t
     }
     // The closed connections are gone from the count; the bystander's is left.
     CHECK(connections_become(server.port(), 1));
+}
+
+TEST_CASE("websocket: a text message that is not UTF-8 is closed with 1007 when the bad bytes arrive, without waiting for its end [websocket][server]") {
+    TestServer server;
+    const std::string bad = "{\"type\":\"hello\",\"protocol\":1,\"client\":\"\xCE\xBA\xF4\x90\x80\x80 edited\"}";  // > U+10FFFF
+    const std::size_t at = bad.find('\xF4');
+    SUBCASE("in the second of three fragments, the third never sent") {
+        RawClient c(server.port());
+        c.open();
+        REQUIRE(c.send_bytes(frame(ws::Opcode::text, bad.substr(0, at), false)));
+        REQUIRE(c.send_bytes(frame(ws::Opcode::continuation, bad.substr(at, 4), false)));
+        expect_closed_with(c, ws::kCloseInvalidData);
+    }
+    SUBCASE("in one frame of which only the bytes up to the invalid one are sent") {
+        RawClient c(server.port());
+        c.open();
+        const std::string whole = frame(ws::Opcode::text, bad);
+        REQUIRE(c.send_bytes(std::string_view(whole).substr(0, whole.size() - bad.size() + at + 2)));
+        expect_closed_with(c, ws::kCloseInvalidData);
+    }
+    another_connection_works(server.port());
 }
 
 TEST_CASE("websocket: a frame declaring 5000 bytes is refused with 1009 before its payload is sent [websocket][server]") {

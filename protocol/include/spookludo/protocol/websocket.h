@@ -47,6 +47,21 @@ std::string_view close_reason_of(std::string_view payload) noexcept;
 
 bool valid_utf8(std::string_view text) noexcept;
 
+// UTF-8 checked as it arrives, in pieces cut anywhere: feed() is false from the first byte that
+// no continuation can make valid (an overlong form, a surrogate, beyond U+10FFFF, a stray or
+// missing continuation byte); complete() says whether what came so far ends on a character
+// boundary. A reader fails a text message at its bad bytes, not at its end.
+class Utf8Checker {
+public:
+    bool feed(std::string_view bytes) noexcept;
+    bool complete() const noexcept { return need_ == 0; }
+    void reset() noexcept { *this = Utf8Checker(); }
+
+private:
+    std::uint8_t need_ = 0;                    // continuation bytes still to come
+    std::uint8_t low_ = 0x80, high_ = 0xBF;    // the range the next continuation byte must be in
+};
+
 // Reads frames from a byte stream into whole messages: fragments are joined, control frames
 // (ping, pong, close) come out as they arrive, even between the fragments of a message. Bytes
 // go in through prepare/commit; next() yields each message, whose payload stays valid until
@@ -62,7 +77,10 @@ public:
     std::size_t free_space() const noexcept { return capacity_ - end_; }
     void commit(std::size_t n) noexcept { end_ += n; }
     // Forgets what is buffered (after a failure, while waiting for the connection to end).
-    void clear() noexcept { begin_ = end_ = 0; }
+    void clear() noexcept {
+        begin_ = end_ = 0;
+        checked_ = 0;
+    }
 
     struct Message {
         Opcode opcode = Opcode::text;  // text, binary, close, ping or pong
@@ -93,6 +111,8 @@ private:
     std::size_t capacity_ = 0, begin_ = 0, end_ = 0;
     std::string fragments_;          // a fragmented message so far
     Opcode fragmented_ = Opcode::continuation;  // its opcode, continuation when none is open
+    Utf8Checker utf8_;               // the text message being read, up to what has arrived
+    std::size_t checked_ = 0;        // payload bytes of the incomplete frame unmasked and checked
     Failure failure_;
 };
 
