@@ -93,7 +93,9 @@ public:
 
     void shutdown(std::function<void()> done) override {
         net::post(strand_, [self = self(), done = std::move(done)] {
-            if (self->table_) self->end_game(GameStatus::abandoned, "the server is shutting down");
+            // A game being seeded is ended too: its commitment is out, so its seed is revealed.
+            if (self->table_ || self->state_ == RoomState::seeding)
+                self->end_game(GameStatus::abandoned, "the server is shutting down");
             self->broadcast(Closing{"the server is shutting down"});
             self->closed_ = true;
             self->step_timer_.cancel();
