@@ -362,6 +362,8 @@ private:
         GameOptions options = options_;
         options.players = static_cast<int>(seats_.size());
         if (auto err = options.validate()) return error(peer, ErrorCode::wrong_state, "cannot start: " + *err, "start");
+        // The game's record counts against the address of the host who started it (retention).
+        owner_ = peer->address();
         publish_game(options);
     }
 
@@ -719,7 +721,7 @@ private:
         if (table_) {
             if (status == GameStatus::abandoned) table_->abandon();
             const GameRecord& record = table_->record();
-            const std::string saved = services_.records.save(record, game_id_);
+            const std::string saved = services_.records.save(record, game_id_, owner_);
             over.winners = record.result.winners;
             over.places = record.result.places;
             over.length = record.result.length;
@@ -772,6 +774,7 @@ private:
     std::optional<GameOptions> game_options_;
     std::optional<Publication> publication_;
     std::string game_id_;
+    std::string owner_;  // the address of the host who started the game (record retention)
     std::unique_ptr<Table> table_;
     Rng bot_rng_;
 };
