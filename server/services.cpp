@@ -150,6 +150,14 @@ std::optional<std::string> RecordStore::check_writable(const fs::path& dir) {
 
 RecordStore::RecordStore(fs::path dir, RecordLimits limits, Metrics* metrics)
     : dir_(std::move(dir)), limits_(limits), metrics_(metrics) {
+    try {
+        open_directory();
+    } catch (const std::exception& e) {
+        spdlog::error("records: cannot read {}: {}", dir_.string(), e.what());
+    }
+}
+
+void RecordStore::open_directory() {
     std::lock_guard lock(mutex_);
     std::error_code ec;
     fs::create_directories(dir_, ec);

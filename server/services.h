@@ -115,6 +115,7 @@ private:
         int attempts = 0;
         std::chrono::steady_clock::time_point first_failed, next_at;
     };
+    void open_directory();  // the constructor's work
     // All under mutex_.
     std::optional<std::string> write_file(const std::string& id, const std::string& text);
     void keep(const std::string& id, RecordClass cls, const std::string& owner, bool append_index);
