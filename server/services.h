@@ -38,12 +38,12 @@ struct Metrics {
     std::atomic<long> messages_out{0};
     std::atomic<long> slow_readers_dropped{0};  // connections dropped with a full send queue
     // The record store (RecordStore).
-    std::atomic<long> records_kept[2]{};             // on disk, by RecordClass
-    std::atomic<long> records_evicted[2]{};          // removed by retention, by RecordClass
-    std::atomic<long> record_write_failures{0};      // attempts to write a record that failed
-    std::atomic<long> records_pending{0};            // held in memory, waiting for a retry
+    std::atomic<long> records_kept[2]{};         // on disk, by RecordClass
+    std::atomic<long> records_evicted[2]{};      // removed by retention, by RecordClass
+    std::atomic<long> record_write_failures{0};  // attempts to write a record that failed
+    std::atomic<long> records_pending{0};        // held in memory, waiting for a retry
     std::atomic<long> records_written_on_retry{0};
-    std::atomic<long> records_dropped{0};            // given up on: never written
+    std::atomic<long> records_dropped{0};  // given up on: never written
     // Decision round trip (request sent to answer received), histogram buckets in ms.
     static constexpr double kBuckets[] = {0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000};
     std::atomic<long> round_trip_count[std::size(kBuckets) + 1]{};
