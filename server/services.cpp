@@ -11,6 +11,7 @@
 #include <random>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include "spookludo/spook/setup.h"
@@ -126,6 +127,31 @@ std::string index_field(std::string text) {
     return text;
 }
 
+// The class of a record file's text. The seats are read alone when the text is laid out as the
+// server writes it (one key a line: a record's draws and positions make most of it); anything
+// else is read whole.
+RecordClass class_of_text(const std::string& text) {
+    constexpr std::string_view marker = "\n  \"seats\": ";
+    if (const auto at = text.find(marker); at != std::string::npos) {
+        const auto begin = at + marker.size();
+        const auto end = text.compare(begin, 2, "[]") == 0 ? begin + 2 : text.find("\n  ]", begin);
+        if (end != std::string::npos) {
+            try {
+                const auto seats = nlohmann::json::parse(text.substr(begin, end == begin + 2 ? 2 : end + 4 - begin));
+                bool ok = seats.is_array(), all_bots = !seats.empty();
+                for (const auto& seat : seats) {
+                    if (!seat.is_object() || !seat.contains("bot") || !seat["bot"].is_boolean()) ok = false;
+                    else if (!seat["bot"].get<bool>()) all_bots = false;
+                }
+                if (ok) return all_bots ? RecordClass::bot_only : RecordClass::human;
+            } catch (const std::exception&) {
+                // read it whole below
+            }
+        }
+    }
+    return class_of(parse_record(text));
+}
+
 bool is_record_id(const std::string& id) {
     if (id.empty() || id.size() > 64) return false;
     for (char c : id)
@@ -216,7 +242,7 @@ void RecordStore::open_directory() {
                 std::ifstream in(e.path(), std::ios::binary);
                 std::ostringstream text;
                 text << in.rdbuf();
-                f.cls = class_of(parse_record(text.str()));
+                f.cls = class_of_text(text.str());
             } catch (const std::exception&) {
                 f.cls = RecordClass::human;  // not readable as a record: kept with the most care
             }
@@ -230,16 +256,20 @@ void RecordStore::open_directory() {
     std::sort(files.begin(), files.end(), [](const OnDisk& a, const OnDisk& b) {
         if (a.indexed != b.indexed) return !a.indexed;
         if (a.indexed) return a.line < b.line;
-        return a.time < b.time;
+        return a.time != b.time ? a.time < b.time : a.id < b.id;
     });
     for (const auto& f : files) keep(f.id, f.cls, f.owner, false);
-    rewrite_index();
     enforce(RecordClass::human);
     enforce(RecordClass::bot_only);
+    rewrite_index();
     update_gauges();
     if (!files.empty())
-        spdlog::info("records: {} on disk in {} ({} with human players, {} bot-only)", files.size(), dir_.string(),
-                     count_[0], count_[1]);
+        spdlog::info("records: {} kept in {} ({} with human players, {} bot-only){}", count_[0] + count_[1],
+                     dir_.string(), count_[0], count_[1],
+                     files.size() > static_cast<std::size_t>(count_[0] + count_[1])
+                         ? fmt::format("; {} removed to keep within the bounds",
+                                       files.size() - static_cast<std::size_t>(count_[0] + count_[1]))
+                         : std::string());
 }
 
 RecordStore::~RecordStore() {

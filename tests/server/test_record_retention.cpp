@@ -10,6 +10,8 @@
 #include <set>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "harness.h"
 #include "services.h"
 #include "spookludo/record.h"
@@ -153,9 +155,13 @@ TEST_CASE("records: at the bound the address holding the most gives up its oldes
     fs::remove(dir.path / "index.tsv");
     {
         std::ofstream(dir.path / "bots-1.json") << record_text(record_with(true));
+        // Another layout of the same JSON (one line): read whole, classified the same.
+        std::ofstream(dir.path / "bots-0.json") << nlohmann::json(record_with(true)).dump();
+        fs::last_write_time(dir.path / "bots-0.json", fs::file_time_type::clock::now() - std::chrono::hours(1));
         server::RecordStore store(dir.path, {.human_kept = 4, .bot_kept = 1});
-        CHECK(on_disk(dir.path).size() == 5);  // 4 human, 1 bot-only
+        CHECK(on_disk(dir.path).size() == 5);  // 4 human, 1 bot-only: the newer
         CHECK(fs::exists(dir.path / "bots-1.json"));
+        CHECK_FALSE(fs::exists(dir.path / "bots-0.json"));
         // No served file is the index, and no record carries an address.
         CHECK_FALSE(store.path_of("index").has_value());
         for (const auto& id : on_disk(dir.path)) {
