@@ -31,6 +31,14 @@ const char* name_of(When w) {
 }
 enum class How { end_game, shutdown };
 
+// The room's pause between steps: long enough for the test's answer to arrive inside it, also
+// on a loaded machine under the sanitizers.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr int kPaceMs = 1500;
+#else
+constexpr int kPaceMs = 500;
+#endif
+
 GameRecord read_record(const TestServer& server, const json& over) {
     REQUIRE(over.contains("record"));
     const std::string id = over["record"].get<std::string>().substr(std::string("/records/").size());
@@ -86,7 +94,7 @@ TEST_CASE("server: a Spook game ended by the host or by shutdown at any step lea
             // Paced: every pause (after the start, after the moves, after the activation) lasts
             // long enough for the end to arrive in it.
             create_room(ann, {{"game", "spook"}, {"players", 3}, {"pieces", 2}}, "Ann",
-                        json{{"pace_ms", 400}, {"decision_ms", 60000}});
+                        json{{"pace_ms", kPaceMs}, {"decision_ms", 60000}});
             ann.send({{"type", "add_bot"}, {"policy", "random"}});
             ann.send({{"type", "add_bot"}, {"policy", "best"}});
             ann.send({{"type", "start"}});
