@@ -122,7 +122,7 @@ TEST_CASE("records: bot-only games have their own bound and never push out games
     CHECK(server::class_of(record_with(false)) == server::RecordClass::human);
 }
 
-TEST_CASE("records: at the bound the address holding the most gives up its oldest; the groups survive a restart [records]") {
+TEST_CASE("records: at the bound the address holding the most gives up its oldest, and the groups survive a restart [records]") {
     TempDir dir;
     {
         server::RecordStore store(dir.path, {.human_kept = 5});
