@@ -6,6 +6,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -93,7 +94,9 @@ int run_app(int argc, char** argv) {
         ->envname("SPOOKLUDO_MAX_MESSAGES_PER_SECOND")->capture_default_str()->check(CLI::PositiveNumber);
     app.add_option("--idle-timeout-ms", cfg.idle_timeout_ms, "Close a connection silent this long (pings count)")
         ->envname("SPOOKLUDO_IDLE_TIMEOUT_MS")->capture_default_str()->check(CLI::Range(1000, 3600000));
-    app.add_option("--records-kept", cfg.records_kept, "Newest game records kept on disk")
+    app.add_option("--records-kept", cfg.records_kept,
+                   "Records of games with human players kept on disk (over it, the address holding the most gives "
+                   "up its oldest)")
         ->envname("SPOOKLUDO_RECORDS_KEPT")->capture_default_str()->check(CLI::PositiveNumber);
     app.add_option("--solution-cache-mb", cfg.solution_cache_mb,
                    "Memory for board solutions kept for reuse, in MB (the balanced pools' boards are kept aside)")
@@ -102,6 +105,9 @@ int run_app(int argc, char** argv) {
                    "Boards of games with random boards (balanced_boards false) one address may have solved a minute "
                    "(0: no limit)")
         ->envname("SPOOKLUDO_SOLVES_PER_MINUTE")->capture_default_str()->check(CLI::NonNegativeNumber);
+    app.add_option("--bot-records-kept", cfg.bot_records_kept,
+                   "Records of bot-only games kept on disk (their own bound: they never push out the others)")
+        ->envname("SPOOKLUDO_BOT_RECORDS_KEPT")->capture_default_str()->check(CLI::PositiveNumber);
     bool healthcheck = false;
     app.add_flag("--healthcheck", healthcheck,
                  "Do not serve: ask the server on this machine (127.0.0.1, or the --bind address, at --port) for "
@@ -113,6 +119,16 @@ int run_app(int argc, char** argv) {
 
     spdlog::set_level(spdlog::level::from_str(cfg.log_level));
     spdlog::set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %v");
+
+    // A file size limit (ulimit -f) must make a record's write fail (EFBIG, logged, retried), not
+    // kill the server.
+    std::signal(SIGXFSZ, SIG_IGN);
+    // The data directory must be usable from the start: say why not and stop, rather than lose
+    // every game's record later.
+    if (auto problem = RecordStore::check_writable(std::filesystem::path(cfg.data_dir) / "records")) {
+        spdlog::error("cannot use the data directory {} (--data-dir, SPOOKLUDO_DATA_DIR): {}", cfg.data_dir, *problem);
+        return 1;
+    }
 
     // Every connection is a file descriptor: take the hard limit of open files (the soft one is
     // often 1024, below --max-connections).

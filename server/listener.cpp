@@ -81,6 +81,9 @@ bool Network::Impl::refuse_out_of_descriptors() {
     spare_descriptor = -1;
     beast::error_code ec;
     tcp::socket socket(io);
+    // Without user-set non-blocking mode Asio's synchronous accept would wait in poll() for the
+    // next connection once none is waiting, holding an I/O thread and the spare's descriptor.
+    acceptor.non_blocking(true, ec);
     acceptor.accept(socket, ec);
     const bool accepted = !ec;
     if (accepted) {

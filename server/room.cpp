@@ -98,7 +98,9 @@ public:
 
     void shutdown(std::function<void()> done) override {
         net::post(strand_, [self = self(), done = std::move(done)] {
-            if (self->table_) self->end_game(GameStatus::abandoned, "the server is shutting down");
+            // A game being seeded is ended too: its commitment is out, so its seed is revealed.
+            if (self->table_ || self->state_ == RoomState::seeding)
+                self->end_game(GameStatus::abandoned, "the server is shutting down");
             self->broadcast(Closing{"the server is shutting down"});
             self->closed_ = true;
             self->step_timer_.cancel();
@@ -405,6 +407,8 @@ private:
                                  " s, or play on balanced boards now",
                              "start");
             }
+        // The game's record counts against the address of the host who started it (retention).
+        owner_ = peer->address();
         publish_game(options);
     }
 
@@ -762,7 +766,7 @@ private:
         if (table_) {
             if (status == GameStatus::abandoned) table_->abandon();
             const GameRecord& record = table_->record();
-            const std::string saved = services_.records.save(record, game_id_);
+            const std::string saved = services_.records.save(record, game_id_, owner_);
             over.winners = record.result.winners;
             over.places = record.result.places;
             over.length = record.result.length;
@@ -817,6 +821,7 @@ private:
     std::optional<GameOptions> game_options_;
     std::optional<Publication> publication_;
     std::string game_id_;
+    std::string owner_;  // the address of the host who started the game (record retention)
     std::unique_ptr<Table> table_;
     Rng bot_rng_;
 };

@@ -90,9 +90,16 @@ struct Client::Impl {
     bool closed = false;
 };
 
-Client::Client(std::uint16_t port, std::string path) : impl_(std::make_unique<Impl>()) {
+Client::Client(std::uint16_t port, std::string path, const std::string& from) : impl_(std::make_unique<Impl>()) {
     tcp::resolver resolver(impl_->io);
-    beast::get_lowest_layer(impl_->ws).connect(resolver.resolve("127.0.0.1", std::to_string(port)));
+    if (from.empty()) {
+        beast::get_lowest_layer(impl_->ws).connect(resolver.resolve("127.0.0.1", std::to_string(port)));
+    } else {
+        auto& socket = beast::get_lowest_layer(impl_->ws).socket();
+        socket.open(tcp::v4());
+        socket.bind(tcp::endpoint(net::ip::make_address(from), 0));
+        socket.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+    }
     impl_->ws.handshake("127.0.0.1:" + std::to_string(port), path);
 }
 

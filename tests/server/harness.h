@@ -33,7 +33,9 @@ private:
 
 class Client {
 public:
-    explicit Client(std::uint16_t port, std::string path = "/ws");
+    // `from`: the local address to connect from (another loopback address, e.g. 127.0.0.2, is
+    // another client address for the server); empty: the system's choice.
+    explicit Client(std::uint16_t port, std::string path = "/ws", const std::string& from = {});
     ~Client();
     void send(const json& message);
     void send_text(const std::string& text);

@@ -69,7 +69,9 @@ TEST_CASE("server: join_room with a name the server would change, or a bot's nam
     Client host(server.port());
     const std::string code = create_room(host, spook_options(), "Ann");
     host.send({{"type", "add_bot"}, {"policy", "best"}});
-    host.expect("room");
+    // The snapshot that shows the bot (the first one queued is the creation's).
+    while (host.expect("room")["seats"].size() < 2) {
+    }
     Client ben(server.port());
     ben.hello();
     for (const auto& r : refusals()) {

@@ -69,7 +69,7 @@ TEST_CASE("records: with keep = 3 the newest three stay on disk, records already
     fs::last_write_time(dir.path / "old-b.json", now - std::chrono::hours(2));
     fs::last_write_time(dir.path / "old-a.json", now - std::chrono::hours(1));
 
-    server::RecordStore store(dir.path, 3);
+    server::RecordStore store(dir.path, {.human_kept = 3});
     CHECK(store.path_of("old-a").has_value());  // found before any save
     CHECK(store.path_of("old-b").has_value());
 
@@ -105,7 +105,7 @@ TEST_CASE("records: with keep = 3 the newest three stay on disk, records already
 TEST_CASE("records: a store whose directory does not exist yet creates it and keeps the newest [records]") {
     TempDir dir;
     const fs::path records = dir.path / "records";
-    server::RecordStore store(records, 2);
+    server::RecordStore store(records, {.human_kept = 2});
     CHECK_FALSE(store.path_of("game-1").has_value());
     for (int i = 1; i <= 4; ++i) CHECK(store.save(record_named("g"), "game-" + std::to_string(i)) == "game-" + std::to_string(i));
     CHECK(on_disk(records) == std::set<std::string>{"game-3", "game-4"});

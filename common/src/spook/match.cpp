@@ -154,6 +154,7 @@ bool verify_spook(const GameRecord& r, VerifyReport& report) {
         SolutionCache cache;
         std::size_t next_choice = 0, next_position = 0;
         int server_choices = 0;
+        std::string partial_round;  // an abandoned game's last round, cut short
         while (!game.over()) {
             const int round = game.round();
             Face face = 0;
@@ -163,6 +164,7 @@ bool verify_spook(const GameRecord& r, VerifyReport& report) {
                 break;  // an abandoned game ends between rounds
             }
             (void)game.roll_movement(face);
+            const std::size_t first_choice_of_round = next_choice;
             for (; next_choice < r.choices.size() && r.choices[next_choice].step == round; ++next_choice) {
                 const auto& c = r.choices[next_choice];
                 const std::string where = round_name(round) + ", seat " + std::to_string(c.seat);
@@ -187,13 +189,29 @@ bool verify_spook(const GameRecord& r, VerifyReport& report) {
                 }
                 if (auto v = game.choose(c.seat, c.piece); !v) return fail(where + ": illegal choice: " + v.reason);
             }
-            // An abandoned game may end while the players are choosing.
-            if (r.result.status == GameStatus::abandoned && dice.exhausted() && !game.awaiting().empty()) break;
+            // An abandoned game may end anywhere in a round after its movement roll: while the
+            // players are choosing, once they have chosen, or after the moves (in the pause before
+            // the activation). Its record keeps the roll and the choices made (the roll's draw is
+            // checked against the stream with every other one, each choice against the rules
+            // above); there is no position, since the round was never played out.
+            if (r.result.status == GameStatus::abandoned && dice.exhausted()) {
+                const std::size_t waiting = game.awaiting().size();
+                if (waiting == 0)
+                    if (auto v = game.apply_moves(); !v) return fail(round_name(round) + ": " + v.reason);
+                partial_round = round_name(round) + " abandoned after its movement roll (" + std::to_string(face) +
+                                ")" +
+                                (waiting > 0 ? ", " + std::to_string(waiting) + " player(s) still choosing"
+                                             : ", every choice made, the activation never rolled") +
+                                "; its roll and " + std::to_string(next_choice - first_choice_of_round) +
+                                " choice(s) checked, no position";
+                break;
+            }
             if (auto v = game.apply_moves(); !v) return fail(round_name(round) + ": " + v.reason);
             try {
                 face = dice.roll(DrawPurpose::activation);
             } catch (const RecordEnded&) {
-                return fail(round_name(round) + ": the record ends between the moves and the activation");
+                return fail(round_name(round) + ": the record ends between the moves and the activation (only an "
+                            "abandoned game's record may end inside a round)");
             }
             (void)game.activate(face);
             if (next_position >= r.positions.size() || r.positions[next_position].step != round)
@@ -207,11 +225,15 @@ bool verify_spook(const GameRecord& r, VerifyReport& report) {
         if (next_choice != r.choices.size())
             return fail("choices: choice " + std::to_string(next_choice + 1) + " (round " +
                         std::to_string(r.choices[next_choice].step) + ") was never asked for");
+        if (next_position != r.positions.size())
+            return fail("positions: position " + std::to_string(next_position + 1) + " (round " +
+                        std::to_string(r.positions[next_position].step) + ") comes after the game's last round");
         if (!dice.exhausted())
             return fail("draws: draw " + std::to_string(dice.used()) + " was recorded but the game never used it");
         report.passed.push_back("rounds: " + std::to_string(next_position) + " rounds replayed, " +
                                 std::to_string(r.choices.size()) + " choices legal (" + std::to_string(server_choices) +
                                 " made by the server, all best moves), every position as recorded");
+        if (!partial_round.empty()) report.passed.push_back(partial_round);
 
         // The result.
         if (game.over()) {
@@ -226,6 +248,11 @@ bool verify_spook(const GameRecord& r, VerifyReport& report) {
                 return fail("result: the record ends in round " + std::to_string(game.round()) +
                             " but the game is not over and not marked abandoned");
             if (!r.result.winners.empty()) return fail("result: an abandoned game has no winners");
+            if (r.result.places != std::vector<int>(static_cast<std::size_t>(players), 0))
+                return fail("result: an abandoned game gives no places");
+            if (r.result.length != static_cast<int>(next_position))
+                return fail("result: the record says " + std::to_string(r.result.length) + " rounds, " +
+                            std::to_string(next_position) + " were played out");
         }
         report.passed.push_back("result: " + std::string(to_string(r.result.status)) + " after " +
                                 std::to_string(r.result.length) + " rounds as the rules give");
