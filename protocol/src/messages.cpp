@@ -174,11 +174,13 @@ std::variant<ClientMessage, ProtocolError> parse_client_message(std::string_view
     try {
         return parse_object(j, type);
     } catch (const BadName& e) {
-        return ProtocolError{ErrorCode::bad_name, e.what()};
+        return ProtocolError{ErrorCode::bad_name, e.what(), type};
     } catch (const std::out_of_range&) {
         return ProtocolError{ErrorCode::unknown_type, "unknown message type " + quote_client_text(type)};
     } catch (const std::invalid_argument& e) {
-        return ProtocolError{ErrorCode::bad_field, e.what()};
+        return ProtocolError{ErrorCode::bad_field, e.what(), type};
+    } catch (const std::exception&) {  // a reader's oversight: still an answer, never a throw
+        return ProtocolError{ErrorCode::bad_field, "the message cannot be read", type};
     }
 }
 

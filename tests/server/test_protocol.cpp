@@ -46,6 +46,9 @@ TEST_CASE("protocol: malformed messages get a code and a message naming the fiel
     CHECK(error_of(std::string(5000, ' ')).code == ErrorCode::too_large);
     e = error_of(R"({"type":"client_seed","seed":""})");
     CHECK(e.message.find("seed") != std::string::npos);
+    CHECK(e.ref == "client_seed");  // a known type's errors name it, for the reply's "ref"
+    CHECK(error_of(R"({"type":"join_room","room":"ABCDE","name":"best bot 1"})").ref == "join_room");
+    CHECK(error_of("{\"type\":\"fly\"}").ref.empty());
 }
 
 TEST_CASE("protocol: a name is taken as it is or refused with the reason, never changed [protocol][names]") {

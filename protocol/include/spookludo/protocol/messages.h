@@ -103,6 +103,7 @@ using ClientMessage = std::variant<Hello, CreateRoom, JoinRoom, Watch, Resume, S
 struct ProtocolError {
     ErrorCode code;
     std::string message;
+    std::string ref = {};  // the message's type when it is a known one (the error reply's "ref")
 };
 
 // Parses one text frame; never throws. Names the field in bad_field errors.
