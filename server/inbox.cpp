@@ -109,7 +109,7 @@ Inbox::Outcome Inbox::enter(const std::shared_ptr<Peer>& self, std::shared_ptr<R
 
 Inbox::Outcome Inbox::handle(const std::shared_ptr<Peer>& self, std::string_view text) {
     auto parsed = protocol::parse_client_message(text);
-    if (auto* err = std::get_if<protocol::ProtocolError>(&parsed)) return reject(self, err->code, err->message);
+    if (auto* err = std::get_if<protocol::ProtocolError>(&parsed)) return reject(self, err->code, err->message, err->ref);
     auto& message = std::get<protocol::ClientMessage>(parsed);
     auto& services = services_;
 
