@@ -83,7 +83,8 @@ int run_app(int argc, char** argv) {
         ->envname("SPOOKLUDO_SEED_WAIT_MS")->capture_default_str()->check(CLI::Range(0, 120000));
     app.add_option("--max-rooms", cfg.max_rooms, "Rooms on the server at most")->envname("SPOOKLUDO_MAX_ROOMS")
         ->capture_default_str()->check(CLI::PositiveNumber);
-    app.add_option("--max-connections", cfg.max_connections, "WebSocket connections at most")
+    app.add_option("--max-connections", cfg.max_connections,
+                   "TCP connections at most (WebSocket, HTTP, or not yet upgraded; counted from accept)")
         ->envname("SPOOKLUDO_MAX_CONNECTIONS")->capture_default_str()->check(CLI::PositiveNumber);
     app.add_option("--max-connections-per-address", cfg.max_connections_per_address,
                    "WebSocket connections from one address at most")
