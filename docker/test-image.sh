@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Docker image from docker/Dockerfile and tests it, without a Docker engine: buildah
-# with chroot isolation, as ../shared/container-testing.md describes. Run as root from anywhere:
+# with chroot isolation (no daemon, no kernel namespaces needed: it runs on CI machines that
+# have neither). Run as root from anywhere:
 #
 #   docker/test-image.sh
 #
