@@ -2,6 +2,9 @@
 
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <filesystem>
 #include <thread>
@@ -219,6 +222,43 @@ json play_to_end(Client& c, std::chrono::milliseconds limit) {
     }
     FAIL("the game did not end in time");
     return {};
+}
+
+TempDir::TempDir(const std::string& what) {
+    static std::atomic<int> counter{0};
+    path = std::filesystem::temp_directory_path() /
+           ("spookludo-" + what + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+}
+
+TempDir::~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+}
+
+std::set<std::string> record_ids_in(const std::filesystem::path& dir) {
+    std::set<std::string> ids;
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+        if (e.path().extension() == ".json") ids.insert(e.path().stem().string());
+    return ids;
+}
+
+pid_t spawn_server(const std::string& out, std::vector<std::string> args, const std::function<void()>& in_child) {
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        if (in_child) in_child();
+        std::vector<char*> argv{const_cast<char*>("spookludo-server")};
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        execv(SPOOKLUDO_SERVER_BINARY, argv.data());
+        _exit(127);
+    }
+    return pid;
 }
 
 }  // namespace spookludo::testing

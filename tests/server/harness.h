@@ -1,9 +1,14 @@
 #pragma once
 // Test harness for the server: the real server (in this process, on a loopback port chosen by
 // the system) and a small blocking WebSocket/HTTP client. Beast stays inside harness.cpp.
+#include <sys/types.h>
+
 #include <chrono>
+#include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -65,5 +70,21 @@ std::string create_room(Client& c, const json& options, const std::string& name 
 // Answers every decision with its first option (and the commitment with a seed) until
 // game_over; returns game_over.
 json play_to_end(Client& c, std::chrono::milliseconds limit = 30s);
+
+// A fresh directory under the system's temporary one, removed at the end.
+struct TempDir {
+    std::filesystem::path path;
+    explicit TempDir(const std::string& what = "test");
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+};
+
+// The ids of the game records in a directory (its *.json files).
+std::set<std::string> record_ids_in(const std::filesystem::path& dir);
+
+// Forks the spookludo-server binary with `args`, its output (both streams) to the file `out`;
+// `in_child` runs in the child before exec (limits, environment). Returns the child's pid.
+pid_t spawn_server(const std::string& out, std::vector<std::string> args, const std::function<void()>& in_child = {});
 
 }  // namespace spookludo::testing

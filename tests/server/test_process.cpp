@@ -27,24 +27,6 @@ using namespace spookludo::testing;
 
 namespace {
 
-// Forks spookludo-server with `args`, its output (both streams) to the file `out`; `in_child`
-// runs in the child before exec (limits, environment). Returns the child's pid.
-pid_t spawn_server(const std::string& out, std::vector<std::string> args, const std::function<void()>& in_child = {}) {
-    const pid_t pid = fork();
-    REQUIRE(pid >= 0);
-    if (pid == 0) {
-        const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(fd, 1);
-        dup2(fd, 2);
-        if (in_child) in_child();
-        std::vector<char*> argv{const_cast<char*>("spookludo-server")};
-        for (auto& a : args) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        execv(SPOOKLUDO_SERVER_BINARY, argv.data());
-        _exit(127);
-    }
-    return pid;
-}
 
 std::string read_text(const std::string& path) {
     std::ifstream in(path);

@@ -50,23 +50,6 @@ struct Scratch {
     }
 };
 
-// The server binary with `args`, its output to `out`; `in_child` runs before exec.
-pid_t spawn(const fs::path& out, std::vector<std::string> args, const std::function<void()>& in_child = {}) {
-    const pid_t pid = fork();
-    REQUIRE(pid >= 0);
-    if (pid == 0) {
-        const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(fd, 1);
-        dup2(fd, 2);
-        if (in_child) in_child();
-        std::vector<char*> argv{const_cast<char*>("spookludo-server")};
-        for (auto& a : args) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        execv(SPOOKLUDO_SERVER_BINARY, argv.data());
-        _exit(127);
-    }
-    return pid;
-}
 
 // A running server: its pid and port (read from its log).
 struct Server {
@@ -92,7 +75,7 @@ struct Server {
 
 void start(Server& server, const fs::path& dir, const std::function<void()>& in_child) {
     server.log = dir / "log.txt";
-    server.pid = spawn(server.log,
+    server.pid = spawn_server(server.log,
                        {"--port", "0", "--bind", "127.0.0.1", "--data-dir", (dir / "data").string(), "--pace-ms", "0",
                         "--log-level", "info"},
                        in_child);
@@ -134,7 +117,7 @@ TEST_CASE("server process: a data directory that cannot be created stops the ser
     Scratch dir("datadir");
     std::ofstream(dir.path / "a-file") << "not a directory";
     const fs::path out = dir.path / "out.txt";
-    const pid_t pid = spawn(out, {"--port", "0", "--bind", "127.0.0.1", "--data-dir", (dir.path / "a-file" / "data").string()});
+    const pid_t pid = spawn_server(out, {"--port", "0", "--bind", "127.0.0.1", "--data-dir", (dir.path / "a-file" / "data").string()});
     int status = 0;
     pid_t done = 0;
     for (int i = 0; i < 200 && done == 0; ++i) {

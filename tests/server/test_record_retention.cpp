@@ -42,27 +42,7 @@ void open_room(Client& client, const std::string& name) {
     client.expect("room");
 }
 
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        static int counter = 0;
-        path = fs::temp_directory_path() /
-               ("spookludo-retention-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
 
-std::set<std::string> on_disk(const fs::path& dir) {
-    std::set<std::string> ids;
-    for (const auto& e : fs::directory_iterator(dir))
-        if (e.path().extension() == ".json") ids.insert(e.path().stem().string());
-    return ids;
-}
 
 GameRecord record_with(bool bots_only) {
     GameRecord r;
@@ -117,7 +97,7 @@ TEST_CASE("records: bot-only games have their own bound and never push out games
     server::RecordStore store(dir.path, {.human_kept = 3, .bot_kept = 2});
     for (int i = 0; i < 3; ++i) store.save(record_with(false), "human-" + std::to_string(i), "10.0.0.1");
     for (int i = 0; i < 10; ++i) store.save(record_with(true), "bots-" + std::to_string(i), "10.0.0.1");
-    CHECK(on_disk(dir.path) == std::set<std::string>{"human-0", "human-1", "human-2", "bots-8", "bots-9"});
+    CHECK(record_ids_in(dir.path) == std::set<std::string>{"human-0", "human-1", "human-2", "bots-8", "bots-9"});
     CHECK(server::class_of(record_with(true)) == server::RecordClass::bot_only);
     CHECK(server::class_of(record_with(false)) == server::RecordClass::human);
 }
@@ -131,10 +111,10 @@ TEST_CASE("records: at the bound the address holding the most gives up its oldes
         store.save(record_with(false), "b-2", "10.0.0.2");
         store.save(record_with(false), "f-1", "192.0.2.7");
         store.save(record_with(false), "f-2", "192.0.2.7");
-        CHECK(on_disk(dir.path).size() == 5);
+        CHECK(record_ids_in(dir.path).size() == 5);
         // Over the bound: 192.0.2.7 holds the most (three), and gives up its oldest.
         store.save(record_with(false), "f-3", "192.0.2.7");
-        CHECK(on_disk(dir.path) == std::set<std::string>{"a-1", "b-1", "b-2", "f-2", "f-3"});
+        CHECK(record_ids_in(dir.path) == std::set<std::string>{"a-1", "b-1", "b-2", "f-2", "f-3"});
     }
     // A leftover temporary file of a write cut short.
     std::ofstream(dir.path / "x-1.json.tmp") << "{";
@@ -144,11 +124,11 @@ TEST_CASE("records: at the bound the address holding the most gives up its oldes
         server::RecordStore store(dir.path, {.human_kept = 5});
         CHECK_FALSE(fs::exists(dir.path / "x-1.json.tmp"));
         store.save(record_with(false), "f-4", "192.0.2.7");
-        CHECK(on_disk(dir.path) == std::set<std::string>{"a-1", "b-1", "b-2", "f-3", "f-4"});
+        CHECK(record_ids_in(dir.path) == std::set<std::string>{"a-1", "b-1", "b-2", "f-3", "f-4"});
         // Two groups hold two each: the one with the older record gives it up (the order of
         // writing survived the restart too).
         store.save(record_with(false), "g-1", "198.51.100.1");
-        CHECK(on_disk(dir.path) == std::set<std::string>{"a-1", "b-2", "f-3", "f-4", "g-1"});
+        CHECK(record_ids_in(dir.path) == std::set<std::string>{"a-1", "b-2", "f-3", "f-4", "g-1"});
     }
     // Without the index, the records on disk are classified from their seats (bot-only ones
     // under their own bound), each a group of its own, oldest first out.
@@ -159,12 +139,12 @@ TEST_CASE("records: at the bound the address holding the most gives up its oldes
         std::ofstream(dir.path / "bots-0.json") << nlohmann::json(record_with(true)).dump();
         fs::last_write_time(dir.path / "bots-0.json", fs::file_time_type::clock::now() - std::chrono::hours(1));
         server::RecordStore store(dir.path, {.human_kept = 4, .bot_kept = 1});
-        CHECK(on_disk(dir.path).size() == 5);  // 4 human, 1 bot-only: the newer
+        CHECK(record_ids_in(dir.path).size() == 5);  // 4 human, 1 bot-only: the newer
         CHECK(fs::exists(dir.path / "bots-1.json"));
         CHECK_FALSE(fs::exists(dir.path / "bots-0.json"));
         // No served file is the index, and no record carries an address.
         CHECK_FALSE(store.path_of("index").has_value());
-        for (const auto& id : on_disk(dir.path)) {
+        for (const auto& id : record_ids_in(dir.path)) {
             std::ifstream in(dir.path / (id + ".json"));
             const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
             CHECK(text.find("192.0.2.7") == std::string::npos);

@@ -10,37 +10,18 @@
 #include <string>
 #include <unistd.h>
 
+#include "harness.h"
 #include "services.h"
 #include "spookludo/record.h"
 
 using namespace spookludo;
+using spookludo::testing::record_ids_in;
+using spookludo::testing::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
 
-// A fresh directory, removed at the end.
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        static int counter = 0;
-        path = fs::temp_directory_path() /
-               ("spookludo-records-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
 
-// The ids of the records in the directory.
-std::set<std::string> on_disk(const fs::path& dir) {
-    std::set<std::string> ids;
-    for (const auto& e : fs::directory_iterator(dir))
-        if (e.path().extension() == ".json") ids.insert(e.path().stem().string());
-    return ids;
-}
 
 GameRecord record_named(const std::string& name) {
     GameRecord r;
@@ -74,14 +55,14 @@ TEST_CASE("records: with keep = 3 the newest three stay on disk, records already
     CHECK(store.path_of("old-b").has_value());
 
     CHECK(store.save(record_named("g1"), "game-1") == "game-1");
-    CHECK(on_disk(dir.path) == std::set<std::string>{"old-a", "old-b", "game-1"});
+    CHECK(record_ids_in(dir.path) == std::set<std::string>{"old-a", "old-b", "game-1"});
     CHECK(store.save(record_named("g2"), "game-2") == "game-2");
-    CHECK(on_disk(dir.path) == std::set<std::string>{"old-a", "game-1", "game-2"});  // old-b was the oldest
+    CHECK(record_ids_in(dir.path) == std::set<std::string>{"old-a", "game-1", "game-2"});  // old-b was the oldest
     CHECK(store.save(record_named("g3"), "game-3") == "game-3");
-    CHECK(on_disk(dir.path) == std::set<std::string>{"game-1", "game-2", "game-3"});
+    CHECK(record_ids_in(dir.path) == std::set<std::string>{"game-1", "game-2", "game-3"});
     CHECK(store.save(record_named("g4"), "game-4") == "game-4");
     CHECK(store.save(record_named("g5"), "game-5") == "game-5");
-    CHECK(on_disk(dir.path) == std::set<std::string>{"game-3", "game-4", "game-5"});
+    CHECK(record_ids_in(dir.path) == std::set<std::string>{"game-3", "game-4", "game-5"});
 
     for (const std::string id : {"game-3", "game-4", "game-5"}) {
         CAPTURE(id);
@@ -108,7 +89,7 @@ TEST_CASE("records: a store whose directory does not exist yet creates it and ke
     server::RecordStore store(records, {.human_kept = 2});
     CHECK_FALSE(store.path_of("game-1").has_value());
     for (int i = 1; i <= 4; ++i) CHECK(store.save(record_named("g"), "game-" + std::to_string(i)) == "game-" + std::to_string(i));
-    CHECK(on_disk(records) == std::set<std::string>{"game-3", "game-4"});
+    CHECK(record_ids_in(records) == std::set<std::string>{"game-3", "game-4"});
     CHECK(store.path_of("game-4").has_value());
     CHECK_FALSE(store.path_of("game-1").has_value());
 }
