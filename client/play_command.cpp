@@ -34,6 +34,11 @@ public:
     int run() {
         client::SessionConfig config = session_config(args_.room, args_.name, 4);
         if (args_.watch) config.mode = client::JoinMode::watch;
+        // The server's rule for names, checked before connecting (the server checks it too).
+        if (config.mode == client::JoinMode::create || config.mode == client::JoinMode::join)
+            if (auto problem = protocol::name_problem(config.name))
+                throw std::invalid_argument("--name " + protocol::quote_client_text(config.name) + " " + *problem +
+                                            " [bad_name]");
         client::Session::Callbacks cb;
         cb.on_message = [this](const nlohmann::json& m) { on_message(m); };
         cb.on_status = [this](const std::string& s) {

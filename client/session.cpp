@@ -93,7 +93,8 @@ void Session::on_text(std::string_view text) {
         const std::string code = message.value("code", "");
         const std::string text_of = message.value("message", "");
         static constexpr std::string_view refusals[] = {"room_not_found", "room_full", "name_taken", "version_mismatch",
-                                                        "bad_token", "server_full", "already_in_room"};
+                                                        "bad_token", "server_full", "already_in_room",
+                                                        "bad_name"};
         const bool refused = std::find(std::begin(refusals), std::end(refusals), code) != std::end(refusals);
         const std::string ref = message.value("ref", "");
         const bool entering = ref == "create_room" || ref == "join_room" || ref == "resume" || ref == "watch" || ref == "hello";

@@ -205,7 +205,7 @@ private:
             return error(peer, ErrorCode::room_full,
                          "room " + code_ + " is full (" + std::to_string(capacity()) + " players)", "join_room");
         if (name_taken(m.name))
-            return error(peer, ErrorCode::name_taken, "the name \"" + m.name + "\" is taken in this room", "join_room");
+            return error(peer, ErrorCode::name_taken, "the name " + quote_client_text(m.name) + " is taken in this room", "join_room");
         add_human(peer, m.name);
     }
 
@@ -218,7 +218,7 @@ private:
         seats_.push_back(std::move(seat));
         const int index = static_cast<int>(seats_.size()) - 1;
         if (host_ < 0) host_ = index;
-        spdlog::info("room {}: {} joined as seat {}", code_, name, index);
+        spdlog::info("room {}: {} joined as seat {}", code_, quote_client_text(name), index);
         welcome_seat(peer, index);
         broadcast_snapshot();
     }
@@ -249,7 +249,7 @@ private:
             if (seat.reconnect_timer) seat.reconnect_timer->cancel();
             // Within the window the player takes the seat back; after it, the seat stays
             // server-played until the game ends.
-            spdlog::info("room {}: {} reconnected to seat {}", code_, seat.name, s);
+            spdlog::info("room {}: {} reconnected to seat {}", code_, quote_client_text(seat.name), s);
             welcome_seat(peer, static_cast<int>(s));
             send(peer, snapshot());
             broadcast_snapshot();
@@ -278,7 +278,7 @@ private:
         auto& s = seats_[static_cast<std::size_t>(seat)];
         if (!table_ || s.decision_id.empty() || s.decision_id != m.decision)
             return error(peer, ErrorCode::stale_decision,
-                         "decision \"" + m.decision + "\" is not open for your seat (it is over or not yours)", "choose");
+                         "decision " + quote_client_text(m.decision) + " is not open for your seat (it is over or not yours)", "choose");
         if (auto v = table_->choose(seat, m.piece, ChoiceMaker::player); !v)
             return error(peer, ErrorCode::illegal_choice, v.reason, "choose");
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - s.decision_sent).count();
@@ -412,7 +412,7 @@ private:
         s.server_played = true;
         s.peer.reset();
         s.token.clear();
-        spdlog::info("room {}: {} left the game; the server plays seat {}", code_, s.name, seat);
+        spdlog::info("room {}: {} left the game; the server plays seat {}", code_, quote_client_text(s.name), seat);
         answer_for_absent(seat, ChoiceMaker::away);
         pass_host_if_needed();
         broadcast_snapshot();
@@ -441,7 +441,7 @@ private:
             if (std::string_view(why) != "left") send(p, Kicked{code_});
             p->detach();
         }
-        spdlog::info("room {}: seat {} ({}) {}", code_, seat, s.name, why);
+        spdlog::info("room {}: seat {} ({}) {}", code_, seat, quote_client_text(s.name), why);
         seats_.erase(seats_.begin() + seat);
         if (host_ == seat) host_ = -1;
         else if (host_ > seat) --host_;
@@ -495,7 +495,7 @@ private:
         auto& s = seats_[static_cast<std::size_t>(seat)];
         s.connected = false;
         if (state_ == RoomState::lobby) return remove_seat(seat, "disconnected");
-        spdlog::info("room {}: {} (seat {}) is away", code_, s.name, seat);
+        spdlog::info("room {}: {} (seat {}) is away", code_, quote_client_text(s.name), seat);
         // Away: played at once with the best move, the seat kept for the reconnect window.
         answer_for_absent(seat, ChoiceMaker::away);
         s.reconnect_timer = std::make_shared<net::steady_timer>(strand_);

@@ -7,6 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "spookludo/json_read.h"
+#include "spookludo/text.h"
+
 namespace spookludo {
 
 std::string_view to_string(GameKind kind) noexcept { return kind == GameKind::spook ? "spook" : "ludo"; }
@@ -77,7 +80,7 @@ T read_key(const nlohmann::json& j, const char* key, const char* expected) {
         return j.at(key).get<T>();
     } catch (const nlohmann::json::exception&) {
         throw std::invalid_argument(std::string("option \"") + key + "\" must be " + expected + " (got " +
-                                    j.at(key).dump() + ")");
+                                    json_read::shown(j.at(key)) + ")");
     }
 }
 
@@ -87,18 +90,18 @@ int read_int(const nlohmann::json& j, const char* key) {
     if (!v.is_number_integer() ||
         (v.is_number_unsigned() ? v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT_MAX)
                                 : (v.get<std::int64_t>() < INT_MIN || v.get<std::int64_t>() > INT_MAX)))
-        throw std::invalid_argument(std::string("option \"") + key + "\" must be a whole number (got " + v.dump() + ")");
+        throw std::invalid_argument(std::string("option \"") + key + "\" must be a whole number (got " + json_read::shown(v) + ")");
     return static_cast<int>(v.get<std::int64_t>());
 }
 
 }  // namespace
 
 void from_json(const nlohmann::json& j, GameOptions& out) {
-    if (!j.is_object()) throw std::invalid_argument("game options must be a JSON object (got " + j.dump() + ")");
+    if (!j.is_object()) throw std::invalid_argument("game options must be a JSON object (got " + json_read::shown(j) + ")");
     if (!j.contains("game")) throw std::invalid_argument("game options need \"game\": \"spook\" or \"ludo\"");
     const auto name = read_key<std::string>(j, "game", "\"spook\" or \"ludo\"");
     const auto kind = parse_game_kind(name);
-    if (!kind) throw std::invalid_argument("option \"game\" must be \"spook\" or \"ludo\" (got \"" + name + "\")");
+    if (!kind) throw std::invalid_argument("option \"game\" must be \"spook\" or \"ludo\" (got " + quote_client_text(name) + ")");
 
     GameOptions o;
     o.game = *kind;
@@ -111,8 +114,8 @@ void from_json(const nlohmann::json& j, GameOptions& out) {
     for (const auto& [key, value] : j.items()) {
         if (common.count(key) || own.count(key)) continue;
         if (other.count(key))
-            throw std::invalid_argument("option \"" + key + "\" is not an option of " + name);
-        throw std::invalid_argument("unknown option \"" + key + "\"");
+            throw std::invalid_argument("option " + quote_client_text(key) + " is not an option of " + name);
+        throw std::invalid_argument("unknown option " + quote_client_text(key));
     }
     if (j.contains("players")) o.players = read_int(j, "players");
     if (j.contains("play_on")) o.play_on = read_key<bool>(j, "play_on", "true or false");
@@ -126,8 +129,8 @@ void from_json(const nlohmann::json& j, GameOptions& out) {
             const auto e = read_key<std::string>(j, "entry", "\"text\" or \"start_square\"");
             const auto entry = parse_ludo_entry(e);
             if (!entry)
-                throw std::invalid_argument("option \"entry\" must be \"text\" or \"start_square\" (got \"" + e +
-                                            "\")");
+                throw std::invalid_argument("option \"entry\" must be \"text\" or \"start_square\" (got " +
+                                            quote_client_text(e) + ")");
             o.ludo.entry = *entry;
         }
         if (j.contains("three_sixes")) o.ludo.three_sixes = read_key<bool>(j, "three_sixes", "true or false");

@@ -1,11 +1,13 @@
 #include "spookludo/protocol/messages.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
 #include "spookludo/json_read.h"
 #include "spookludo/protocol/server_messages.h"
+#include "spookludo/text.h"
 
 namespace spookludo::protocol {
 
@@ -34,6 +36,7 @@ std::string_view to_string(ErrorCode code) noexcept {
         case ErrorCode::stale_decision: return "stale_decision";
         case ErrorCode::illegal_choice: return "illegal_choice";
         case ErrorCode::already_in_room: return "already_in_room";
+        case ErrorCode::bad_name: return "bad_name";
     }
     return "?";
 }
@@ -63,10 +66,15 @@ SettingsChange read_settings(const json& j) {
     return s;
 }
 
+// A name the server would have to change is refused, with the reason (name_problem).
+struct BadName : std::invalid_argument {
+    using std::invalid_argument::invalid_argument;
+};
+
 std::string read_name(const json& j) {
-    const std::string cleaned = clean_name(jr::string(j, "", "name", 256));
-    if (cleaned.empty()) jr::fail("name", "must contain a printable character");
-    return cleaned;
+    std::string name = jr::string(j, "", "name");
+    if (auto problem = name_problem(name)) throw BadName("name " + quote_client_text(name) + " " + *problem);
+    return name;
 }
 
 ClientMessage parse_object(const json& j, const std::string& type) {
@@ -74,7 +82,7 @@ ClientMessage parse_object(const json& j, const std::string& type) {
         jr::only_keys(j, "", {"type", "protocol", "client"});
         Hello m;
         m.protocol = static_cast<int>(jr::integer(j, "", "protocol", 0, 1 << 20));
-        if (j.contains("client")) m.client = clean_name(jr::string(j, "", "client", 64));
+        if (j.contains("client")) m.client = jr::string(j, "", "client", 64);
         return m;
     }
     if (type == "create_room") {
@@ -121,7 +129,7 @@ ClientMessage parse_object(const json& j, const std::string& type) {
         if (j.contains("policy")) {
             const auto name = jr::string(j, "", "policy", 16);
             const auto kind = parse_policy(name);
-            if (!kind) jr::fail("policy", "unknown policy \"" + name + "\" (random, greedy or best)");
+            if (!kind) jr::fail("policy", "unknown policy " + quote_client_text(name) + " (random, greedy or best)");
             m.policy = *kind;
         }
         return m;
@@ -164,8 +172,10 @@ std::variant<ClientMessage, ProtocolError> parse_client_message(std::string_view
     const auto& type = it->get_ref<const std::string&>();
     try {
         return parse_object(j, type);
+    } catch (const BadName& e) {
+        return ProtocolError{ErrorCode::bad_name, e.what()};
     } catch (const std::out_of_range&) {
-        return ProtocolError{ErrorCode::unknown_type, "unknown message type \"" + type.substr(0, 32) + "\""};
+        return ProtocolError{ErrorCode::unknown_type, "unknown message type " + quote_client_text(type)};
     } catch (const std::invalid_argument& e) {
         return ProtocolError{ErrorCode::bad_field, e.what()};
     }
@@ -228,45 +238,86 @@ std::string encode(const ClientMessage& message) {
     return j.dump();
 }
 
-std::string clean_name(std::string_view name) {
-    std::string out;
-    bool space = false;
-    for (std::size_t i = 0; i < name.size(); ++i) {
-        const auto c = static_cast<unsigned char>(name[i]);
-        if (c < 0x20 || c == 0x7f) {  // control characters, including ESC of escape sequences
-            space = !out.empty();
-            continue;
-        }
-        if (c == 0xc2 && i + 1 < name.size() && static_cast<unsigned char>(name[i + 1]) >= 0x80 &&
-            static_cast<unsigned char>(name[i + 1]) <= 0x9f) {
-            ++i;  // C1 control characters (U+0080..U+009F), e.g. the 8-bit CSI
-            continue;
-        }
-        if (c == ' ') {
-            space = !out.empty();
-            continue;
-        }
-        if (space) out += ' ';
-        space = false;
-        out += static_cast<char>(c);
-    }
-    if (out.size() > kMaxNameBytes) {
-        std::size_t cut = kMaxNameBytes;
-        while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xc0) == 0x80) --cut;  // keep UTF-8 whole
-        out.resize(cut);
-    }
-    // Drop bytes that are not valid UTF-8 so names always print.
-    const json check = out;
-    try {
-        (void)check.dump();
-    } catch (const json::type_error&) {
-        std::string ascii;
-        for (char ch : out)
-            if (static_cast<unsigned char>(ch) < 0x80) ascii += ch;
-        out = ascii;
-    }
-    while (!out.empty() && out.back() == ' ') out.pop_back();
+namespace {
+
+std::string code_point(char32_t c) {
+    static constexpr char hex[] = "0123456789ABCDEF";
+    std::string out = "U+";
+    for (int shift = c > 0xFFFF ? 16 : 12; shift >= 0; shift -= 4) out += hex[(c >> shift) & 0xF];
     return out;
+}
+
+// Spaces other than U+0020 (general category Zs): they look like a space and are not one.
+bool is_other_space(char32_t c) {
+    return c == 0x00A0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
+// Letters and marks that show as nothing (Hangul fillers, the braille blank, the combining
+// grapheme joiner, Mongolian and Khmer invisible marks): used to make a name look empty.
+bool is_blank_looking(char32_t c) {
+    return c == 0x034F || c == 0x115F || c == 0x1160 || c == 0x17B4 || c == 0x17B5 || (c >= 0x180B && c <= 0x180D) ||
+           c == 0x180F || c == 0x2800 || c == 0x3164 || c == 0xFFA0;
+}
+
+// Pictographs, for the one format character a name may hold: the zero-width joiner between two
+// of them (as in 👩‍🚀), which makes one emoji of them.
+bool is_pictograph(char32_t c) {
+    return (c >= 0x1F000 && c <= 0x1FAFF) || (c >= 0x2600 && c <= 0x27BF) || (c >= 0x2B00 && c <= 0x2BFF);
+}
+
+bool ascii_equal_ignoring_case(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        char x = a[i], y = b[i];
+        if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+        if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+        if (x != y) return false;
+    }
+    return true;
+}
+
+// "<anything> bot <n>" or "bot <n>", in any case: the form of the names the server gives bots.
+bool has_bot_form(std::string_view name) {
+    std::size_t end = name.size();
+    while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9') --end;
+    if (end == name.size()) return false;  // no number at the end
+    const std::string_view rest = name.substr(0, end);
+    if (rest.size() < 4 || !ascii_equal_ignoring_case(rest.substr(rest.size() - 4), "bot ")) return false;
+    return rest.size() == 4 || rest[rest.size() - 5] == ' ';
+}
+
+}  // namespace
+
+std::optional<std::string> name_problem(std::string_view name) {
+    std::vector<char32_t> chars;
+    for (std::size_t at = 0; at < name.size();) {
+        const auto c = next_char(name, at);
+        if (!c) return std::string("is not valid UTF-8");
+        chars.push_back(*c);
+    }
+    if (chars.empty()) return std::string("is empty");
+    if (std::all_of(chars.begin(), chars.end(), [](char32_t c) { return c == ' '; }))
+        return std::string("has nothing but spaces");
+    for (std::size_t i = 0; i < chars.size(); ++i) {
+        const char32_t c = chars[i];
+        if (is_control_char(c) || c == 0x2028 || c == 0x2029)
+            return "contains a control character (" + code_point(c) + ")";
+        if (c == 0x200D && i > 0 && i + 1 < chars.size() && (is_pictograph(chars[i - 1]) || chars[i - 1] == 0xFE0F) &&
+            is_pictograph(chars[i + 1]))
+            continue;  // a zero-width joiner inside an emoji
+        if (is_format_char(c))
+            return "contains an invisible format character (" + code_point(c) +
+                   "): bidi controls, zero-width characters and the like could make it look like another name";
+        if (is_blank_looking(c)) return "contains " + code_point(c) + ", a character that shows as nothing";
+        if (is_other_space(c)) return "contains " + code_point(c) + ", a space other than the plain space";
+    }
+    if (chars.front() == ' ' || chars.back() == ' ') return std::string("starts or ends with a space");
+    for (std::size_t i = 1; i < chars.size(); ++i)
+        if (chars[i] == ' ' && chars[i - 1] == ' ') return std::string("has two spaces in a row");
+    if (chars.size() > kMaxNameChars)
+        return "is " + std::to_string(chars.size()) + " characters long: at most " + std::to_string(kMaxNameChars);
+    if (has_bot_form(name)) return std::string("has the form of the names the server gives its bots (\"<policy> bot <n>\")");
+    return std::nullopt;
 }
 
 std::string error_message(ErrorCode code, std::string_view message, std::string_view ref_type) {

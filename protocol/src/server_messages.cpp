@@ -4,6 +4,8 @@
 #include <type_traits>
 
 #include "spookludo/json_text.h"
+#include "spookludo/protocol/websocket.h"
+#include "spookludo/text.h"
 
 namespace spookludo::protocol {
 
@@ -300,7 +302,12 @@ struct Writer {
         json_text::number(out, n);
     }
     void write(double d) { json_text::number(out, d); }
-    void write(const std::string& text) { json_text::string(out, text); }
+    void write(const std::string& text) {
+        if (ws::valid_utf8(text))
+            json_text::string(out, text);
+        else
+            json_text::string(out, valid_utf8_or_replaced(text));  // as encode_message does
+    }
     template <class T>
     void write(const std::vector<T>& items) {
         out += '[';

@@ -48,13 +48,52 @@ TEST_CASE("protocol: malformed messages get a code and a message naming the fiel
     CHECK(e.message.find("seed") != std::string::npos);
 }
 
-TEST_CASE("protocol: names are cleaned and limited [protocol]") {
-    CHECK(clean_name("  Ann  ") == "Ann");
-    CHECK(clean_name("A\x1b[2Jnn") == "A [2Jnn");
-    CHECK(clean_name("\x07\x08") == "");
-    CHECK(clean_name(std::string(100, 'x')).size() == kMaxNameBytes);
-    CHECK(clean_name("Zoë") == "Zoë");
-    CHECK(clean_name(std::string(23, 'x') + "ë").size() == 23);  // never half a character
+TEST_CASE("protocol: a name is taken as it is or refused with the reason, never changed [protocol][names]") {
+    CHECK_FALSE(name_problem("Ann"));
+    CHECK_FALSE(name_problem("Zoë 🎃"));
+    CHECK_FALSE(name_problem("Ωμέγα"));
+    CHECK_FALSE(name_problem("עברית"));
+    CHECK_FALSE(name_problem("👩\u200D🚀 Ann"));  // a joiner inside an emoji
+    CHECK_FALSE(name_problem("❤\uFE0F\u200D🔥"));
+    CHECK_FALSE(name_problem("Robot 3"));
+    CHECK_FALSE(name_problem("bot"));
+    CHECK_FALSE(name_problem("best bot"));
+    CHECK_FALSE(name_problem(std::string(24, 'x')));
+    std::string accented;
+    for (int i = 0; i < 24; ++i) accented += "é";
+    CHECK_FALSE(name_problem(accented));  // 48 bytes, 24 characters
+
+    auto refused = [](std::string_view name, std::string_view why) {
+        CAPTURE(name);
+        const auto problem = name_problem(name);
+        REQUIRE(problem);
+        CHECK_MESSAGE(problem->find(why) != std::string::npos, *problem);
+    };
+    refused("", "empty");
+    refused("   ", "nothing but spaces");
+    refused(" Ann", "starts or ends with a space");
+    refused("Ann ", "starts or ends with a space");
+    refused("Ann  Bob", "two spaces in a row");
+    refused("A\x1b[2Jnn", "control character (U+001B)");
+    refused("Ann\tBob", "control character (U+0009)");
+    refused("\xC2\x9B" "31m", "control character (U+009B)");
+    refused("Ann\u202Enb", "invisible format character (U+202E)");
+    refused("\u2066Ann\u2069", "U+2066");
+    refused("Ann\u200B", "U+200B");
+    refused("A\u200Dnn", "U+200D");  // a joiner that joins no emoji
+    refused("\uFEFFAnn", "U+FEFF");
+    refused("Ann\u2060", "U+2060");
+    refused("\u3164", "U+3164, a character that shows as nothing");
+    refused("Ann\u00A0Bob", "U+00A0, a space other than the plain space");
+    refused("x\xFF", "not valid UTF-8");
+    refused("x\xC3", "not valid UTF-8");
+    refused(std::string(25, 'x'), "25 characters long: at most 24");
+    refused(accented + "e", "25 characters long");
+    refused("best bot 1", "the names the server gives its bots");
+    refused("Greedy Bot 12", "the names the server gives its bots");
+    refused("random bot 3", "bots");
+    refused("my bot 2", "bots");
+    refused("bot 7", "bots");
 }
 
 #include "spookludo/protocol/server_messages.h"

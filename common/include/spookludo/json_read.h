@@ -7,11 +7,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "spookludo/text.h"
+
 namespace spookludo::json_read {
 
 [[noreturn]] void fail(const std::string& path, const std::string& what);
 
 std::string join(const std::string& path, std::string_view key);
+
+// A value from outside as an error message shows it: a number, true, false or null as it is, a
+// string quoted (quote_client_text), an array or object by its kind.
+std::string shown(const nlohmann::json& v);
 std::string join(const std::string& path, std::size_t index);
 
 // The value of `key` in object `j` (at `path`); fails when `j` is not an object or lacks `key`.
@@ -33,7 +39,7 @@ Enum enumerated(const nlohmann::json& j, const std::string& path, const char* ke
         if (s == to_string(e)) return e;
     std::string names;
     for (Enum e : values) names += (names.empty() ? "" : ", ") + std::string(to_string(e));
-    fail(join(path, key), "unknown value \"" + s + "\" (one of " + names + ")");
+    fail(join(path, key), "unknown value " + quote_client_text(s) + " (one of " + names + ")");
 }
 
 }  // namespace spookludo::json_read

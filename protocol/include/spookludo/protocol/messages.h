@@ -14,12 +14,17 @@
 
 #include "spookludo/options.h"
 #include "spookludo/policy.h"
+#include "spookludo/text.h"
 
 namespace spookludo::protocol {
 
+// Every error reply and log line that shows text a client sent quotes it with this (text.h):
+// cut on a character boundary, ill-formed UTF-8 replaced, control and format characters escaped.
+using spookludo::quote_client_text;
+
 inline constexpr int kProtocolVersion = 1;
 inline constexpr std::size_t kMaxMessageBytes = 4096;  // larger frames are refused
-inline constexpr std::size_t kMaxNameBytes = 24;
+inline constexpr std::size_t kMaxNameChars = 24;  // characters (Unicode code points), not bytes
 inline constexpr std::string_view kWebSocketPath = "/ws";
 
 // ---- Error codes ----------------------------------------------------------------------------
@@ -44,6 +49,7 @@ enum class ErrorCode : unsigned char {
     stale_decision,    // a choice for a decision that is over or not this seat's
     illegal_choice,    // the rules refuse the choice (the message gives the reason)
     already_in_room,
+    bad_name,          // a name the server would have to change (the message says why: name_problem)
 };
 std::string_view to_string(ErrorCode code) noexcept;
 
@@ -104,12 +110,19 @@ std::string_view type_of(const ClientMessage& message) noexcept;
 // The JSON text of a client message (what clients send).
 std::string encode(const ClientMessage& message);
 
-// Cleans a display name: control and escape characters removed, white space collapsed, at most
-// kMaxNameBytes bytes (on a UTF-8 boundary). Empty when nothing printable is left.
-std::string clean_name(std::string_view name);
+// Why the server refuses a player's name, or nothing when it takes it as it is. The server never
+// changes a name: a name it would have to change is refused (ErrorCode::bad_name) with this
+// reason. Refused: ill-formed UTF-8; empty or nothing but spaces; control characters (Cc, line
+// and paragraph separators); format characters (Cf: bidi controls, zero-width characters, the
+// BOM, tags), except a zero-width joiner between two pictographs, inside an emoji; characters
+// that show as nothing (Hangul fillers, the braille blank, ...); spaces other than U+0020; a
+// space at either end or two in a row; more than kMaxNameChars characters; and the form of
+// the server's bots' names, "<policy> bot <n>" (any word, any case).
+std::optional<std::string> name_problem(std::string_view name);
 
 // ---- Server -> client -----------------------------------------------------------------------
 // Written by the server as JSON objects with these fields (see PROTOCOL.md for every message).
+// Never throws on ill-formed UTF-8 (replaced with U+FFFD), whatever `message` holds.
 std::string error_message(ErrorCode code, std::string_view message, std::string_view ref_type = {});
 
 }  // namespace spookludo::protocol

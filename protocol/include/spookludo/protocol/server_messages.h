@@ -263,9 +263,11 @@ nlohmann::json to_message(const M& m) {
     j["type"] = M::type;
     return j;
 }
+// Never throws on ill-formed UTF-8 in a field, whatever a message was given: such bytes go out as
+// U+FFFD (a text frame must be UTF-8; client text is quoted with quote_client_text anyway).
 template <class M>
 std::string encode_message(const M& m) {
-    return to_message(m).dump();
+    return to_message(m).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 // The messages of every game step are written directly (no JSON tree); the same text as
 // to_message(m).dump() up to the order of the fields, "type" first.
