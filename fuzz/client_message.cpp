@@ -2,7 +2,7 @@
 // writes back: for a rejected message the error reply built from what was rejected
 // (protocol::error_message, as the WebSocket session sends it), for an accepted one its encoding
 // (protocol::encode). Invariants: nothing throws; the reply is a JSON object of type "error" with
-// the code of the rejection; an accepted message encodes to text that parses again as the same
+// the code of the rejection, at most 512 bytes whatever was sent; an accepted message encodes to text that parses again as the same
 // message type and encodes to the same text (encode and parse agree).
 #include <string>
 #include <variant>
@@ -13,6 +13,10 @@
 #include "spookludo/protocol/messages.h"
 
 namespace protocol = spookludo::protocol;
+
+namespace {
+constexpr std::size_t kMaxReplyBytes = 512;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text = spookludo::fuzz::as_text(data, size);
@@ -26,6 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             FUZZ_CHECK(j.value("type", "") == "error", reply);
             FUZZ_CHECK(j.value("code", "") == protocol::to_string(error->code), reply);
             FUZZ_CHECK(j.contains("message") && j["message"].is_string() && !j["message"].empty(), reply);
+            // Client text is quoted cut short, never echoed whole (a 4 KB message gives a short reply).
+            FUZZ_CHECK(reply.size() <= kMaxReplyBytes, std::to_string(reply.size()) + " bytes: " + reply);
         }
         return 0;
     }
