@@ -7,7 +7,9 @@
 #   scripts/fuzz.sh --long [TARGET...]             10 million executions or one hour per target,
 #                                                  whichever comes first
 #   scripts/fuzz.sh --list                         the targets
-#   scripts/fuzz.sh --no-build ...                 use the binaries already built
+#   scripts/fuzz.sh --no-build ...                 use the binaries already built (those of
+#                                                  SPOOKLUDO_FUZZ_BIN=DIR when it is set)
+#   SPOOKLUDO_FUZZ_OUT=DIR                         puts work, crashes and logs under DIR
 #
 # New inputs the fuzzer finds go to build/fuzz/work/TARGET (not into the committed corpus), a
 # crashing input to build/fuzz/crashes/TARGET/, the fuzzer's output to build/fuzz/logs/TARGET.log.
@@ -20,7 +22,7 @@ build=1
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --time) seconds=${2:?--time needs a number of seconds}; shift ;;
     --long) seconds=3600; runs=10000000 ;;
     --list) ls fuzz/corpus; exit 0 ;;
@@ -39,14 +41,15 @@ if [ "$build" = 1 ]; then
   scripts/build.sh fuzz fuzz_targets
 fi
 
-bin=build/fuzz/fuzz
+bin=${SPOOKLUDO_FUZZ_BIN:-build/fuzz/fuzz}   # another copy of the binaries, for a long run beside rebuilds
+out=${SPOOKLUDO_FUZZ_OUT:-build/fuzz}        # where work, crashes and logs go
 symbolizer=$(command -v llvm-symbolizer || command -v llvm-symbolizer-14 || true)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1${symbolizer:+:external_symbolizer_path=$symbolizer}}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1${symbolizer:+:external_symbolizer_path=$symbolizer}}
 
 failed=()
 for t in "${targets[@]}"; do
-  work=build/fuzz/work/$t crashes=build/fuzz/crashes/$t log=build/fuzz/logs/$t.log
+  work=$out/work/$t crashes=$out/crashes/$t log=$out/logs/$t.log
   mkdir -p "$work" "$crashes" "$(dirname "$log")"
   args=(-max_total_time="$seconds" -runs="$runs" -timeout=20 -rss_limit_mb=2048 -max_len=65536
         -print_final_stats=1 -artifact_prefix="$crashes/")
