@@ -1,6 +1,7 @@
 #pragma once
 // The network side of spookludo-server: one port for HTTP (/healthz, /metrics, /records/<id>)
-// and WebSocket (/ws). The only file that includes Boost.Beast is network.cpp.
+// and WebSocket (/ws). Boost.Beast stays in the network .cpp files: listener.cpp,
+// http_session.cpp, websocket_session.cpp (with network_shared.h and stream.h) and health_check.cpp.
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -25,7 +26,7 @@ public:
     // Stops accepting; closes every connection after what is queued for it.
     void stop();
 
-    struct Impl;  // public so the sessions in network.cpp can name it
+    struct Impl;  // public so the sessions (network_shared.h) can name it
 
 private:
     std::shared_ptr<Impl> impl_;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <optional>
 #include <random>
+#include <unordered_map>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
@@ -81,14 +82,18 @@ public:
 
     const std::string& code() const noexcept override { return code_; }
 
-    void deliver(std::shared_ptr<Peer> peer, protocol::ClientMessage message) override {
-        net::post(strand_, [self = self(), peer = std::move(peer), message = std::move(message)]() mutable {
+    void deliver(std::shared_ptr<Peer> peer, protocol::ClientMessage message, std::uint64_t entry) override {
+        net::post(strand_, [self = self(), peer = std::move(peer), message = std::move(message), entry]() mutable {
+            self->entries_[peer->id()] = entry;
             self->on_message(peer, message);
         });
     }
 
     void disconnected(std::shared_ptr<Peer> peer) override {
-        net::post(strand_, [self = self(), peer = std::move(peer)] { self->on_disconnected(peer); });
+        net::post(strand_, [self = self(), peer = std::move(peer)] {
+            self->entries_.erase(peer->id());
+            self->on_disconnected(peer);
+        });
     }
 
     void shutdown(std::function<void()> done) override {
@@ -163,6 +168,14 @@ private:
     void broadcast_snapshot() { broadcast(snapshot()); }
 
     // ---- Who is who -------------------------------------------------------------------------
+    // The room lets a peer go (Peer::detach), with the last entry count it saw from it.
+    void let_go(const std::shared_ptr<Peer>& peer) {
+        const auto it = entries_.find(peer->id());
+        if (it == entries_.end()) return;  // it never came in: nothing to let go
+        peer->detach(*this, it->second);
+        entries_.erase(it);
+    }
+
     int seat_of(const std::shared_ptr<Peer>& peer) const {
         for (std::size_t s = 0; s < seats_.size(); ++s)
             if (!seats_[s].bot && seats_[s].peer.lock() == peer) return static_cast<int>(s);
@@ -178,14 +191,33 @@ private:
     int capacity() const { return options_.players; }
 
     void welcome_seat(const std::shared_ptr<Peer>& peer, int seat) {
-        peer->attach(shared_from_this());
         send(peer, Joined{code_, seat, seats_[static_cast<std::size_t>(seat)].token, "player", host_ == seat});
     }
 
     // ---- Messages ---------------------------------------------------------------------------
     void on_message(const std::shared_ptr<Peer>& peer, protocol::ClientMessage& message) {
-        if (closed_) return error(peer, ErrorCode::room_not_found, "the room is closed");
-        std::visit([&](auto& m) { handle(peer, m); }, message);
+        const bool entering = std::holds_alternative<CreateRoom>(message) || std::holds_alternative<JoinRoom>(message) ||
+                              std::holds_alternative<Watch>(message) || std::holds_alternative<Resume>(message);
+        if (closed_) {
+            error(peer, ErrorCode::room_not_found, "the room is closed");
+        } else {
+            // One message's failure is that connection's problem alone: the room goes on.
+            try {
+                std::visit([&](auto& m) { handle(peer, m); }, message);
+            } catch (const std::exception& e) {
+                ++services_.metrics.internal_errors;
+                spdlog::error("room {}: a {} from connection {} failed: {}", code_, protocol::type_of(message),
+                              peer->id(), e.what());
+                error(peer, ErrorCode::internal_error, "the server could not handle that message",
+                      protocol::type_of(message));
+            }
+        }
+        // The Inbox sent this connection here when it asked to enter: when the room did not
+        // take it in, it is let go (and a room its creator never entered closes).
+        if (entering && seat_of(peer) < 0 && !is_spectator(peer)) {
+            let_go(peer);
+            close_if_empty();
+        }
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::CreateRoom& m) {
@@ -227,7 +259,6 @@ private:
         if (static_cast<int>(spectators_.size()) >= services_.config.max_spectators)
             return error(peer, ErrorCode::room_full, "room " + code_ + " has its maximum of spectators", "watch");
         spectators_.push_back(peer);
-        peer->attach(shared_from_this());
         send(peer, Joined{code_, -1, std::nullopt, "spectator", false});
         send(peer, snapshot());
         spdlog::info("room {}: a spectator joined ({} watching)", code_, spectators_.size());
@@ -243,7 +274,7 @@ private:
         for (std::size_t s = 0; s < seats_.size(); ++s) {
             auto& seat = seats_[s];
             if (seat.bot || seat.token.empty() || seat.token != m.token) continue;
-            if (auto old = seat.peer.lock(); old && old != peer && seat.connected) old->detach();
+            if (auto old = seat.peer.lock(); old && old != peer && seat.connected) let_go(old);
             seat.peer = peer;
             seat.connected = true;
             if (seat.reconnect_timer) seat.reconnect_timer->cancel();
@@ -256,6 +287,7 @@ private:
             return;
         }
         error(peer, ErrorCode::bad_token, "no seat in room " + code_ + " has that token", "resume");
+        peer->strike();  // guessing tokens is abuse, counted like any bad message
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::SubmitClientSeed& m) {
@@ -342,7 +374,7 @@ private:
         auto& seat = seats_[static_cast<std::size_t>(m.seat)];
         if (auto p = seat.peer.lock()) {
             send(p, Kicked{code_});
-            p->detach();
+            let_go(p);
         }
         seat.peer.reset();
         seat.connected = false;
@@ -402,10 +434,10 @@ private:
             spectators_.erase(std::remove_if(spectators_.begin(), spectators_.end(),
                                              [&](const auto& w) { return w.lock() == peer || w.expired(); }),
                               spectators_.end());
-            peer->detach();
+            let_go(peer);
             return;
         }
-        peer->detach();
+        let_go(peer);
         if (state_ == RoomState::lobby) return remove_seat(seat, "left");
         auto& s = seats_[static_cast<std::size_t>(seat)];
         s.connected = false;
@@ -439,7 +471,7 @@ private:
         auto& s = seats_[static_cast<std::size_t>(seat)];
         if (auto p = s.peer.lock()) {
             if (std::string_view(why) != "left") send(p, Kicked{code_});
-            p->detach();
+            let_go(p);
         }
         spdlog::info("room {}: seat {} ({}) {}", code_, seat, quote_client_text(s.name), why);
         seats_.erase(seats_.begin() + seat);
@@ -756,6 +788,8 @@ private:
     GameOptions options_;
     protocol::RoomSettings settings_;
     std::vector<Seat> seats_;
+    // By peer id: the entry count of the last message the room took from that peer (let_go).
+    std::unordered_map<std::uint64_t, std::uint64_t> entries_;
     std::vector<std::weak_ptr<Peer>> spectators_;
     int host_ = -1;
     RoomState state_ = RoomState::lobby;

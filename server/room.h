@@ -22,7 +22,9 @@ public:
     virtual ~Room() = default;
     virtual const std::string& code() const noexcept = 0;
     // A message from a peer: create_room's creator, join_room, watch and resume arrive here too.
-    virtual void deliver(std::shared_ptr<Peer> peer, protocol::ClientMessage message) = 0;
+    // `entry` counts the peer's messages that entered a room, this one included (see
+    // Peer::detach): the room hands the latest it has seen back when it lets the peer go.
+    virtual void deliver(std::shared_ptr<Peer> peer, protocol::ClientMessage message, std::uint64_t entry) = 0;
     // The peer's connection is gone.
     virtual void disconnected(std::shared_ptr<Peer> peer) = 0;
     // The server is stopping: abandon a game in progress (record written, seed revealed), tell

@@ -30,6 +30,11 @@ std::string Metrics::prometheus_text() {
         o << "# HELP " << name << ' ' << help << "\n# TYPE " << name << ' ' << type << '\n' << name << ' ' << v << '\n';
     };
     gauge("spookludo_connections", "Open WebSocket connections.", "gauge", connections);
+    gauge("spookludo_tcp_connections", "Open TCP connections: WebSocket, HTTP, and not yet upgraded.", "gauge",
+          tcp_connections);
+    gauge("spookludo_refused_out_of_descriptors_total",
+          "Connections answered 503 and closed because the server was out of file descriptors.", "counter",
+          refused_out_of_descriptors);
     gauge("spookludo_rooms", "Rooms on the server.", "gauge", rooms);
     gauge("spookludo_games_started_total", "Games started.", "counter", games_started);
     gauge("spookludo_games_finished_total", "Games played to the end.", "counter", games_finished);
@@ -41,6 +46,9 @@ std::string Metrics::prometheus_text() {
     gauge("spookludo_messages_out_total", "WebSocket messages sent.", "counter", messages_out);
     gauge("spookludo_slow_readers_dropped_total", "Connections dropped because they did not read what was sent.",
           "counter", slow_readers_dropped);
+    gauge("spookludo_internal_errors_total",
+          "Messages whose handling failed inside the server (each answered with internal_error; a defect to report).",
+          "counter", internal_errors);
     o << "# HELP spookludo_decision_round_trip_ms From a decision request to its answer.\n"
          "# TYPE spookludo_decision_round_trip_ms histogram\n";
     long cumulative = 0;

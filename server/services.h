@@ -22,7 +22,9 @@ class Room;
 
 // Counters for /metrics (Prometheus text format).
 struct Metrics {
-    std::atomic<long> connections{0};
+    std::atomic<long> connections{0};      // open WebSocket connections
+    std::atomic<long> tcp_connections{0};  // open TCP connections of any kind (the limits count these)
+    std::atomic<long> refused_out_of_descriptors{0};
     std::atomic<long> rooms{0};
     std::atomic<long> games_started{0};
     std::atomic<long> games_finished{0};
@@ -32,6 +34,7 @@ struct Metrics {
     std::atomic<long> messages_in{0};
     std::atomic<long> messages_out{0};
     std::atomic<long> slow_readers_dropped{0};  // connections dropped with a full send queue
+    std::atomic<long> internal_errors{0};       // messages whose handling threw (a defect)
     // Decision round trip (request sent to answer received), histogram buckets in ms.
     static constexpr double kBuckets[] = {0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000};
     std::atomic<long> round_trip_count[std::size(kBuckets) + 1]{};

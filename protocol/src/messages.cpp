@@ -37,6 +37,7 @@ std::string_view to_string(ErrorCode code) noexcept {
         case ErrorCode::illegal_choice: return "illegal_choice";
         case ErrorCode::already_in_room: return "already_in_room";
         case ErrorCode::bad_name: return "bad_name";
+        case ErrorCode::internal_error: return "internal_error";
     }
     return "?";
 }

@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -75,6 +76,35 @@ std::pair<pid_t, std::uint16_t> start_server(const std::string& dir, rlim_t open
     kill(pid, SIGKILL);
     FAIL("the server did not start");
     return {0, 0};
+}
+
+// GET `target` over a plain socket, waiting at most `timeout` in all: what the server sent
+// before it closed the connection (or the time ran out).
+std::string raw_get(std::uint16_t port, const std::string& target, std::chrono::milliseconds timeout) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(fd >= 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    std::string got;
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) {
+        const std::string request = "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+        ::send(fd, request.data(), request.size(), MSG_NOSIGNAL);
+        const auto deadline = std::chrono::steady_clock::now() + timeout;
+        for (;;) {
+            const auto left =
+                std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+            pollfd p{fd, POLLIN, 0};
+            if (left <= 0 || ::poll(&p, 1, static_cast<int>(left)) <= 0) break;
+            char buf[1024];
+            const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+            if (n <= 0) break;
+            got.append(buf, static_cast<std::size_t>(n));
+        }
+    }
+    ::close(fd);
+    return got;
 }
 
 // Runs `spookludo-server --healthcheck` with `args` (and SPOOKLUDO_PORT=`env_port` when given);
@@ -229,6 +259,12 @@ TEST_CASE("server process: out of file descriptors it says why, does not spin, a
     const long used = cpu_ticks() - before;
     CHECK(used < sysconf(_SC_CLK_TCK) / 4);  // under a quarter of a core
     CHECK(log().find("cannot accept a connection: Too many open files") != std::string::npos);
+    // Still out of descriptors, a health check is answered (503, and why) instead of waiting
+    // for nothing: the server keeps a descriptor in reserve for that.
+    const std::string answer = raw_get(port, "/healthz", std::chrono::seconds(3));
+    INFO(answer);
+    CHECK(answer.rfind("HTTP/1.1 503", 0) == 0);
+    CHECK(answer.find("out of file descriptors") != std::string::npos);
 
     for (int fd : sockets) ::close(fd);
     // It works through the closed connections waiting in its backlog, then serves again (a

@@ -50,6 +50,7 @@ enum class ErrorCode : unsigned char {
     illegal_choice,    // the rules refuse the choice (the message gives the reason)
     already_in_room,
     bad_name,          // a name the server would have to change (the message says why: name_problem)
+    internal_error,    // the server failed to handle the message (logged and counted); nothing changed
 };
 std::string_view to_string(ErrorCode code) noexcept;
 

@@ -1,0 +1,140 @@
+// The HTTP session: reads requests on a new connection, answers the plain routes
+// (http_routes.h), and hands a WebSocket upgrade on /ws to the WebSocket session.
+#include <optional>
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/bind_handler.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket/rfc6455.hpp>
+#include <spdlog/spdlog.h>
+
+#include "http_routes.h"
+#include "network_shared.h"
+#include "services.h"
+#include "spookludo/protocol/messages.h"
+
+namespace spookludo::server {
+
+namespace {
+
+template <class Stream>
+class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
+public:
+    HttpSession(Stream&& stream, std::shared_ptr<Network::Impl> network, ConnectionSlot slot)
+        : stream_(std::move(stream)), deadline_(stream_.get_executor()), network_(std::move(network)),
+          slot_(std::move(slot)) {}
+
+    void run() { net::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::read, this->shared_from_this())); }
+
+private:
+    using Request = http::request<http::string_body>;
+    static constexpr std::chrono::seconds kRefusalDeadline{1};
+
+    void read() {
+        parser_.emplace();
+        parser_->body_limit(8192);
+        parser_->header_limit(8192);
+        // One deadline for the request and its answer: a client that sends nothing, or does
+        // not read what it is sent, is closed.
+        // A connection over a limit only hears why, and gets a second to ask.
+        deadline_.expires_after(slot_.held() ? std::chrono::milliseconds(network_->services.config.handshake_timeout_ms)
+                                             : kRefusalDeadline);
+        deadline_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
+            if (!ec && !self->handed_over_) hang_up_stream(self->stream_);
+        });
+        http::async_read(stream_, buffer_, *parser_,
+                         beast::bind_front_handler(&HttpSession::on_read, this->shared_from_this()));
+    }
+
+    void on_read(beast::error_code ec, std::size_t) {
+        if (ec) {
+            deadline_.cancel();
+            return log_failure(ec, "http read");
+        }
+        auto req = parser_->release();
+        if (!slot_.held())
+            return respond(req, static_cast<http::status>(slot_.refusal_status()), "text/plain", slot_.refusal(), false);
+        if (beast::websocket::is_upgrade(req)) return upgrade(std::move(req));
+        serve(req);
+    }
+
+    void upgrade(Request&& req) {
+        if (req.target() != protocol::kWebSocketPath)
+            return respond(req, http::status::not_found, "text/plain", "WebSocket path is /ws\n", false);
+        auto& services = network_->services;
+        if (services.shutting_down)
+            return respond(req, http::status::service_unavailable, "text/plain", "shutting down\n", false);
+        handed_over_ = true;
+        deadline_.cancel();  // the WebSocket has its own timeouts
+        const auto early = buffer_.data();
+        std::string bytes(static_cast<const char*>(early.data()), early.size());
+        run_websocket_session(std::move(stream_), network_, std::move(slot_), std::move(req), std::move(bytes));
+    }
+
+    void serve(const Request& req) {
+        const HttpAnswer answer = answer_http(network_->services, std::string_view(req.method_string()),
+                                              std::string_view(req.target()));
+        if (answer.file) {
+            http::response<http::file_body> res{http::status::ok, req.version()};
+            beast::error_code ec;
+            res.body().open(answer.file->c_str(), beast::file_mode::scan, ec);
+            if (!ec) {
+                res.set(http::field::server, "spookludo-server");
+                res.set(http::field::content_type, answer.content_type);
+                res.keep_alive(req.keep_alive());
+                res.prepare_payload();
+                return send(std::move(res));
+            }
+            return respond(req, http::status::not_found, "text/plain", "no such record\n", true);
+        }
+        respond(req, static_cast<http::status>(answer.status), answer.content_type, answer.body, true);
+    }
+
+    void respond(const Request& req, http::status status, std::string_view type, std::string body, bool keep_alive) {
+        http::response<http::string_body> res{status, req.version()};
+        res.set(http::field::server, "spookludo-server");
+        res.set(http::field::content_type, type);
+        res.keep_alive(keep_alive && req.keep_alive());
+        if (req.method() != http::verb::head) res.body() = std::move(body);
+        res.prepare_payload();
+        send(std::move(res));
+    }
+
+    template <class Body>
+    void send(http::response<Body>&& res) {
+        auto sp = std::make_shared<http::response<Body>>(std::move(res));
+        const bool close = sp->need_eof();
+        http::async_write(stream_, *sp, [self = this->shared_from_this(), sp, close](beast::error_code ec, std::size_t) {
+            if (ec) {
+                self->deadline_.cancel();
+                return log_failure(ec, "http write");
+            }
+            if (close) {
+                self->deadline_.cancel();
+                return shutdown_send(self->stream_);
+            }
+            self->read();
+        });
+    }
+
+    Stream stream_;
+    net::steady_timer deadline_;
+    beast::flat_buffer buffer_;
+    std::optional<http::request_parser<http::string_body>> parser_;
+    std::shared_ptr<Network::Impl> network_;
+    ConnectionSlot slot_;  // this connection's place under the limits (empty: it is refused)
+    bool handed_over_ = false;  // the stream belongs to a WebSocket session now
+};
+
+}  // namespace
+
+template <class Stream>
+void run_http_session(Stream&& stream, std::shared_ptr<Network::Impl> network, ConnectionSlot slot) {
+    std::make_shared<HttpSession<Stream>>(std::move(stream), std::move(network), std::move(slot))->run();
+}
+
+template void run_http_session<PlainStream>(PlainStream&&, std::shared_ptr<Network::Impl>, ConnectionSlot);
+
+}  // namespace spookludo::server

@@ -1,0 +1,176 @@
+#include "inbox.h"
+
+#include <spdlog/spdlog.h>
+
+#include "room.h"
+#include "spookludo/protocol/server_messages.h"
+
+namespace spookludo::server {
+
+using protocol::ErrorCode;
+
+namespace {
+std::int64_t now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+}  // namespace
+
+Inbox::Inbox(boost::asio::io_context& io, Services& services, const Peer& peer)
+    : io_(io), services_(services), peer_(peer), tokens_(burst()) {}
+
+double Inbox::burst() const { return 2.0 * services_.config.max_messages_per_second; }
+
+void Inbox::grant_answer() {
+    int g = granted_.load();
+    while (g < kMaxGrants && !granted_.compare_exchange_weak(g, g + 1)) {
+    }
+}
+
+// Token bucket: max_messages_per_second, bursts of twice that.
+bool Inbox::rate_ok(bool answers_count) {
+    int g = answers_count ? granted_.load() : 0;
+    while (g > 0)  // an answer the room asked for
+        if (granted_.compare_exchange_weak(g, g - 1)) return true;
+    const auto now = std::chrono::steady_clock::now();
+    const double rate = services_.config.max_messages_per_second;
+    tokens_ = std::min(burst(), tokens_ + rate * std::chrono::duration<double>(now - last_refill_).count());
+    last_refill_ = now;
+    if (tokens_ < 1) return false;
+    tokens_ -= 1;
+    return true;
+}
+
+Inbox::Outcome Inbox::reject(const std::shared_ptr<Peer>& self, ErrorCode code, const std::string& message,
+                             std::string_view ref) {
+    services_.metrics.count_error(protocol::to_string(code));
+    self->send(protocol::error_message(code, message, ref));
+    return strike();  // repeated abuse closes this connection only
+}
+
+Inbox::Outcome Inbox::on_binary(const std::shared_ptr<Peer>& self) {
+    ++services_.metrics.messages_in;
+    if (!rate_ok())
+        return reject(self, ErrorCode::rate_limited,
+                      "too many messages: at most " + std::to_string(services_.config.max_messages_per_second) +
+                          " a second");
+    return reject(self, ErrorCode::binary_frame, "binary frames are not part of the protocol: send JSON text");
+}
+
+Inbox::Outcome Inbox::on_text(const std::shared_ptr<Peer>& self, std::string_view text) {
+    ++services_.metrics.messages_in;
+    if (!rate_ok())
+        return reject(self, ErrorCode::rate_limited,
+                      "too many messages: at most " + std::to_string(services_.config.max_messages_per_second) +
+                          " a second");
+    try {
+        return handle(self, text);
+    } catch (const std::exception& e) {
+        ++services_.metrics.internal_errors;
+        spdlog::error("connection {} from {}: a message failed: {}", peer_.id(), peer_.address(), e.what());
+        return reject(self, ErrorCode::internal_error, "the server could not handle that message");
+    }
+}
+
+// Control frames share the message rate: a client that floods pings gets no pongs beyond it,
+// and counts a bad message for each one over (so a flood closes the connection).
+Inbox::Control Inbox::on_control() {
+    if (rate_ok(false)) return Control::answer;
+    return strike() == Outcome::close ? Control::close : Control::ignore;
+}
+
+Inbox::Outcome Inbox::strike() {
+    if (++strikes_ >= kMaxStrikes) {
+        spdlog::info("connection {} from {}: too many bad messages; closed", peer_.id(), peer_.address());
+        return Outcome::close;
+    }
+    return Outcome::go_on;
+}
+
+void Inbox::detach(const Room* room, std::uint64_t entry) {
+    if (room_.get() == room && entry == entries_) room_.reset();
+}
+
+void Inbox::on_gone(const std::shared_ptr<Peer>& self) {
+    if (room_) {
+        room_->disconnected(self);
+        room_.reset();
+    }
+}
+
+Inbox::Outcome Inbox::enter(const std::shared_ptr<Peer>& self, std::shared_ptr<Room> room,
+                            protocol::ClientMessage&& message) {
+    room_ = std::move(room);
+    ++entries_;
+    room_->deliver(self, std::move(message), entries_);
+    return Outcome::go_on;
+}
+
+Inbox::Outcome Inbox::handle(const std::shared_ptr<Peer>& self, std::string_view text) {
+    auto parsed = protocol::parse_client_message(text);
+    if (auto* err = std::get_if<protocol::ProtocolError>(&parsed)) return reject(self, err->code, err->message);
+    auto& message = std::get<protocol::ClientMessage>(parsed);
+    auto& services = services_;
+
+    if (auto* hello = std::get_if<protocol::Hello>(&message)) {
+        if (hello->protocol != protocol::kProtocolVersion)
+            return reject(self, ErrorCode::version_mismatch,
+                          "this server speaks protocol " + std::to_string(protocol::kProtocolVersion) + ", the client " +
+                              std::to_string(hello->protocol) + ": update the client",
+                          "hello");
+        hello_ = true;
+        self->send(protocol::encode_message(protocol::Welcome{protocol::kProtocolVersion, "spookludo-server", now_ms()}));
+        return Outcome::go_on;
+    }
+    if (!hello_) return reject(self, ErrorCode::hello_first, "say hello first (with the protocol version)");
+
+    if (auto* create = std::get_if<protocol::CreateRoom>(&message)) {
+        if (room_) return reject(self, ErrorCode::already_in_room, "leave your room first", "create_room");
+        if (services.shutting_down)
+            return reject(self, ErrorCode::server_full, "the server is shutting down", "create_room");
+        const protocol::RoomSettings settings =
+            create->settings.value_or(protocol::SettingsChange{})
+                .applied_to(protocol::RoomSettings{services.config.decision_ms, services.config.pace_ms, false});
+        auto room = services.registry.create(
+            [&](const std::string& code) { return Room::make(io_, services, code, create->options, settings); });
+        if (!room)
+            return reject(self, ErrorCode::server_full,
+                          "the server has its maximum of " + std::to_string(services.config.max_rooms) + " rooms",
+                          "create_room");
+        spdlog::info("room {} created ({} for {})", room->code(), to_string(create->options.game),
+                     create->options.players);
+        return enter(self, std::move(room), std::move(message));
+    }
+    std::string code;
+    if (auto* m = std::get_if<protocol::JoinRoom>(&message)) code = m->room;
+    if (auto* m = std::get_if<protocol::Watch>(&message)) code = m->room;
+    if (auto* m = std::get_if<protocol::Resume>(&message)) code = m->room;
+    if (!code.empty() || std::holds_alternative<protocol::JoinRoom>(message) ||
+        std::holds_alternative<protocol::Watch>(message) || std::holds_alternative<protocol::Resume>(message)) {
+        auto room = services.registry.find(code);
+        if (!room)
+            return reject(self, ErrorCode::room_not_found, "there is no room \"" + code + "\"",
+                          protocol::type_of(message));
+        if (room_ && room_ != room)
+            return reject(self, ErrorCode::already_in_room,
+                          "you are in room " + room_->code() + " (or asked to enter it): leave it first",
+                          protocol::type_of(message));
+        if (room_) {  // the same room: it answers (already in this room, a resume of another seat)
+            ++entries_;
+            room_->deliver(self, std::move(message), entries_);
+            return Outcome::go_on;
+        }
+        return enter(self, std::move(room), std::move(message));
+    }
+    if (std::holds_alternative<protocol::Ping>(message) && !room_) {
+        self->send(protocol::encode_message(protocol::Pong{std::get<protocol::Ping>(message).t, now_ms()}));
+        return Outcome::go_on;
+    }
+    if (!room_) return reject(self, ErrorCode::not_in_room, "create or join a room first", protocol::type_of(message));
+    const bool leaving = std::holds_alternative<protocol::Leave>(message);
+    room_->deliver(self, std::move(message), entries_);
+    if (leaving) room_.reset();  // out from now on: the room's detach that follows changes nothing
+    return Outcome::go_on;
+}
+
+}  // namespace spookludo::server

@@ -1,0 +1,213 @@
+// A stranger cannot break a party: what a hostile client tried against the real server over
+// loopback, and what the server must do instead (each case failed before its fix).
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "raw_client.h"
+
+using namespace spookludo;
+using namespace spookludo::testing;
+using namespace spookludo::testing::raw;
+
+namespace {
+
+json spook_options(int players = 8) { return {{"game", "spook"}, {"players", players}, {"pieces", 2}}; }
+
+std::string message(const json& m) { return frame(ws::Opcode::text, m.dump()); }
+
+// The value of a metric without labels in /metrics, or -1.
+long metric(std::uint16_t port, const std::string& name) {
+    const std::string body = "\n" + http_get(port, "/metrics").second;
+    const auto at = body.find("\n" + name + " ");
+    if (at == std::string::npos) return -1;
+    return std::stol(body.substr(at + name.size() + 2));
+}
+
+// Waits until the metric has the value; false when it does not in time.
+bool metric_becomes(std::uint16_t port, const std::string& name, long value, std::chrono::milliseconds timeout = 10s) {
+    const auto deadline = Clock::now() + timeout;
+    long last = -1;
+    while (Clock::now() < deadline) {
+        if ((last = metric(port, name)) == value) return true;
+        std::this_thread::sleep_for(50ms);
+    }
+    MESSAGE(name, " is ", last, ", not ", value);
+    return false;
+}
+
+// Reads JSON messages until one of `type` (returned) or the time is up.
+std::optional<json> read_until(RawClient& c, const std::string& type, std::chrono::milliseconds timeout = 5s) {
+    const auto deadline = Clock::now() + timeout;
+    while (Clock::now() < deadline) {
+        auto m = c.read_json(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()));
+        if (!m) return std::nullopt;
+        if ((*m)["type"] == type) return m;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+TEST_CASE("security: join_room and create_room in one TCP write, then gone: no ghost seat and no room left behind [server][security]") {
+    TestServer server;
+    Client ann(server.port());
+    const std::string code = create_room(ann, spook_options(), "Ann");
+    for (int i = 0; i < 10; ++i) {
+        RawClient c(server.port());
+        c.open();
+        REQUIRE(c.send_bytes(frame(ws::Opcode::text, kHello) +
+                             message({{"type", "join_room"}, {"room", code}, {"name", "Guest " + std::to_string(i)}}) +
+                             message({{"type", "create_room"}, {"options", spook_options(2)}, {"name", "Guest"}})));
+    }  // each connection closes here, whatever the server made of its messages
+    // Only Ann's room is left, and only Ann sits in it.
+    CHECK(metric_becomes(server.port(), "spookludo_rooms", 1));
+    CHECK(metric_becomes(server.port(), "spookludo_connections", 1));
+    ann.send({{"type", "add_bot"}, {"policy", "random"}});
+    json room = ann.expect("room");
+    while (room["seats"].size() < 2 || !room["seats"].back()["bot"].get<bool>()) room = ann.expect("room");
+    CHECK(room["seats"].size() == 2);
+    CHECK(room["host"] == 0);
+    // Ann leaves: nobody is left, and the room closes.
+    ann.close();
+    CHECK(metric_becomes(server.port(), "spookludo_rooms", 0));
+}
+
+TEST_CASE("security: join_room A and join_room B in one TCP write put the connection in room A only [server][security]") {
+    TestServer server;
+    Client ann(server.port());
+    const std::string a = create_room(ann, spook_options(), "Ann");
+    Client bob(server.port());
+    const std::string b = create_room(bob, spook_options(), "Bob");
+    RawClient c(server.port());
+    c.open();
+    REQUIRE(c.send_bytes(frame(ws::Opcode::text, kHello) + message({{"type", "join_room"}, {"room", a}, {"name", "Cy"}}) +
+                         message({{"type", "join_room"}, {"room", b}, {"name", "Cy"}})));
+    REQUIRE(read_until(c, "welcome"));
+    // The second join is refused as it is taken, before the first has been answered.
+    std::vector<json> answers;
+    while (answers.size() < 2)
+        if (auto m = c.read_json(5s); m && (*m)["type"] != "room") answers.push_back(*m);
+        else if (!m) break;
+    REQUIRE(answers.size() == 2);
+    CHECK(answers[0]["type"] == "error");
+    CHECK(answers[0]["code"] == "already_in_room");
+    CHECK(answers[0]["ref"] == "join_room");
+    CHECK(answers[1]["type"] == "joined");
+    CHECK(answers[1]["room"] == a);
+    // Room B has Bob alone (a bot added shows the seats as they are).
+    bob.send({{"type", "add_bot"}, {"policy", "random"}});
+    json room = bob.expect("room");
+    while (room["seats"].size() < 2 || !room["seats"].back()["bot"].get<bool>()) room = bob.expect("room");
+    CHECK(room["seats"].size() == 2);
+}
+
+TEST_CASE("security: a client that floods pings and never reads is cut off, its pongs not queued without end [server][security]") {
+    TestServer server;
+    RawClient c(server.port(), 4096);  // a small receive buffer, never read
+    c.open();
+    const std::string ping = frame(ws::Opcode::ping, "");
+    std::string burst;
+    for (int i = 0; i < 1000; ++i) burst += ping;
+    const auto deadline = Clock::now() + 10s;
+    int sent = 0;
+    while (sent < 300000 && Clock::now() < deadline && c.send_bytes(burst)) sent += 1000;
+    MESSAGE(sent, " pings sent");
+    // Over the message rate its pings go unanswered and count as bad messages: the connection
+    // is closed (before, every ping's pong was queued, 54 MB for 300,000, and it stayed open).
+    CHECK(metric_becomes(server.port(), "spookludo_connections", 0));
+    another_connection_works(server.port());
+}
+
+TEST_CASE("security: guessing seat tokens counts as bad messages: 20 wrong ones close the connection [server][security]") {
+    TestServer server;
+    Client ann(server.port());
+    const std::string code = create_room(ann, spook_options(), "Ann");
+    RawClient c(server.port());
+    c.open();
+    std::string guesses = frame(ws::Opcode::text, kHello);
+    for (int i = 0; i < 25; ++i) {
+        char token[33];
+        std::snprintf(token, sizeof token, "%032x", i);
+        guesses += message({{"type", "resume"}, {"room", code}, {"token", token}});
+    }
+    REQUIRE(c.send_bytes(guesses));
+    expect_closed_with(c, ws::kClosePolicy);
+    // Ann's room is untouched.
+    ann.send({{"type", "ping"}, {"t", 1}});
+    ann.expect("pong");
+}
+
+TEST_CASE("security: TCP connections that never upgrade count against the connection limits [server][security]") {
+    auto config = TestServer::fast_config();
+    config.max_connections_per_address = 3;
+    TestServer server(config);
+    {
+        // Three silent connections hold the address's three places.
+        RawClient s1(server.port()), s2(server.port()), s3(server.port());
+        std::this_thread::sleep_for(200ms);  // accepted (a metrics request would be a fourth)
+        RawClient fourth(server.port());
+        const std::string head = fourth.request_upgrade(RawClient::upgrade_request());
+        INFO(head);
+        CHECK(head.rfind("HTTP/1.1 429", 0) == 0);
+        // A plain request from the address is told why, too.
+        const auto [status, body] = http_get(server.port(), "/healthz");
+        CHECK(status == 429);
+        CHECK(body.find("too many connections from your address") != std::string::npos);
+    }
+    // Once they are gone, the address is served again.
+    int status = 0;
+    for (int i = 0; i < 100 && status != 200; ++i) {
+        status = http_get(server.port(), "/healthz").first;
+        if (status != 200) std::this_thread::sleep_for(50ms);
+    }
+    CHECK(status == 200);
+    another_connection_works(server.port());
+}
+
+TEST_CASE("security: the server-wide connection limit counts plain TCP connections too [server][security]") {
+    auto config = TestServer::fast_config();
+    config.max_connections = 2;
+    TestServer server(config);
+    RawClient s1(server.port()), s2(server.port());
+    RawClient third(server.port());
+    const std::string head = third.request_upgrade(RawClient::upgrade_request());
+    INFO(head);
+    CHECK(head.rfind("HTTP/1.1 503", 0) == 0);
+}
+
+TEST_CASE("security: a hello sent in the same TCP write as the upgrade request is answered [server][security]") {
+    TestServer server;
+    RawClient c(server.port());
+    const std::string head = c.request_upgrade(RawClient::upgrade_request() + frame(ws::Opcode::text, kHello) +
+                                               message({{"type", "ping"}, {"t", 7}}));
+    REQUIRE(head.rfind("HTTP/1.1 101", 0) == 0);
+    auto welcome = c.read_json();
+    REQUIRE(welcome);
+    CHECK((*welcome)["type"] == "welcome");
+    auto pong = c.read_json();
+    REQUIRE(pong);
+    CHECK((*pong)["type"] == "pong");
+    CHECK((*pong)["t"] == 7);
+}
+
+TEST_CASE("security: a wrong resume and a join_room of the same room in one TCP write: seated once, and gone when it goes [server][security]") {
+    TestServer server;
+    Client ann(server.port());
+    const std::string code = create_room(ann, spook_options(), "Ann");
+    {
+        RawClient c(server.port());
+        c.open();
+        REQUIRE(c.send_bytes(frame(ws::Opcode::text, kHello) +
+                             message({{"type", "resume"}, {"room", code}, {"token", std::string(32, '0')}}) +
+                             message({{"type", "join_room"}, {"room", code}, {"name", "Cy"}})));
+        REQUIRE(read_until(c, "joined"));
+    }  // the room's refusal of the resume came after the join was sent: it must not let Cy go
+    // Cy's seat is freed when Cy's connection ends (a bot added shows the seats as they are).
+    CHECK(metric_becomes(server.port(), "spookludo_connections", 1));
+    ann.send({{"type", "add_bot"}, {"policy", "random"}});
+    json room = ann.expect("room");
+    while (!room["seats"].back()["bot"].get<bool>()) room = ann.expect("room");
+    CHECK(room["seats"].size() == 2);
+}
