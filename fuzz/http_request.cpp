@@ -1,11 +1,13 @@
 // The HTTP the server reads itself, before any WebSocket: Beast's request parser with the
 // server's limits (8192 bytes of header, 8192 of body), fed in chunks as reads deliver them,
 // requests one after another on the connection (keep-alive) as the HTTP session does; then what
-// the server does with a request: the upgrade check on /ws, the method, the target's route, a
-// record id through RecordStore::path_of, and the answer written out. Also the room codes
-// clients type (normalise_room_code). Invariants: nothing throws; path_of never gives a file
-// outside the records directory nor for an id with anything but letters, digits and '-'; a
-// normalised room code has no white space and no lower case.
+// the server does with a request (server/http_session.cpp): the upgrade check on /ws, or the
+// server's own routes (answer_http, server/http_routes.h) with record ids through
+// RecordStore::path_of, and the answer written out. Also the room codes clients type
+// (normalise_room_code). Invariants: nothing throws; a method other than GET and HEAD gets 405;
+// only 200, 404 and 405 are answered; a file is served only as a 200, only from the records
+// directory and only for an id of letters, digits and '-'; a normalised room code has no white
+// space and no lower case.
 #include <array>
 #include <cctype>
 #include <filesystem>
@@ -22,6 +24,7 @@
 #include <boost/beast/websocket/rfc6455.hpp>
 
 #include "fuzz.h"
+#include "http_routes.h"
 #include "services.h"
 
 namespace beast = boost::beast;
@@ -31,11 +34,18 @@ using spookludo::fuzz::Bytes;
 
 namespace {
 
-// A records directory with one record in it, and a file beside the directory that no id may reach.
+// A server's services over a data directory with one record in it, and a file beside the
+// records directory that no id may reach.
 struct Records {
     fs::path root = fs::temp_directory_path() / ("spookludo-fuzz-http-" + std::to_string(::getpid()));
     fs::path dir = root / "records";
-    spookludo::server::RecordStore store{dir, 10};
+    spookludo::server::Services services{[this] {
+        spookludo::server::Config c;
+        c.data_dir = root.string();
+        c.records_kept = 10;
+        return c;
+    }()};
+    spookludo::server::RecordStore& store = services.records;
     Records() {
         fs::create_directories(dir);
         std::ofstream(dir / "KQZTM-1764489600000-630dcd29.json") << "{}";
@@ -73,22 +83,28 @@ void check_room_code(std::string_view typed) {
     FUZZ_CHECK(spookludo::server::normalise_room_code(code) == code, code);
 }
 
-// What the HTTP session does with one request (server/network.cpp, HttpSession::on_read and serve).
+// What the HTTP session does with one request (server/http_session.cpp).
 void serve(const http::request<http::string_body>& req) {
-    std::string body;
     http::status status = http::status::not_found;
+    std::string body;
     if (beast::websocket::is_upgrade(req)) {
         status = req.target() == "/ws" ? http::status::switching_protocols : http::status::not_found;
-    } else if (req.method() != http::verb::get && req.method() != http::verb::head) {
-        status = http::status::method_not_allowed;
     } else {
-        const std::string target(req.target());
-        if (target == "/healthz" || target == "/metrics") status = http::status::ok;
-        else if (target.rfind("/records/", 0) == 0) check_record_id(target.substr(9));
+        const std::string_view method(req.method_string());
+        const std::string_view target(req.target());
+        const auto answer = spookludo::server::answer_http(records().services, method, target);
+        FUZZ_CHECK(answer.status == 200 || answer.status == 404 || answer.status == 405, std::to_string(answer.status));
+        if (method != "GET" && method != "HEAD") FUZZ_CHECK(answer.status == 405, std::string(method));
+        if (answer.file) {
+            FUZZ_CHECK(answer.status == 200, std::string(target));
+            FUZZ_CHECK(target.rfind("/records/", 0) == 0, std::string(target));
+            check_record_id(std::string(target.substr(9)));
+            FUZZ_CHECK(answer.file->parent_path() == records().dir, answer.file->string());
+            FUZZ_CHECK(fs::is_regular_file(*answer.file), answer.file->string());
+        }
+        status = static_cast<http::status>(answer.status);
+        body = answer.body;
     }
-    // The headers the server reads besides the upgrade ones.
-    (void)req.keep_alive();
-    (void)req.version();
     http::response<http::string_body> res{status, req.version()};
     res.set(http::field::server, "spookludo-server");
     res.set(http::field::content_type, "text/plain");
