@@ -5,7 +5,8 @@
 #   scripts/setup.sh build     compilers, CMake, Ninja, ccache and the -dev libraries
 #   scripts/setup.sh runtime   only the shared libraries the programs load (the Docker image)
 #   scripts/setup.sh test      build + what the test suites use (python3-wsproto: the
-#                              WebSocket conformance suite, tests/conformance)
+#                              WebSocket conformance suite, tests/conformance), and fuzz
+#   scripts/setup.sh fuzz      clang, its libFuzzer runtime and llvm-symbolizer (scripts/fuzz.sh)
 #   scripts/setup.sh all       everything above
 #   scripts/setup.sh image     podman, buildah, debootstrap, uidmap and python3: building and
 #                              testing the Docker image without a Docker engine (docker/test-image.sh)
@@ -17,18 +18,20 @@ build_pkgs=(g++ cmake ninja-build ccache pkg-config
             libboost1.81-dev nlohmann-json3-dev doctest-dev libcli11-dev libspdlog-dev libssl-dev)
 runtime_pkgs=(libssl3 libspdlog1.10 libfmt9 ca-certificates)
 test_pkgs=(python3 python3-wsproto)
+fuzz_pkgs=(clang libclang-rt-14-dev llvm)
 image_pkgs=(podman buildah debootstrap uidmap python3)
 
 case "$mode" in
   build)   want=("${build_pkgs[@]}") ;;
   runtime) want=("${runtime_pkgs[@]}") ;;
-  test)    want=("${build_pkgs[@]}" "${test_pkgs[@]}") ;;
-  all)     want=("${build_pkgs[@]}" "${runtime_pkgs[@]}" "${test_pkgs[@]}") ;;
+  test)    want=("${build_pkgs[@]}" "${test_pkgs[@]}" "${fuzz_pkgs[@]}") ;;
+  fuzz)    want=("${fuzz_pkgs[@]}") ;;
+  all)     want=("${build_pkgs[@]}" "${runtime_pkgs[@]}" "${test_pkgs[@]}" "${fuzz_pkgs[@]}") ;;
   image)   want=("${image_pkgs[@]}") ;;
   -h|--help)
     sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
     exit 0 ;;
-  *) echo "setup.sh: unknown mode '$mode' (use build, runtime, test, all or image)" >&2; exit 2 ;;
+  *) echo "setup.sh: unknown mode '$mode' (use build, runtime, test, fuzz, all or image)" >&2; exit 2 ;;
 esac
 
 missing=()

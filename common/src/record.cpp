@@ -275,7 +275,7 @@ GameRecord parse_record(const std::string& text) {
     json j;
     try {
         j = json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // parse_error, and out_of_range for a number too large (1e999)
         throw std::invalid_argument(std::string("not valid JSON (truncated or damaged?): ") + e.what());
     }
     return j.get<GameRecord>();

@@ -217,3 +217,13 @@ TEST_CASE("records: simulator games write records, and they verify [record][sim]
         CHECK(report.games == 5);
     }
 }
+
+// Found by the record_verify fuzz target (fuzz/regressions/record_verify/): nlohmann's parser
+// reports a number too large for a double as out_of_range, not as a parse error.
+TEST_CASE("records: a number too large to read is refused as not valid JSON, like any damage [record]") {
+    const std::string text = record_text(play_spook_record());
+    CHECK_THROWS_WITH_AS(parse_record("5e8858"), doctest::Contains("not valid JSON"), std::invalid_argument);
+    std::string damaged = text;
+    damaged.replace(damaged.find("\"version\": 1"), 12, "\"version\": 1e999");
+    CHECK_THROWS_WITH_AS(parse_record(damaged), doctest::Contains("not valid JSON"), std::invalid_argument);
+}
