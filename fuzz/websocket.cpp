@@ -165,6 +165,12 @@ void frames(Bytes& in) {
             valid = false;
             continue;
         }
+        // Text is checked as it arrives: a fragment whose bytes can no longer begin valid
+        // UTF-8 fails at once, without waiting for the message's end.
+        if (!fin && joining_op == ws::Opcode::text && !ws::Utf8Checker{}.feed(joining)) {
+            valid = false;
+            continue;
+        }
         if (fin) {
             if (joining_op == ws::Opcode::text && !ws::valid_utf8(joining)) valid = false;
             else expected.push_back({joining_op, joining});
