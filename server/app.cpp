@@ -87,7 +87,7 @@ int run_app(int argc, char** argv) {
                    "TCP connections at most (WebSocket, HTTP, or not yet upgraded; counted from accept)")
         ->envname("SPOOKLUDO_MAX_CONNECTIONS")->capture_default_str()->check(CLI::PositiveNumber);
     app.add_option("--max-connections-per-address", cfg.max_connections_per_address,
-                   "WebSocket connections from one address at most")
+                   "TCP connections from one address at most (WebSocket, HTTP, or not yet upgraded)")
         ->envname("SPOOKLUDO_MAX_CONNECTIONS_PER_ADDRESS")->capture_default_str()->check(CLI::PositiveNumber);
     app.add_option("--max-spectators", cfg.max_spectators, "Spectators per room at most")
         ->envname("SPOOKLUDO_MAX_SPECTATORS")->capture_default_str()->check(CLI::NonNegativeNumber);

@@ -220,3 +220,30 @@ TEST_CASE("security: a wrong resume and a join_room of the same room in one TCP 
     while (!taken_seats(room).back()["bot"].get<bool>()) room = ann.expect("room");
     CHECK(taken_seats(room).size() == 2);
 }
+
+TEST_CASE("security: HEAD of a record answers the record's headers and length without its body [server][security][http]") {
+    TestServer server;
+    Client ann(server.port());
+    create_room(ann, spook_options(), "Ann");
+    ann.send({{"type", "add_bot"}, {"policy", "best"}});
+    ann.expect("room");
+    ann.send({{"type", "start"}});
+    ann.expect("commitment");
+    ann.send({{"type", "client_seed"}, {"seed", "head"}});
+    ann.expect("game_started");
+    ann.send({{"type", "end_game"}});
+    const json over = ann.expect("game_over");
+    REQUIRE(over.contains("record"));
+    const std::string path = over["record"];
+    const auto [status, body] = http_get(server.port(), path);
+    REQUIRE(status == 200);
+
+    RawClient c(server.port());
+    REQUIRE(c.send_bytes("HEAD " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"));
+    const std::string answer = c.read_to_end();
+    const auto end = answer.find("\r\n\r\n");
+    REQUIRE(end != std::string::npos);
+    CHECK(answer.rfind("HTTP/1.1 200", 0) == 0);
+    CHECK(answer.find("Content-Length: " + std::to_string(body.size())) != std::string::npos);
+    CHECK(answer.size() == end + 4);  // nothing after the headers
+}
