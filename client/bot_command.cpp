@@ -46,7 +46,7 @@ public:
             exit_code_ = 130;
             for (auto& b : bots_)
                 if (b->session) b->session->leave("interrupted");
-            loop_.stop();
+            stop_when_flushed();
         });
         add_bot(0, base_);
         // Joining an existing room: everyone goes at once.
@@ -148,15 +148,21 @@ private:
         const int seated = static_cast<int>(
             std::count_if(snap->seats.begin(), snap->seats.end(), [](const protocol::SeatView& s) { return !s.free; }));
         if (args_.fill_after >= 0) {
-            // A party's lobby: wait for people, then server bots take the free seats.
+            // A party's lobby: wait for people, then server bots take the free seats. The wait
+            // is a room setting the server holds (auto_start_ms), so every screen in the room
+            // shows its countdown; a start by this host (when the seats are full) cancels it.
             if (!fill_timer_armed_) {
                 fill_timer_armed_ = true;
-                if (!args_.quiet)
-                    say("waiting " + std::to_string(args_.fill_after) + " s for players; then bots fill the free seats");
-                loop_.after(std::chrono::seconds(args_.fill_after), [this, &b] {
+                if (args_.fill_after > 0) {
+                    if (!args_.quiet)
+                        say("waiting " + std::to_string(args_.fill_after) +
+                            " s for players; then best bots of the server fill the free seats and the game starts");
+                    protocol::SettingsChange change;
+                    change.auto_start_ms = args_.fill_after * 1000;
+                    b.session->send(protocol::SetSettings{change});
+                } else {
                     filling_ = true;
-                    maybe_start(b);
-                });
+                }
             }
             if (seated >= snap->options.players) {
                 started_ = true;
@@ -205,7 +211,7 @@ private:
             if (!b.done) {
                 for (auto& other : bots_)
                     if (other.get() != &b && other->session) other->session->leave("stopping");
-                loop_.stop();
+                stop_when_flushed();
             }
         }
         b.done = true;
@@ -217,7 +223,20 @@ private:
             if (!b->done) return;
         if (static_cast<int>(bots_.size()) < args_.count) return;
         for (auto& b : bots_) b->session->leave("game over");
-        loop_.stop();
+        stop_when_flushed();
+    }
+
+    // Stops the loop once every connection has sent its `leave` and closed (at most a second):
+    // stopping at once would lose the `leave`.
+    void stop_when_flushed(int polls = 0) {
+        bool closed = true;
+        for (const auto& b : bots_)
+            if (b->session && b->session->connection() && !b->session->connection()->is_closed()) closed = false;
+        if (closed || polls >= 50) {
+            loop_.stop();
+            return;
+        }
+        loop_.after(std::chrono::milliseconds(20), [this, polls] { stop_when_flushed(polls + 1); });
     }
 
     const BotArgs& args_;
@@ -254,9 +273,10 @@ void add_bot_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--think", args->think_ms, "Wait this many ms before answering")->check(CLI::Range(0, 600000));
     cmd->add_flag("--start", args->start, "Start the game once all the bots are seated (with --create)");
     cmd->add_option("--fill-after", args->fill_after,
-                    "With --start: wait this many seconds for people to join, then fill the free seats with "
-                    "server-side bots of --policy and start (a party's lobby)")
-        ->check(CLI::Range(0, 3600));
+                    "With --start: the room starts by itself this many seconds later (the server's "
+                    "auto_start_ms: every screen shows the countdown), best bots of the server taking the "
+                    "free seats; 0 fills them with bots of --policy at once (a party's lobby)")
+        ->check(CLI::Range(0, 600));
     cmd->add_option("--name", args->name, "Name prefix: bots are PREFIX-1, PREFIX-2, ...");
     cmd->add_flag("--quiet", args->quiet, "Print only the room, the token and the result");
     cmd->add_option("--transcript", args->transcript,

@@ -253,6 +253,7 @@ public:
 
     void pause_reading(std::chrono::milliseconds ms) override { pause_until_ = std::chrono::steady_clock::now() + ms; }
     bool is_open() const override { return state_ == State::open; }
+    bool is_closed() const override { return state_ == State::closed; }
     const Stats& stats() const override { return stats_; }
 
 private:

@@ -88,6 +88,9 @@ public:
     // Stops reading for `ms` milliseconds (the load generator's slow readers).
     virtual void pause_reading(std::chrono::milliseconds ms) = 0;
     virtual bool is_open() const = 0;
+    // Nothing left to do: closed (after a close(), once the queued frames went out and the
+    // closing handshake ended or timed out).
+    virtual bool is_closed() const = 0;
     virtual const Stats& stats() const = 0;
 };
 

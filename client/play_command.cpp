@@ -1,5 +1,6 @@
 #include "play_command.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <iostream>
@@ -11,6 +12,7 @@
 #include "net.h"
 #include "render.h"
 #include "room_flags.h"
+#include "seat_store.h"
 #include "session.h"
 #include "terminal.h"
 
@@ -23,6 +25,7 @@ struct PlayArgs {
     std::string name;
     bool once = false;
     bool watch = false;
+    int reconnect_for_s = 120;
 };
 
 // `play` and `watch`: the screen (or, without a terminal, a running story), the keys, and the
@@ -34,6 +37,17 @@ public:
     int run() {
         client::SessionConfig config = session_config(args_.room, args_.name, 4);
         if (args_.watch) config.mode = client::JoinMode::watch;
+        config.reconnect_for = std::chrono::seconds(args_.reconnect_for_s);
+        server_ = config.url.text();
+        // The same command again takes a kept seat back (after a kill -9, a crash, a reboot):
+        // the token of this server, room and name is in the private state file.
+        if (config.mode == client::JoinMode::join) {
+            if (auto kept = store_.token(server_, config.room, config.name)) {
+                config.mode = client::JoinMode::resume;
+                config.token = *kept;
+                config.join_if_token_refused = true;
+            }
+        }
         // The server's rule for names, checked before connecting (the server checks it too).
         if (config.mode == client::JoinMode::create || config.mode == client::JoinMode::join)
             if (auto problem = protocol::name_problem(config.name))
@@ -48,11 +62,12 @@ public:
         };
         cb.on_end = [this](const client::SessionEnd& e) {
             end_ = e;
-            loop_.stop();
+            stop_when_flushed();
         };
         session_ = std::make_unique<client::Session>(loop_, std::move(config), std::move(cb));
 
-        loop_.on_signal([this](int) { quit("left the room (Ctrl-C)"); });
+        // Ctrl-C, SIGTERM and SIGHUP leave on purpose, like q twice: the seat shows "left".
+        loop_.on_signal([this](int sig) { quit(sig == SIGINT ? "left the room (Ctrl-C)" : "left the room (signal)"); });
         loop_.on_resize([this] {
             term_.refresh_size();
             redraw();
@@ -86,6 +101,8 @@ private:
         if (!message_.empty()) return message_;
         const auto& view = session_->view();
         if (view.is_spectator()) return "Watching room " + view.room() + ". q leaves.";
+        if (view.paused() && view.in_game())
+            return std::string("The game is paused") + (view.am_host() ? ": P resumes." : ": wait for the host.") + " q leave";
         if (view.pending() && !view.pending()->chosen)
             return "Press 1-" + std::to_string(view.pending()->decision.options.size()) + " to choose. ? hints, q leave";
         if (view.in_game())
@@ -116,9 +133,40 @@ private:
     }
 
     // ---- Messages -----------------------------------------------------------------------
+    // The seat's token: kept in the state file while this client holds the seat, forgotten
+    // when it is void (kicked, left, refused); the resume command is told once.
+    void keep_token() {
+        const auto& view = session_->view();
+        if (view.is_spectator() || !view.token() || view.my_seat() < 0 || !view.snapshot()) return;
+        const std::string name = view.seat_name(view.my_seat());
+        if (kept_name_ == name && kept_token_ == *view.token()) return;
+        kept_name_ = name;
+        kept_token_ = *view.token();
+        const bool stored = store_.remember(server_, view.room(), name, *view.token());
+        if (!told_token_) {
+            told_token_ = true;
+            session_->view().note(
+                std::string(stored ? "If this program is lost, the same command takes the seat back; from elsewhere: "
+                                   : "To take this seat back if the program is lost: ") +
+                "spookludo play " + server_ + " --room " + view.room() + " --token " + *view.token());
+        }
+    }
+
+    void forget_token() {
+        const auto& view = session_->view();
+        const std::string name = !kept_name_.empty() ? kept_name_ : session_->config().name;
+        const std::string room = !view.room().empty() ? view.room() : session_->config().room;
+        if (!name.empty() && !room.empty()) store_.forget(server_, room, name);
+        kept_name_.clear();
+        kept_token_.clear();
+    }
+
     void on_message(const nlohmann::json& m) {
         const std::string type = m.value("type", "");
         if (type != "error") message_.clear();
+        if (type == "room" || type == "joined") keep_token();
+        if (type == "kicked") forget_token();
+        if (type == "error" && m.value("code", "") == "bad_token" && m.value("ref", "") == "resume") forget_token();
         if (type == "room" && !early_keys_.empty()) {
             const std::string keys = std::exchange(early_keys_, {});
             for (const char key : keys) on_key(key);
@@ -149,22 +197,38 @@ private:
 
     // ---- Keys -----------------------------------------------------------------------------
     void on_keys(std::string_view bytes) {
-        for (const char key : bytes) on_key(key);
+        for (const char key : bytes) {
+            const std::string before = message_;
+            on_key(key);
+            // Without a terminal there is no status line: what a key has to say is printed once.
+            if (!term_.interactive() && !message_.empty() && message_ != before) term_.write(message_ + "\n");
+        }
         redraw();
     }
 
     void on_key(char key) {
         auto& view = session_->view();
+        if (key == '\n' || key == '\r' || key == ' ') return;  // Enter after a typed key (pipes)
         if (pending_remove_ || pending_kick_) {
             const bool kick = pending_kick_;
             pending_remove_ = pending_kick_ = false;
             message_.clear();
-            if (key >= '1' && key <= '8') {
-                if (kick) session_->send(protocol::Kick{key - '1'});
-                else session_->send(protocol::RemoveSeat{key - '1'});
+            // People's seat numbers (1-based), as the prompt listed them.
+            if (key >= '1' && key <= '9') {
+                const int number = key - '0';
+                if (!view.has_seat_number(number)) message_ = "There is no seat " + std::to_string(number) + " in this room.";
+                else if (kick) session_->send(protocol::Kick{number - 1});
+                else session_->send(protocol::RemoveSeat{number - 1});
             }
             return;
         }
+        if (key == 'E' && confirm_end_) {
+            confirm_end_ = false;
+            session_->send(protocol::EndGame{});
+            message_ = "Ending the game.";
+            return;
+        }
+        if (key != 'E') confirm_end_ = false;
         if (key == 'q' || key == 'Q') {
             if (view.in_game() && !view.is_spectator() && !confirm_quit_) {
                 confirm_quit_ = true;
@@ -181,6 +245,12 @@ private:
             return;
         }
         if (view.is_spectator()) return;
+        if (view.in_game() && view.paused() && key >= '1' && key <= '9') {
+            // A choice during a pause is not sent: the server would refuse it (paused); the
+            // decision stays open with its time kept until the game resumes.
+            message_ = "The game is paused: choose when it resumes.";
+            return;
+        }
         if (const auto& p = view.pending(); p && key >= '1' && key <= '9') {
             const auto index = static_cast<std::size_t>(key - '1');
             if (index < p->decision.options.size()) {
@@ -206,19 +276,38 @@ private:
                 case 'b': session_->send(protocol::AddBot{PolicyKind::best}); break;
                 case 'g': session_->send(protocol::AddBot{PolicyKind::greedy}); break;
                 case 'r': session_->send(protocol::AddBot{PolicyKind::random}); break;
-                case 'x': pending_remove_ = true; message_ = "Remove which seat? (1-8)"; break;
-                case '+': options.players += 1; session_->send(protocol::SetOptions{options}); break;
-                case '-': options.players = std::max(1, options.players - 1); session_->send(protocol::SetOptions{options}); break;
+                case 'x':
+                    pending_remove_ = true;
+                    message_ = "Remove which seat? (" + view.seat_numbers_text() + ")";
+                    break;
+                case '+':
+                case '-': {
+                    // The game's limits, checked here: the server would refuse the same.
+                    const bool ludo = options.game == GameKind::ludo;
+                    const int low = ludo ? 2 : 1, high = ludo ? 4 : 8;
+                    const int want = options.players + (key == '+' ? 1 : -1);
+                    if (want < low || want > high) {
+                        message_ = ludo ? "Ludo takes 2 to 4 players." : "Spook & Werewolf takes 1 to 8 players.";
+                        break;
+                    }
+                    options.players = want;
+                    session_->send(protocol::SetOptions{options});
+                    break;
+                }
                 case 'p':
                     if (options.game == GameKind::spook) {
                         options.spook.pieces = options.spook.pieces % 3 + 1;
                         session_->send(protocol::SetOptions{options});
+                    } else {
+                        message_ = "p sets the pieces of Spook & Werewolf; in Ludo everyone has four (a changes the arm).";
                     }
                     break;
                 case 'a':
                     if (options.game == GameKind::ludo) {
                         options.ludo.arm = options.ludo.arm == 8 ? 6 : 8;
                         session_->send(protocol::SetOptions{options});
+                    } else {
+                        message_ = "a sets the arm of a Ludo board; Spook's board is always 40 squares (p changes the pieces).";
                     }
                     break;
                 case 'h': session_->send(protocol::SetSettings{{std::nullopt, std::nullopt, !settings.hints}}); break;
@@ -234,18 +323,36 @@ private:
             }
         } else {
             if (key == 'P') session_->send(view.paused() ? protocol::ClientMessage{protocol::Unpause{}} : protocol::ClientMessage{protocol::Pause{}});
-            if (key == 'E') session_->send(protocol::EndGame{});
+            if (key == 'E') {
+                // Like q: one press asks, a second one ends the game for everyone.
+                confirm_end_ = true;
+                message_ = "Press E again to end the game for everyone (any other key goes on playing).";
+            }
             if (key == 'k') {
                 pending_kick_ = true;
-                message_ = "Kick which seat? (1-8; a best bot takes it over)";
+                message_ = "Kick which seat? (" + view.seat_numbers_text() + "; a best bot takes it over)";
             }
         }
     }
 
     void quit(const std::string& why) {
         if (session_ && session_->view().in_game() && !session_->view().is_spectator()) left_mid_game_ = true;
+        // Leaving on purpose voids the token: nothing to take back.
+        if (session_ && !session_->view().is_spectator()) forget_token();
         if (session_) session_->leave(why);
-        loop_.stop();
+        stop_when_flushed();
+    }
+
+    // Stops the loop once the connection has sent what was queued (a `leave`, the close) and
+    // closed, or after a second: stopping at once would lose the `leave`, and the seat would
+    // show "away" instead of "left".
+    void stop_when_flushed(int polls = 0) {
+        const auto c = session_ ? session_->connection() : nullptr;
+        if (!c || c->is_closed() || polls >= 50) {
+            loop_.stop();
+            return;
+        }
+        loop_.after(std::chrono::milliseconds(20), [this, polls] { stop_when_flushed(polls + 1); });
     }
 
     // ---- The end ----------------------------------------------------------------------------
@@ -265,9 +372,18 @@ private:
         }
         if (end_ && end_->code != 0) {
             std::cerr << "spookludo " << (args_.watch ? "watch" : "play") << ": " << end_->reason << "\n";
-            if (view.token() && view.in_game())
-                out += "Your seat waits for you (for the server's reconnect window, 2 minutes by default):\n  spookludo play " +
-                       session_->config().url.text() + " --room " + view.room() + " --token " + *view.token() + "\n";
+            if (end_->kicked) {
+                // The token is void: no resume command.
+                forget_token();
+            } else if (end_->server_gone && view.token() && !view.is_spectator()) {
+                // The server itself is gone: do not claim a seat waits. Say how to come back.
+                out += "The server could not be reached. When it is back (with the room still open), the same command "
+                       "takes your seat back:\n  spookludo play " + server_ + " --room " + view.room() + " --name " +
+                       (kept_name_.empty() ? session_->config().name : kept_name_) + "\n";
+            } else if (view.token() && view.in_game()) {
+                out += "Your seat waits for you (the server plays it meanwhile); the same command takes it back, or:\n"
+                       "  spookludo play " + server_ + " --room " + view.room() + " --token " + *view.token() + "\n";
+            }
             if (!out.empty()) term_.write(out);
             return end_->code;
         }
@@ -286,6 +402,12 @@ private:
     std::size_t printed_ = 0;
     bool show_hints_ = true;
     bool confirm_quit_ = false;
+    bool confirm_end_ = false;
+    client::SeatStore store_;
+    std::string server_;      // the server's URL as typed into the state file
+    std::string kept_name_;   // the name and token last kept there
+    std::string kept_token_;
+    bool told_token_ = false;
     bool pending_remove_ = false;
     bool pending_kick_ = false;
     bool left_mid_game_ = false;
@@ -313,17 +435,23 @@ void add_play_command(CLI::App& app, int& exit_code) {
         "  spookludo play ws://192.168.1.20:7777 --create spook --players 4 --name Ann --hints\n"
         "  spookludo play ws://192.168.1.20:7777 --room KQZTM --name Ben\n"
         "  spookludo play ws://192.168.1.20:7777 --room KQZTM --token 4f1c...   (take your seat back)\n"
-        "Keys: 1-9 choose an option, ? show or hide hints, q leave (Ctrl-C too).\n"
+        "Keys: 1-9 choose an option, ? show or hide hints, q leave (q twice in a game; Ctrl-C too).\n"
         "The host, in the lobby: s start, b/g/r add a best/greedy/random bot, x N remove seat N, + - seats,\n"
         "p pieces (Spook), a arm 6/8 (Ludo), h hints on/off, t decision time; in a game: P pause/resume,\n"
-        "k N kick seat N (a best bot takes it), E end the game.\n"
-        "Leaving (q, Ctrl-C) gives your seat to the server. If the program is killed or the network drops,\n"
-        "it prints a --token command that takes the seat back.\n"
+        "k N kick seat N (a best bot takes it), E E end the game (asks again).\n"
+        "Leaving (q, Ctrl-C, SIGTERM) gives your seat to the server to the end of the game. While you hold a\n"
+        "seat its token is kept in $XDG_STATE_HOME/spookludo/seats.json (~/.local/state/spookludo/, private\n"
+        "to you): if the program is killed, the machine reboots or the network drops, running the same\n"
+        "command again takes the seat back; the --token command it prints does the same from elsewhere.\n"
+        "A kicked player, or one who left on purpose, has no seat to take back.\n"
         "Without a terminal (a pipe), the story is printed line by line and choices are read as numbers.\n"
         "NO_COLOR=1 turns colour off. The connection is re-made by itself with your token if it drops.");
     add_room_flags(*cmd, args->room, true);
     cmd->add_option("--name", args->name, "Your name in the room (at most 24 characters)");
     cmd->add_flag("--once", args->once, "Leave when the game ends (the result stays on screen for 3 s)");
+    cmd->add_option("--reconnect-for", args->reconnect_for_s,
+                    "After a lost connection, try again for this many seconds before giving up (default 120)")
+        ->check(CLI::Range(1, 3600));
     cmd->callback([args, &exit_code] {
         if (args->name.empty() && args->room.token.empty()) {
             const char* user = std::getenv("USER");

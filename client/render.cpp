@@ -385,7 +385,8 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
     const auto circuit = ludo_circuit_cells(n);
     auto home_cell = [&](ludo::Colour c) { return rotate({n + 1, n}, static_cast<int>(c), size); };
     for (int seat = 0; seat < players; ++seat) {
-        const auto colour = ludo::colour_of_seat(players, seat);
+        if (!view.plays(seat)) continue;
+        const auto colour = view.ludo_colour(seat);
         const auto& progress = view.ludo_progress()[to_size(seat)];
         for (int piece = 0; piece < 4; ++piece) {
             const int p = progress[to_size(piece)];
@@ -405,7 +406,7 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
     for (const auto& mv : view.last_moves()) {
         if (mv.seat < 0 || mv.seat >= players || mv.piece < 0 || mv.piece > 3) continue;
         if (view.ludo_progress()[to_size(mv.seat)][to_size(mv.piece)] != mv.to) continue;
-        const auto colour = ludo::colour_of_seat(players, mv.seat);
+        const auto colour = view.ludo_colour(mv.seat);
         if (geo.on_circuit(mv.to)) moved = circuit[to_size(geo.square_of(colour, mv.to))];
         else if (geo.in_home_column(mv.to)) moved = ludo_home_column_cells(n, colour)[to_size(mv.to - geo.last_circuit_progress() - 1)];
     }
@@ -437,7 +438,7 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
         for (int seat = 0; seat < players; ++seat) {
             const auto& pieces = at[to_size(r)][to_size(c)][to_size(seat)];
             if (pieces.empty()) continue;
-            const int col = static_cast<int>(ludo::colour_of_seat(players, seat));
+            const int col = static_cast<int>(view.ludo_colour(seat));
             const char letter = kColourLetter[to_size(col)];
             std::string text;
             if (pieces.size() == 1 && k != Kind::home) {
@@ -468,7 +469,7 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
         std::vector<std::string> out(to_size(n), std::string());
         int seat = -1;
         for (int s = 0; s < players; ++s)
-            if (static_cast<int>(ludo::colour_of_seat(players, s)) == colour_index) seat = s;
+            if (view.plays(s) && static_cast<int>(view.ludo_colour(s)) == colour_index) seat = s;
         if (seat < 0) return out;
         const auto colour = static_cast<ludo::Colour>(colour_index);
         const std::string_view fg = kColourFg[to_size(colour_index)];
@@ -514,7 +515,8 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
     std::vector<std::string> panel;
     panel.push_back("Classic Ludo, arms of " + std::to_string(n) + ", turn " + std::to_string(view.turn()));
     for (int seat = 0; seat < players; ++seat) {
-        const int col = static_cast<int>(ludo::colour_of_seat(players, seat));
+        if (!view.plays(seat)) continue;
+        const int col = static_cast<int>(view.ludo_colour(seat));
         const auto& progress = view.ludo_progress()[to_size(seat)];
         int home = 0;
         for (const int p : progress) home += p >= geo.home() ? 1 : 0;
@@ -565,7 +567,7 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
 
 // ---- Lobby -------------------------------------------------------------------------------------
 
-std::vector<std::string> render_lobby(const GameView& view, const Style& style) {
+std::vector<std::string> render_lobby(const GameView& view, const Style& style, std::int64_t now_ms) {
     std::vector<std::string> lines;
     const auto& snap = view.snapshot();
     const GameOptions options = snap ? snap->options : view.options();
@@ -591,8 +593,17 @@ std::vector<std::string> render_lobby(const GameView& view, const Style& style) 
                                 " between steps, hints " + (s.hints ? "on" : "off"),
                             style.width));
         lines.emplace_back();
-        for (int seat = 0; seat < options.players; ++seat) {
+        // The room's seats by their numbers (free ones included; numbers may have gaps).
+        std::vector<int> numbers;
+        for (const auto& sv : snap->seats) numbers.push_back(sv.seat);
+        if (static_cast<int>(numbers.size()) < options.players) {  // an older server listed taken seats only
+            for (int seat = 0; seat < options.players; ++seat)
+                if (std::find(numbers.begin(), numbers.end(), seat) == numbers.end()) numbers.push_back(seat);
+            std::sort(numbers.begin(), numbers.end());
+        }
+        for (const int seat : numbers) {
             const auto* sv = seat_view(view, seat);
+            if (sv && sv->free) sv = nullptr;
             std::string line = (seat == view.my_seat() ? ">" : " ") + std::string(seat < 9 ? " " : "") + std::to_string(seat + 1) + "  ";
             if (!sv) {
                 line += paint(style, "2", "(free)");
@@ -603,7 +614,10 @@ std::vector<std::string> render_lobby(const GameView& view, const Style& style) 
             std::vector<std::string> tags;
             if (snap->host == seat) tags.emplace_back(paint(style, "1;33", "host"));
             if (sv->bot) tags.push_back("bot (" + std::string(sv->policy ? to_string(*sv->policy) : "best") + ")");
+            else if (sv->status == "left") tags.emplace_back(paint(style, "31", "left"));
+            else if (sv->status == "server") tags.emplace_back(paint(style, "31", "away, the server plays"));
             else if (sv->away.value_or(false) || !sv->connected.value_or(true)) tags.emplace_back(paint(style, "31", "away"));
+            if (sv->kicked) tags.emplace_back(paint(style, "31", "kicked"));
             if (seat == view.my_seat()) tags.emplace_back("you");
             line += " " + join(tags, ", ");
             lines.push_back(rtrim(fit(line, style.width)));
@@ -612,9 +626,13 @@ std::vector<std::string> render_lobby(const GameView& view, const Style& style) 
             lines.push_back(fit("   " + std::to_string(snap->spectators) + (snap->spectators == 1 ? " spectator" : " spectators"),
                                 style.width));
         lines.emplace_back();
+        if (const auto starts = view.auto_start_text(now_ms); !starts.empty()) lines.push_back(fit(paint(style, "1", starts), style.width));
         if (view.am_host()) {
             lines.push_back(fit(paint(style, "1", "You are the host.") + " Keys: s start, b g r add a best/greedy/random bot,", style.width));
-            lines.push_back(fit("  x N remove seat N, + - seats, p pieces / a arm, h hints, t time, q leave", style.width));
+            // Only the keys that do something for this game.
+            lines.push_back(fit(std::string("  x N remove seat N, + - seats, ") +
+                                    (options.game == GameKind::spook ? "p pieces" : "a arm") + ", h hints, t time, q leave",
+                                style.width));
         } else if (view.is_spectator()) {
             lines.push_back(fit("You are watching. q leaves.", style.width));
         } else {
@@ -676,6 +694,11 @@ std::vector<std::string> decision_lines(const GameView& view, const Style& style
     std::string tail;
     if (pending->chosen) {
         tail = "You chose piece " + std::to_string(*pending->chosen + 1) + "; waiting for the server.";
+    } else if (view.paused() && view.countdown_frozen()) {
+        // The countdown stands still: nobody's time runs while the game is paused.
+        tail = "Paused (" + std::to_string((left + 999) / 1000) + " s left): choose when the game resumes.";
+    } else if (view.disconnected()) {
+        tail = "No connection: the countdown is stopped (" + std::to_string((left + 999) / 1000) + " s left).";
     } else if (left <= 0) {
         tail = "Time is up: the server moves for you.";
     } else {
@@ -758,7 +781,7 @@ std::vector<std::string> render_screen(const GameView& view, const Style& style,
     std::vector<std::string> top;
     if (board && view.options().game == GameKind::spook) top = render_spook_boards(view, style);
     else if (board) top = render_ludo_board(view, style);
-    else top = render_lobby(view, style);
+    else top = render_lobby(view, style, now_ms);
     const int room = std::max(0, style.height - 2);  // between the title and the status
     if (static_cast<int>(top.size()) > room) top.resize(to_size(room));
     for (auto& l : top) lines.push_back(std::move(l));

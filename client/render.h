@@ -36,7 +36,8 @@ std::vector<GridCell> ludo_circuit_cells(int arm);
 std::vector<GridCell> ludo_home_column_cells(int arm, ludo::Colour colour);
 
 // The lobby: room code, options, settings, seats (host, bots, away), what the host can do.
-std::vector<std::string> render_lobby(const GameView& view, const Style& style);
+// `now_ms` (the local steady clock) is for the automatic start's countdown.
+std::vector<std::string> render_lobby(const GameView& view, const Style& style, std::int64_t now_ms = 0);
 // The decision being asked: one line per option with its key, piece, from -> to, what stands
 // on the target square (Spook) or whether it captures (Ludo), the hint when present, and the
 // countdown.

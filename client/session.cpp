@@ -45,7 +45,8 @@ void Session::connect() {
     if (ended_) return;
     ++attempts_;
     if (callbacks_.on_status)
-        callbacks_.on_status(entered_ ? "reconnecting to " + config_.url.text() + "..." : "connecting to " + config_.url.text() + "...");
+        callbacks_.on_status(entered_ ? "The server is not answering; trying again (" + std::to_string(attempts_) + ") ..."
+                                      : "connecting to " + config_.url.text() + "...");
     std::weak_ptr<bool> alive = alive_;
     Connection::Handlers h;
     h.on_open = [this, alive] {
@@ -88,6 +89,8 @@ void Session::on_text(std::string_view text) {
         entered_ = true;
         rejoined_ = false;
         attempts_ = 0;
+        lost_at_ms_ = 0;
+        view_.set_disconnected(false, steady_ms());
         if (callbacks_.on_status) callbacks_.on_status("connected");
     } else if (type == "error") {
         const std::string code = message.value("code", "");
@@ -105,6 +108,17 @@ void Session::on_text(std::string_view text) {
             send(pr::JoinRoom{view_.room(), config_.name});
             return;
         }
+        // A kept token the server no longer knows (the seat was freed, the game is over): sit
+        // down by name as if no token had been kept.
+        if (code == "bad_token" && ref == "resume" && !entered_ && config_.join_if_token_refused && !config_.name.empty()) {
+            config_.join_if_token_refused = false;
+            config_.mode = JoinMode::join;
+            view_.note("The seat kept for " + config_.name + " in room " + config_.room +
+                       " is gone; joining the room again.");
+            if (callbacks_.on_message) callbacks_.on_message(message);
+            send(pr::JoinRoom{config_.room, config_.name});
+            return;
+        }
         // A refusal ends the session only when it answers getting in (a host's add_bot into a
         // full room is just an error).
         if ((refused && (entering || ref.empty())) || (entering && view_.room().empty())) {
@@ -116,7 +130,9 @@ void Session::on_text(std::string_view text) {
         }
     } else if (type == "kicked") {
         if (callbacks_.on_message) callbacks_.on_message(message);
-        end(SessionEnd{1, "the host removed this seat from room " + view_.room()});
+        SessionEnd e{1, "You were removed from room " + view_.room() + " by the host."};
+        e.kicked = true;
+        end(e);
         return;
     } else if (type == "closing") {
         if (callbacks_.on_message) callbacks_.on_message(message);
@@ -167,13 +183,19 @@ void Session::on_closed(const std::string& reason) {
         return;
     }
     const std::int64_t now = steady_ms();
+    // Nobody can answer a decision now: its countdown stops (the server re-sends it on resume).
+    view_.set_disconnected(true, now);
     if (attempts_ == 0 || lost_at_ms_ == 0) lost_at_ms_ = now;
     if (now - lost_at_ms_ > config_.reconnect_for.count()) {
-        end(SessionEnd{1, "could not reconnect within " + std::to_string(config_.reconnect_for.count() / 1000) +
-                              " s: " + reason});
+        SessionEnd e{1, "the server at " + config_.url.text() + " could not be reached for " +
+                            std::to_string(config_.reconnect_for.count() / 1000) + " s (" + reason + ")"};
+        e.server_gone = true;
+        end(e);
         return;
     }
-    if (callbacks_.on_status) callbacks_.on_status("connection lost (" + reason + "); reconnecting...");
+    if (callbacks_.on_status)
+        callbacks_.on_status("Connection lost (" + reason + "): the server is not answering; trying again (" +
+                             std::to_string(attempts_ + 1) + ") ...");
     const auto delay = std::chrono::milliseconds(std::min(5000, 250 * (1 << std::min(attempts_, 4))));
     std::weak_ptr<bool> alive = alive_;
     loop_.after(delay, [this, alive] {

@@ -27,6 +27,9 @@ struct SessionConfig {
     std::string room;                                    // join, resume, watch
     std::string name;                                    // create, join
     std::string token;                                   // resume
+    // resume with a token the program kept (seat_store.h): when the server refuses it
+    // (bad_token: the seat is gone), join the room by name instead.
+    bool join_if_token_refused = false;
     std::optional<std::string> client_seed;              // random when absent
     bool reconnect = true;                               // after a dropped connection
     std::chrono::milliseconds reconnect_for{std::chrono::minutes(2)};
@@ -39,6 +42,8 @@ struct SessionConfig {
 struct SessionEnd {
     int code = 0;
     std::string reason;
+    bool server_gone = false;  // the server could not be reached again (gave up reconnecting)
+    bool kicked = false;       // the host removed this seat (its token is void)
 };
 
 class Session {

@@ -1,6 +1,7 @@
 #include "view.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "spookludo/ludo/game.h"
 #include "spookludo/ludo/geometry.h"
@@ -46,7 +47,87 @@ std::vector<std::string> GameView::lines_since(std::size_t& cursor) const {
 
 std::int64_t GameView::time_left_ms(std::int64_t now_ms) const noexcept {
     if (!pending_) return 0;
+    if (frozen_left_ms_) return *frozen_left_ms_;
     return std::max<std::int64_t>(0, pending_->deadline_ms - now_ms);
+}
+
+void GameView::freeze(std::int64_t now_ms) {
+    if (!pending_ || frozen_left_ms_) return;
+    frozen_left_ms_ = std::max<std::int64_t>(0, pending_->deadline_ms - now_ms);
+}
+
+void GameView::thaw(std::int64_t now_ms) {
+    if (!frozen_left_ms_) return;
+    if (pending_) pending_->deadline_ms = now_ms + *frozen_left_ms_;
+    frozen_left_ms_.reset();
+}
+
+void GameView::set_disconnected(bool lost, std::int64_t now_ms) {
+    disconnected_ = lost;
+    if (lost) freeze(now_ms);
+    else if (!paused()) thaw(now_ms);
+}
+
+std::string GameView::seat_numbers_text() const {
+    if (!snapshot_ || snapshot_->seats.empty()) return "1-" + std::to_string(std::max(1, options_.players));
+    std::vector<int> numbers;
+    for (const auto& s : snapshot_->seats) numbers.push_back(s.seat + 1);
+    std::sort(numbers.begin(), numbers.end());
+    bool contiguous = true;
+    for (std::size_t i = 1; i < numbers.size(); ++i) contiguous = contiguous && numbers[i] == numbers[i - 1] + 1;
+    if (numbers.size() == 1) return std::to_string(numbers[0]);
+    if (contiguous) return std::to_string(numbers.front()) + "-" + std::to_string(numbers.back());
+    std::string out;
+    for (const int n : numbers) out += (out.empty() ? "" : ", ") + std::to_string(n);
+    return out;
+}
+
+bool GameView::has_seat_number(int number) const {
+    if (!snapshot_) return false;
+    return std::any_of(snapshot_->seats.begin(), snapshot_->seats.end(),
+                       [&](const pr::SeatView& s) { return s.seat + 1 == number; });
+}
+
+std::string GameView::auto_start_text(std::int64_t now_ms) const {
+    const auto at = auto_start_at_ms();
+    if (!at || state() != "lobby") return {};
+    const std::int64_t left = std::max<std::int64_t>(0, *at - (now_ms + server_offset_ms_));
+    const std::int64_t seconds = (left + 999) / 1000;
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%lld:%02lld", static_cast<long long>(seconds / 60),
+                  static_cast<long long>(seconds % 60));
+    return std::string("Starts in ") + buffer + " (free seats get bots)";
+}
+
+bool GameView::plays(int seat) const {
+    return std::find(play_order_.begin(), play_order_.end(), seat) != play_order_.end();
+}
+
+ludo::Colour GameView::ludo_colour(int seat) const {
+    const auto at = std::find(play_order_.begin(), play_order_.end(), seat);
+    const int players = static_cast<int>(play_order_.size());
+    if (at == play_order_.end()) return ludo::colour_of_seat(std::max(2, options_.players), std::clamp(seat, 0, 3));
+    return ludo::colour_of_seat(players, static_cast<int>(at - play_order_.begin()));
+}
+
+// The play order of a snapshot's game view.
+static std::vector<int> g_players(const pr::RoomSnapshot& s) {
+    if (s.spook) return s.spook->players;
+    if (s.ludo) return s.ludo->players;
+    return {};
+}
+
+// An error in a player's words: what to do about it, not the server's field names.
+std::string GameView::error_words(const pr::ErrorReply& e) const {
+    const std::string ref = e.ref.value_or("");
+    const GameKind game = snapshot_ ? snapshot_->options.game : options_.game;
+    if (e.code == "room_full") return am_host() ? "The room is full: press + for another seat." : "The room is full.";
+    if (e.code == "bad_field" && ref == "set_options" && e.message.find("players") != std::string::npos)
+        return game == GameKind::ludo ? "Ludo takes 2 to 4 players." : "Spook & Werewolf takes 1 to 8 players.";
+    if (e.code == "paused") return "The game is paused: choose when it resumes (your time is kept).";
+    if (e.code == "not_host") return "Only the host can do that.";
+    if (e.code == "wrong_state") return "Not now: " + e.message + ".";
+    return "Server: " + e.message + " (" + e.code + ")";
 }
 
 void GameView::apply_text(std::string_view text, std::int64_t now_ms) {
@@ -58,24 +139,32 @@ void GameView::apply_text(std::string_view text, std::int64_t now_ms) {
     apply(message, now_ms);
 }
 
-void GameView::start_game(const GameOptions& options) {
+void GameView::start_game(const GameOptions& options, const std::vector<int>& players) {
     in_game_ = true;
     options_ = options;
     result_.reset();
     pending_.reset();
+    frozen_left_ms_.reset();
+    // The seats that play, in play order (an older server sent none: seats 0..n-1).
+    play_order_ = players;
+    if (play_order_.empty())
+        for (int seat = 0; seat < options.players; ++seat) play_order_.push_back(seat);
     last_moves_.clear();
     round_ = 0;
     roll_.reset();
     last_character_.reset();
     turn_ = 0;
     face_.reset();
-    const auto players = static_cast<std::size_t>(options.players);
+    // Per-seat arrays are by room seat number: as long as the highest seat that plays.
+    const auto seats = play_order_.empty()
+                           ? std::size_t{0}
+                           : static_cast<std::size_t>(*std::max_element(play_order_.begin(), play_order_.end()) + 1);
     if (options.game == GameKind::spook) {
-        spook_positions_.assign(players, std::vector<int>(static_cast<std::size_t>(options.spook.pieces), 1));
-        spook_finished_.assign(players, std::nullopt);
+        spook_positions_.assign(seats, std::vector<int>(static_cast<std::size_t>(options.spook.pieces), 1));
+        spook_finished_.assign(seats, std::nullopt);
         ludo_progress_.clear();
     } else {
-        ludo_progress_.assign(players, {ludo::kYard, ludo::kYard, ludo::kYard, ludo::kYard});
+        ludo_progress_.assign(seats, {ludo::kYard, ludo::kYard, ludo::kYard, ludo::kYard});
         spook_positions_.clear();
         spook_finished_.clear();
         spook_boards_.clear();
@@ -83,52 +172,57 @@ void GameView::start_game(const GameOptions& options) {
     }
 }
 
-void GameView::on_snapshot(const pr::RoomSnapshot& s) {
-    // Announce who arrived and left, so a lobby reads like a party.
-    if (snapshot_ && snapshot_->room == s.room) {
-        for (const auto& seat : s.seats) {
-            if (seat.free) continue;
-            const bool known = std::any_of(snapshot_->seats.begin(), snapshot_->seats.end(),
-                                           [&](const pr::SeatView& o) { return o.name == seat.name; });
-            if (!known) say(LogLine::Kind::info, seat.name + " took seat " + std::to_string(seat.seat + 1));
-        }
-        for (const auto& seat : snapshot_->seats) {
-            if (seat.free) continue;
-            const bool still = std::any_of(s.seats.begin(), s.seats.end(),
-                                           [&](const pr::SeatView& o) { return o.name == seat.name; });
-            if (!still) say(LogLine::Kind::info, seat.name + " left seat " + std::to_string(seat.seat + 1));
-        }
-    }
+void GameView::on_snapshot(const pr::RoomSnapshot& s, std::int64_t now_ms) {
+    // Who arrived and left is told by the server's notices (not derived from snapshots). The
+    // one thing said here: this client has just become the host (it finds itself by its seat
+    // number, never by its place in the list).
+    const bool was_host = am_host();
+    const bool was_paused = paused();
+    if (snapshot_ && snapshot_->room == s.room && seat_ >= 0 && !was_host && s.host == seat_ && role_ != "spectator")
+        say(LogLine::Kind::info, "You are now the host.");
+    if (s.server_time_ms > 0) server_offset_ms_ = s.server_time_ms - now_ms;
     snapshot_ = s;
     room_ = s.room;
     if (s.state == "lobby") {
         in_game_ = false;
         pending_.reset();
+        frozen_left_ms_.reset();
         seed_requested_ = false;
         return;
     }
+    // A pause stops the countdown on every screen; the server re-sends the decision on resume.
+    if (s.paused && !was_paused) freeze(now_ms);
+    if (!s.paused && was_paused && !disconnected_) thaw(now_ms);
     if (s.game_id) game_id_ = *s.game_id;
     if (s.commitment) commitment_ = *s.commitment;
     if (!s.boards.empty()) published_boards_ = s.boards;
     if (s.spook) {
-        if (!in_game_ || options_.game != GameKind::spook) start_game(s.options);
+        if (!in_game_ || options_.game != GameKind::spook) start_game(s.options, g_players(s));
         const auto& g = *s.spook;
+        if (!g.players.empty()) play_order_ = g.players;
         round_ = g.round;
         roll_ = g.roll;
         spook_boards_ = g.boards;
         spook_positions_ = g.positions;
         spook_finished_ = g.finished_round;
     } else if (s.ludo) {
-        if (!in_game_ || options_.game != GameKind::ludo) start_game(s.options);
+        if (!in_game_ || options_.game != GameKind::ludo) start_game(s.options, g_players(s));
         const auto& g = *s.ludo;
+        if (!g.players.empty()) play_order_ = g.players;
         current_seat_ = g.current_seat;
         turn_ = g.turn;
         face_ = g.face;
-        // The engine reads its own position notation (and says what is wrong with a bad one).
-        const auto game = ludo::Game::from_position(s.options, g.position);
-        for (int seat = 0; seat < game.players() && static_cast<std::size_t>(seat) < ludo_progress_.size(); ++seat)
+        // The engine reads its own position notation (and says what is wrong with a bad one);
+        // its players are the room seats in play order.
+        GameOptions engine = s.options;
+        engine.players = static_cast<int>(play_order_.size());
+        const auto game = ludo::Game::from_position(engine, g.position);
+        for (int i = 0; i < game.players() && static_cast<std::size_t>(i) < play_order_.size(); ++i) {
+            const auto seat = static_cast<std::size_t>(play_order_[static_cast<std::size_t>(i)]);
+            if (seat >= ludo_progress_.size()) continue;
             for (int piece = 0; piece < ludo::kPiecesPerPlayer; ++piece)
-                ludo_progress_[static_cast<std::size_t>(seat)][static_cast<std::size_t>(piece)] = game.progress(seat, piece);
+                ludo_progress_[seat][static_cast<std::size_t>(piece)] = game.progress(i, piece);
+        }
     } else if (!in_game_) {
         options_ = s.options;
     }
@@ -137,10 +231,10 @@ void GameView::on_snapshot(const pr::RoomSnapshot& s) {
 std::string GameView::ludo_position(int marked) const {
     const ludo::Geometry geo(options_.ludo.arm);
     std::string out;
-    const int players = static_cast<int>(ludo_progress_.size());
-    for (int seat = 0; seat < players; ++seat) {
-        if (seat > 0) out += ' ';
-        out += ludo::to_string(ludo::colour_of_seat(players, seat));
+    for (const int seat : play_order_) {
+        if (static_cast<std::size_t>(seat) >= ludo_progress_.size()) continue;
+        if (!out.empty()) out += ' ';
+        out += ludo::to_string(ludo_colour(seat));
         if (seat == marked) out += '*';
         out += ':';
         for (int piece = 0; piece < 4; ++piece) {
@@ -192,7 +286,7 @@ void GameView::apply_ludo_events(const std::vector<pr::EventView>& events) {
         }
         if (e.kind == "turn" || e.kind == "game_over") continue;  // shown by the board, and by game_over
         const std::string who =
-            seat >= 0 ? seat_name(seat) + " (" + std::string(ludo::to_string(ludo::colour_of_seat(options_.players, seat))) + ")"
+            seat >= 0 ? seat_name(seat) + " (" + std::string(ludo::to_string(ludo_colour(seat))) + ")"
                       : std::string("?");
         const std::string face = std::to_string(e.face.value_or(0));
         std::string text;
@@ -234,7 +328,7 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
                 say(LogLine::Kind::info, "You are in room " + j.room + ", seat " + std::to_string(j.seat + 1) +
                                              (j.host ? " (host)." : "."));
         } else if (type == "room") {
-            on_snapshot(m.get<pr::RoomSnapshot>());
+            on_snapshot(m.get<pr::RoomSnapshot>(), now_ms);
         } else if (type == "commitment") {
             const auto c = m.get<pr::Commitment>();
             game_id_ = c.game_id;
@@ -249,13 +343,15 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
         } else if (type == "game_started") {
             const auto g = m.get<pr::GameStarted>();
             game_id_ = g.game_id;
-            start_game(g.options);
+            start_game(g.options, g.players);
             seed_requested_ = false;
             if (g.options.game == GameKind::spook) {
+                // By room seat: a free seat (-1) has no board.
                 spook_boards_.clear();
                 for (const int index : g.assignment)
-                    if (index >= 0 && static_cast<std::size_t>(index) < published_boards_.size())
-                        spook_boards_.push_back(published_boards_[static_cast<std::size_t>(index)]);
+                    spook_boards_.push_back(index >= 0 && static_cast<std::size_t>(index) < published_boards_.size()
+                                                ? published_boards_[static_cast<std::size_t>(index)]
+                                                : std::string());
                 say(LogLine::Kind::info, "Spook & Werewolf Ludo begins! Bring " +
                                              std::string(g.options.spook.pieces == 1 ? "your piece" : "two pieces") +
                                              " into the church on square 40 to win.");
@@ -275,6 +371,8 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
             p.decision = m.get<pr::Decision>();
             p.deadline_ms = now_ms + p.decision.time_left_ms;
             pending_ = std::move(p);
+            frozen_left_ms_.reset();
+            if (paused() || disconnected_) freeze(now_ms);
         } else if (type == "choice_accepted") {
             if (pending_ && pending_->decision.decision == m.value("decision", "")) pending_.reset();
         } else if (type == "decision_timeout") {
@@ -348,10 +446,18 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
                                              "... Check the game: spookludo verify" + (g.record ? " (record " + *g.record + ")" : std::string()));
         } else if (type == "error") {
             last_error_ = m.get<pr::ErrorReply>();
-            say(LogLine::Kind::error, "Server: " + last_error_->message + " (" + last_error_->code + ")");
+            // A choice refused during a pause stays to be made: the decision is still open.
+            if (last_error_->code == "paused" && pending_) pending_->chosen.reset();
+            say(LogLine::Kind::error, error_words(*last_error_));
+        } else if (type == "notice") {
+            // The room's story, worded by the server (who came, left, paused, took over ...).
+            const auto n = m.get<pr::Notice>();
+            if (!n.text.empty()) say(LogLine::Kind::info, n.text);
         } else if (type == "kicked") {
             kicked_ = true;
-            say(LogLine::Kind::error, "The host removed you from the room.");
+            const auto k = m.get<pr::Kicked>();
+            token_.reset();  // void: a kicked seat cannot be taken back
+            say(LogLine::Kind::error, "You were removed from room " + (k.room.empty() ? room_ : k.room) + " by the host.");
         } else if (type == "closing") {
             closing_ = m.value("reason", std::string("closing"));
             say(LogLine::Kind::error, "The server is closing: " + *closing_ + ".");

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "spookludo/ludo/geometry.h"
 #include "spookludo/options.h"
 #include "spookludo/protocol/server_messages.h"
 
@@ -58,6 +59,19 @@ public:
     bool paused() const noexcept { return snapshot_ && snapshot_->paused; }
     // The name shown for a seat ("seat 3" when unknown).
     std::string seat_name(int seat) const;
+    // The room's seats (free ones included) as people count them: "1-4" for seats 0..3, "1, 3"
+    // for a room that kept seats 0 and 2.
+    std::string seat_numbers_text() const;
+    // Is `seat` (people's number, 1-based) one of the room's seats?
+    bool has_seat_number(int number) const;
+    // Does the server hold a lobby countdown to an automatic start (server clock ms)?
+    std::optional<std::int64_t> auto_start_at_ms() const { return snapshot_ ? snapshot_->auto_start_at_ms : std::nullopt; }
+    // The server's clock minus the local steady clock, from the last snapshot (for countdowns
+    // the server holds).
+    std::int64_t server_clock_offset_ms() const noexcept { return server_offset_ms_; }
+    // The automatic start's text for the lobby ("Starts in 0:42 (free seats get bots)"), empty
+    // when none is armed.
+    std::string auto_start_text(std::int64_t now_ms) const;
 
     // ---- The game --------------------------------------------------------------------------
     bool in_game() const noexcept { return in_game_; }
@@ -75,7 +89,14 @@ public:
     std::optional<int> movement_roll() const noexcept { return roll_; }
     std::optional<std::string> last_character() const noexcept { return last_character_; }
 
-    // Ludo: every seat's pieces by progress (-1 yard, 9n+2 home), whose turn, the last throw.
+    // The room seats that play the game, in play order ([0,2,3] when seat 1 is free).
+    const std::vector<int>& play_order() const noexcept { return play_order_; }
+    bool plays(int seat) const;
+    // Ludo: the colour of a room seat (the colours go to the players in play order).
+    ludo::Colour ludo_colour(int seat) const;
+
+    // Ludo: every room seat's pieces by progress (-1 yard, 9n+2 home; a seat that does not play
+    // keeps all four in the yard), whose turn, the last throw.
     const std::vector<std::array<int, 4>>& ludo_progress() const noexcept { return ludo_progress_; }
     int current_seat() const noexcept { return current_seat_; }
     int turn() const noexcept { return turn_; }
@@ -90,8 +111,16 @@ public:
     // ---- Decisions -------------------------------------------------------------------------
     const std::optional<PendingDecision>& pending() const noexcept { return pending_; }
     void mark_chosen(int piece) { if (pending_) pending_->chosen = piece; }
-    // Milliseconds left to answer (0 when none is pending or the time is up).
+    // Milliseconds left to answer (0 when none is pending or the time is up). While the
+    // countdown is frozen (the game is paused, or the connection is lost) it stands still.
     std::int64_t time_left_ms(std::int64_t now_ms) const noexcept;
+    // The connection to the server is lost (true) or back (false): the countdown stops, since
+    // nobody can answer, and the server re-sends the open decision on resume.
+    void set_disconnected(bool lost, std::int64_t now_ms);
+    bool disconnected() const noexcept { return disconnected_; }
+    bool countdown_frozen() const noexcept { return frozen_left_ms_.has_value(); }
+    // A line of the story from the program itself (e.g. how to take the seat back).
+    void note(std::string text) { say(LogLine::Kind::info, std::move(text)); }
 
     // ---- Outcome and story -------------------------------------------------------------------
     const std::optional<GameResult>& result() const noexcept { return result_; }
@@ -107,8 +136,11 @@ public:
 
 private:
     void say(LogLine::Kind kind, std::string text);
-    void on_snapshot(const protocol::RoomSnapshot& s);
-    void start_game(const GameOptions& options);
+    void on_snapshot(const protocol::RoomSnapshot& s, std::int64_t now_ms);
+    void start_game(const GameOptions& options, const std::vector<int>& players);
+    void freeze(std::int64_t now_ms);
+    void thaw(std::int64_t now_ms);
+    std::string error_words(const protocol::ErrorReply& e) const;
     void apply_ludo_events(const std::vector<protocol::EventView>& events);
     void set_spook_piece(int seat, int piece, int to);
 
@@ -137,8 +169,12 @@ private:
     int turn_ = 0;
     std::optional<int> face_;
 
+    std::vector<int> play_order_;
     std::vector<LastMove> last_moves_;
     std::optional<PendingDecision> pending_;
+    std::optional<std::int64_t> frozen_left_ms_;  // the countdown, stopped
+    bool disconnected_ = false;
+    std::int64_t server_offset_ms_ = 0;
     std::optional<GameResult> result_;
     std::deque<LogLine> log_;
     std::size_t log_total_ = 0;

@@ -22,6 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "client/e2e_server.h"
 #include "process_util.h"
 #include "spookludo/protocol/websocket.h"
 
@@ -30,71 +31,6 @@ using namespace std::chrono_literals;
 using nlohmann::json;
 
 namespace {
-
-const std::string kServerBinary = SPOOKLUDO_SERVER_BINARY;
-const std::string kClientBinary = SPOOKLUDO_CLIENT_BINARY;
-
-// The server on a free loopback port, with a fresh data directory; stop() checks that it ends
-// cleanly on SIGTERM.
-class Server {
-public:
-    explicit Server(std::vector<std::string> extra = {}) : dir_("spookludo-e2e") {
-        std::vector<std::string> argv{kServerBinary, "--port", "0", "--bind", "127.0.0.1", "--data-dir",
-                                      dir_ / "data", "--pid-file", dir_ / "server.pid", "--pace-ms", "0",
-                                      "--log-level", "info"};
-        argv.insert(argv.end(), extra.begin(), extra.end());
-        SpawnOptions o;
-        o.stdout_file = dir_ / "server.log";
-        o.stderr_file = o.stdout_file;
-        process_ = std::make_unique<Process>(argv, o);
-        REQUIRE_MESSAGE(process_->wait_for_text("listening on 127.0.0.1:", patience(10s)), process_->describe());
-        port_ = std::stoi(word_after(process_->out(), "listening on 127.0.0.1:"));
-    }
-    ~Server() {
-        if (process_->running()) {
-            process_->signal(SIGTERM);
-            process_->wait(patience(10s));
-        }
-    }
-
-    int port() const { return port_; }
-    std::string url() const { return "ws://127.0.0.1:" + std::to_string(port_); }
-    const TempDir& dir() const { return dir_; }
-    std::string record_file(const std::string& game_id) const {
-        return (dir_.path() / "data" / "records" / (game_id + ".json")).string();
-    }
-
-    // A client program with its stdout and stderr in files of the test's directory named after
-    // `label` (on a pty, stdout is the terminal).
-    std::unique_ptr<Process> client(const std::string& label, std::vector<std::string> args, SpawnOptions o = {}) {
-        args.insert(args.begin(), kClientBinary);
-        if (!o.pty) o.stdout_file = dir_ / (label + ".out");
-        o.stderr_file = dir_ / (label + ".err");
-        return std::make_unique<Process>(args, o);
-    }
-
-    // Runs a client program to its end (with a deadline) and returns it.
-    std::unique_ptr<Process> run(const std::string& label, std::vector<std::string> args,
-                                 std::chrono::milliseconds timeout = patience(20s)) {
-        auto p = client(label, std::move(args));
-        const auto status = p->wait(timeout);
-        CHECK_MESSAGE(status.has_value(), "still running after the deadline:\n" << p->describe());
-        return p;
-    }
-
-    void stop() {
-        process_->signal(SIGTERM);
-        const auto status = process_->wait(patience(10s));
-        CHECK_MESSAGE(status == 0, "the server did not end cleanly on SIGTERM:\n" << process_->describe());
-    }
-
-    std::string log() { return process_->out(); }
-
-private:
-    TempDir dir_;
-    std::unique_ptr<Process> process_;
-    int port_ = 0;
-};
 
 // The game id of a bot's "game_over ID STATUS record /records/ID" line, checking its form.
 std::string game_over_id(Process& bot, const std::string& status = "finished") {
@@ -153,7 +89,7 @@ std::unique_ptr<Process> host_waiting_for_players(Server& server, const std::str
                                   "--count", "1",         "--name",   "host", "--policy", "best", "--start",
                                   // --fill-after starts as soon as the seats are full; the wait is
                                   // far longer than the test.
-                                  "--fill-after", "3600"};
+                                  "--fill-after", "600"};
     args.insert(args.end(), extra.begin(), extra.end());
     auto host = server.client("host", args);
     REQUIRE_MESSAGE(host->wait_for_text("host-1 token ", patience(10s)), host->describe());
@@ -431,7 +367,7 @@ TEST_CASE("e2e bot: a full room refuses a joiner (exit 2, room_full), so does a 
     REQUIRE_MESSAGE(sitters->wait_for_text("bot-1 token ", patience(10s)), sitters->describe());
     const std::string room = line_word(sitters->out(), "room ");
     REQUIRE(room.size() == 5);
-    REQUIRE_MESSAGE(sitters->wait_for_text("bot-2 took seat 2", patience(10s)), sitters->describe());
+    REQUIRE_MESSAGE(sitters->wait_for_text(R"("bot-2" sits at seat 2)", patience(10s)), sitters->describe());
 
     auto late = server.run("late", {"bot", server.url(), "--room", room, "--name", "late"});
     {
@@ -588,7 +524,7 @@ TEST_CASE("e2e play: without a terminal the story is printed line by line and a 
     // The host's keys work from a pipe too. "joined" comes just before the room's first snapshot;
     // a key typed in between is kept until the snapshot says who hosts, so one press is enough.
     play->write("b");
-    REQUIRE_MESSAGE(play->wait_for_text("took seat 2", patience(10s)), play->describe());
+    REQUIRE_MESSAGE(play->wait_for_text("bot takes seat 2", patience(10s)), play->describe());
     play->write("s");
     const std::string prompt = "Type the number of your choice and Enter.\n";
     std::size_t answered = 0;

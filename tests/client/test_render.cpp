@@ -447,7 +447,7 @@ Settings: 20 s to choose, 1.5 s between steps, hints on
    1 spectator
 
 You are the host. Keys: s start, b g r add a best/greedy/random bot,
-  x N remove seat N, + - seats, p pieces / a arm, h hints, t time, q leave
+  x N remove seat N, + - seats, p pieces, h hints, t time, q leave
 You are in room KQZTM, seat 1 (host).
 
 

@@ -140,7 +140,7 @@ open_room() {
   # The host starts the game as soon as the four seats are taken (--fill-after would fill free
   # seats with server bots after an hour; this party fills them itself).
   start "$prefix-host" bot "$url" --create "$game" --players 4 "$@" --pace-ms "$pace" --count 1 \
-    --name "$prefix-host" --policy best --start --fill-after 3600
+    --name "$prefix-host" --policy best --start --fill-after 600
   wait_for "$work/$prefix-host.out" "$prefix-host-1 token " 10 "$game room" "$prefix-host"
   local room
   room=$(grep -m1 '^room ' "$work/$prefix-host.out" | cut -d' ' -f2)
@@ -232,7 +232,7 @@ EOF
 
   # The spectator saw the story from the start to the result, and how to check it.
   local watched="$work/$prefix-watch.out"
-  for text in "You are watching room $room." "$prefix-p4-1 took seat" "A game is starting." "Game over!" \
+  for text in "You are watching room $room." "\"$prefix-p4-1\" sits at seat" "A game is starting." "Game over!" \
     "/records/$id"; do
     grep -qF -- "$text" "$watched" || fail "$prefix: the spectator's output lacks \"$text\"" "$watched"
   done

@@ -1,0 +1,34 @@
+#pragma once
+// The tokens of the seats this person holds, kept in a private file so that running the same
+// `spookludo play URL --room R --name N` again takes the seat back after anything that lost the
+// client (a kill -9, a crash, a reboot): $XDG_STATE_HOME/spookludo/seats.json (by default
+// ~/.local/state/spookludo/seats.json), the folder 0700 and the file 0600, written whole to a
+// temporary file and renamed over the old one, at most kMaxEntries entries (the newest kept).
+// One entry per server, room and name. Nothing here throws: a store that cannot be read or
+// written is an empty one (the game goes on; only the rejoin by the same command is lost).
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace spookludo::client {
+
+class SeatStore {
+public:
+    static constexpr std::size_t kMaxEntries = 64;
+
+    // The default file (from XDG_STATE_HOME or HOME); empty when neither is set.
+    static std::filesystem::path default_path();
+
+    explicit SeatStore(std::filesystem::path file = default_path()) : file_(std::move(file)) {}
+
+    const std::filesystem::path& path() const noexcept { return file_; }
+    std::optional<std::string> token(const std::string& server, const std::string& room, const std::string& name) const;
+    // Keeps (or refreshes) the entry; false when the file could not be written.
+    bool remember(const std::string& server, const std::string& room, const std::string& name, const std::string& token);
+    void forget(const std::string& server, const std::string& room, const std::string& name);
+
+private:
+    std::filesystem::path file_;
+};
+
+}  // namespace spookludo::client

@@ -1,0 +1,350 @@
+// The terminal client's play flow against the real server (issue #15): a host who leaves the
+// lobby hands the host keys on, a seat comes back after kill -9 by the same command, a kick, a
+// leave on SIGTERM, a pause that stops every countdown, E that asks again, a server that dies
+// mid-decision, errors in a player's words. The programs run on pseudo-terminals (what the screen
+// shows) or on pipes (what a log shows); each player has its own XDG_STATE_HOME.
+#include <doctest/doctest.h>
+
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "client/e2e_server.h"
+#include "process_util.h"
+
+using namespace spookludo::testing;
+using namespace std::chrono_literals;
+using nlohmann::json;
+
+namespace {
+
+std::string screen(Process& p) { return strip_escapes(p.out()); }
+
+bool wait_screen(Process& p, const std::string& text, std::chrono::milliseconds timeout = patience(10s)) {
+    return p.wait_for([&](const std::string& s) { return strip_escapes(s).find(text) != std::string::npos; }, timeout);
+}
+
+std::size_t count_of(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+    return n;
+}
+
+// A player's terminal (80x24, no colour) with its own state directory.
+SpawnOptions terminal(const std::string& state_home) {
+    SpawnOptions o;
+    o.pty = true;
+    o.env = {{"NO_COLOR", "1"}, {"TERM", "xterm-256color"}, {"XDG_STATE_HOME", state_home}};
+    return o;
+}
+
+SpawnOptions piped(const std::string& state_home) {
+    SpawnOptions o;
+    o.stdin_pipe = true;
+    o.env = {{"NO_COLOR", std::nullopt}, {"XDG_STATE_HOME", state_home}};
+    return o;
+}
+
+// "You are in room ABCDE, seat 2." -> ABCDE
+std::string room_of(Process& p) {
+    std::string room = word_after(screen(p), "You are in room ");
+    if (!room.empty() && room.back() == ',') room.pop_back();
+    return room;
+}
+
+// A bot process that creates a room of `players` seats and starts it when they are full.
+std::unique_ptr<Process> bot_host(Server& server, const std::string& game, int players, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args{"bot", server.url(), "--create", game, "--players", std::to_string(players), "--count",
+                                  "1", "--name", "host", "--policy", "best", "--start", "--fill-after", "600"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto host = server.client("host", args);
+    REQUIRE_MESSAGE(host->wait_for_text("host-1 token ", patience(10s)), host->describe());
+    return host;
+}
+
+std::string seats_file(const std::string& state_home) { return state_home + "/spookludo/seats.json"; }
+
+json kept_seats(const std::string& state_home) {
+    const std::string file = seats_file(state_home);
+    if (!std::filesystem::exists(file)) return json::array();
+    return json::parse(read_file(file)).at("seats");
+}
+
+bool keeps_seat_of(const std::string& state_home, const std::string& name) {
+    for (const auto& e : kept_seats(state_home))
+        if (e.value("name", "") == name) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("play flow: the host leaves the lobby, the next player is told 'You are now the host' and its host keys add a bot and start [e2e][play][pty][item1]") {
+    Server server;
+    TempDir state("spookludo-state");
+    auto ann = server.client("ann", {"play", server.url(), "--create", "spook", "--players", "3", "--name", "Ann",
+                                     "--decision-ms", "20000"},
+                             piped(state / "ann"));
+    REQUIRE_MESSAGE(ann->wait_for_text("You are in room ", patience(10s)), ann->describe());
+    const std::string room = room_of(*ann);
+    REQUIRE(room.size() == 5);
+    auto ben = server.client("ben", {"play", server.url(), "--room", room, "--name", "Ben"}, terminal(state / "ben"));
+    REQUIRE_MESSAGE(wait_screen(*ben, "Waiting for Ann (host) to start."), ben->describe());
+    CHECK(screen(*ben).find("> 2  Ben") != std::string::npos);  // Ben sits at seat 2
+
+    ann->write("q");
+    CHECK_MESSAGE(ann->wait(patience(10s)) == 0, ann->describe());
+    REQUIRE_MESSAGE(wait_screen(*ben, "You are now the host."), ben->describe());
+    REQUIRE_MESSAGE(wait_screen(*ben, "You are the host. Keys:"), ben->describe());
+    // Still seat 2 (seats keep their numbers), now with the host's keys.
+    CHECK(screen(*ben).find("> 2  Ben                      host, you") != std::string::npos);
+    ben->write("b");
+    REQUIRE_MESSAGE(wait_screen(*ben, "bot (best)"), ben->describe());
+    ben->write("s");
+    REQUIRE_MESSAGE(wait_screen(*ben, "Spook round", patience(15s)), ben->describe());
+    ben->write("qq");
+    CHECK_MESSAGE(ben->wait(patience(10s)) == 0, ben->describe());
+    server.stop();
+}
+
+TEST_CASE("play flow: kill -9 of play mid-game, then the same play command takes the same seat back, and the token file is private [e2e][play][pty][item4]") {
+    Server server;
+    TempDir state("spookludo-state");
+    auto host = bot_host(server, "spook", 2, {"--pace-ms", "300", "--decision-ms", "60000"});
+    const std::string room = line_word(host->out(), "room ");
+    const std::vector<std::string> command{"play", server.url(), "--room", room, "--name", "Ben"};
+    auto ben = server.client("ben", command, terminal(state / "ben"));
+    REQUIRE_MESSAGE(wait_screen(*ben, "You are in room " + room + ", seat 2."), ben->describe());
+    // The resume command is told once, on joining.
+    REQUIRE_MESSAGE(wait_screen(*ben, "the same command takes the seat back"), ben->describe());
+    REQUIRE_MESSAGE(wait_screen(*ben, "Choose 1-", patience(15s)), ben->describe());
+
+    // The seat's token is in the private state file: folder 0700, file 0600, one entry.
+    const std::string file = seats_file(state / "ben");
+    struct stat st {};
+    REQUIRE(::stat(file.c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0600);
+    REQUIRE(::stat((state / "ben/spookludo").c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0700);
+    const json kept = kept_seats(state / "ben");
+    REQUIRE(kept.size() == 1);
+    CHECK(kept[0].at("server") == server.url());
+    CHECK(kept[0].at("room") == room);
+    CHECK(kept[0].at("name") == "Ben");
+    CHECK(kept[0].at("token").get<std::string>().size() == 32);
+
+    ben->signal(SIGKILL);
+    REQUIRE(ben->wait(patience(5s)) == 128 + SIGKILL);
+    REQUIRE_MESSAGE(host->wait_for_text(R"("Ben" lost the connection)", patience(10s)), host->describe());
+
+    // The same command again: back at seat 2 as a player (not a spectator), answering again.
+    auto back = server.client("ben-back", command, terminal(state / "ben"));
+    REQUIRE_MESSAGE(wait_screen(*back, "You are in room " + room + ", seat 2."), back->describe());
+    CHECK(screen(*back).find("You are watching") == std::string::npos);
+    REQUIRE_MESSAGE(host->wait_for_text(R"("Ben" is back at seat 2)", patience(10s)), host->describe());
+    CHECK_MESSAGE(host->out().find("game_over") == std::string::npos, "the game ended before Ben came back\n" << host->describe());
+    REQUIRE_MESSAGE(wait_screen(*back, "Choose 1-", patience(15s)), back->describe());
+    back->write("qq");
+    CHECK_MESSAGE(back->wait(patience(10s)) == 0, back->describe());
+    // Left on purpose: nothing kept to take back.
+    CHECK_FALSE(keeps_seat_of(state / "ben", "Ben"));
+    server.stop();
+}
+
+TEST_CASE("play flow: a kicked player is told they were removed, exits 1 and is offered no token, and the host sees the kick [e2e][play][item5]") {
+    Server server;
+    TempDir state("spookludo-state");
+    auto ann = server.client("ann", {"play", server.url(), "--create", "spook", "--players", "2", "--name", "Ann",
+                                     "--decision-ms", "60000", "--pace-ms", "200"},
+                             terminal(state / "ann"));
+    REQUIRE_MESSAGE(wait_screen(*ann, "You are the host."), ann->describe());
+    const std::string room = room_of(*ann);
+    auto ben = server.client("ben", {"play", server.url(), "--room", room, "--name", "Ben"}, piped(state / "ben"));
+    REQUIRE_MESSAGE(ben->wait_for_text("You are in room " + room + ", seat 2.", patience(10s)), ben->describe());
+    REQUIRE_MESSAGE(wait_screen(*ann, "Ben"), ann->describe());
+    CHECK(keeps_seat_of(state / "ben", "Ben"));
+    ann->write("s");
+    REQUIRE_MESSAGE(ben->wait_for_text("Round 1:", patience(15s)), ben->describe());
+    ann->write("k");
+    REQUIRE_MESSAGE(wait_screen(*ann, "Kick which seat? (1-2; a best bot takes it over)"), ann->describe());
+    ann->write("2");
+    const auto status = ben->wait(patience(10s));
+    INFO(ben->describe());
+    CHECK(status == 1);
+    CHECK(ben->err().find("You were removed from room " + room + " by the host.") != std::string::npos);
+    const std::string out = ben->out();
+    const auto removed = out.find("You were removed from room " + room + " by the host.");
+    REQUIRE(removed != std::string::npos);
+    CHECK(out.find("--token", removed) == std::string::npos);
+    CHECK(out.find("Your seat waits") == std::string::npos);
+    CHECK_FALSE(keeps_seat_of(state / "ben", "Ben"));
+    REQUIRE_MESSAGE(wait_screen(*ann, "was kicked: a best bot plays it"), ann->describe());
+    ann->write("qq");
+    CHECK(ann->wait(patience(10s)) == 0);
+    server.stop();
+}
+
+TEST_CASE("play flow: SIGTERM leaves on purpose: exit 0, the room's story says so, and no token is kept [e2e][play][item6]") {
+    Server server;
+    TempDir state("spookludo-state");
+    auto host = bot_host(server, "spook", 2, {"--pace-ms", "200", "--decision-ms", "60000"});
+    const std::string room = line_word(host->out(), "room ");
+    auto ben = server.client("ben", {"play", server.url(), "--room", room, "--name", "Ben"}, piped(state / "ben"));
+    REQUIRE_MESSAGE(ben->wait_for_text("Type the number of your choice", patience(15s)), ben->describe());
+    CHECK(keeps_seat_of(state / "ben", "Ben"));
+    ben->signal(SIGTERM);
+    CHECK_MESSAGE(ben->wait(patience(10s)) == 0, ben->describe());
+    CHECK(ben->out().find("You left the game: the server plays your seat to the end.") != std::string::npos);
+    REQUIRE_MESSAGE(host->wait_for_text(R"("Ben" left: the server plays seat 2)", patience(10s)), host->describe());
+    CHECK(host->out().find(R"("Ben" lost the connection)") == std::string::npos);  // left, not away
+    CHECK_FALSE(keeps_seat_of(state / "ben", "Ben"));
+    server.stop();
+}
+
+TEST_CASE("play flow: pause stops every player's countdown, a key during it says to wait, and E asks again before ending the game [e2e][play][pty][item7][item8]") {
+    Server server;
+    TempDir state("spookludo-state");
+    // 4 s to choose: without the pause both countdowns would run out while it lasts.
+    auto ann = server.client("ann", {"play", server.url(), "--create", "spook", "--players", "2", "--name", "Ann",
+                                     "--decision-ms", "4000", "--pace-ms", "0"},
+                             terminal(state / "ann"));
+    REQUIRE_MESSAGE(wait_screen(*ann, "You are the host."), ann->describe());
+    const std::string room = room_of(*ann);
+    auto ben = server.client("ben", {"play", server.url(), "--room", room, "--name", "Ben"}, terminal(state / "ben"));
+    REQUIRE_MESSAGE(wait_screen(*ben, "Waiting for Ann"), ben->describe());
+    ann->write("s");
+    REQUIRE_MESSAGE(wait_screen(*ann, "Choose 1-", patience(15s)), ann->describe());
+    REQUIRE_MESSAGE(wait_screen(*ben, "Choose 1-", patience(15s)), ben->describe());
+    ann->write("P");
+    REQUIRE_MESSAGE(wait_screen(*ann, R"("Ann" paused the game)"), ann->describe());
+    REQUIRE_MESSAGE(wait_screen(*ann, "s left): choose when the game resumes."), ann->describe());
+    REQUIRE_MESSAGE(wait_screen(*ben, "s left): choose when the game resumes."), ben->describe());
+    const std::size_t ann_from = ann->out().size(), ben_from = ben->out().size();
+    ann->write("1");
+    REQUIRE_MESSAGE(wait_screen(*ann, "The game is paused: choose when it resumes."), ann->describe());
+    // Longer than the time to choose: nobody's time runs out while paused.
+    std::this_thread::sleep_for(5s);
+    const std::string ann_during = strip_escapes(ann->out().substr(ann_from));
+    const std::string ben_during = strip_escapes(ben->out().substr(ben_from));
+    CHECK(ann_during.find("Time is up") == std::string::npos);
+    CHECK(ben_during.find("Time is up") == std::string::npos);
+    CHECK(ann_during.find("You chose piece") == std::string::npos);  // the key did not move a piece
+    // The countdown stood still: the last screen shows the seconds the first paused one did.
+    // (The terminal redraws only lines that change: a countdown that stands still is not drawn
+    // again at all.)
+    for (const std::string* during : {&ann_during, &ben_during}) {
+        const auto first = during->find("Paused ("), last = during->rfind("Paused (");
+        if (first != std::string::npos) CHECK(during->substr(first, 14) == during->substr(last, 14));
+    }
+
+    // E once only asks; the game goes on.
+    ann->write("E");
+    REQUIRE_MESSAGE(wait_screen(*ann, "Press E again to end the game for everyone"), ann->describe());
+    ann->write("P");  // another key: no end; resume
+    REQUIRE_MESSAGE(wait_screen(*ann, R"("Ann" resumed the game)"), ann->describe());
+    std::this_thread::sleep_for(300ms);
+    CHECK(screen(*ann).find("abandoned") == std::string::npos);
+    CHECK(ann->running());
+    // E twice ends it.
+    ann->write("E");
+    ann->write("E");
+    REQUIRE_MESSAGE(wait_screen(*ben, "The game was abandoned", patience(10s)), ben->describe());
+    ann->write("q");
+    ben->write("q");
+    CHECK(ann->wait(patience(10s)) == 0);
+    CHECK(ben->wait(patience(10s)) == 0);
+    server.stop();
+}
+
+TEST_CASE("play flow: the server dies mid-decision: the countdown stops, the screen says it is trying again, and giving up says how to come back [e2e][play][pty][item9]") {
+    Server server;
+    TempDir state("spookludo-state");
+    auto ann = server.client("ann", {"play", server.url(), "--create", "spook", "--players", "2", "--name", "Ann",
+                                     "--decision-ms", "3000", "--pace-ms", "0", "--reconnect-for", "4"},
+                             terminal(state / "ann"));
+    REQUIRE_MESSAGE(wait_screen(*ann, "You are the host."), ann->describe());
+    ann->write("b");
+    REQUIRE_MESSAGE(wait_screen(*ann, "bot (best)"), ann->describe());
+    ann->write("s");
+    REQUIRE_MESSAGE(wait_screen(*ann, "Choose 1-", patience(15s)), ann->describe());
+    const std::size_t from = ann->out().size();
+    server.kill();
+    REQUIRE_MESSAGE(wait_screen(*ann, "server is not answering; trying again (1)"), ann->describe());
+    REQUIRE_MESSAGE(wait_screen(*ann, "No connection: the countdown is stopped"), ann->describe());
+    const auto status = ann->wait(patience(20s));
+    INFO(ann->describe());
+    CHECK(status == 1);
+    const std::string after = strip_escapes(ann->out().substr(from));
+    CHECK(after.find("trying again (2)") != std::string::npos);
+    CHECK(after.find("Time is up") == std::string::npos);
+    CHECK(after.find("Your seat waits") == std::string::npos);
+    CHECK(after.find("The server could not be reached. When it is back (with the room still open), the same command "
+                     "takes your seat back:") != std::string::npos);
+    CHECK(after.find("--name Ann") != std::string::npos);
+    CHECK(ann->err().find("could not be reached for 4 s") != std::string::npos);
+    // The token stays kept for that same command.
+    CHECK(keeps_seat_of(state / "ann", "Ann"));
+}
+
+TEST_CASE("play flow: without a terminal, errors are said in a player's words, once, and prompts and limits use the room's seat numbers [e2e][play][pipe][item3][item14]") {
+    Server server;
+    TempDir state("spookludo-state");
+    auto ann = server.client("ann", {"play", server.url(), "--create", "ludo", "--players", "2", "--name", "Ann"},
+                             piped(state / "ann"));
+    REQUIRE_MESSAGE(ann->wait_for_text("You are in room ", patience(10s)), ann->describe());
+    ann->write("b");
+    REQUIRE_MESSAGE(ann->wait_for_text("bot takes seat 2", patience(10s)), ann->describe());
+    ann->write("b");
+    REQUIRE_MESSAGE(ann->wait_for_text("The room is full: press + for another seat.", patience(10s)), ann->describe());
+    // The prompt names the room's seats: ask until the new seat is there (a key that is no seat
+    // number, 0, closes the prompt in between).
+    auto prompt_says = [&](const std::string& seats) {
+        for (int tries = 0; tries < 50; ++tries) {
+            ann->write("x");
+            if (ann->wait_for_text("Remove which seat? (" + seats + ")", 200ms)) return true;
+            ann->write("0");
+        }
+        return false;
+    };
+    ann->write("+");
+    REQUIRE_MESSAGE(prompt_says("1-3"), ann->describe());
+    ann->write("0+");
+    REQUIRE_MESSAGE(prompt_says("1-4"), ann->describe());
+    ann->write("7\n");
+    REQUIRE_MESSAGE(ann->wait_for_text("There is no seat 7 in this room.", patience(10s)), ann->describe());
+    ann->write("+");
+    REQUIRE_MESSAGE(ann->wait_for_text("Ludo takes 2 to 4 players.", patience(10s)), ann->describe());
+    ann->write("p");
+    REQUIRE_MESSAGE(ann->wait_for_text("in Ludo everyone has four", patience(10s)), ann->describe());
+    ann->write("q");
+    CHECK(ann->wait(patience(10s)) == 0);
+    const std::string out = ann->out();
+    INFO(out);
+    CHECK(count_of(out, "The room is full: press + for another seat.") == 1);
+    CHECK(count_of(out, "Ludo takes 2 to 4 players.") == 1);
+    CHECK(out.find("(room_full)") == std::string::npos);
+    CHECK(out.find("bad_field") == std::string::npos);
+    CHECK(ann->err().find("room is full") == std::string::npos);
+    server.stop();
+}
+
+TEST_CASE("play flow: a lobby with an automatic start shows its countdown to a joined player [e2e][play][pty][item17]") {
+    Server server;
+    TempDir state("spookludo-state");
+    std::vector<std::string> args{"bot", server.url(), "--create", "spook", "--players", "3", "--count", "1",
+                                  "--name", "host", "--start", "--fill-after", "90"};
+    auto host = server.client("host", args);
+    REQUIRE_MESSAGE(host->wait_for_text("host-1 token ", patience(10s)), host->describe());
+    const std::string room = line_word(host->out(), "room ");
+    auto ben = server.client("ben", {"play", server.url(), "--room", room, "--name", "Ben"}, terminal(state / "ben"));
+    REQUIRE_MESSAGE(wait_screen(*ben, "(free seats get bots)"), ben->describe());
+    CHECK(screen(*ben).find("Starts in 1:") != std::string::npos);
+    ben->write("q");
+    CHECK(ben->wait(patience(10s)) == 0);
+    server.stop();
+}
