@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "join_hint.h"
 #include "net.h"
 #include "render.h"
 #include "room_flags.h"
@@ -93,6 +94,13 @@ private:
         s.height = std::max(16, term_.height());
         s.color = term_.color();
         s.hints = show_hints_;
+        if (session_ && !session_->view().room().empty()) {
+            if (hint_room_ != session_->view().room()) {
+                hint_room_ = session_->view().room();
+                join_hint_ = client::join_hint_lines(session_->config().url, hint_room_);
+            }
+            s.join_hint = join_hint_;
+        }
         return s;
     }
 
@@ -408,6 +416,8 @@ private:
     std::string kept_name_;   // the name and token last kept there
     std::string kept_token_;
     bool told_token_ = false;
+    mutable std::string hint_room_;  // the join hint, made once per room
+    mutable std::vector<std::string> join_hint_;
     bool pending_remove_ = false;
     bool pending_kick_ = false;
     bool left_mid_game_ = false;

@@ -627,6 +627,8 @@ std::vector<std::string> render_lobby(const GameView& view, const Style& style, 
                                 style.width));
         lines.emplace_back();
         if (const auto starts = view.auto_start_text(now_ms); !starts.empty()) lines.push_back(fit(paint(style, "1", starts), style.width));
+        if (view.am_host() || view.is_spectator())
+            for (const auto& hint : style.join_hint) lines.push_back(fit(hint, style.width));
         if (view.am_host()) {
             lines.push_back(fit(paint(style, "1", "You are the host.") + " Keys: s start, b g r add a best/greedy/random bot,", style.width));
             // Only the keys that do something for this game.

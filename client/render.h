@@ -16,6 +16,9 @@ struct Style {
     int height = 24;
     bool color = false;  // ANSI colours (off when not a terminal or NO_COLOR is set)
     bool hints = true;   // show the server's hint values when the decision carries them
+    // The lobby's "join with: spookludo play ..." lines for the host and spectators (join_hint.h);
+    // empty: none shown.
+    std::vector<std::string> join_hint;
 };
 
 // Spook: one block per seat: its 40 squares (the characters' letters H C S W X, entrances '.',

@@ -164,6 +164,9 @@ TEST_CASE("play flow: a kicked player is told they were removed, exits 1 and is 
                              terminal(state / "ann"));
     REQUIRE_MESSAGE(wait_screen(*ann, "You are the host."), ann->describe());
     const std::string room = room_of(*ann);
+    // The host's lobby keeps the join command for the others in view.
+    REQUIRE_MESSAGE(wait_screen(*ann, "--room " + room + " --name YOUR_NAME"), ann->describe());
+    CHECK(screen(*ann).find("join with: spookludo play ws://") != std::string::npos);
     auto ben = server.client("ben", {"play", server.url(), "--room", room, "--name", "Ben"}, piped(state / "ben"));
     REQUIRE_MESSAGE(ben->wait_for_text("You are in room " + room + ", seat 2.", patience(10s)), ben->describe());
     REQUIRE_MESSAGE(wait_screen(*ann, "Ben"), ann->describe());

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "join_hint.h"
 #include "render.h"
 #include "view.h"
 
@@ -219,4 +220,41 @@ TEST_CASE("view flow: a lobby with an automatic start shows 'Starts in 0:42 (fre
     s.erase("auto_start_at_ms");
     v.apply(s, 200);
     CHECK(v.auto_start_text(200).empty());
+}
+
+TEST_CASE("view flow: the host's join command is built from the address the host connected with, and lists LAN addresses only for a loopback one [item20]") {
+    using client::join_hint_lines;
+    const client::Url lan_url{"192.168.1.20", "7777"};
+    CHECK(join_hint_lines(lan_url, "BZYZU", {"10.0.0.5"}) ==
+          std::vector<std::string>{"join with: spookludo play ws://192.168.1.20:7777 --room BZYZU --name YOUR_NAME"});
+    const client::Url loop{"127.0.0.1", "7777"};
+    CHECK(join_hint_lines(loop, "BZYZU", {"192.168.1.20", "10.0.0.5"}) ==
+          std::vector<std::string>{"join with: spookludo play ws://192.168.1.20:7777 --room BZYZU --name YOUR_NAME",
+                                   "join with: spookludo play ws://10.0.0.5:7777 --room BZYZU --name YOUR_NAME",
+                                   "on this machine: spookludo play ws://127.0.0.1:7777 --room BZYZU --name YOUR_NAME"});
+    CHECK(join_hint_lines(loop, "BZYZU", {}) ==
+          std::vector<std::string>{"join with: spookludo play ws://127.0.0.1:7777 --room BZYZU --name YOUR_NAME"});
+    CHECK(client::is_loopback_host("127.0.0.1"));
+    CHECK(client::is_loopback_host("127.1.2.3"));
+    CHECK(client::is_loopback_host("localhost"));
+    CHECK(client::is_loopback_host("::1"));
+    CHECK_FALSE(client::is_loopback_host("192.168.1.20"));
+    CHECK_FALSE(client::is_loopback_host("gamebox.local"));
+    for (const auto& a : client::lan_ipv4_addresses()) CHECK_FALSE(client::is_loopback_host(a));
+
+    // Drawn in the host's lobby (and a spectator's), not in another player's.
+    client::Style style;
+    style.join_hint = join_hint_lines(lan_url, "KQZTM", {});
+    client::GameView host;
+    host.apply(joined(0, true));
+    host.apply(lobby(json::array({seat_player(0, "Ann"), seat_free(1)}), 0));
+    std::string text;
+    for (const auto& l : client::render_lobby(host, style)) text += l + "\n";
+    CHECK(text.find("join with: spookludo play ws://192.168.1.20:7777 --room KQZTM --name YOUR_NAME") != std::string::npos);
+    client::GameView guest;
+    guest.apply(joined(1));
+    guest.apply(lobby(json::array({seat_player(0, "Ann"), seat_player(1, "Ben")}), 0));
+    text.clear();
+    for (const auto& l : client::render_lobby(guest, style)) text += l + "\n";
+    CHECK(text.find("join with:") == std::string::npos);
 }
