@@ -141,12 +141,16 @@ const pr::SeatView* seat_view(const GameView& view, int seat) {
     return nullptr;
 }
 
-// "you", "bot", "away" for a seat.
+// "you", "bot", "kicked", "left", "away", "server" for a seat (the server's status of a player:
+// left on purpose, a dropped connection, the reconnect window over).
 std::vector<std::string> seat_tags(const GameView& view, int seat) {
     std::vector<std::string> tags;
     if (seat == view.my_seat()) tags.emplace_back("you");
     if (const auto* s = seat_view(view, seat)) {
-        if (s->bot) tags.emplace_back("bot");
+        if (s->kicked) tags.emplace_back("kicked");
+        else if (s->bot) tags.emplace_back("bot");
+        else if (s->status == "left") tags.emplace_back("left");
+        else if (s->status == "server") tags.emplace_back("server");
         else if (s->away.value_or(false) || !s->connected.value_or(true)) tags.emplace_back("away");
     }
     return tags;

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <regex>
 #include <string>
 #include <thread>
 
@@ -349,5 +350,99 @@ TEST_CASE("play flow: a lobby with an automatic start shows its countdown to a j
     CHECK(screen(*ben).find("Starts in 1:") != std::string::npos);
     ben->write("q");
     CHECK(ben->wait(patience(10s)) == 0);
+    server.stop();
+}
+
+namespace {
+
+// Waits until the text drawn after `from` matches `pattern`.
+bool wait_drawn(Process& p, std::size_t from, const std::string& pattern, std::chrono::milliseconds timeout = patience(10s)) {
+    const std::regex re(pattern);
+    return p.wait_for([&](const std::string& s) { return std::regex_search(strip_escapes(s.substr(std::min(from, s.size()))), re); },
+                      timeout);
+}
+
+}  // namespace
+
+TEST_CASE("play flow: a scripted party on pseudo-terminals: the host hands over in the lobby, a kill -9 comes back by the same command, pause freezes every countdown, a drop, a leave and a kick each show their own label, and the result stays [e2e][play][pty][party]") {
+    Server server;
+    TempDir state("spookludo-state");
+    auto ann = server.client("ann", {"play", server.url(), "--create", "spook", "--players", "5", "--name", "Ann",
+                                     "--decision-ms", "60000", "--pace-ms", "100"},
+                             terminal(state / "ann"));
+    REQUIRE_MESSAGE(wait_screen(*ann, "You are the host."), ann->describe());
+    const std::string room = room_of(*ann);
+    auto player = [&](const std::string& name) {
+        return std::vector<std::string>{"play", server.url(), "--room", room, "--name", name};
+    };
+    auto ben = server.client("ben", player("Ben"), terminal(state / "ben"));
+    REQUIRE_MESSAGE(wait_screen(*ben, "You are in room " + room + ", seat 2."), ben->describe());
+    auto cy = server.client("cy", player("Cy"), terminal(state / "cy"));
+    REQUIRE_MESSAGE(wait_screen(*cy, "You are in room " + room + ", seat 3."), cy->describe());
+    auto dee = server.client("dee", player("Dee"), terminal(state / "dee"));
+    REQUIRE_MESSAGE(wait_screen(*dee, "You are in room " + room + ", seat 4."), dee->describe());
+    auto eve = server.client("eve", player("Eve"), terminal(state / "eve"));
+    REQUIRE_MESSAGE(wait_screen(*eve, "You are in room " + room + ", seat 5."), eve->describe());
+    SpawnOptions wo = terminal(state / "sam");
+    wo.rows = 30;
+    auto sam = server.client("sam", {"watch", server.url(), "--room", room}, wo);
+    REQUIRE_MESSAGE(wait_screen(*sam, "You are watching."), sam->describe());
+
+    // The host leaves the lobby: Ben is told, and starts the game with the host's keys.
+    ann->write("q");
+    CHECK(ann->wait(patience(10s)) == 0);
+    REQUIRE_MESSAGE(wait_screen(*ben, "You are now the host."), ben->describe());
+    ben->write("b");
+    REQUIRE_MESSAGE(wait_screen(*ben, "bot (best)"), ben->describe());
+    ben->write("s");
+    for (Process* p : {ben.get(), cy.get(), dee.get(), eve.get()})
+        REQUIRE_MESSAGE(wait_screen(*p, "Choose 1-", patience(20s)), p->describe());
+
+    // Pause: every player's countdown stands still, the spectator's title says so.
+    std::size_t mark_sam = sam->out().size();
+    ben->write("P");
+    for (Process* p : {ben.get(), cy.get(), dee.get(), eve.get()})
+        REQUIRE_MESSAGE(wait_screen(*p, "s left): choose when the game resumes."), p->describe());
+    REQUIRE_MESSAGE(wait_drawn(*sam, mark_sam, "PAUSED"), sam->describe());
+    ben->write("P");
+    REQUIRE_MESSAGE(wait_screen(*cy, R"("Ben" resumed the game)"), cy->describe());
+
+    // A drop: Cy's program dies; the seat shows "away"; the same command takes it back.
+    mark_sam = sam->out().size();
+    cy->signal(SIGKILL);
+    REQUIRE(cy->wait(patience(5s)) == 128 + SIGKILL);
+    REQUIRE_MESSAGE(wait_drawn(*sam, mark_sam, R"(Cy +\|[^\n]*\+\| away)"), sam->describe());
+    auto cy_back = server.client("cy-back", player("Cy"), terminal(state / "cy"));
+    REQUIRE_MESSAGE(wait_screen(*cy_back, "You are in room " + room + ", seat 3."), cy_back->describe());
+    REQUIRE_MESSAGE(wait_screen(*ben, R"("Cy" is back at seat 3)"), ben->describe());
+
+    // A leave: Dee presses q twice; the seat shows "left".
+    mark_sam = sam->out().size();
+    dee->write("q");
+    dee->write("q");
+    CHECK(dee->wait(patience(10s)) == 0);
+    REQUIRE_MESSAGE(wait_drawn(*sam, mark_sam, R"(Dee +\|[^\n]*\+\| left)"), sam->describe());
+
+    // A kick: Ben kicks seat 5; Eve is told, the seat shows "kicked".
+    mark_sam = sam->out().size();
+    ben->write("k");
+    REQUIRE_MESSAGE(wait_screen(*ben, "Kick which seat? (1-5; a best bot takes it over)"), ben->describe());
+    ben->write("5");
+    CHECK(eve->wait(patience(10s)) == 1);
+    CHECK(strip_escapes(eve->out()).find("You were removed from room " + room + " by the host.") != std::string::npos);
+    REQUIRE_MESSAGE(wait_drawn(*sam, mark_sam, R"(Eve +\|[^\n]*\+\| kicked)"), sam->describe());
+
+    // The end: E asks, E again ends it; the result stays on every screen (nobody is thrown out).
+    ben->write("E");
+    REQUIRE_MESSAGE(wait_screen(*ben, "Press E again"), ben->describe());
+    ben->write("E");
+    for (Process* p : {ben.get(), cy_back.get(), sam.get()})
+        REQUIRE_MESSAGE(wait_screen(*p, "The game was abandoned"), p->describe());
+    std::this_thread::sleep_for(500ms);
+    CHECK(ben->running());
+    CHECK(cy_back->running());
+    CHECK(sam->running());
+    for (Process* p : {ben.get(), cy_back.get(), sam.get()}) p->write("q");
+    for (Process* p : {ben.get(), cy_back.get(), sam.get()}) CHECK(p->wait(patience(10s)) == 0);
     server.stop();
 }
