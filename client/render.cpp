@@ -890,7 +890,9 @@ Need board_need(const GameView& view, const Style& style, const std::string& sta
         const auto seats = game_seats(view, std::max(view.spook_boards().size(), view.spook_positions().size()));
         int right = 0;
         for (const int seat : seats) right = std::max(right, visible_width(spook_right_text(view, seat, true)));
-        need.width = 52 + (right > 0 ? 1 + right : 0);
+        // The squares need 52 columns, the positions and tags after them up to 80 (80x24 always
+        // holds the full layout; a longer tag is cut there, as before).
+        need.width = std::min(80, 52 + (right > 0 ? 1 + right : 0));
         const int legend = static_cast<int>(wrap(spook_legend(view, style, true), std::max(style.width, need.width)).size());
         need.height = 1 + static_cast<int>(seats.size()) + legend + below;
     } else {

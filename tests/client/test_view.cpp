@@ -3,7 +3,9 @@
 // records the server wrote for the same games (tests/client/data).
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <map>
 #include <string>
@@ -435,6 +437,7 @@ TEST_CASE("view #15.18: a finished game stays on screen: final boards, winner, p
             CHECK(client::visible_width(line) <= w);
             all += line + "\n";
         }
+        if (std::getenv("SPOOKLUDO_SHOW_RENDER")) std::cout << all;
         CHECK(all.find("Game over! bot-4 wins") != std::string::npos);
         CHECK(all.find("Press any key") != std::string::npos);
     }
@@ -461,6 +464,7 @@ TEST_CASE("view #15.18: a Ludo game's end shows the final board and the places (
     REQUIRE(v.showing_result());
     const std::string screen = screen_text(v);
     CAPTURE(screen);
+    if (std::getenv("SPOOKLUDO_SHOW_RENDER")) std::cout << screen;
     CHECK(screen.find("Game over! bot-2 wins after 354 turns.") != std::string::npos);
     CHECK(screen.find("Places: 1. bot-2 (seat 2), 2. bot-1 (seat 1)") != std::string::npos);
     CHECK(screen.find("yard 0 home 4") != std::string::npos);  // the winner's pieces, all home
