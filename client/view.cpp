@@ -83,6 +83,7 @@ std::vector<std::string> GameView::lines_since(std::size_t& cursor) const {
 
 std::int64_t GameView::time_left_ms(std::int64_t now_ms) const noexcept {
     if (!pending_) return 0;
+    if (paused()) now_ms = std::min(now_ms, std::max(paused_at_ms_, pending_->deadline_ms - pending_->decision.time_left_ms));
     return std::max<std::int64_t>(0, pending_->deadline_ms - now_ms);
 }
 
@@ -360,7 +361,9 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
                 say(LogLine::Kind::info, "You are in room " + j.room + ", seat " + std::to_string(j.seat + 1) +
                                              (j.host ? " (host)." : "."));
         } else if (type == "room") {
+            const bool was_paused = paused();
             on_snapshot(m.get<pr::RoomSnapshot>(), m);
+            if (paused() && !was_paused) paused_at_ms_ = now_ms;
         } else if (type == "notice") {
             // One story line the server words for people (PROTOCOL.md `notice`).
             notices_ = true;
@@ -493,7 +496,9 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
             say(LogLine::Kind::error, "Server: " + last_error_->message + " (" + last_error_->code + ")");
         } else if (type == "kicked") {
             kicked_ = true;
-            say(LogLine::Kind::error, "The host removed you from the room.");
+            const std::string reason = m.value("reason", std::string());
+            say(LogLine::Kind::error, reason.empty() ? std::string("The host removed you from the room.")
+                                                     : "You are out of the room: " + reason + ".");
         } else if (type == "closing") {
             closing_ = m.value("reason", std::string("closing"));
             say(LogLine::Kind::error, "The server is closing: " + *closing_ + ".");

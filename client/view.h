@@ -117,7 +117,9 @@ public:
     // ---- Decisions -------------------------------------------------------------------------
     const std::optional<PendingDecision>& pending() const noexcept { return pending_; }
     void mark_chosen(int piece) { if (pending_) pending_->chosen = piece; }
-    // Milliseconds left to answer (0 when none is pending or the time is up).
+    // Milliseconds left to answer (0 when none is pending or the time is up). While the game is
+    // paused the countdown stands still (the server keeps the time and sends the decision again
+    // on resuming).
     std::int64_t time_left_ms(std::int64_t now_ms) const noexcept;
 
     // ---- Outcome and story -------------------------------------------------------------------
@@ -152,6 +154,7 @@ private:
     std::vector<int> free_seats_;                             // the snapshot's free seats
     std::vector<std::pair<int, std::string>> seat_status_;   // the snapshot's seat statuses
     bool notices_ = false;  // the server tells arrivals and departures itself (`notice`)
+    std::int64_t paused_at_ms_ = 0;  // local clock when the snapshot said "paused"
 
     bool in_game_ = false;
     GameOptions options_;

@@ -470,3 +470,49 @@ TEST_CASE("view #15.18: a Ludo game's end shows the final board and the places (
     CHECK(screen.find("yard 0 home 4") != std::string::npos);  // the winner's pieces, all home
     CHECK(screen.find("The game's record: /records/WHMNU-1796035348568-4d17f595") != std::string::npos);
 }
+
+TEST_CASE("view #15 protocol: notice lines are the story, and then the snapshots' seat changes are not told twice; a kick says why") {
+    client::GameView v;
+    protocol::RoomSnapshot s;
+    s.room = "KQZTM";
+    s.state = "lobby";
+    s.options = GameOptions::spook_game(3, 1);
+    s.seats = {protocol::SeatView{0, "Ann", false, {}, true, false}};
+    v.apply(protocol::to_message(s));
+    s.seats.push_back(protocol::SeatView{1, "Ben", false, {}, true, false});
+    v.apply(protocol::to_message(s));
+    CHECK(v.log().back().text == "Ben took seat 2");  // a server without notices: told from the snapshots
+    v.apply(json{{"type", "notice"}, {"kind", "joined"}, {"seat", 2}, {"name", "Cleo"}, {"text", "Cleo joined: seat 3"}});
+    CHECK(v.log().back().text == "Cleo joined: seat 3");
+    const auto count = v.log_count();
+    s.seats.push_back(protocol::SeatView{2, "Cleo", false, {}, true, false});
+    v.apply(protocol::to_message(s));
+    CHECK(v.log_count() == count);
+    v.apply(json{{"type", "kicked"}, {"room", "KQZTM"}, {"reason", "the host removed you from the room"}});
+    CHECK(v.kicked());
+    CHECK(v.log().back().text == "You are out of the room: the host removed you from the room.");
+}
+
+TEST_CASE("view #15 protocol: the countdown stands still while the game is paused") {
+    client::GameView v;
+    protocol::RoomSnapshot s;
+    s.room = "KQZTM";
+    s.state = "playing";
+    s.options = GameOptions::spook_game(2, 2);
+    protocol::Decision d;
+    d.decision = "7";
+    d.seat = 0;
+    d.time_left_ms = 20000;
+    d.options = {protocol::DecisionOption{0, 5, 9, {}, {}, {}, {}}, protocol::DecisionOption{1, 1, 5, {}, {}, {}, {}}};
+    v.apply(protocol::to_message(d), 1000);
+    s.paused = true;
+    v.apply(protocol::to_message(s), 6000);
+    CHECK(v.time_left_ms(6000) == 15000);
+    CHECK(v.time_left_ms(60000) == 15000);
+    // On resuming the server sends the decision again with the time that was left.
+    s.paused = false;
+    v.apply(protocol::to_message(s), 60000);
+    d.time_left_ms = 15000;
+    v.apply(protocol::to_message(d), 60000);
+    CHECK(v.time_left_ms(61000) == 14000);
+}
