@@ -477,7 +477,10 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
     // Where the options of the open decision lead: the cell of each target, marked with the
     // option's key ("*1"; "1" one column wide), so "piece 1: 30 -> 36" can be found on the board.
     std::vector<std::pair<GridCell, int>> targets;
+    int deciding = -1;       // the seat choosing
+    std::string own_block;   // a block of its two pieces drawn as their numbers ("34")
     if (const auto& pending = view.pending(); pending && view.ludo_colour(pending->decision.seat) >= 0) {
+        deciding = pending->decision.seat;
         const auto colour = colour_of(pending->decision.seat);
         int key = 0;
         for (const auto& o : pending->decision.options) {
@@ -527,6 +530,11 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
             std::string text;
             if (pieces.size() == 1 && k != Kind::home) {
                 text = cw == 2 ? std::string(1, letter) + std::to_string(pieces[0] + 1) : std::string(1, letter);
+            } else if (pieces.size() == 2 && k != Kind::home && cw == 2 && seat == deciding) {
+                // The chooser's two pieces together: both numbers ("34"), so that an option's
+                // piece can be found in a block too.
+                text = std::to_string(pieces[0] + 1) + std::to_string(pieces[1] + 1);
+                own_block = text;
             } else {
                 const char upper = static_cast<char>(letter - 'a' + 'A');
                 text = cw == 2 ? std::string(1, upper) + std::to_string(pieces.size()) : std::string(1, upper);
@@ -602,7 +610,11 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
     panel.push_back("() start square, : home column");
     panel.push_back("centre: G3 = 3 green pieces home");
     panel.push_back("moves count squares from the start");
-    if (!targets.empty()) panel.push_back(cw == 2 ? "*1 the square option 1 leads to" : "1 the square option 1 leads to");
+    if (!targets.empty()) {
+        panel.push_back(cw == 2 ? "*1 the square option 1 leads to" : "1 the square option 1 leads to");
+        if (!own_block.empty())
+            panel.push_back(own_block + " your pieces " + own_block.substr(0, 1) + " and " + own_block.substr(1, 1) + " together");
+    }
 
     const int board_w = size * cw;
     const int panel_w = style.width - board_w - 2;

@@ -533,9 +533,9 @@ SpookLudo KQZTM | Ludo turn 57, Ben to play | you: Ben
 . . . . . . ######. . . . ().   g1 green piece 1, G2 two green pieces
             . : g4              () start square, : home column
     blue    . : .     red       centre: G3 = 3 green pieces home
-    Cleo    . : Y2 best bot 1   moves count squares from the start
+    Cleo    . : 34 best bot 1   moves count squares from the start
       b2    . : .    r1 r2      *1 the square option 1 leads to
-   b3 b4    *2: .    r3
+   b3 b4    *2: .    r3         34 your pieces 3 and 4 together
             . . .
 Ben (yellow) throws a 6.
 Ben (yellow) moves piece 4 from 14 to 20.
@@ -666,7 +666,7 @@ TEST_CASE("render: colour draws the characters, pieces and countdown with ANSI c
     CHECK(boards.find("\x1b[1;33m1\x1b[0m") != std::string::npos);  // a piece that just moved
     const auto ludo = joined_lines(render_ludo_board(ludo_game6(), colour));
     CHECK(ludo.find("\x1b[1;33mY2;7\x1b[0m") == std::string::npos);
-    CHECK(ludo.find("\x1b[1;33;7mY2\x1b[0m") != std::string::npos);  // the block that just moved, reversed
+    CHECK(ludo.find("\x1b[1;33;7m34\x1b[0m") != std::string::npos);  // the block that just moved, reversed (the chooser's: its pieces 3 and 4)
     CHECK(ludo.find("\x1b[30;42m()\x1b[0m") != std::string::npos);   // green's start square
     const auto decision = joined_lines(render_decision(ludo_game6(), colour, kNow));
     CHECK(decision.find("\x1b[1;31mcaptures!\x1b[0m") != std::string::npos);
@@ -805,9 +805,11 @@ TEST_CASE("render #15.11: Ludo options are found on the board: the pieces are nu
         CHECK(cell_at(board, cell_of(73)) == "*3");
         CHECK(contains(board, "*1 the square option 1 leads to"));
     }
-    // A capture's square is marked too (where blue's piece stands, yellow's 20 + 6).
+    // A capture's square is marked too (where blue's piece stands, yellow's 20 + 6), and the
+    // chooser's two pieces together on 20 show both numbers, 3 and 4 (others' blocks: "Y2").
     const auto board6 = render_ludo_board(ludo_game6(), Style{});
     CHECK(contains(board6, "*2: ."));
+    CHECK(cell_at(board6, ludo_circuit_cells(6)[static_cast<std::size_t>(ludo::Geometry(6).square_of(ludo::Colour::yellow, 20))]) == "34");
     // Without an open decision, nothing is marked.
     GameView done = ludo_game8();
     done.apply(pr::to_message(pr::ChoiceAccepted{"40", 2}), kNow);
@@ -916,6 +918,15 @@ Settings: 20 s to choose, 1.5 s between steps, hints on
 
 Waiting for Ann (host) to start. q leaves.
 )--"));
+    // Seats 1 and 3 only (the `-` key removed the free seat 2): numbered as they are, no seat 2.
+    GameView gap;
+    gap.apply(pr::to_message(joined(2, false)));
+    gap.apply(pr::to_message(snapshot(GameOptions::spook_game(2, 1), {player(0, "Ann"), player(2, "Ben")})));
+    const auto lines = render_lobby(gap, Style{});
+    CHECK(has_line(lines, "  1  Ann                      host"));
+    CHECK(has_line(lines, "> 3  Ben                      you"));
+    CHECK_FALSE(contains(lines, "  2  "));
+    CHECK(contains(lines, "2 seats"));
     // A room of one seat says "1 seat".
     GameView one;
     one.apply(pr::to_message(joined(0, true)));
