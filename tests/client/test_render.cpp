@@ -318,7 +318,7 @@ TEST_CASE("render: dump (SPOOKLUDO_SHOW_RENDER=1)") {
     }
 }
 
-TEST_CASE("render: every fixture fits 80x24, with and without colour; colour has ANSI codes, plain none") {
+TEST_CASE("render: every fixture fits 80x24, with and without colour, and colour has ANSI codes, plain none") {
     for (auto& f : fixtures()) {
         CAPTURE(f.name);
         for (const bool color : {false, true}) {

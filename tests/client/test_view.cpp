@@ -351,7 +351,7 @@ TEST_CASE("view #15.10: Ludo's side panel names the seat that threw, not the sea
     CHECK(passes > 100);  // throws after which another seat is to play: the old panel named that seat
 }
 
-TEST_CASE("view #15.12: the story says who captured whom, with colours and the square; the Hat's empty square is no 'Phew'") {
+TEST_CASE("view #15.12: the story says who captured whom, with colours and the square, and the Hat's empty square is no 'Phew'") {
     const auto messages = read_transcript("ludo_4p_n6.jsonl");
     client::GameView v;
     int captures = 0;
@@ -441,6 +441,14 @@ TEST_CASE("view #15.18: a finished game stays on screen: final boards, winner, p
         CHECK(all.find("Game over! bot-4 wins") != std::string::npos);
         CHECK(all.find("Press any key") != std::string::npos);
     }
+    for (const auto& [w, h] : {std::pair{20, 5}, std::pair{12, 1}, std::pair{200, 60}}) {
+        client::Style odd = style;
+        odd.width = w;
+        odd.height = h;
+        const auto lines = client::render_screen(v, odd, 0, "status");
+        REQUIRE(static_cast<int>(lines.size()) == h);
+        for (const auto& line : lines) CHECK(client::visible_width(line) <= w);
+    }
     // A key press: the lobby.
     v.dismiss_result();
     CHECK_FALSE(v.showing_result());
@@ -471,7 +479,7 @@ TEST_CASE("view #15.18: a Ludo game's end shows the final board and the places (
     CHECK(screen.find("The game's record: /records/WHMNU-1796035348568-4d17f595") != std::string::npos);
 }
 
-TEST_CASE("view #15 protocol: notice lines are the story, and then the snapshots' seat changes are not told twice; a kick says why") {
+TEST_CASE("view #15 protocol: notice lines are the story, and then the snapshots' seat changes are not told twice, and a kick says why") {
     client::GameView v;
     protocol::RoomSnapshot s;
     s.room = "KQZTM";
