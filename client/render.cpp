@@ -137,7 +137,7 @@ std::string seconds_text(int ms) {
 const pr::SeatView* seat_view(const GameView& view, int seat) {
     if (!view.snapshot()) return nullptr;
     for (const auto& s : view.snapshot()->seats)
-        if (s.seat == seat) return &s;
+        if (s.seat == seat && !s.free) return &s;
     return nullptr;
 }
 

@@ -32,7 +32,7 @@ void GameView::say(LogLine::Kind kind, std::string text) {
 std::string GameView::seat_name(int seat) const {
     if (snapshot_)
         for (const auto& s : snapshot_->seats)
-            if (s.seat == seat && !s.name.empty()) return s.name;
+            if (s.seat == seat && !s.free && !s.name.empty()) return s.name;
     return "seat " + std::to_string(seat + 1);
 }
 
@@ -50,14 +50,15 @@ std::vector<int> GameView::room_seats() const {
 }
 
 bool GameView::seat_free(int seat) const {
-    if (std::find(free_seats_.begin(), free_seats_.end(), seat) != free_seats_.end()) return true;
     if (!snapshot_) return true;
-    return std::none_of(snapshot_->seats.begin(), snapshot_->seats.end(), [&](const pr::SeatView& s) { return s.seat == seat; });
+    return std::none_of(snapshot_->seats.begin(), snapshot_->seats.end(),
+                        [&](const pr::SeatView& s) { return s.seat == seat && !s.free; });
 }
 
 std::string GameView::seat_status(int seat) const {
-    for (const auto& [s, status] : seat_status_)
-        if (s == seat) return status;
+    if (snapshot_)
+        for (const auto& s : snapshot_->seats)
+            if (s.seat == seat && !s.free && s.status) return *s.status;
     return {};
 }
 
@@ -133,22 +134,10 @@ void GameView::start_game(const GameOptions& options, std::vector<int> players) 
 
 namespace {
 
-// The `players` list of a message or game view (room seats in play order), empty when absent.
-std::vector<int> players_of(const json& j) {
-    std::vector<int> out;
-    if (!j.is_object()) return out;
-    const auto it = j.find("players");
-    if (it == j.end() || !it->is_array()) return out;
-    for (const auto& p : *it)
-        if (p.is_number_integer() && p.get<int>() >= 0 && p.get<int>() < 1024) out.push_back(p.get<int>());
-    return out;
-}
-
 // The seats a snapshot's game view plays, from `players`, or else the seats whose per-seat entry
 // is not a hole ("" board / no pieces).
-std::vector<int> snapshot_players(const json& raw, const pr::RoomSnapshot& s) {
-    const auto game = raw.find("game");
-    auto players = game != raw.end() ? players_of(*game) : std::vector<int>{};
+std::vector<int> snapshot_players(const pr::RoomSnapshot& s) {
+    std::vector<int> players = s.spook ? s.spook->players : s.ludo ? s.ludo->players : std::vector<int>{};
     if (!players.empty()) return players;
     if (s.spook) {
         const auto& g = *s.spook;
@@ -164,34 +153,20 @@ std::vector<int> snapshot_players(const json& raw, const pr::RoomSnapshot& s) {
 
 }  // namespace
 
-void GameView::on_snapshot(const pr::RoomSnapshot& snapshot, const json& raw) {
-    // Free seats come as {"seat":1,"free":true,"name":""}: keep them out of the seat list, and
-    // remember which they are and every taken seat's status.
-    pr::RoomSnapshot s = snapshot;
-    free_seats_.clear();
-    seat_status_.clear();
-    if (const auto seats = raw.find("seats"); seats != raw.end() && seats->is_array()) {
-        for (const auto& seat : *seats) {
-            if (!seat.is_object() || !seat.contains("seat") || !seat["seat"].is_number_integer()) continue;
-            const int number = seat["seat"].get<int>();
-            if (seat.value("free", false)) free_seats_.push_back(number);
-            else if (seat.contains("status") && seat["status"].is_string()) seat_status_.emplace_back(number, seat["status"].get<std::string>());
-        }
-    }
-    std::erase_if(s.seats, [&](const pr::SeatView& seat) {
-        return std::find(free_seats_.begin(), free_seats_.end(), seat.seat) != free_seats_.end();
-    });
+void GameView::on_snapshot(const pr::RoomSnapshot& s) {
     // Announce who arrived and left, so a lobby reads like a party; a server that sends `notice`
     // lines says so itself.
     if (snapshot_ && snapshot_->room == s.room && !notices_) {
         for (const auto& seat : s.seats) {
+            if (seat.free) continue;
             const bool known = std::any_of(snapshot_->seats.begin(), snapshot_->seats.end(),
-                                           [&](const pr::SeatView& o) { return o.name == seat.name; });
+                                           [&](const pr::SeatView& o) { return !o.free && o.name == seat.name; });
             if (!known) say(LogLine::Kind::info, seat.name + " took seat " + std::to_string(seat.seat + 1));
         }
         for (const auto& seat : snapshot_->seats) {
+            if (seat.free) continue;
             const bool still = std::any_of(s.seats.begin(), s.seats.end(),
-                                           [&](const pr::SeatView& o) { return o.name == seat.name; });
+                                           [&](const pr::SeatView& o) { return !o.free && o.name == seat.name; });
             if (!still) say(LogLine::Kind::info, seat.name + " left seat " + std::to_string(seat.seat + 1));
         }
     }
@@ -207,7 +182,7 @@ void GameView::on_snapshot(const pr::RoomSnapshot& snapshot, const json& raw) {
     if (s.commitment) commitment_ = *s.commitment;
     if (!s.boards.empty()) published_boards_ = s.boards;
     if (s.spook) {
-        auto players = snapshot_players(raw, s);
+        auto players = snapshot_players(s);
         if (!in_game_ || options_.game != GameKind::spook || (!players.empty() && players != play_seats_))
             start_game(s.options, players);
         const auto& g = *s.spook;
@@ -217,7 +192,7 @@ void GameView::on_snapshot(const pr::RoomSnapshot& snapshot, const json& raw) {
         spook_positions_ = g.positions;
         spook_finished_ = g.finished_round;
     } else if (s.ludo) {
-        auto players = snapshot_players(raw, s);
+        auto players = snapshot_players(s);
         if (!in_game_ || options_.game != GameKind::ludo || (!players.empty() && players != play_seats_))
             start_game(s.options, players);
         const auto& g = *s.ludo;
@@ -362,13 +337,13 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
                                              (j.host ? " (host)." : "."));
         } else if (type == "room") {
             const bool was_paused = paused();
-            on_snapshot(m.get<pr::RoomSnapshot>(), m);
+            on_snapshot(m.get<pr::RoomSnapshot>());
             if (paused() && !was_paused) paused_at_ms_ = now_ms;
         } else if (type == "notice") {
             // One story line the server words for people (PROTOCOL.md `notice`).
             notices_ = true;
-            const std::string text = m.value("text", std::string());
-            if (!text.empty()) say(LogLine::Kind::info, text);
+            const auto n = m.get<pr::Notice>();
+            if (!n.text.empty()) say(LogLine::Kind::info, n.text);
         } else if (type == "commitment") {
             const auto c = m.get<pr::Commitment>();
             game_id_ = c.game_id;
@@ -383,7 +358,7 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
         } else if (type == "game_started") {
             const auto g = m.get<pr::GameStarted>();
             game_id_ = g.game_id;
-            start_game(g.options, players_of(m));
+            start_game(g.options, g.players);
             seed_requested_ = false;
             if (g.options.game == GameKind::spook) {
                 // assignment[seat]: the published board of room seat `seat` (-1: a free seat).
@@ -496,7 +471,7 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
             say(LogLine::Kind::error, "Server: " + last_error_->message + " (" + last_error_->code + ")");
         } else if (type == "kicked") {
             kicked_ = true;
-            const std::string reason = m.value("reason", std::string());
+            const std::string reason = m.get<pr::Kicked>().reason;
             say(LogLine::Kind::error, reason.empty() ? std::string("The host removed you from the room.")
                                                      : "You are out of the room: " + reason + ".");
         } else if (type == "closing") {

@@ -67,7 +67,8 @@ public:
     // The room's seat numbers in order, free ones included (seat numbers need not be contiguous:
     // never assume the i-th seat is seat i). Without a snapshot: 0 .. options.players - 1.
     std::vector<int> room_seats() const;
-    // A seat the snapshot lists as free (`"free":true`), or does not list at all.
+    // A seat the snapshot lists as free (`"free":true`), or does not list at all. snapshot()->seats
+    // holds the free seats too (SeatView::free): skip them where only people count.
     bool seat_free(int seat) const;
     // The snapshot's `status` of a taken player's seat: "here", "away", "server", "left" ("" when
     // the server did not say).
@@ -140,7 +141,7 @@ public:
 
 private:
     void say(LogLine::Kind kind, std::string text);
-    void on_snapshot(const protocol::RoomSnapshot& s, const nlohmann::json& raw);
+    void on_snapshot(const protocol::RoomSnapshot& s);
     void start_game(const GameOptions& options, std::vector<int> players);
     void size_per_seat_arrays();
     void apply_ludo_events(const std::vector<protocol::EventView>& events);
@@ -151,8 +152,6 @@ private:
     std::string role_;
     std::optional<std::string> token_;
     std::optional<protocol::RoomSnapshot> snapshot_;
-    std::vector<int> free_seats_;                             // the snapshot's free seats
-    std::vector<std::pair<int, std::string>> seat_status_;   // the snapshot's seat statuses
     bool notices_ = false;  // the server tells arrivals and departures itself (`notice`)
     std::int64_t paused_at_ms_ = 0;  // local clock when the snapshot said "paused"
 

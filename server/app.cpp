@@ -87,7 +87,7 @@ int run_app(int argc, char** argv) {
                    "TCP connections at most (WebSocket, HTTP, or not yet upgraded; counted from accept)")
         ->envname("SPOOKLUDO_MAX_CONNECTIONS")->capture_default_str()->check(CLI::PositiveNumber);
     app.add_option("--max-connections-per-address", cfg.max_connections_per_address,
-                   "WebSocket connections from one address at most")
+                   "TCP connections from one address at most (WebSocket, HTTP, or not yet upgraded)")
         ->envname("SPOOKLUDO_MAX_CONNECTIONS_PER_ADDRESS")->capture_default_str()->check(CLI::PositiveNumber);
     app.add_option("--max-spectators", cfg.max_spectators, "Spectators per room at most")
         ->envname("SPOOKLUDO_MAX_SPECTATORS")->capture_default_str()->check(CLI::NonNegativeNumber);
@@ -185,15 +185,32 @@ int run_app(int argc, char** argv) {
 
     // Solve the pools' boards off the I/O threads, so that rooms find them ready.
     std::thread warm_up([&services] {
-        const auto t0 = std::chrono::steady_clock::now();
-        services.solutions.warm_up(services.shutting_down);
-        spdlog::info("board pools solved in {:.2f} s",
-                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        try {
+            const auto t0 = std::chrono::steady_clock::now();
+            services.solutions.warm_up(services.shutting_down);
+            spdlog::info("board pools solved in {:.2f} s",
+                         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        } catch (const std::exception& e) {
+            spdlog::error("solving the board pools failed: {} (games solve their boards when they start)", e.what());
+        }
     });
 
+    // A handler that throws (none should: rooms and sessions catch their own) is logged and
+    // counted, and the thread goes back to work: one failure never ends the server.
+    auto run = [&io, &services] {
+        for (;;) {
+            try {
+                io.run();
+                return;
+            } catch (const std::exception& e) {
+                ++services.metrics.internal_errors;
+                spdlog::error("a handler failed: {}; the server goes on", e.what());
+            }
+        }
+    };
     std::vector<std::thread> threads;
-    for (int i = 1; i < cfg.threads; ++i) threads.emplace_back([&io] { io.run(); });
-    io.run();
+    for (int i = 1; i < cfg.threads; ++i) threads.emplace_back(run);
+    run();
     for (auto& t : threads) t.join();
     warm_up.join();
     if (!cfg.pid_file.empty()) std::remove(cfg.pid_file.c_str());

@@ -14,6 +14,7 @@
 #include "network_shared.h"
 #include "services.h"
 #include "spookludo/protocol/messages.h"
+#include "spookludo/text.h"
 
 namespace spookludo::server {
 
@@ -74,12 +75,28 @@ private:
     }
 
     void serve(const Request& req) {
-        const HttpAnswer answer = answer_http(network_->services, std::string_view(req.method_string()),
-                                              std::string_view(req.target()));
+        HttpAnswer answer;
+        try {
+            answer = answer_http(network_->services, std::string_view(req.method_string()), std::string_view(req.target()));
+        } catch (const std::exception& e) {
+            // A route that fails answers 500 to this request; the server goes on.
+            ++network_->services.metrics.internal_errors;
+            spdlog::error("http: {} failed: {}", protocol::quote_client_text(std::string_view(req.target())), e.what());
+            return respond(req, http::status::internal_server_error, "text/plain", "internal error\n", false);
+        }
         if (answer.file) {
             http::response<http::file_body> res{http::status::ok, req.version()};
             beast::error_code ec;
             res.body().open(answer.file->c_str(), beast::file_mode::scan, ec);
+            if (!ec && req.method() == http::verb::head) {
+                // HEAD: the headers a GET would have, the body left out.
+                http::response<http::empty_body> head{http::status::ok, req.version()};
+                head.set(http::field::server, "spookludo-server");
+                head.set(http::field::content_type, answer.content_type);
+                head.keep_alive(req.keep_alive());
+                head.content_length(res.body().size());
+                return send(std::move(head));
+            }
             if (!ec) {
                 res.set(http::field::server, "spookludo-server");
                 res.set(http::field::content_type, answer.content_type);

@@ -61,10 +61,16 @@ public:
     int refusal_status() const noexcept { return refusal_status_; }
     const std::string& refusal() const noexcept { return refusal_; }
 
+    // Refused connections being answered are bounded too (kMaxRefusedInFlight): past that, a
+    // refused connection is closed without an answer.
+    bool may_answer() const noexcept { return answering_; }
+    static constexpr int kMaxRefusedInFlight = 256;
+
 private:
     std::shared_ptr<Network::Impl> network_;
     std::string address_;
     bool held_ = false;
+    bool answering_ = false;  // a refused connection counted in refused_in_flight
     int refusal_status_ = 0;
     std::string refusal_;
 };
@@ -85,6 +91,9 @@ struct Network::Impl : std::enable_shared_from_this<Network::Impl> {
     // A descriptor kept in reserve: out of descriptors, it is closed for a moment so that the
     // server can still accept a connection, answer 503 and close it (a health check sees why).
     int spare_descriptor = -1;
+    std::atomic<int> refused_in_flight{0};  // refused connections being told why (ConnectionSlot)
+    // The spare descriptor is had back when it could not be (out of descriptors at the time).
+    void keep_spare();
     std::chrono::steady_clock::time_point last_descriptor_warning{};
 
     Impl(net::io_context& io_, Services& s);

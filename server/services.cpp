@@ -496,7 +496,8 @@ std::size_t RecordStore::pending() const {
 std::optional<fs::path> RecordStore::path_of(const std::string& id) const {
     if (!is_record_id(id)) return std::nullopt;
     auto p = dir_ / (id + ".json");
-    if (!fs::is_regular_file(p)) return std::nullopt;
+    std::error_code ec;  // a file system error is "no such record", never an exception on the HTTP path
+    if (!fs::is_regular_file(p, ec) || ec) return std::nullopt;
     return p;
 }
 

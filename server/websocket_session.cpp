@@ -209,6 +209,13 @@ private:
     // Closes with a code and reason (a protocol failure, too many bad messages).
     void close_with(std::uint16_t code, std::string_view reason) {
         enqueue(ws::Opcode::close, std::make_shared<const std::string>(ws::close_payload(code, reason)));
+        // The close frame may wait behind a write the peer never reads: the connection ends
+        // anyway, a stalled write's time plus the close's wait later (after_close_sent re-arms
+        // this timer once the frame is out).
+        timer_.expires_after(kWriteStall + kCloseWait);
+        timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
+            if (!ec) self->hang_up();
+        });
     }
 
     void hang_up() {

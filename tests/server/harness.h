@@ -70,6 +70,13 @@ std::string create_room(Client& c, const json& options, const std::string& name 
 // Answers every decision with its first option (and the commitment with a seed) until
 // game_over; returns game_over.
 json play_to_end(Client& c, std::chrono::milliseconds limit = 30s);
+// The taken seats of a `room` snapshot (it lists every seat of the room, free ones too).
+inline json taken_seats(const json& room) {
+    json out = json::array();
+    for (const auto& s : room["seats"])
+        if (!s.value("free", false)) out.push_back(s);
+    return out;
+}
 
 // A fresh directory under the system's temporary one, removed at the end.
 struct TempDir {
