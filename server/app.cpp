@@ -40,7 +40,7 @@ int run_healthcheck(const Config& cfg) {
     std::string host = cfg.bind;
     if (host == "0.0.0.0" || host.empty()) host = "127.0.0.1";
     if (host == "::") host = "::1";
-    const auto check = check_health(host, cfg.port, std::chrono::seconds(3));
+    const auto check = check_health(host, cfg.port, std::chrono::seconds(3), cfg.tls());
     if (check.healthy) {
         std::cout << "ok" << std::endl;
         return 0;
@@ -109,6 +109,12 @@ int run_app(int argc, char** argv) {
     app.add_option("--bot-records-kept", cfg.bot_records_kept,
                    "Records of bot-only games kept on disk (their own bound: they never push out the others)")
         ->envname("SPOOKLUDO_BOT_RECORDS_KEPT")->capture_default_str()->check(CLI::PositiveNumber);
+    app.add_option("--tls-cert", cfg.tls_cert,
+                   "TLS: the certificate (PEM; the file may hold the chain). With --tls-key the port serves https:// "
+                   "and wss:// only (plain requests are redirected or told to use wss://); both re-read on SIGHUP")
+        ->envname("SPOOKLUDO_TLS_CERT")->check(CLI::ExistingFile);
+    app.add_option("--tls-key", cfg.tls_key, "TLS: the certificate's private key (PEM)")
+        ->envname("SPOOKLUDO_TLS_KEY")->check(CLI::ExistingFile);
     bool healthcheck = false;
     app.add_flag("--healthcheck", healthcheck,
                  "Do not serve: ask the server on this machine (127.0.0.1, or the --bind address, at --port) for "
@@ -155,9 +161,27 @@ int run_app(int argc, char** argv) {
     if (!cfg.pid_file.empty()) std::ofstream(cfg.pid_file) << getpid() << "\n";
     network->start();
     const auto port = network->port();
-    spdlog::info("spookludo-server {} listening on {}:{}", SPOOKLUDO_VERSION, cfg.bind, port);
-    std::cout << "SpookLudo server ready. Players connect to ws://" << (cfg.bind == "0.0.0.0" ? "<this machine>" : cfg.bind)
-              << ":" << port << " (WebSocket path /ws); health: http://localhost:" << port << "/healthz" << std::endl;
+    spdlog::info("spookludo-server {} listening on {}:{}{}", SPOOKLUDO_VERSION, cfg.bind, port,
+                 network->tls() ? " (TLS: " + network->tls_certificate() + ")" : std::string());
+    const char* ws = network->tls() ? "wss" : "ws";
+    const char* web = network->tls() ? "https" : "http";
+    std::cout << "SpookLudo server ready. Players connect to " << ws << "://"
+              << (cfg.bind == "0.0.0.0" ? "<this machine>" : cfg.bind) << ":" << port << " (WebSocket path /ws); health: "
+              << web << "://localhost:" << port << "/healthz" << std::endl;
+
+    // SIGHUP: the TLS certificate and key are read again (a renewal); connections go on.
+    net::signal_set hangups(io, SIGHUP);
+    std::function<void()> on_hangup = [&] {
+        hangups.async_wait([&](boost::system::error_code ec, int) {
+            if (ec) return;
+            std::string why;
+            if (!network->tls()) spdlog::info("SIGHUP: nothing to reload (no TLS)");
+            else if (network->reload_tls(why)) spdlog::info("SIGHUP: TLS certificate reloaded ({})", network->tls_certificate());
+            else spdlog::error("SIGHUP: the TLS files could not be used, the old certificate stays: {}", why);
+            on_hangup();
+        });
+    };
+    on_hangup();
 
     // Graceful shutdown: stop accepting, abandon games (records written, seeds revealed), tell
     // every client, then stop.
@@ -173,6 +197,7 @@ int run_app(int argc, char** argv) {
     signals.async_wait([&](boost::system::error_code ec, int signal) {
         if (ec) return;
         spdlog::info("signal {}: shutting down", signal);
+        hangups.cancel();
         services.shutting_down = true;
         auto rooms = services.registry.all();
         if (rooms.empty()) return finish();

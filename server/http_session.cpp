@@ -1,5 +1,6 @@
 // The HTTP session: reads requests on a new connection, answers the plain routes
 // (http_routes.h), and hands a WebSocket upgrade on /ws to the WebSocket session.
+#include <cstring>
 #include <optional>
 
 #include <boost/asio/dispatch.hpp>
@@ -23,9 +24,16 @@ namespace {
 template <class Stream>
 class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
 public:
-    HttpSession(Stream&& stream, std::shared_ptr<Network::Impl> network, ConnectionSlot slot)
+    HttpSession(Stream&& stream, std::shared_ptr<Network::Impl> network, ConnectionSlot slot, std::string early,
+                bool plain_on_tls_port)
         : stream_(std::move(stream)), deadline_(stream_.get_executor()), network_(std::move(network)),
-          slot_(std::move(slot)) {}
+          slot_(std::move(slot)), plain_on_tls_port_(plain_on_tls_port) {
+        if (!early.empty()) {
+            const auto room = buffer_.prepare(early.size());
+            std::memcpy(room.data(), early.data(), early.size());
+            buffer_.commit(early.size());
+        }
+    }
 
     void run() { net::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::read, this->shared_from_this())); }
 
@@ -57,8 +65,29 @@ private:
         auto req = parser_->release();
         if (!slot_.held())
             return respond(req, static_cast<http::status>(slot_.refusal_status()), "text/plain", slot_.refusal(), false);
+        if (plain_on_tls_port_) return refuse_plain(req);
         if (beast::websocket::is_upgrade(req)) return upgrade(std::move(req));
         serve(req);
+    }
+
+    // A plain request on the TLS port: a browser is sent to the https:// address; a WebSocket
+    // client (ws://) is told to use wss://. Either way the connection then closes.
+    void refuse_plain(const Request& req) {
+        const std::string host(req[http::field::host]);
+        const std::string where = host.empty() ? std::string("this server") : host;
+        if (beast::websocket::is_upgrade(req) || host.empty())
+            return respond(req, http::status::bad_request, "text/plain",
+                           "this server speaks TLS only: connect with wss://" + where + std::string(protocol::kWebSocketPath) +
+                               " (or https://" + where + ")\n",
+                           false);
+        http::response<http::string_body> res{http::status::moved_permanently, req.version()};
+        res.set(http::field::server, "spookludo-server");
+        res.set(http::field::location, "https://" + host + std::string(req.target()));
+        res.set(http::field::content_type, "text/plain");
+        res.keep_alive(false);
+        if (req.method() != http::verb::head) res.body() = "this server speaks https: https://" + host + std::string(req.target()) + "\n";
+        res.prepare_payload();
+        send(std::move(res));
     }
 
     void upgrade(Request&& req) {
@@ -143,15 +172,22 @@ private:
     std::shared_ptr<Network::Impl> network_;
     ConnectionSlot slot_;  // this connection's place under the limits (empty: it is refused)
     bool handed_over_ = false;  // the stream belongs to a WebSocket session now
+    bool plain_on_tls_port_ = false;
 };
 
 }  // namespace
 
 template <class Stream>
-void run_http_session(Stream&& stream, std::shared_ptr<Network::Impl> network, ConnectionSlot slot) {
-    std::make_shared<HttpSession<Stream>>(std::move(stream), std::move(network), std::move(slot))->run();
+void run_http_session(Stream&& stream, std::shared_ptr<Network::Impl> network, ConnectionSlot slot, std::string early,
+                      bool plain_on_tls_port) {
+    std::make_shared<HttpSession<Stream>>(std::move(stream), std::move(network), std::move(slot), std::move(early),
+                                          plain_on_tls_port)
+        ->run();
 }
 
-template void run_http_session<PlainStream>(PlainStream&&, std::shared_ptr<Network::Impl>, ConnectionSlot);
+template void run_http_session<PlainStream>(PlainStream&&, std::shared_ptr<Network::Impl>, ConnectionSlot, std::string,
+                                            bool);
+template void run_http_session<TlsStream>(TlsStream&&, std::shared_ptr<Network::Impl>, ConnectionSlot, std::string,
+                                          bool);
 
 }  // namespace spookludo::server

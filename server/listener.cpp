@@ -173,13 +173,15 @@ void Network::Impl::on_accept(beast::error_code ec, tcp::socket socket) {
             socket.close(ignored);  // too many refusals being answered already
             return accept();
         }
-        run_http_session(PlainStream(std::move(socket)), shared_from_this(), std::move(slot));
+        if (tls) run_tls_front(std::move(socket), shared_from_this(), std::move(slot));
+        else run_http_session(PlainStream(std::move(socket)), shared_from_this(), std::move(slot));
     }
     accept();
 }
 
 Network::Network(net::io_context& io, Services& services) : impl_(std::make_shared<Impl>(io, services)) {
     const auto& cfg = services.config;
+    if (cfg.tls()) impl_->tls = std::make_unique<TlsContexts>(cfg.tls_cert, cfg.tls_key);
     beast::error_code ec;
     const auto address = net::ip::make_address(cfg.bind, ec);
     if (ec) throw std::runtime_error("bad bind address \"" + cfg.bind + "\": " + ec.message());
@@ -197,6 +199,18 @@ Network::~Network() = default;
 std::uint16_t Network::port() const { return impl_->acceptor.local_endpoint().port(); }
 
 void Network::start() { impl_->accept(); }
+
+bool Network::tls() const { return impl_->tls != nullptr; }
+
+std::string Network::tls_certificate() const { return impl_->tls ? impl_->tls->describe() : std::string(); }
+
+bool Network::reload_tls(std::string& why) {
+    if (!impl_->tls) {
+        why = "the server does not serve TLS";
+        return false;
+    }
+    return impl_->tls->reload(why);
+}
 
 void Network::stop() {
     impl_->stopping = true;
