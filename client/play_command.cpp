@@ -94,6 +94,7 @@ private:
         s.height = std::max(16, term_.height());
         s.color = term_.color();
         s.hints = show_hints_;
+        if (session_) s.server_url = "http://" + session_->config().url.host + ":" + session_->config().url.port;
         if (session_ && !session_->view().room().empty()) {
             if (hint_room_ != session_->view().room()) {
                 hint_room_ = session_->view().room();
@@ -216,6 +217,15 @@ private:
 
     void on_key(char key) {
         auto& view = session_->view();
+        // The game-over screen stays until a key is pressed: that key only dismisses it (without
+        // a terminal there is no such screen: the key counts).
+        if (view.showing_result()) {
+            view.dismiss_result();
+            if (term_.interactive()) {
+                message_.clear();
+                return;
+            }
+        }
         if (key == '\n' || key == '\r' || key == ' ') return;  // Enter after a typed key (pipes)
         if (pending_remove_ || pending_kick_) {
             const bool kick = pending_kick_;

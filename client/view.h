@@ -8,13 +8,13 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "spookludo/ludo/geometry.h"
 #include "spookludo/options.h"
 #include "spookludo/protocol/server_messages.h"
 
@@ -34,8 +34,13 @@ struct PendingDecision {
     std::optional<int> chosen;     // the piece we sent (waiting for choice_accepted)
 };
 
+class GameView;
+
 struct GameResult {
     protocol::GameOver over;
+    // The view as it stood when game_over arrived (boards, pieces, names): the game-over screen
+    // draws from it, so a `room` snapshot of the rematch lobby does not wipe what it shows.
+    std::shared_ptr<const GameView> final_view;
 };
 
 class GameView {
@@ -57,20 +62,27 @@ public:
     const std::optional<protocol::RoomSnapshot>& snapshot() const noexcept { return snapshot_; }
     std::string state() const { return snapshot_ ? snapshot_->state : std::string("connecting"); }
     bool paused() const noexcept { return snapshot_ && snapshot_->paused; }
-    // The name shown for a seat ("seat 3" when unknown).
+    // The name shown for a seat ("seat 3" when unknown or free).
     std::string seat_name(int seat) const;
-    // The room's seats (free ones included) as people count them: "1-4" for seats 0..3, "1, 3"
-    // for a room that kept seats 0 and 2.
+    // The room's seat numbers in order, free ones included (seat numbers need not be contiguous:
+    // never assume the i-th seat is seat i). Without a snapshot: 0 .. options.players - 1.
+    std::vector<int> room_seats() const;
+    // A seat the snapshot lists as free (`"free":true`), or does not list at all. snapshot()->seats
+    // holds the free seats too (SeatView::free): skip them where only people count.
+    bool seat_free(int seat) const;
+    // The snapshot's `status` of a taken player's seat: "here", "away", "server", "left" ("" when
+    // the server did not say).
+    std::string seat_status(int seat) const;
+    // The room's seats as people count them: "1-4" for seats 0..3, "1, 3" for a room that kept
+    // seats 0 and 2 (prompts: "Remove which seat? (1-4)").
     std::string seat_numbers_text() const;
-    // Is `seat` (people's number, 1-based) one of the room's seats?
+    // Is `number` (people's number, 1-based) one of the room's seats?
     bool has_seat_number(int number) const;
-    // Does the server hold a lobby countdown to an automatic start (server clock ms)?
+    // The lobby's automatic start (server clock ms), when the server holds one.
     std::optional<std::int64_t> auto_start_at_ms() const { return snapshot_ ? snapshot_->auto_start_at_ms : std::nullopt; }
-    // The server's clock minus the local steady clock, from the last snapshot (for countdowns
-    // the server holds).
+    // The server's clock minus the local steady clock, from the last snapshot.
     std::int64_t server_clock_offset_ms() const noexcept { return server_offset_ms_; }
-    // The automatic start's text for the lobby ("Starts in 0:42 (free seats get bots)"), empty
-    // when none is armed.
+    // "Starts in 0:42 (free seats get bots)" while an automatic start is armed; else empty.
     std::string auto_start_text(std::int64_t now_ms) const;
 
     // ---- The game --------------------------------------------------------------------------
@@ -80,8 +92,17 @@ public:
     const std::string& commitment() const noexcept { return commitment_; }
     bool seed_requested() const noexcept { return seed_requested_; }  // commitment seen, no seed sent
     void seed_sent() noexcept { seed_requested_ = false; }
+    // The room seats in the game, in play order (game_started / the snapshot's `players`; before a
+    // server says, 0 .. players - 1). Every seat number in the game's messages is a room seat.
+    const std::vector<int>& play_seats() const noexcept { return play_seats_; }
+    // A seat's place in the play order (-1: not in the game). For Ludo this is the engine's seat:
+    // the position notation lists the players in this order, and the colours go in this order.
+    int play_index(int seat) const noexcept;
+    // Ludo: the colour of a room seat in the game (ludo::Colour as int; -1: not in the game).
+    int ludo_colour(int seat) const noexcept;
 
-    // Spook: every seat's board (notation) and pieces' squares; the round and its rolls.
+    // Spook: every seat's board (notation) and pieces' squares, indexed by room seat (a seat not
+    // in the game has "" and no pieces); the round and its rolls.
     const std::vector<std::string>& spook_boards() const noexcept { return spook_boards_; }
     const std::vector<std::vector<int>>& spook_positions() const noexcept { return spook_positions_; }
     const std::vector<std::optional<int>>& spook_finished() const noexcept { return spook_finished_; }
@@ -89,18 +110,15 @@ public:
     std::optional<int> movement_roll() const noexcept { return roll_; }
     std::optional<std::string> last_character() const noexcept { return last_character_; }
 
-    // The room seats that play the game, in play order ([0,2,3] when seat 1 is free).
-    const std::vector<int>& play_order() const noexcept { return play_order_; }
-    bool plays(int seat) const;
-    // Ludo: the colour of a room seat (the colours go to the players in play order).
-    ludo::Colour ludo_colour(int seat) const;
-
-    // Ludo: every room seat's pieces by progress (-1 yard, 9n+2 home; a seat that does not play
-    // keeps all four in the yard), whose turn, the last throw.
+    // Ludo: every seat's pieces by progress (-1 yard, 9n+2 home), indexed by room seat (a seat not
+    // in the game stays in the yard: look at play_seats()), whose turn, the last throw.
     const std::vector<std::array<int, 4>>& ludo_progress() const noexcept { return ludo_progress_; }
     int current_seat() const noexcept { return current_seat_; }
     int turn() const noexcept { return turn_; }
     std::optional<int> last_face() const noexcept { return face_; }
+    // The seat that threw last_face() (the `throw` message's seat: not the seat to play next,
+    // which a pass or a turn event in the same message moves on); nullopt when not known.
+    std::optional<int> last_thrower() const noexcept { return thrower_; }
     // The position in the engine's notation (ludo/game.h), with `marked` as the seat to play.
     std::string ludo_position(int marked) const;
 
@@ -111,19 +129,23 @@ public:
     // ---- Decisions -------------------------------------------------------------------------
     const std::optional<PendingDecision>& pending() const noexcept { return pending_; }
     void mark_chosen(int piece) { if (pending_) pending_->chosen = piece; }
-    // Milliseconds left to answer (0 when none is pending or the time is up). While the
-    // countdown is frozen (the game is paused, or the connection is lost) it stands still.
+    // Milliseconds left to answer (0 when none is pending or the time is up). While the game is
+    // paused the countdown stands still (the server keeps the time and sends the decision again
+    // on resuming).
     std::int64_t time_left_ms(std::int64_t now_ms) const noexcept;
     // The connection to the server is lost (true) or back (false): the countdown stops, since
     // nobody can answer, and the server re-sends the open decision on resume.
     void set_disconnected(bool lost, std::int64_t now_ms);
     bool disconnected() const noexcept { return disconnected_; }
-    bool countdown_frozen() const noexcept { return frozen_left_ms_.has_value(); }
     // A line of the story from the program itself (e.g. how to take the seat back).
     void note(std::string text) { say(LogLine::Kind::info, std::move(text)); }
 
     // ---- Outcome and story -------------------------------------------------------------------
     const std::optional<GameResult>& result() const noexcept { return result_; }
+    // The game-over screen: shown from game_over until the player dismisses it (a key press) or a
+    // new game starts (commitment, game_started). result() stays after dismissing.
+    bool showing_result() const noexcept { return result_.has_value() && !result_dismissed_; }
+    void dismiss_result() noexcept { result_dismissed_ = true; }
     const std::deque<LogLine>& log() const noexcept { return log_; }
     std::size_t log_count() const noexcept { return log_total_; }  // lines ever added
     // The lines added since `cursor` (a count of lines already taken; 0 at first), and moves the
@@ -136,10 +158,9 @@ public:
 
 private:
     void say(LogLine::Kind kind, std::string text);
-    void on_snapshot(const protocol::RoomSnapshot& s, std::int64_t now_ms);
-    void start_game(const GameOptions& options, const std::vector<int>& players);
-    void freeze(std::int64_t now_ms);
-    void thaw(std::int64_t now_ms);
+    void on_snapshot(const protocol::RoomSnapshot& s);
+    void start_game(const GameOptions& options, std::vector<int> players);
+    void size_per_seat_arrays();
     std::string error_words(const protocol::ErrorReply& e) const;
     void apply_ludo_events(const std::vector<protocol::EventView>& events);
     void set_spook_piece(int seat, int piece, int to);
@@ -149,6 +170,8 @@ private:
     std::string role_;
     std::optional<std::string> token_;
     std::optional<protocol::RoomSnapshot> snapshot_;
+    bool notices_ = false;  // the server tells arrivals and departures itself (`notice`)
+    std::int64_t paused_at_ms_ = 0;  // local clock when the snapshot said "paused"
 
     bool in_game_ = false;
     GameOptions options_;
@@ -156,6 +179,7 @@ private:
     std::string commitment_;
     std::vector<std::string> published_boards_;
     bool seed_requested_ = false;
+    std::vector<int> play_seats_;
 
     std::vector<std::string> spook_boards_;
     std::vector<std::vector<int>> spook_positions_;
@@ -168,14 +192,15 @@ private:
     int current_seat_ = -1;
     int turn_ = 0;
     std::optional<int> face_;
+    std::optional<int> thrower_;
 
-    std::vector<int> play_order_;
     std::vector<LastMove> last_moves_;
     std::optional<PendingDecision> pending_;
-    std::optional<std::int64_t> frozen_left_ms_;  // the countdown, stopped
+    std::optional<std::int64_t> frozen_left_ms_;  // the countdown, stopped while disconnected
     bool disconnected_ = false;
     std::int64_t server_offset_ms_ = 0;
     std::optional<GameResult> result_;
+    bool result_dismissed_ = false;
     std::deque<LogLine> log_;
     std::size_t log_total_ = 0;
     std::optional<protocol::ErrorReply> last_error_;

@@ -84,6 +84,13 @@ bool keeps_seat_of(const std::string& state_home, const std::string& name) {
     return false;
 }
 
+// Waits until the text drawn after `from` matches `pattern`.
+bool wait_drawn(Process& p, std::size_t from, const std::string& pattern, std::chrono::milliseconds timeout = patience(10s)) {
+    const std::regex re(pattern);
+    return p.wait_for([&](const std::string& s) { return std::regex_search(strip_escapes(s.substr(std::min(from, s.size()))), re); },
+                      timeout);
+}
+
 // The state file gets the entry soon after joining (the client writes it on the room's snapshot).
 bool soon_keeps_seat_of(const std::string& state_home, const std::string& name) {
     const auto deadline = std::chrono::steady_clock::now() + patience(5s);
@@ -265,10 +272,18 @@ TEST_CASE("play flow: pause stops every player's countdown, a key during it says
     auto ben = server.client("ben", {"play", server.url(), "--room", room, "--name", "Ben"}, terminal(state / "ben"));
     REQUIRE_MESSAGE(wait_screen(*ben, "Waiting for Ann"), ben->describe());
     ann->write("s");
-    REQUIRE_MESSAGE(wait_screen(*ann, "Choose 1-", patience(15s)), ann->describe());
+    // (Ben's terminal is read meanwhile too: a terminal nobody reads stops its program.)
+    REQUIRE_MESSAGE(ann->wait_for(
+                        [&](const std::string& o) {
+                            (void)ben->out();
+                            return strip_escapes(o).find("Choose 1-") != std::string::npos;
+                        },
+                        patience(15s)),
+                    ann->describe());
     ann->write("P");
     REQUIRE_MESSAGE(wait_screen(*ann, R"("Ann" paused the game)"), ann->describe());
     REQUIRE_MESSAGE(wait_screen(*ann, "s left): choose when the game resumes."), ann->describe());
+    REQUIRE_MESSAGE(wait_screen(*ben, R"("Ann" paused the game)"), ben->describe());
     // Ben's screen too (his countdown, when he has a choice open in this round, stands still).
     REQUIRE_MESSAGE(wait_screen(*ben, "PAUSED"), ben->describe());
     const std::size_t ann_from = ann->out().size(), ben_from = ben->out().size();
@@ -301,8 +316,17 @@ TEST_CASE("play flow: pause stops every player's countdown, a key during it says
     ann->write("E");
     ann->write("E");
     REQUIRE_MESSAGE(wait_screen(*ben, "The game was abandoned", patience(10s)), ben->describe());
+    // The game-over screen stays; the first key only dismisses it (q does not leave yet) and
+    // shows the rematch lobby.
+    REQUIRE_MESSAGE(wait_screen(*ann, "The game was abandoned", patience(10s)), ann->describe());
+    const std::size_t over_at = ann->out().size();
+    std::this_thread::sleep_for(500ms);
+    CHECK(ann->running());
     ann->write("q");
-    ben->write("q");
+    REQUIRE_MESSAGE(wait_drawn(*ann, over_at, "You are the host\\."), ann->describe());
+    CHECK(ann->running());
+    ann->write("q");
+    ben->write(" q");
     CHECK(ann->wait(patience(10s)) == 0);
     CHECK(ben->wait(patience(10s)) == 0);
     server.stop();
@@ -396,16 +420,6 @@ TEST_CASE("play flow: a lobby with an automatic start shows its countdown to a j
     server.stop();
 }
 
-namespace {
-
-// Waits until the text drawn after `from` matches `pattern`.
-bool wait_drawn(Process& p, std::size_t from, const std::string& pattern, std::chrono::milliseconds timeout = patience(10s)) {
-    const std::regex re(pattern);
-    return p.wait_for([&](const std::string& s) { return std::regex_search(strip_escapes(s.substr(std::min(from, s.size()))), re); },
-                      timeout);
-}
-
-}  // namespace
 
 TEST_CASE("play flow: a scripted party on pseudo-terminals: the host hands over in the lobby, a kill -9 comes back by the same command, pause freezes every countdown, a drop, a leave and a kick each show their own label, and the result stays [e2e][play][pty][party]") {
     Server server;
@@ -496,7 +510,7 @@ TEST_CASE("play flow: a scripted party on pseudo-terminals: the host hands over 
     CHECK(ben->running());
     CHECK(cy_back->running());
     CHECK(sam->running());
-    for (Process* p : {ben.get(), cy_back.get(), sam.get()}) p->write("q");
+    for (Process* p : {ben.get(), cy_back.get(), sam.get()}) p->write(" q");  // dismiss the result, leave
     for (Process* p : {ben.get(), cy_back.get(), sam.get()}) CHECK(p->wait(patience(10s)) == 0);
     server.stop();
 }
