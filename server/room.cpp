@@ -215,8 +215,10 @@ private:
         spdlog::info("room {}: {}", code_, n.text);
         broadcast(n);
     }
-    // A seated person's name in the story ("Ann"), quoted safely.
-    static std::string who(const Seat& s) { return quote_client_text(s.name); }
+    // A seated person's name in the story, as people see it ("Ann left", not "\"Ann\" left"): a
+    // seated name has passed name_problem (no control, format or invisible character) or is a
+    // bot's name the server made.
+    static std::string who(const Seat& s) { return s.name; }
 
     RoomSnapshot snapshot() const {
         RoomSnapshot r;
