@@ -338,8 +338,9 @@ private:
         // The creator: the first seat, and the host.
         if (taken_count() > 0 || is_spectator(peer))
             return error(peer, ErrorCode::already_in_room, "this room has its creator", "create_room");
-        add_human(peer, seats_.front(), m.name);
+        // Armed first, so that the creator's first snapshot already carries auto_start_at_ms.
         if (settings_.auto_start_ms > 0) arm_auto_start();
+        add_human(peer, seats_.front(), m.name);
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::JoinRoom& m) {
