@@ -557,6 +557,8 @@ private:
         notice("kicked", seat, who(*seat) + " (" + seat_label(seat->number) + ") was kicked: a best bot plays it");
         answer_for_absent(*seat, ChoiceMaker::away);
         broadcast_snapshot();
+        // The seeds being collected may all be in now (a bot sends none).
+        if (state_ == RoomState::seeding && all_seeds_in()) begin_game();
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::Start&) {
@@ -695,6 +697,8 @@ private:
         pass_host_if_needed();
         broadcast_snapshot();
         abandon_if_nobody_left();
+        // The seeds being collected may all be in now (a player who left sends none).
+        if (state_ == RoomState::seeding && all_seeds_in()) begin_game();
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::Ping& m) {
