@@ -473,12 +473,15 @@ private:
             int number = 0;
             while (seat_at(number)) ++number;
             const auto at = std::find_if(seats_.begin(), seats_.end(), [&](const Seat& s) { return s.number > number; });
-            seats_.insert(at, empty_seat(number));
+            const Seat added = *seats_.insert(at, empty_seat(number));
+            notice("seat_added", &added, who(seat_ref(host_)) + " added " + seat_label(number));
         }
         for (int n = want; n < have; ++n) {
             for (auto it = seats_.rbegin(); it != seats_.rend(); ++it)
                 if (!it->taken) {
+                    const Seat removed = *it;
                     seats_.erase(std::next(it).base());
+                    notice("seat_removed", &removed, who(seat_ref(host_)) + " removed " + seat_label(removed.number));
                     break;
                 }
         }

@@ -230,6 +230,9 @@ TEST_CASE("party: a seat keeps its number when another player leaves; + and - ad
     }
     // `-` removes the highest free seat: 3, then 1; with no free seat left it is refused.
     ann.send({{"type", "set_options"}, {"options", spook(3)}});
+    const json seat_removed = notice_of(cid, "seat_removed");
+    CHECK(seat_removed["seat"] == 3);
+    CHECK(seat_removed["text"] == "Ann removed seat 4");
     json r = ann.expect("room");
     CHECK(seat_numbers(r) == std::vector<int>{0, 1, 2});
     CHECK(r["options"]["players"] == 3);
@@ -243,6 +246,9 @@ TEST_CASE("party: a seat keeps its number when another player leaves; + and - ad
     CHECK(refused["ref"] == "set_options");
     // `+` adds the lowest unused number: 1, then 3.
     ann.send({{"type", "set_options"}, {"options", spook(3)}});
+    const json seat_added = notice_of(cid, "seat_added");
+    CHECK(seat_added["seat"] == 1);
+    CHECK(seat_added["text"] == "Ann added seat 2");
     r = ann.expect("room");
     CHECK(seat_numbers(r) == std::vector<int>{0, 1, 2});
     CHECK(seat_in(r, 1)["free"] == true);
