@@ -256,6 +256,13 @@ private:
             r.boards = publication_->boards;
         }
         if (table_) table_->describe(r);
+        // Arrays by seat have one entry per room seat, like game_started.assignment and
+        // game_over.places (the table knows the seats that play, not free ones above them).
+        if (r.spook) {
+            r.spook->boards.resize(seat_span());
+            r.spook->positions.resize(seat_span());
+            r.spook->finished_round.resize(seat_span());
+        }
         return r;
     }
     void broadcast_snapshot() { broadcast(snapshot()); }

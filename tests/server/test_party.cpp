@@ -693,3 +693,21 @@ TEST_CASE("party: when the host drops in a game the next player present is the h
     ben.send({{"type", "end_game"}});
     CHECK(ben.expect("game_over")["status"] == "abandoned");
 }
+
+TEST_CASE("party: a Spook game's arrays by seat have one entry per room seat, a free last seat included [server][party][spook]") {
+    TestServer server;
+    Client ann(server.port());
+    create_room(ann, spook(4), "Ann", kFast);
+    ann.send({{"type", "add_bot"}});
+    ann.send({{"type", "start"}});
+    const json started = seed_and_start(ann);
+    CHECK(started["players"] == json::array({0, 1}));
+    CHECK(started["assignment"].size() == 4);
+    const json r = room_where(ann, [](const json& m) { return m.contains("game"); }, "the game");
+    CHECK(r["game"]["boards"].size() == 4);
+    CHECK(r["game"]["positions"].size() == 4);
+    CHECK(r["game"]["finished_round"].size() == 4);
+    CHECK(r["game"]["boards"][3] == "");
+    ann.send({{"type", "end_game"}});
+    CHECK(ann.expect("game_over")["places"].size() == 4);
+}
