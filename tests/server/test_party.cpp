@@ -206,7 +206,7 @@ json play_on_seats_0_and_2(TestServer& server, const json& options) {
 
 }  // namespace
 
-TEST_CASE("party: a seat keeps its number when another player leaves; + and - add and remove free seats only [server][party]") {
+TEST_CASE("party: a seat keeps its number when another player leaves, and + and - add and remove free seats only [server][party]") {
     TestServer server;
     Client ann(server.port());
     const std::string code = create_room(ann, spook(4), "Ann", kFast);
