@@ -386,8 +386,8 @@ private:
             return error(peer, ErrorCode::room_full, "room " + code_ + " has its maximum of spectators", "watch");
         spectators_.push_back(peer);
         send(peer, Joined{code_, -1, std::nullopt, "spectator", false});
-        send(peer, snapshot());
         spdlog::info("room {}: a spectator joined ({} watching)", code_, spectators_.size());
+        broadcast_snapshot();  // the newcomer's first picture, and everyone's count of watchers
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::Watch&) {
@@ -628,9 +628,11 @@ private:
         auto_start_at_.reset();
         settings_.auto_start_ms = 0;
         int filled = 0;
+        std::vector<int> bots;
         for (auto& s : seats_)
             if (!s.taken) {
                 seat_bot(s, PolicyKind::best);
+                bots.push_back(s.number);
                 ++filled;
             }
         notice("auto_start", nullptr,
@@ -642,6 +644,8 @@ private:
         if (host)
             if (auto p = host->peer.lock()) address = p->address();
         if (auto err = start_game(address)) {
+            // The seats it filled are free again: the lobby is as it was.
+            for (int n : bots) free_seat(seat_ref(n));
             notice("auto_start", nullptr, "the game could not start: " + err->second);
             broadcast_snapshot();
         }
@@ -687,11 +691,11 @@ private:
     void handle(const std::shared_ptr<Peer>& peer, protocol::Leave&) {
         const int number = seat_of(peer);
         if (number < 0) {
-            spectators_.erase(std::remove_if(spectators_.begin(), spectators_.end(),
-                                             [&](const auto& w) { return w.lock() == peer || w.expired(); }),
-                              spectators_.end());
+            const bool watched = drop_spectator(peer);
             let_go(peer);
-            return close_if_empty();
+            close_if_empty();
+            if (watched && !closed_) broadcast_snapshot();  // one watcher fewer
+            return;
         }
         let_go(peer);
         auto& s = seat_ref(number);
@@ -802,12 +806,24 @@ private:
         end_game(GameStatus::abandoned, "no player is left");
     }
 
-    void on_disconnected(const std::shared_ptr<Peer>& peer) {
+    // Takes a spectator (and any that is gone) off the list; true when `peer` was one.
+    bool drop_spectator(const std::shared_ptr<Peer>& peer) {
+        const auto before = spectators_.size();
+        const bool was = is_spectator(peer);
         spectators_.erase(std::remove_if(spectators_.begin(), spectators_.end(),
                                          [&](const auto& w) { return w.lock() == peer || w.expired(); }),
                           spectators_.end());
+        return was || spectators_.size() != before;
+    }
+
+    void on_disconnected(const std::shared_ptr<Peer>& peer) {
+        const bool watched = drop_spectator(peer);
         const int number = seat_of(peer);
-        if (number < 0) return close_if_empty();
+        if (number < 0) {
+            close_if_empty();
+            if (watched && !closed_) broadcast_snapshot();  // one watcher fewer
+            return;
+        }
         auto& s = seat_ref(number);
         if (!s.connected) return;
         s.connected = false;

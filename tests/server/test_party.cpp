@@ -509,6 +509,27 @@ TEST_CASE("party: a spectator who leaves a room nobody else is in closes it [ser
     CHECK(late.expect("error")["code"] == "room_not_found");
 }
 
+TEST_CASE("party: the players see the number of spectators change when one comes and when one goes [server][party]") {
+    TestServer server;
+    Client ann(server.port());
+    const std::string code = create_room(ann, spook(2), "Ann", kFast);
+    {
+        Client sam(server.port());
+        sam.hello();
+        sam.send({{"type", "watch"}, {"room", code}});
+        sam.expect("joined");
+        room_where(ann, [](const json& m) { return m["spectators"] == 1; }, "one spectator");
+        Client tom(server.port());
+        tom.hello();
+        tom.send({{"type", "watch"}, {"room", code}});
+        tom.expect("joined");
+        room_where(ann, [](const json& m) { return m["spectators"] == 2; }, "two spectators");
+        sam.send({{"type", "leave"}});
+        room_where(ann, [](const json& m) { return m["spectators"] == 1; }, "one spectator after a leave");
+    }  // tom's connection ends
+    room_where(ann, [](const json& m) { return m["spectators"] == 0; }, "no spectator after a hang-up");
+}
+
 TEST_CASE("party: a choice during a pause is refused paused, and on resume the same decision comes back with its time kept [server][party]") {
     TestServer server;
     Client ann(server.port());
