@@ -63,8 +63,9 @@ int BotBrain::choose_ludo(const GameView& view, const protocol::Decision& d) {
     const int piece = ludo::choose_piece(policy_, game, rng_);
     for (const auto& o : d.options)
         if (o.piece == piece) return piece;
-    // Pieces standing together give one option, named by the lowest of them.
-    const int from = game.progress(d.seat, piece);
+    // Pieces standing together give one option, named by the lowest of them. The engine's seats
+    // are the players in play order; d.seat is a room seat (seats need not be contiguous).
+    const int from = game.progress(view.play_index(d.seat), piece);
     for (const auto& o : d.options)
         if (o.from == from) return o.piece;
     throw std::runtime_error("the engine's piece " + std::to_string(piece) + " is not among the options");

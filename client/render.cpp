@@ -137,7 +137,7 @@ std::string seconds_text(int ms) {
 const pr::SeatView* seat_view(const GameView& view, int seat) {
     if (!view.snapshot()) return nullptr;
     for (const auto& s : view.snapshot()->seats)
-        if (s.seat == seat) return &s;
+        if (s.seat == seat && !s.free) return &s;
     return nullptr;
 }
 
@@ -146,10 +146,27 @@ std::vector<std::string> seat_tags(const GameView& view, int seat) {
     std::vector<std::string> tags;
     if (seat == view.my_seat()) tags.emplace_back("you");
     if (const auto* s = seat_view(view, seat)) {
+        const std::string status = view.seat_status(seat);
         if (s->bot) tags.emplace_back("bot");
-        else if (s->away.value_or(false) || !s->connected.value_or(true)) tags.emplace_back("away");
+        else if (status == "server") tags.emplace_back("server plays");
+        else if (status == "left") tags.emplace_back("left");
+        else if (status == "away" || s->away.value_or(false) || !s->connected.value_or(true)) tags.emplace_back("away");
     }
     return tags;
+}
+
+// "1 seat", "3 seats".
+std::string count_of(int n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
+
+// The seats drawn for a game: the room seats in play order (seats are not contiguous), or, for a
+// view that was never told, every seat its arrays hold.
+std::vector<int> game_seats(const GameView& view, std::size_t arrays) {
+    std::vector<int> seats;
+    for (const int seat : view.play_seats())
+        if (to_size(seat) < arrays) seats.push_back(seat);
+    if (seats.empty() && view.play_seats().empty())
+        for (std::size_t seat = 0; seat < arrays; ++seat) seats.push_back(static_cast<int>(seat));
+    return seats;
 }
 
 std::string join(const std::vector<std::string>& items, std::string_view sep) {
@@ -276,11 +293,12 @@ int visible_width(const std::string& line) {
 
 std::vector<std::string> render_spook_boards(const GameView& view, const Style& style) {
     std::vector<std::string> lines;
-    const int seats = static_cast<int>(std::max(view.spook_boards().size(), view.spook_positions().size()));
+    const auto list = game_seats(view, std::max(view.spook_boards().size(), view.spook_positions().size()));
+    const int seats = static_cast<int>(list.size());
     // Two lines a seat (squares, then pieces) when they leave room for a decision; else one.
     const bool dense = 2 * seats + 1 > style.height - 9;
     const int name_w = std::clamp(style.width - 68, 4, 12);
-    for (int seat = 0; seat < seats; ++seat) {
+    for (const int seat : list) {
         const std::string board =
             to_size(seat) < view.spook_boards().size() ? view.spook_boards()[to_size(seat)] : std::string();
         const SpookMarks marks = spook_marks(view, seat);
@@ -324,7 +342,7 @@ std::vector<std::string> render_spook_boards(const GameView& view, const Style& 
             lines.push_back(rtrim(fit(bottom + " " + at, style.width)));
         }
     }
-    lines.push_back(fit(spook_legend(view, style, dense), style.width));
+    for (auto& l : wrap(spook_legend(view, style, dense), style.width)) lines.push_back(std::move(l));
     return lines;
 }
 
@@ -345,6 +363,49 @@ struct BoardCell {
     std::string text;  // cw characters
     std::string sgr;
 };
+
+// The panel's lines about the game: the players (colour, name, yard and home counts, tags), the
+// last throw with the seat that threw it, the last move.
+std::vector<std::string> ludo_panel_info(const GameView& view, const Style& style) {
+    const int n = view.options().ludo.arm;
+    const ludo::Geometry geo(n);
+    std::vector<std::string> panel;
+    panel.push_back("Classic Ludo, arms of " + std::to_string(n) + ", turn " + std::to_string(view.turn()));
+    for (const int seat : game_seats(view, view.ludo_progress().size())) {
+        const int col = std::max(0, view.ludo_colour(seat));
+        const auto& progress = view.ludo_progress()[to_size(seat)];
+        int home = 0, yard = 0;
+        for (const int p : progress) {
+            home += p >= geo.home() ? 1 : 0;
+            yard += p == ludo::kYard ? 1 : 0;
+        }
+        std::string line = seat == view.current_seat() ? ">" : " ";
+        line += paint(style, "1;" + std::string(kColourFg[to_size(col)]), std::string(1, kColourLetter[to_size(col)]));
+        line += ' ';
+        line += pad(view.seat_name(seat), 12);
+        line += " yard " + std::to_string(yard) + " home " + std::to_string(home);
+        const auto tags = seat_tags(view, seat);
+        if (!tags.empty()) line += " " + join(tags, ", ");
+        panel.push_back(line);
+    }
+    if (view.last_face()) {
+        // The seat that threw it: after a pass the seat to play is already the next one.
+        std::string line = "Last throw: " + std::to_string(*view.last_face());
+        if (view.last_thrower()) line += " (" + view.seat_name(*view.last_thrower()) + ")";
+        panel.push_back(line);
+    }
+    if (!view.last_moves().empty()) {
+        const auto& mv = view.last_moves().front();
+        auto where = [&](int p) {
+            if (p == ludo::kYard) return std::string("yard");
+            if (p >= geo.home()) return std::string("home");
+            return std::to_string(p);
+        };
+        panel.push_back("Last move: " + view.seat_name(mv.seat) + " piece " + std::to_string(mv.piece + 1) + ", " +
+                        where(mv.from) + " -> " + where(mv.to));
+    }
+    return panel;
+}
 
 }  // namespace
 
@@ -376,7 +437,10 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
     const ludo::Geometry geo(n);
     const int size = 2 * n + 3;
     const int cw = 2 * size <= style.width ? 2 : 1;
+    // Per-seat arrays are indexed by room seat; the seats in the game are view.play_seats().
     const int players = static_cast<int>(view.ludo_progress().size());
+    const auto seats = game_seats(view, view.ludo_progress().size());
+    auto colour_of = [&](int seat) { return static_cast<ludo::Colour>(view.ludo_colour(seat) >= 0 ? view.ludo_colour(seat) : 0); };
 
     // Who stands where: per cell, per seat, the pieces.
     std::vector<std::vector<std::vector<std::vector<int>>>> at(
@@ -384,8 +448,8 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
     std::vector<std::vector<int>> yard(to_size(players));
     const auto circuit = ludo_circuit_cells(n);
     auto home_cell = [&](ludo::Colour c) { return rotate({n + 1, n}, static_cast<int>(c), size); };
-    for (int seat = 0; seat < players; ++seat) {
-        const auto colour = ludo::colour_of_seat(players, seat);
+    for (const int seat : seats) {
+        const auto colour = colour_of(seat);
         const auto& progress = view.ludo_progress()[to_size(seat)];
         for (int piece = 0; piece < 4; ++piece) {
             const int p = progress[to_size(piece)];
@@ -404,10 +468,29 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
     GridCell moved{-1, -1};
     for (const auto& mv : view.last_moves()) {
         if (mv.seat < 0 || mv.seat >= players || mv.piece < 0 || mv.piece > 3) continue;
-        if (view.ludo_progress()[to_size(mv.seat)][to_size(mv.piece)] != mv.to) continue;
-        const auto colour = ludo::colour_of_seat(players, mv.seat);
+        if (view.ludo_progress()[to_size(mv.seat)][to_size(mv.piece)] != mv.to || view.ludo_colour(mv.seat) < 0) continue;
+        const auto colour = colour_of(mv.seat);
         if (geo.on_circuit(mv.to)) moved = circuit[to_size(geo.square_of(colour, mv.to))];
         else if (geo.in_home_column(mv.to)) moved = ludo_home_column_cells(n, colour)[to_size(mv.to - geo.last_circuit_progress() - 1)];
+    }
+
+    // Where the options of the open decision lead: the cell of each target, marked with the
+    // option's key ("*1"; "1" one column wide), so "piece 1: 30 -> 36" can be found on the board.
+    std::vector<std::pair<GridCell, int>> targets;
+    int deciding = -1;       // the seat choosing
+    std::string own_block;   // a block of its two pieces drawn as their numbers ("34")
+    if (const auto& pending = view.pending(); pending && view.ludo_colour(pending->decision.seat) >= 0) {
+        deciding = pending->decision.seat;
+        const auto colour = colour_of(pending->decision.seat);
+        int key = 0;
+        for (const auto& o : pending->decision.options) {
+            ++key;
+            GridCell cell{-1, -1};
+            if (geo.on_circuit(o.to)) cell = circuit[to_size(geo.square_of(colour, o.to))];
+            else if (geo.in_home_column(o.to)) cell = ludo_home_column_cells(n, colour)[to_size(o.to - geo.last_circuit_progress() - 1)];
+            else if (o.to >= geo.home()) cell = home_cell(colour);
+            if (cell.row >= 0) targets.emplace_back(cell, key);
+        }
     }
 
     // The cells' base look.
@@ -434,14 +517,24 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
     auto cell_text = [&](int r, int c) -> BoardCell {
         const Kind k = kind[to_size(r)][to_size(c)];
         const int own = owner[to_size(r)][to_size(c)];
-        for (int seat = 0; seat < players; ++seat) {
+        for (const auto& [cell, key] : targets)
+            if (cell == GridCell{r, c}) {
+                const std::string digit = key < 10 ? std::to_string(key) : std::string("+");
+                return {cw == 2 ? "*" + digit : digit, "1;7"};
+            }
+        for (const int seat : seats) {
             const auto& pieces = at[to_size(r)][to_size(c)][to_size(seat)];
             if (pieces.empty()) continue;
-            const int col = static_cast<int>(ludo::colour_of_seat(players, seat));
+            const int col = static_cast<int>(colour_of(seat));
             const char letter = kColourLetter[to_size(col)];
             std::string text;
             if (pieces.size() == 1 && k != Kind::home) {
                 text = cw == 2 ? std::string(1, letter) + std::to_string(pieces[0] + 1) : std::string(1, letter);
+            } else if (pieces.size() == 2 && k != Kind::home && cw == 2 && seat == deciding) {
+                // The chooser's two pieces together: both numbers ("34"), so that an option's
+                // piece can be found in a block too.
+                text = std::to_string(pieces[0] + 1) + std::to_string(pieces[1] + 1);
+                own_block = text;
             } else {
                 const char upper = static_cast<char>(letter - 'a' + 'A');
                 text = cw == 2 ? std::string(1, upper) + std::to_string(pieces.size()) : std::string(1, upper);
@@ -467,8 +560,8 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
     auto yard_lines = [&](int colour_index) {
         std::vector<std::string> out(to_size(n), std::string());
         int seat = -1;
-        for (int s = 0; s < players; ++s)
-            if (static_cast<int>(ludo::colour_of_seat(players, s)) == colour_index) seat = s;
+        for (const int s : seats)
+            if (view.ludo_colour(s) == colour_index) seat = s;
         if (seat < 0) return out;
         const auto colour = static_cast<ludo::Colour>(colour_index);
         const std::string_view fg = kColourFg[to_size(colour_index)];
@@ -511,42 +604,17 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
     }
 
     // The side panel: players, whose turn, the last throw and move, a legend.
-    std::vector<std::string> panel;
-    panel.push_back("Classic Ludo, arms of " + std::to_string(n) + ", turn " + std::to_string(view.turn()));
-    for (int seat = 0; seat < players; ++seat) {
-        const int col = static_cast<int>(ludo::colour_of_seat(players, seat));
-        const auto& progress = view.ludo_progress()[to_size(seat)];
-        int home = 0;
-        for (const int p : progress) home += p >= geo.home() ? 1 : 0;
-        std::string line = seat == view.current_seat() ? ">" : " ";
-        line += paint(style, "1;" + std::string(kColourFg[to_size(col)]), std::string(1, kColourLetter[to_size(col)]));
-        line += ' ';
-        line += pad(view.seat_name(seat), 12);
-        line += " yard " + std::to_string(yard[to_size(seat)].size()) + " home " + std::to_string(home);
-        const auto tags = seat_tags(view, seat);
-        if (!tags.empty()) line += " " + join(tags, ", ");
-        panel.push_back(line);
-    }
-    if (view.last_face()) {
-        std::string line = "Last throw: " + std::to_string(*view.last_face());
-        if (view.current_seat() >= 0) line += " (" + view.seat_name(view.current_seat()) + ")";
-        panel.push_back(line);
-    }
-    if (!view.last_moves().empty()) {
-        const auto& mv = view.last_moves().front();
-        auto where = [&](int p) {
-            if (p == ludo::kYard) return std::string("yard");
-            if (p >= geo.home()) return std::string("home");
-            return std::to_string(p);
-        };
-        panel.push_back("Last move: " + view.seat_name(mv.seat) + " piece " + std::to_string(mv.piece + 1) + ", " +
-                        where(mv.from) + " -> " + where(mv.to));
-    }
+    std::vector<std::string> panel = ludo_panel_info(view, style);
     panel.emplace_back();
     panel.push_back("g1 green piece 1, G2 two green pieces");
     panel.push_back("() start square, : home column");
     panel.push_back("centre: G3 = 3 green pieces home");
     panel.push_back("moves count squares from the start");
+    if (!targets.empty()) {
+        panel.push_back(cw == 2 ? "*1 the square option 1 leads to" : "1 the square option 1 leads to");
+        if (!own_block.empty())
+            panel.push_back(own_block + " your pieces " + own_block.substr(0, 1) + " and " + own_block.substr(1, 1) + " together");
+    }
 
     const int board_w = size * cw;
     const int panel_w = style.width - board_w - 2;
@@ -565,64 +633,92 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
 
 // ---- Lobby -------------------------------------------------------------------------------------
 
-std::vector<std::string> render_lobby(const GameView& view, const Style& style) {
-    std::vector<std::string> lines;
+namespace {
+
+// The lobby in parts: the small screen keeps the seats and the keys before the rest.
+struct LobbyParts {
+    std::vector<std::string> head, game, settings, seats, keys;
+};
+
+LobbyParts lobby_parts(const GameView& view, const Style& style) {
+    LobbyParts parts;
     const auto& snap = view.snapshot();
     const GameOptions options = snap ? snap->options : view.options();
     std::string head = "Room " + (view.room().empty() ? std::string("?") : view.room()) + " - ";
     head += view.state() == "lobby" ? "waiting in the lobby" : view.state();
-    lines.push_back(fit(paint(style, "1", head), style.width));
+    parts.head.push_back(fit(paint(style, "1", head), style.width));
     std::string game;
     if (options.game == GameKind::spook) {
         const int p = options.spook.pieces;
-        game = "Spook & Werewolf Ludo: " + std::to_string(options.players) + " seats, " + std::to_string(p) +
-               (p == 1 ? " piece" : " pieces") + " (" + std::to_string(options.spook.pieces_to_finish()) +
-               " in the church wins)" + (options.spook.balanced_boards ? ", balanced boards" : "");
+        game = "Spook & Werewolf Ludo: " + count_of(options.players, "seat", "seats") + ", " + count_of(p, "piece", "pieces") +
+               " (" + std::to_string(options.spook.pieces_to_finish()) + " in the church wins)" +
+               (options.spook.balanced_boards ? ", balanced boards" : "");
     } else {
-        game = "Classic Ludo: " + std::to_string(options.players) + " seats, arms of " + std::to_string(options.ludo.arm) +
+        game = "Classic Ludo: " + count_of(options.players, "seat", "seats") + ", arms of " + std::to_string(options.ludo.arm) +
                ", entry " + (options.ludo.entry == LudoEntry::text ? "as the text (6 squares out)" : "onto the start square") +
                (options.ludo.three_sixes ? ", three 6s end the turn" : "");
     }
     if (options.play_on) game += ", play on";
-    for (const auto& l : wrap(game, style.width)) lines.push_back(l);
-    if (snap) {
-        const auto& s = snap->settings;
-        lines.push_back(fit("Settings: " + seconds_text(s.decision_ms) + " to choose, " + seconds_text(s.pace_ms) +
-                                " between steps, hints " + (s.hints ? "on" : "off"),
-                            style.width));
-        lines.emplace_back();
-        for (int seat = 0; seat < options.players; ++seat) {
-            const auto* sv = seat_view(view, seat);
-            std::string line = (seat == view.my_seat() ? ">" : " ") + std::string(seat < 9 ? " " : "") + std::to_string(seat + 1) + "  ";
-            if (!sv) {
-                line += paint(style, "2", "(free)");
-                lines.push_back(fit(line, style.width));
-                continue;
-            }
-            line += paint(style, seat == view.my_seat() ? "1" : "", pad(sv->name, 24));
-            std::vector<std::string> tags;
-            if (snap->host == seat) tags.emplace_back(paint(style, "1;33", "host"));
-            if (sv->bot) tags.push_back("bot (" + std::string(sv->policy ? to_string(*sv->policy) : "best") + ")");
-            else if (sv->away.value_or(false) || !sv->connected.value_or(true)) tags.emplace_back(paint(style, "31", "away"));
-            if (seat == view.my_seat()) tags.emplace_back("you");
-            line += " " + join(tags, ", ");
-            lines.push_back(rtrim(fit(line, style.width)));
+    parts.game = wrap(game, style.width);
+    if (!snap) return parts;
+    const auto& s = snap->settings;
+    parts.settings = wrap("Settings: " + seconds_text(s.decision_ms) + " to choose, " + seconds_text(s.pace_ms) +
+                              " between steps, hints " + (s.hints ? "on" : "off"),
+                          style.width);
+    // Every seat by its number (1-based; numbers need not be contiguous), free ones included.
+    for (const int seat : view.room_seats()) {
+        const auto* sv = view.seat_free(seat) ? nullptr : seat_view(view, seat);
+        std::string line = (seat == view.my_seat() ? ">" : " ") + std::string(seat < 9 ? " " : "") + std::to_string(seat + 1) + "  ";
+        if (!sv) {
+            line += paint(style, "2", "(free)");
+            parts.seats.push_back(fit(line, style.width));
+            continue;
         }
-        if (snap->spectators > 0)
-            lines.push_back(fit("   " + std::to_string(snap->spectators) + (snap->spectators == 1 ? " spectator" : " spectators"),
-                                style.width));
-        lines.emplace_back();
-        if (view.am_host()) {
-            lines.push_back(fit(paint(style, "1", "You are the host.") + " Keys: s start, b g r add a best/greedy/random bot,", style.width));
-            lines.push_back(fit("  x N remove seat N, + - seats, p pieces / a arm, h hints, t time, q leave", style.width));
-        } else if (view.is_spectator()) {
-            lines.push_back(fit("You are watching. q leaves.", style.width));
-        } else {
-            lines.push_back(fit("Waiting for " + (snap->host >= 0 ? view.seat_name(snap->host) : std::string("the host")) +
-                                    " (host) to start. q leaves.",
-                                style.width));
-        }
+        line += paint(style, seat == view.my_seat() ? "1" : "", pad(sv->name, 24));
+        std::vector<std::string> tags;
+        const std::string status = view.seat_status(seat);
+        if (snap->host == seat) tags.emplace_back(paint(style, "1;33", "host"));
+        if (sv->bot) tags.push_back("bot (" + std::string(sv->policy ? to_string(*sv->policy) : "best") + ")");
+        else if (status == "server") tags.emplace_back(paint(style, "31", "away, the server plays"));
+        else if (status == "left") tags.emplace_back(paint(style, "31", "left"));
+        else if (status == "away" || sv->away.value_or(false) || !sv->connected.value_or(true)) tags.emplace_back(paint(style, "31", "away"));
+        if (seat == view.my_seat()) tags.emplace_back("you");
+        line += " " + join(tags, ", ");
+        parts.seats.push_back(rtrim(fit(line, style.width)));
     }
+    if (snap->spectators > 0)
+        parts.seats.push_back(fit("   " + count_of(snap->spectators, "spectator", "spectators"), style.width));
+    // The keys wrap (never cut): a narrow window shows them on more lines.
+    if (view.am_host()) {
+        for (auto& l : wrap(paint(style, "1", "You are the host.") + " Keys: s start, b g r add a best/greedy/random bot,", style.width))
+            parts.keys.push_back(std::move(l));
+        for (auto& l : wrap("x N remove seat N, + - seats, p pieces / a arm, h hints, t time, q leave", style.width - 2))
+            parts.keys.push_back("  " + l);
+    } else if (view.is_spectator()) {
+        parts.keys = wrap("You are watching. q leaves.", style.width);
+    } else {
+        parts.keys = wrap("Waiting for " + (snap->host >= 0 ? view.seat_name(snap->host) : std::string("the host")) +
+                              " (host) to start. q leaves.",
+                          style.width);
+    }
+    return parts;
+}
+
+void append(std::vector<std::string>& to, const std::vector<std::string>& lines) { to.insert(to.end(), lines.begin(), lines.end()); }
+
+}  // namespace
+
+std::vector<std::string> render_lobby(const GameView& view, const Style& style) {
+    const LobbyParts parts = lobby_parts(view, style);
+    std::vector<std::string> lines;
+    append(lines, parts.head);
+    append(lines, parts.game);
+    if (!view.snapshot()) return lines;
+    append(lines, parts.settings);
+    lines.emplace_back();
+    append(lines, parts.seats);
+    lines.emplace_back();
+    append(lines, parts.keys);
     return lines;
 }
 
@@ -725,7 +821,8 @@ std::vector<std::string> story(const GameView& view, const Style& style, int cou
     return out;
 }
 
-std::string title_line(const GameView& view, const Style& style) {
+// The title: room, game, round or turn, the die, who you are (not cut to the width).
+std::string title_text(const GameView& view, const Style& style) {
     std::string title = paint(style, "1", "SpookLudo");
     if (!view.room().empty()) title += " " + view.room();
     const bool board = view.in_game() || view.state() == "playing";
@@ -744,7 +841,254 @@ std::string title_line(const GameView& view, const Style& style) {
     if (view.paused()) title += " | " + paint(style, "1;31", "PAUSED");
     if (view.is_spectator()) title += " | watching";
     else if (view.my_seat() >= 0) title += " | you: " + view.seat_name(view.my_seat());
-    return fit(title, style.width);
+    return title;
+}
+
+std::string title_line(const GameView& view, const Style& style) { return fit(title_text(view, style), style.width); }
+
+}  // namespace
+
+namespace {
+
+// The decision in at most `room` lines: one option a line, or two a line when that is too many.
+std::vector<std::string> decision_block(const GameView& view, const Style& style, std::int64_t now_ms, int room) {
+    std::vector<std::string> bottom = decision_lines(view, style, now_ms, false);
+    if (static_cast<int>(bottom.size()) > room && bottom.size() > 2) {
+        // Two options a line: keys stay readable on a short screen.
+        auto compact = decision_lines(view, style, now_ms, true);
+        const std::string tail = compact.back();
+        compact.pop_back();
+        const int col_w = (style.width - 2) / 2;
+        bottom.clear();
+        for (std::size_t i = 0; i < compact.size(); i += 2) {
+            std::string line = pad(compact[i], col_w);
+            if (i + 1 < compact.size()) line += "  " + fit(compact[i + 1], col_w);
+            bottom.push_back(rtrim(line));
+        }
+        bottom.push_back(tail);
+    }
+    if (room <= 0) return {};
+    if (static_cast<int>(bottom.size()) > room) bottom.erase(bottom.begin(), bottom.end() - room);
+    return bottom;
+}
+
+// The lines a decision takes at least (two options a line, and the countdown).
+int decision_height(const GameView& view) {
+    if (!view.pending()) return 0;
+    const int options = static_cast<int>(view.pending()->decision.options.size());
+    return (options <= 2 ? options : (options + 1) / 2) + 1;
+}
+
+// The status (keys and messages) wrapped over as many lines as it takes, never cut.
+std::vector<std::string> status_block(const std::string& status, const Style& style) {
+    if (visible_width(status) <= style.width) return {status};
+    return wrap(status, style.width);
+}
+
+// The window the full layout of a board needs: the board with its side panel or its seats'
+// lines, a decision (or a line of the story), the status.
+struct Need {
+    int width = 0;
+    int height = 0;
+};
+
+constexpr int kLudoPanelWidth = 37;  // the panel's legend, "g1 green piece 1, G2 two green pieces"
+
+Need board_need(const GameView& view, const Style& style, const std::string& status) {
+    Need need;
+    const int below = std::max(1, decision_height(view));
+    if (view.options().game == GameKind::spook) {
+        // One line a seat: the name (4 columns at least), 40 squares between 6 bars, the squares.
+        const auto seats = game_seats(view, std::max(view.spook_boards().size(), view.spook_positions().size()));
+        int right = 0;
+        for (const int seat : seats) right = std::max(right, visible_width(spook_right_text(view, seat, true)));
+        // The squares need 52 columns, the positions and tags after them up to 80 (80x24 always
+        // holds the full layout; a longer tag is cut there, as before).
+        need.width = std::min(80, 52 + (right > 0 ? 1 + right : 0));
+        const int legend = static_cast<int>(wrap(spook_legend(view, style, true), std::max(style.width, need.width)).size());
+        need.height = 1 + static_cast<int>(seats.size()) + legend + below;
+    } else {
+        const int size = 2 * view.options().ludo.arm + 3;
+        need.width = 2 * size + 2 + kLudoPanelWidth;
+        need.height = 1 + size + below;
+    }
+    // The status at that width (a narrower window wraps it over more lines).
+    need.height += static_cast<int>(status_block(status, Style{std::max(style.width, need.width), 0, false, true, {}}).size());
+    return need;
+}
+
+std::string window_line(const Need& need, const Style& style, const char* what) {
+    return "Make the window at least " + std::to_string(need.width) + "x" + std::to_string(need.height) + " for the " + what +
+           " (now " + std::to_string(style.width) + "x" + std::to_string(style.height) + ")";
+}
+
+// A board's game without the board, one line a seat: for a window too small to draw it.
+std::vector<std::string> board_summary(const GameView& view, const Style& style) {
+    std::vector<std::string> lines;
+    if (view.options().game == GameKind::ludo) {
+        for (const auto& l : ludo_panel_info(view, style)) lines.push_back(fit(l, style.width));
+        if (!lines.empty()) lines.erase(lines.begin());  // "Classic Ludo, arms of 6, turn 57": the title says it
+        return lines;
+    }
+    for (const int seat : game_seats(view, std::max(view.spook_boards().size(), view.spook_positions().size()))) {
+        std::string line = seat == view.my_seat() ? ">" : " ";
+        line += view.seat_name(seat) + ": at " + spook_right_text(view, seat, true);
+        lines.push_back(fit(line, style.width));
+    }
+    return lines;
+}
+
+// Puts the screen together: `head` first, `tail` last, `middle` between (cut at its end to the
+// height, after the head and the tail), blank lines before the tail to the full height.
+std::vector<std::string> assemble(std::vector<std::string> head, std::vector<std::string> middle, std::vector<std::string> tail,
+                                  const Style& style) {
+    const int height = style.height;
+    if (static_cast<int>(tail.size()) > height) tail.erase(tail.begin(), tail.end() - height);
+    const int head_room = height - static_cast<int>(tail.size());
+    if (static_cast<int>(head.size()) > head_room) head.resize(to_size(head_room));
+    const int middle_room = head_room - static_cast<int>(head.size());
+    if (static_cast<int>(middle.size()) > middle_room) middle.resize(to_size(middle_room));
+    std::vector<std::string> lines = std::move(head);
+    append(lines, middle);
+    while (static_cast<int>(lines.size()) + static_cast<int>(tail.size()) < height) lines.emplace_back();
+    append(lines, tail);
+    return lines;
+}
+
+// A window too small for the full layout: the title (wrapped), what size it needs, the decision
+// and the status in full, then as much of the game (or lobby) and the story as fits.
+std::vector<std::string> small_screen(const GameView& view, const Style& style, std::int64_t now_ms,
+                                      const std::vector<std::string>& status, const Need& need, bool board) {
+    std::vector<std::string> title = wrap(title_text(view, style), style.width);
+    if (title.size() > 2) title.resize(2);
+    if (style.height < 4) title.resize(1);
+    const int rest = style.height - static_cast<int>(title.size()) - static_cast<int>(status.size());
+    std::vector<std::string> bottom = board && view.pending() ? decision_block(view, style, now_ms, std::max(0, rest)) : std::vector<std::string>{};
+    int room = rest - static_cast<int>(bottom.size());
+    std::vector<std::string> middle;
+    const auto window = wrap(window_line(need, style, board ? "board" : "lobby"), style.width);
+    if (static_cast<int>(window.size()) <= room) {
+        append(middle, window);
+        room -= static_cast<int>(window.size());
+    }
+    if (board) {
+        auto summary = board_summary(view, style);
+        if (static_cast<int>(summary.size()) > room) summary.resize(to_size(std::max(0, room)));
+        room -= static_cast<int>(summary.size());
+        append(middle, summary);
+        append(middle, story(view, style, room));
+    } else {
+        // The lobby: the seats and the keys first; the game's line and the settings if they fit.
+        const LobbyParts parts = lobby_parts(view, style);
+        const int seats_and_keys = static_cast<int>(parts.seats.size() + parts.keys.size());
+        const bool game = seats_and_keys + static_cast<int>(parts.game.size()) <= room;
+        const bool settings = game && seats_and_keys + static_cast<int>(parts.game.size() + parts.settings.size()) <= room;
+        if (game) append(middle, parts.game);
+        if (settings) append(middle, parts.settings);
+        auto seats = parts.seats;
+        const int seat_room = std::max(0, room - static_cast<int>(parts.keys.size()) - (game ? static_cast<int>(parts.game.size()) : 0) -
+                                              (settings ? static_cast<int>(parts.settings.size()) : 0));
+        if (static_cast<int>(seats.size()) > seat_room) seats.resize(to_size(seat_room));
+        append(middle, seats);
+        append(middle, parts.keys);
+    }
+    std::vector<std::string> tail = std::move(bottom);
+    append(tail, status);
+    return assemble(std::move(title), std::move(middle), std::move(tail), style);
+}
+
+// "Places: 1. Ann (seat 1), 2. best bot 1 (seat 3)" over lines of `width`, never breaking inside
+// an entry: game_over.places is indexed by room seat, 0 for no place.
+std::vector<std::string> places_lines(const GameView& final_view, const protocol::GameOver& over, int width) {
+    std::vector<std::pair<int, int>> order;  // place, seat
+    for (std::size_t seat = 0; seat < over.places.size(); ++seat)
+        if (over.places[seat] > 0) order.emplace_back(over.places[seat], static_cast<int>(seat));
+    if (order.empty())
+        for (const int w : over.winners) order.emplace_back(1, w);
+    std::sort(order.begin(), order.end());
+    std::vector<std::string> lines;
+    if (order.empty()) return lines;
+    std::string line = "Places:";
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        const auto& [place, seat] = order[i];
+        const std::string item = std::to_string(place) + ". " + final_view.seat_name(seat) + " (seat " + std::to_string(seat + 1) + ")" +
+                                 (i + 1 < order.size() ? "," : "");
+        if (visible_width(line) + 1 + visible_width(item) > width && line != "Places:") {
+            lines.push_back(line);
+            line = item;
+        } else {
+            line += " " + item;
+        }
+    }
+    lines.push_back(line);
+    std::vector<std::string> out;
+    for (const auto& l : lines) append(out, wrap(l, width));  // an entry wider than the window
+    return out;
+}
+
+std::vector<std::string> game_over_screen(const GameView& view, const Style& style, const std::vector<std::string>& status,
+                                          const std::string& status_text) {
+    const auto& result = *view.result();
+    const auto& over = result.over;
+    const GameView& final_view = result.final_view ? *result.final_view : view;
+    const bool spook = final_view.options().game == GameKind::spook;
+
+    std::string title = paint(style, "1", "SpookLudo");
+    if (!view.room().empty()) title += " " + view.room();
+    title += std::string(" | ") + (spook ? "Spook" : "Ludo") + " | game over";
+    if (view.is_spectator()) title += " | watching";
+    else if (view.my_seat() >= 0) title += " | you: " + final_view.seat_name(view.my_seat());
+
+    std::vector<std::string> text;
+    if (over.status == "finished") {
+        std::vector<std::string> names;
+        for (const int w : over.winners) names.push_back(final_view.seat_name(w));
+        const std::string who = names.empty() ? std::string("Nobody") : join(names, " and ");
+        append(text, wrap(paint(style, "1;32", "Game over! " + who + (names.size() > 1 ? " win together" : " wins") + " after " +
+                                                   count_of(over.length, spook ? "round" : "turn", spook ? "rounds" : "turns") + "."),
+                          style.width));
+    } else {
+        append(text, wrap(paint(style, "1;31", "The game was abandoned" + (over.reason ? ": " + *over.reason : std::string()) + "."),
+                          style.width));
+    }
+    append(text, places_lines(final_view, over, style.width));
+    if (over.record) {
+        const std::string address = style.server_url + *over.record;
+        append(text, wrap("The game's record: " + address, style.width));
+        append(text, wrap("Check the dice and every move with:", style.width));
+        append(text, wrap("spookludo verify " + address, style.width));
+    }
+    // Always shown, with the status, however small the window.
+    std::vector<std::string> tail = wrap(paint(style, "1", "Press any key to go back to the room."), style.width);
+    append(tail, status);
+
+    // The final boards, as they stood, when the window holds them with the text; else the
+    // seats' lines and what size the window needs.
+    const int status_h = static_cast<int>(tail.size());
+    const int room = style.height - 1 - status_h;
+    Style board_style = style;
+    board_style.height = std::max(1, room - static_cast<int>(text.size()) + 1 + status_h);
+    const auto board = spook ? render_spook_boards(final_view, board_style) : render_ludo_board(final_view, board_style);
+    Need need = board_need(final_view, style, status_text);
+    need.height = std::max(need.height, 1 + static_cast<int>(board.size() + text.size()) + status_h);
+    std::vector<std::string> middle;
+    if (need.width <= style.width && static_cast<int>(board.size() + text.size()) <= room) {
+        middle = board;
+    } else {
+        const auto window = wrap(window_line(need, style, "final board"), style.width);
+        int left = room - static_cast<int>(text.size());
+        if (static_cast<int>(window.size()) <= left) {
+            append(middle, window);
+            left -= static_cast<int>(window.size());
+        }
+        auto summary = board_summary(final_view, style);
+        if (static_cast<int>(summary.size()) > left) summary.resize(to_size(std::max(0, left)));
+        append(middle, summary);
+    }
+    append(middle, text);
+    // The result right under the board, the blank lines below it.
+    while (static_cast<int>(middle.size()) < room) middle.emplace_back();
+    return assemble({fit(title, style.width)}, std::move(middle), std::move(tail), style);
 }
 
 }  // namespace
@@ -752,42 +1096,39 @@ std::string title_line(const GameView& view, const Style& style) {
 std::vector<std::string> render_screen(const GameView& view, const Style& style, std::int64_t now_ms,
                                        const std::string& status) {
     std::vector<std::string> lines;
-    if (style.height <= 0) return lines;
-    lines.push_back(title_line(view, style));
+    if (style.height <= 0 || style.width <= 0) return lines;
+    const auto status_lines = status_block(status, style);
+    if (view.showing_result()) return game_over_screen(view, style, status_lines, status);
     const bool board = view.in_game() || view.state() == "playing";
+
+    // Too small for the full layout: say so, and keep the title, the decision and the keys.
+    const int status_h = static_cast<int>(status_lines.size());
+    if (board) {
+        const Need need = board_need(view, style, status);
+        if (need.width > style.width || need.height > style.height) return small_screen(view, style, now_ms, status_lines, need, true);
+    } else {
+        const auto lobby = render_lobby(view, style);
+        const Need need{std::max(40, style.width), 1 + static_cast<int>(lobby.size()) + 1 + status_h};
+        if (style.width < 40 || need.height > style.height) return small_screen(view, style, now_ms, status_lines, need, false);
+    }
+
+    lines.push_back(title_line(view, style));
     std::vector<std::string> top;
     if (board && view.options().game == GameKind::spook) top = render_spook_boards(view, style);
     else if (board) top = render_ludo_board(view, style);
     else top = render_lobby(view, style);
-    const int room = std::max(0, style.height - 2);  // between the title and the status
+    const int room = std::max(0, style.height - 1 - status_h);  // between the title and the status
     if (static_cast<int>(top.size()) > room) top.resize(to_size(room));
     for (auto& l : top) lines.push_back(std::move(l));
 
-    int left = room - static_cast<int>(top.size());
+    const int left = room - static_cast<int>(top.size());
     std::vector<std::string> bottom;
-    if (board && view.pending()) {
-        bottom = decision_lines(view, style, now_ms, false);
-        if (static_cast<int>(bottom.size()) > left && bottom.size() > 2) {
-            // Two options a line: keys stay readable on a short screen.
-            auto compact = decision_lines(view, style, now_ms, true);
-            const std::string tail = compact.back();
-            compact.pop_back();
-            const int col_w = (style.width - 2) / 2;
-            bottom.clear();
-            for (std::size_t i = 0; i < compact.size(); i += 2) {
-                std::string line = pad(compact[i], col_w);
-                if (i + 1 < compact.size()) line += "  " + fit(compact[i + 1], col_w);
-                bottom.push_back(rtrim(line));
-            }
-            bottom.push_back(tail);
-        }
-        if (static_cast<int>(bottom.size()) > left) bottom.erase(bottom.begin(), bottom.end() - left);
-    }
+    if (board && view.pending()) bottom = decision_block(view, style, now_ms, left);
     const auto tale = story(view, style, left - static_cast<int>(bottom.size()));
     for (const auto& l : tale) lines.push_back(l);
     while (static_cast<int>(lines.size()) < 1 + room - static_cast<int>(bottom.size())) lines.emplace_back();
     for (auto& l : bottom) lines.push_back(std::move(l));
-    if (style.height >= 2) lines.push_back(fit(status, style.width));
+    for (const auto& l : status_lines) lines.push_back(l);
     if (static_cast<int>(lines.size()) > style.height) lines.resize(to_size(style.height));
     return lines;
 }

@@ -16,6 +16,9 @@ struct Style {
     int height = 24;
     bool color = false;  // ANSI colours (off when not a terminal or NO_COLOR is set)
     bool hints = true;   // show the server's hint values when the decision carries them
+    // The server's address ("http://host:port"): the game-over screen shows a record's address as
+    // server_url + game_over.record ("/records/<id>"); empty: the path alone.
+    std::string server_url;
 };
 
 // Spook: one block per seat: its 40 squares (the characters' letters H C S W X, entrances '.',
@@ -43,7 +46,11 @@ std::vector<std::string> render_lobby(const GameView& view, const Style& style);
 std::vector<std::string> render_decision(const GameView& view, const Style& style, std::int64_t now_ms);
 
 // The whole screen: a title line, the board (or the lobby), the decision (or the last lines of
-// the story), and `status` (keys and messages) on the last line.
+// the story), and `status` (keys and messages) on the last lines, wrapped, never cut.
+// A window too small for the full layout keeps the title, says how big a window it needs
+// ("Make the window at least 69x20 for the board (now 60x15)"), and shows the decision, the
+// status, and what else fits. While view.showing_result(): the game-over screen (the final
+// boards, the winner, the places, the record's address and how to verify it).
 std::vector<std::string> render_screen(const GameView& view, const Style& style, std::int64_t now_ms,
                                        const std::string& status);
 

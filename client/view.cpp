@@ -32,8 +32,46 @@ void GameView::say(LogLine::Kind kind, std::string text) {
 std::string GameView::seat_name(int seat) const {
     if (snapshot_)
         for (const auto& s : snapshot_->seats)
-            if (s.seat == seat && !s.free) return s.name;
+            if (s.seat == seat && !s.free && !s.name.empty()) return s.name;
     return "seat " + std::to_string(seat + 1);
+}
+
+std::vector<int> GameView::room_seats() const {
+    std::vector<int> seats;
+    const int count = snapshot_ ? snapshot_->options.players : options_.players;
+    if (snapshot_)
+        for (const auto& s : snapshot_->seats)
+            if (s.seat >= 0 && std::find(seats.begin(), seats.end(), s.seat) == seats.end()) seats.push_back(s.seat);
+    // A server that lists only the taken seats: the free ones are the lowest numbers missing.
+    for (int seat = 0; static_cast<int>(seats.size()) < count && seat < 64; ++seat)
+        if (std::find(seats.begin(), seats.end(), seat) == seats.end()) seats.push_back(seat);
+    std::sort(seats.begin(), seats.end());
+    return seats;
+}
+
+bool GameView::seat_free(int seat) const {
+    if (!snapshot_) return true;
+    return std::none_of(snapshot_->seats.begin(), snapshot_->seats.end(),
+                        [&](const pr::SeatView& s) { return s.seat == seat && !s.free; });
+}
+
+std::string GameView::seat_status(int seat) const {
+    if (snapshot_)
+        for (const auto& s : snapshot_->seats)
+            if (s.seat == seat && !s.free && s.status) return *s.status;
+    return {};
+}
+
+int GameView::play_index(int seat) const noexcept {
+    for (std::size_t i = 0; i < play_seats_.size(); ++i)
+        if (play_seats_[i] == seat) return static_cast<int>(i);
+    return -1;
+}
+
+int GameView::ludo_colour(int seat) const noexcept {
+    const int index = play_index(seat);
+    if (index < 0) return -1;
+    return static_cast<int>(ludo::colour_of_seat(static_cast<int>(play_seats_.size()), index));
 }
 
 std::vector<std::string> GameView::lines_since(std::size_t& cursor) const {
@@ -46,6 +84,7 @@ std::vector<std::string> GameView::lines_since(std::size_t& cursor) const {
 
 std::int64_t GameView::time_left_ms(std::int64_t now_ms) const noexcept {
     if (!pending_) return 0;
+    if (paused()) now_ms = std::min(now_ms, std::max(paused_at_ms_, pending_->deadline_ms - pending_->decision.time_left_ms));
     return std::max<std::int64_t>(0, pending_->deadline_ms - now_ms);
 }
 
@@ -58,7 +97,8 @@ void GameView::apply_text(std::string_view text, std::int64_t now_ms) {
     apply(message, now_ms);
 }
 
-void GameView::start_game(const GameOptions& options) {
+// `players`: the room seats in play order (empty: 0 .. options.players - 1).
+void GameView::start_game(const GameOptions& options, std::vector<int> players) {
     in_game_ = true;
     options_ = options;
     result_.reset();
@@ -69,13 +109,22 @@ void GameView::start_game(const GameOptions& options) {
     last_character_.reset();
     turn_ = 0;
     face_.reset();
-    const auto players = static_cast<std::size_t>(options.players);
+    thrower_.reset();
+    if (players.empty())
+        for (int seat = 0; seat < options.players; ++seat) players.push_back(seat);
+    play_seats_ = std::move(players);
+    // Per-seat arrays are indexed by room seat: as long as the highest seat in play + 1.
+    int length = 0;
+    for (const int seat : play_seats_) length = std::max(length, seat + 1);
+    const auto size = static_cast<std::size_t>(length);
     if (options.game == GameKind::spook) {
-        spook_positions_.assign(players, std::vector<int>(static_cast<std::size_t>(options.spook.pieces), 1));
-        spook_finished_.assign(players, std::nullopt);
+        spook_positions_.assign(size, {});
+        for (const int seat : play_seats_)
+            spook_positions_[static_cast<std::size_t>(seat)].assign(static_cast<std::size_t>(options.spook.pieces), 1);
+        spook_finished_.assign(size, std::nullopt);
         ludo_progress_.clear();
     } else {
-        ludo_progress_.assign(players, {ludo::kYard, ludo::kYard, ludo::kYard, ludo::kYard});
+        ludo_progress_.assign(size, {ludo::kYard, ludo::kYard, ludo::kYard, ludo::kYard});
         spook_positions_.clear();
         spook_finished_.clear();
         spook_boards_.clear();
@@ -83,19 +132,41 @@ void GameView::start_game(const GameOptions& options) {
     }
 }
 
+namespace {
+
+// The seats a snapshot's game view plays, from `players`, or else the seats whose per-seat entry
+// is not a hole ("" board / no pieces).
+std::vector<int> snapshot_players(const pr::RoomSnapshot& s) {
+    std::vector<int> players = s.spook ? s.spook->players : s.ludo ? s.ludo->players : std::vector<int>{};
+    if (!players.empty()) return players;
+    if (s.spook) {
+        const auto& g = *s.spook;
+        const std::size_t n = std::max(g.boards.size(), g.positions.size());
+        for (std::size_t seat = 0; seat < n; ++seat) {
+            const bool board = seat < g.boards.size() && !g.boards[seat].empty();
+            const bool pieces = seat < g.positions.size() && !g.positions[seat].empty();
+            if (board || pieces) players.push_back(static_cast<int>(seat));
+        }
+    }
+    return players;  // Ludo without `players`: the seats 0 .. players - 1
+}
+
+}  // namespace
+
 void GameView::on_snapshot(const pr::RoomSnapshot& s) {
-    // Announce who arrived and left, so a lobby reads like a party.
-    if (snapshot_ && snapshot_->room == s.room) {
+    // Announce who arrived and left, so a lobby reads like a party; a server that sends `notice`
+    // lines says so itself.
+    if (snapshot_ && snapshot_->room == s.room && !notices_) {
         for (const auto& seat : s.seats) {
             if (seat.free) continue;
             const bool known = std::any_of(snapshot_->seats.begin(), snapshot_->seats.end(),
-                                           [&](const pr::SeatView& o) { return o.name == seat.name; });
+                                           [&](const pr::SeatView& o) { return !o.free && o.name == seat.name; });
             if (!known) say(LogLine::Kind::info, seat.name + " took seat " + std::to_string(seat.seat + 1));
         }
         for (const auto& seat : snapshot_->seats) {
             if (seat.free) continue;
             const bool still = std::any_of(s.seats.begin(), s.seats.end(),
-                                           [&](const pr::SeatView& o) { return o.name == seat.name; });
+                                           [&](const pr::SeatView& o) { return !o.free && o.name == seat.name; });
             if (!still) say(LogLine::Kind::info, seat.name + " left seat " + std::to_string(seat.seat + 1));
         }
     }
@@ -111,7 +182,9 @@ void GameView::on_snapshot(const pr::RoomSnapshot& s) {
     if (s.commitment) commitment_ = *s.commitment;
     if (!s.boards.empty()) published_boards_ = s.boards;
     if (s.spook) {
-        if (!in_game_ || options_.game != GameKind::spook) start_game(s.options);
+        auto players = snapshot_players(s);
+        if (!in_game_ || options_.game != GameKind::spook || (!players.empty() && players != play_seats_))
+            start_game(s.options, players);
         const auto& g = *s.spook;
         round_ = g.round;
         roll_ = g.roll;
@@ -119,16 +192,27 @@ void GameView::on_snapshot(const pr::RoomSnapshot& s) {
         spook_positions_ = g.positions;
         spook_finished_ = g.finished_round;
     } else if (s.ludo) {
-        if (!in_game_ || options_.game != GameKind::ludo) start_game(s.options);
+        auto players = snapshot_players(s);
+        if (!in_game_ || options_.game != GameKind::ludo || (!players.empty() && players != play_seats_))
+            start_game(s.options, players);
         const auto& g = *s.ludo;
         current_seat_ = g.current_seat;
         turn_ = g.turn;
         face_ = g.face;
-        // The engine reads its own position notation (and says what is wrong with a bad one).
-        const auto game = ludo::Game::from_position(s.options, g.position);
-        for (int seat = 0; seat < game.players() && static_cast<std::size_t>(seat) < ludo_progress_.size(); ++seat)
+        // Who threw the face on the table: the seat to play, while it chooses; else not known.
+        thrower_.reset();
+        if (g.face && g.phase == "awaiting_choice") thrower_ = g.current_seat;
+        // The engine reads its own position notation (and says what is wrong with a bad one): the
+        // players in play order, engine seat i being room seat play_seats_[i].
+        GameOptions engine = s.options;
+        engine.players = static_cast<int>(play_seats_.size());
+        const auto game = ludo::Game::from_position(engine, g.position);
+        for (int i = 0; i < game.players() && static_cast<std::size_t>(i) < play_seats_.size(); ++i) {
+            const auto seat = static_cast<std::size_t>(play_seats_[static_cast<std::size_t>(i)]);
+            if (seat >= ludo_progress_.size()) continue;
             for (int piece = 0; piece < ludo::kPiecesPerPlayer; ++piece)
-                ludo_progress_[static_cast<std::size_t>(seat)][static_cast<std::size_t>(piece)] = game.progress(seat, piece);
+                ludo_progress_[seat][static_cast<std::size_t>(piece)] = game.progress(i, piece);
+        }
     } else if (!in_game_) {
         options_ = s.options;
     }
@@ -137,10 +221,12 @@ void GameView::on_snapshot(const pr::RoomSnapshot& s) {
 std::string GameView::ludo_position(int marked) const {
     const ludo::Geometry geo(options_.ludo.arm);
     std::string out;
-    const int players = static_cast<int>(ludo_progress_.size());
-    for (int seat = 0; seat < players; ++seat) {
-        if (seat > 0) out += ' ';
-        out += ludo::to_string(ludo::colour_of_seat(players, seat));
+    const int players = static_cast<int>(play_seats_.size());
+    for (int i = 0; i < players; ++i) {
+        const int seat = play_seats_[static_cast<std::size_t>(i)];
+        if (static_cast<std::size_t>(seat) >= ludo_progress_.size()) continue;
+        if (!out.empty()) out += ' ';
+        out += ludo::to_string(ludo::colour_of_seat(players, i));
         if (seat == marked) out += '*';
         out += ':';
         for (int piece = 0; piece < 4; ++piece) {
@@ -166,6 +252,9 @@ void GameView::apply_ludo_events(const std::vector<pr::EventView>& events) {
         if (seat < 0 || piece < 0 || piece > 3 || static_cast<std::size_t>(seat) >= ludo_progress_.size()) return;
         ludo_progress_[static_cast<std::size_t>(seat)][static_cast<std::size_t>(piece)] = value;
     };
+    // The seat whose move lands on a piece: the `entered` or `moved` event before `captured`.
+    int mover = -1;
+    int mover_to = -1;
     for (const auto& e : events) {
         const int seat = e.seat.value_or(-1);
         const int piece = e.piece.value_or(-1);
@@ -186,14 +275,17 @@ void GameView::apply_ludo_events(const std::vector<pr::EventView>& events) {
             kind = LogLine::Kind::info;
         } else if (e.kind == "throw" || e.kind == "roll_off_throw") {
             if (e.face) face_ = e.face;
+            if (seat >= 0) thrower_ = seat;
             kind = LogLine::Kind::roll;
         } else {
             kind = LogLine::Kind::info;
         }
         if (e.kind == "turn" || e.kind == "game_over") continue;  // shown by the board, and by game_over
-        const std::string who =
-            seat >= 0 ? seat_name(seat) + " (" + std::string(ludo::to_string(ludo::colour_of_seat(options_.players, seat))) + ")"
-                      : std::string("?");
+        auto colour_of = [&](int s) {
+            const int c = ludo_colour(s);
+            return c >= 0 ? std::string(ludo::to_string(static_cast<ludo::Colour>(c))) : std::string("?");
+        };
+        const std::string who = seat >= 0 ? seat_name(seat) + " (" + colour_of(seat) + ")" : std::string("?");
         const std::string face = std::to_string(e.face.value_or(0));
         std::string text;
         if (e.kind == "roll_off_throw") text = who + " throws " + face + " in the roll-off.";
@@ -205,13 +297,23 @@ void GameView::apply_ludo_events(const std::vector<pr::EventView>& events) {
         else if (e.kind == "moved")
             text = who + " moves " + piece_label(piece) + " from " + std::to_string(e.from.value_or(0)) + " to " +
                    (e.to.value_or(0) >= geo.home() ? std::string("home") : std::to_string(e.to.value_or(0))) + ".";
-        else if (e.kind == "captured") text = "Captured! " + who + "'s " + piece_label(piece) + " goes back to the yard.";
+        else if (e.kind == "captured") {
+            // "Ann (red) captures Ben's piece 2 (blue) on 17: it goes back to the yard."
+            const std::string by = mover >= 0 ? seat_name(mover) + " (" + colour_of(mover) + ") captures " : std::string("Captured: ");
+            const std::string on = mover >= 0 && mover_to >= 0 ? " on " + std::to_string(mover_to) : std::string();
+            text = by + seat_name(seat) + "'s " + piece_label(piece) + " (" + colour_of(seat) + ")" + on +
+                   ": it goes back to the yard.";
+        }
         else if (e.kind == "reached_home") text = who + "'s " + piece_label(piece) + " is home.";
         else if (e.kind == "finished") text = who + " has all four pieces home!";
         else if (e.kind == "extra_throw") text = who + " played a 6 and throws again.";
         else text = e.text;
         const bool mine = seat == seat_ && seat_ >= 0 && kind == LogLine::Kind::move;
         say(mine ? LogLine::Kind::mine : kind, text);
+        if (e.kind == "entered" || e.kind == "moved") {
+            mover = seat;
+            mover_to = e.to.value_or(-1);
+        }
     }
 }
 
@@ -234,13 +336,20 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
                 say(LogLine::Kind::info, "You are in room " + j.room + ", seat " + std::to_string(j.seat + 1) +
                                              (j.host ? " (host)." : "."));
         } else if (type == "room") {
+            const bool was_paused = paused();
             on_snapshot(m.get<pr::RoomSnapshot>());
+            if (paused() && !was_paused) paused_at_ms_ = now_ms;
+        } else if (type == "notice") {
+            // One story line the server words for people (PROTOCOL.md `notice`).
+            notices_ = true;
+            const auto n = m.get<pr::Notice>();
+            if (!n.text.empty()) say(LogLine::Kind::info, n.text);
         } else if (type == "commitment") {
             const auto c = m.get<pr::Commitment>();
             game_id_ = c.game_id;
             commitment_ = c.commitment;
             published_boards_ = c.boards;
-            result_.reset();
+            result_.reset();  // a new game: the game-over screen goes
             seed_requested_ = seat_ >= 0 && !is_spectator();
             say(LogLine::Kind::info, "A game is starting. The server has locked in its dice seed (SHA-256 " +
                                          c.commitment.substr(0, 12) + "...).");
@@ -249,13 +358,16 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
         } else if (type == "game_started") {
             const auto g = m.get<pr::GameStarted>();
             game_id_ = g.game_id;
-            start_game(g.options);
+            start_game(g.options, g.players);
             seed_requested_ = false;
             if (g.options.game == GameKind::spook) {
-                spook_boards_.clear();
-                for (const int index : g.assignment)
+                // assignment[seat]: the published board of room seat `seat` (-1: a free seat).
+                spook_boards_.assign(spook_positions_.size(), std::string());
+                for (std::size_t seat = 0; seat < g.assignment.size() && seat < spook_boards_.size(); ++seat) {
+                    const int index = g.assignment[seat];
                     if (index >= 0 && static_cast<std::size_t>(index) < published_boards_.size())
-                        spook_boards_.push_back(published_boards_[static_cast<std::size_t>(index)]);
+                        spook_boards_[seat] = published_boards_[static_cast<std::size_t>(index)];
+                }
                 say(LogLine::Kind::info, "Spook & Werewolf Ludo begins! Bring " +
                                              std::string(g.options.spook.pieces == 1 ? "your piece" : "two pieces") +
                                              " into the church on square 40 to win.");
@@ -302,7 +414,9 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
             std::string line = "The die shows " + std::to_string(a.face) + ": it's the " + a.name + "! Any piece on the " +
                                a.name + " " + a.action + ".";
             say(LogLine::Kind::monster, line);
-            if (a.moved.empty()) say(LogLine::Kind::monster, "Nobody stands on the " + a.name + ". Phew!");
+            // The Wizard's Hat moves a piece forward: nobody on it is no relief.
+            if (a.moved.empty())
+                say(LogLine::Kind::monster, "Nobody stands on the " + a.name + (a.character == "hat" ? "." : ". Phew!"));
             for (const auto& x : a.moved) {
                 if (!x.piece) continue;
                 set_spook_piece(x.seat, *x.piece, x.to.value_or(0));
@@ -324,6 +438,7 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
             current_seat_ = t.seat;
             face_ = t.face;
             apply_ludo_events(t.events);
+            thrower_ = t.seat;  // a pass or turn event among the events moves current_seat_ on
         } else if (type == "move") {
             const auto mv = m.get<pr::LudoMove>();
             turn_ = mv.turn;
@@ -331,9 +446,14 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
             if (mv.by == "timeout" || mv.by == "away") say(LogLine::Kind::info, by_text(mv.by).substr(1));
         } else if (type == "game_over") {
             const auto g = m.get<pr::GameOver>();
-            result_ = GameResult{g};
             pending_.reset();
             in_game_ = false;
+            // The game-over screen keeps the final boards: a copy of the view as it stands now.
+            result_.reset();
+            auto final_view = std::make_shared<GameView>(*this);
+            final_view->log_.clear();
+            result_ = GameResult{g, std::move(final_view)};
+            result_dismissed_ = false;
             if (g.status == "finished") {
                 std::string names;
                 for (const int w : g.winners) names += (names.empty() ? "" : " and ") + seat_name(w);
@@ -351,7 +471,9 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
             say(LogLine::Kind::error, "Server: " + last_error_->message + " (" + last_error_->code + ")");
         } else if (type == "kicked") {
             kicked_ = true;
-            say(LogLine::Kind::error, "The host removed you from the room.");
+            const std::string reason = m.get<pr::Kicked>().reason;
+            say(LogLine::Kind::error, reason.empty() ? std::string("The host removed you from the room.")
+                                                     : "You are out of the room: " + reason + ".");
         } else if (type == "closing") {
             closing_ = m.value("reason", std::string("closing"));
             say(LogLine::Kind::error, "The server is closing: " + *closing_ + ".");

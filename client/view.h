@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,8 +34,13 @@ struct PendingDecision {
     std::optional<int> chosen;     // the piece we sent (waiting for choice_accepted)
 };
 
+class GameView;
+
 struct GameResult {
     protocol::GameOver over;
+    // The view as it stood when game_over arrived (boards, pieces, names): the game-over screen
+    // draws from it, so a `room` snapshot of the rematch lobby does not wipe what it shows.
+    std::shared_ptr<const GameView> final_view;
 };
 
 class GameView {
@@ -56,8 +62,17 @@ public:
     const std::optional<protocol::RoomSnapshot>& snapshot() const noexcept { return snapshot_; }
     std::string state() const { return snapshot_ ? snapshot_->state : std::string("connecting"); }
     bool paused() const noexcept { return snapshot_ && snapshot_->paused; }
-    // The name shown for a seat ("seat 3" when unknown).
+    // The name shown for a seat ("seat 3" when unknown or free).
     std::string seat_name(int seat) const;
+    // The room's seat numbers in order, free ones included (seat numbers need not be contiguous:
+    // never assume the i-th seat is seat i). Without a snapshot: 0 .. options.players - 1.
+    std::vector<int> room_seats() const;
+    // A seat the snapshot lists as free (`"free":true`), or does not list at all. snapshot()->seats
+    // holds the free seats too (SeatView::free): skip them where only people count.
+    bool seat_free(int seat) const;
+    // The snapshot's `status` of a taken player's seat: "here", "away", "server", "left" ("" when
+    // the server did not say).
+    std::string seat_status(int seat) const;
 
     // ---- The game --------------------------------------------------------------------------
     bool in_game() const noexcept { return in_game_; }
@@ -66,8 +81,17 @@ public:
     const std::string& commitment() const noexcept { return commitment_; }
     bool seed_requested() const noexcept { return seed_requested_; }  // commitment seen, no seed sent
     void seed_sent() noexcept { seed_requested_ = false; }
+    // The room seats in the game, in play order (game_started / the snapshot's `players`; before a
+    // server says, 0 .. players - 1). Every seat number in the game's messages is a room seat.
+    const std::vector<int>& play_seats() const noexcept { return play_seats_; }
+    // A seat's place in the play order (-1: not in the game). For Ludo this is the engine's seat:
+    // the position notation lists the players in this order, and the colours go in this order.
+    int play_index(int seat) const noexcept;
+    // Ludo: the colour of a room seat in the game (ludo::Colour as int; -1: not in the game).
+    int ludo_colour(int seat) const noexcept;
 
-    // Spook: every seat's board (notation) and pieces' squares; the round and its rolls.
+    // Spook: every seat's board (notation) and pieces' squares, indexed by room seat (a seat not
+    // in the game has "" and no pieces); the round and its rolls.
     const std::vector<std::string>& spook_boards() const noexcept { return spook_boards_; }
     const std::vector<std::vector<int>>& spook_positions() const noexcept { return spook_positions_; }
     const std::vector<std::optional<int>>& spook_finished() const noexcept { return spook_finished_; }
@@ -75,11 +99,15 @@ public:
     std::optional<int> movement_roll() const noexcept { return roll_; }
     std::optional<std::string> last_character() const noexcept { return last_character_; }
 
-    // Ludo: every seat's pieces by progress (-1 yard, 9n+2 home), whose turn, the last throw.
+    // Ludo: every seat's pieces by progress (-1 yard, 9n+2 home), indexed by room seat (a seat not
+    // in the game stays in the yard: look at play_seats()), whose turn, the last throw.
     const std::vector<std::array<int, 4>>& ludo_progress() const noexcept { return ludo_progress_; }
     int current_seat() const noexcept { return current_seat_; }
     int turn() const noexcept { return turn_; }
     std::optional<int> last_face() const noexcept { return face_; }
+    // The seat that threw last_face() (the `throw` message's seat: not the seat to play next,
+    // which a pass or a turn event in the same message moves on); nullopt when not known.
+    std::optional<int> last_thrower() const noexcept { return thrower_; }
     // The position in the engine's notation (ludo/game.h), with `marked` as the seat to play.
     std::string ludo_position(int marked) const;
 
@@ -90,11 +118,17 @@ public:
     // ---- Decisions -------------------------------------------------------------------------
     const std::optional<PendingDecision>& pending() const noexcept { return pending_; }
     void mark_chosen(int piece) { if (pending_) pending_->chosen = piece; }
-    // Milliseconds left to answer (0 when none is pending or the time is up).
+    // Milliseconds left to answer (0 when none is pending or the time is up). While the game is
+    // paused the countdown stands still (the server keeps the time and sends the decision again
+    // on resuming).
     std::int64_t time_left_ms(std::int64_t now_ms) const noexcept;
 
     // ---- Outcome and story -------------------------------------------------------------------
     const std::optional<GameResult>& result() const noexcept { return result_; }
+    // The game-over screen: shown from game_over until the player dismisses it (a key press) or a
+    // new game starts (commitment, game_started). result() stays after dismissing.
+    bool showing_result() const noexcept { return result_.has_value() && !result_dismissed_; }
+    void dismiss_result() noexcept { result_dismissed_ = true; }
     const std::deque<LogLine>& log() const noexcept { return log_; }
     std::size_t log_count() const noexcept { return log_total_; }  // lines ever added
     // The lines added since `cursor` (a count of lines already taken; 0 at first), and moves the
@@ -108,7 +142,8 @@ public:
 private:
     void say(LogLine::Kind kind, std::string text);
     void on_snapshot(const protocol::RoomSnapshot& s);
-    void start_game(const GameOptions& options);
+    void start_game(const GameOptions& options, std::vector<int> players);
+    void size_per_seat_arrays();
     void apply_ludo_events(const std::vector<protocol::EventView>& events);
     void set_spook_piece(int seat, int piece, int to);
 
@@ -117,6 +152,8 @@ private:
     std::string role_;
     std::optional<std::string> token_;
     std::optional<protocol::RoomSnapshot> snapshot_;
+    bool notices_ = false;  // the server tells arrivals and departures itself (`notice`)
+    std::int64_t paused_at_ms_ = 0;  // local clock when the snapshot said "paused"
 
     bool in_game_ = false;
     GameOptions options_;
@@ -124,6 +161,7 @@ private:
     std::string commitment_;
     std::vector<std::string> published_boards_;
     bool seed_requested_ = false;
+    std::vector<int> play_seats_;
 
     std::vector<std::string> spook_boards_;
     std::vector<std::vector<int>> spook_positions_;
@@ -136,10 +174,12 @@ private:
     int current_seat_ = -1;
     int turn_ = 0;
     std::optional<int> face_;
+    std::optional<int> thrower_;
 
     std::vector<LastMove> last_moves_;
     std::optional<PendingDecision> pending_;
     std::optional<GameResult> result_;
+    bool result_dismissed_ = false;
     std::deque<LogLine> log_;
     std::size_t log_total_ = 0;
     std::optional<protocol::ErrorReply> last_error_;

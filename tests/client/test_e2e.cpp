@@ -431,7 +431,7 @@ TEST_CASE("e2e bot: a full room refuses a joiner (exit 2, room_full), so does a 
     REQUIRE_MESSAGE(sitters->wait_for_text("bot-1 token ", patience(10s)), sitters->describe());
     const std::string room = line_word(sitters->out(), "room ");
     REQUIRE(room.size() == 5);
-    REQUIRE_MESSAGE(sitters->wait_for_text("bot-2 took seat 2", patience(10s)), sitters->describe());
+    REQUIRE_MESSAGE(sitters->wait_for_text("\"bot-2\" sits at seat 2", patience(10s)), sitters->describe());
 
     auto late = server.run("late", {"bot", server.url(), "--room", room, "--name", "late"});
     {
@@ -588,7 +588,7 @@ TEST_CASE("e2e play: without a terminal the story is printed line by line and a 
     // The host's keys work from a pipe too. "joined" comes just before the room's first snapshot;
     // a key typed in between is kept until the snapshot says who hosts, so one press is enough.
     play->write("b");
-    REQUIRE_MESSAGE(play->wait_for_text("took seat 2", patience(10s)), play->describe());
+    REQUIRE_MESSAGE(play->wait_for_text("a best bot takes seat 2", patience(10s)), play->describe());
     play->write("s");
     const std::string prompt = "Type the number of your choice and Enter.\n";
     std::size_t answered = 0;

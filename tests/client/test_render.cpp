@@ -314,11 +314,11 @@ TEST_CASE("render: dump (SPOOKLUDO_SHOW_RENDER=1)") {
     for (auto& f : fixtures()) {
         std::cout << "===== " << f.name << "\n" << joined_lines(render_screen(f.view, Style{}, kNow, kStatus));
         if (std::getenv("SPOOKLUDO_SHOW_COLOUR"))
-            std::cout << joined_lines(render_screen(f.view, Style{80, 24, true, true}, kNow, kStatus));
+            std::cout << joined_lines(render_screen(f.view, Style{80, 24, true, true, {}}, kNow, kStatus));
     }
 }
 
-TEST_CASE("render: every fixture fits 80x24, with and without colour; colour has ANSI codes, plain none") {
+TEST_CASE("render: every fixture fits 80x24, with and without colour, and colour has ANSI codes, plain none") {
     for (auto& f : fixtures()) {
         CAPTURE(f.name);
         for (const bool color : {false, true}) {
@@ -528,14 +528,14 @@ SpookLudo KQZTM | Ludo turn 57, Ben to play | you: Ben
    g1 g2    . : .       y2       r best bot 1   yard 3 home 0 bot
             . : .                b Cleo         yard 3 home 0 away
             g3: .               Last throw: 6 (Ben)
-. (). . . . ##Y1##. . . . . .   Last move: Ben piece 4, 14 -> 20
+. (). . . . ##Y1##*1. . . . .   Last move: Ben piece 4, 14 -> 20
 . : : : : : ######: : r4: : .
 . . . . . . ######. . . . ().   g1 green piece 1, G2 two green pieces
             . : g4              () start square, : home column
     blue    . : .     red       centre: G3 = 3 green pieces home
-    Cleo    . : Y2 best bot 1   moves count squares from the start
-      b2    . : .    r1 r2
-   b3 b4    b1: .    r3
+    Cleo    . : 34 best bot 1   moves count squares from the start
+      b2    . : .    r1 r2      *1 the square option 1 leads to
+   b3 b4    *2: .    r3         34 your pieces 3 and 4 together
             . . .
 Ben (yellow) throws a 6.
 Ben (yellow) moves piece 4 from 14 to 20.
@@ -552,7 +552,7 @@ TEST_CASE("render golden: Classic Ludo with arms of 8, two players: the 19x19 cr
     check_golden(render_screen(ludo_game8(), Style{}, kNow, kStatus), golden(R"--(
 SpookLudo KQZTM | Ludo turn 81, Ann to play | you: Ann
                 . . .                   Classic Ludo, arms of 8, turn 81
-                . : ()                  >g Ann          yard 1 home 0 you
+                *1: ()                  >g Ann          yard 1 home 0 you
      green      . : .                    r best bot 1   yard 2 home 1 bot
       Ann       . : .                   Last throw: 3 (Ann)
      g1         g2: .
@@ -560,7 +560,7 @@ SpookLudo KQZTM | Ludo turn 81, Ann to play | you: Ann
                 . : .                   () start square, : home column
                 . : .                   centre: G3 = 3 green pieces home
 . (). . . . . . ######. . . . . . . .   moves count squares from the start
-g3: : : g4: : : ####R1: : : : : : : .
+g3: : *2g4: : *3####R1: : : : : : : .   *1 the square option 1 leads to
 . r4. . . . . . ######. . . . . . ().
                 . : .
                 . : .
@@ -666,7 +666,7 @@ TEST_CASE("render: colour draws the characters, pieces and countdown with ANSI c
     CHECK(boards.find("\x1b[1;33m1\x1b[0m") != std::string::npos);  // a piece that just moved
     const auto ludo = joined_lines(render_ludo_board(ludo_game6(), colour));
     CHECK(ludo.find("\x1b[1;33mY2;7\x1b[0m") == std::string::npos);
-    CHECK(ludo.find("\x1b[1;33;7mY2\x1b[0m") != std::string::npos);  // the block that just moved, reversed
+    CHECK(ludo.find("\x1b[1;33;7m34\x1b[0m") != std::string::npos);  // the block that just moved, reversed (the chooser's: its pieces 3 and 4)
     CHECK(ludo.find("\x1b[30;42m()\x1b[0m") != std::string::npos);   // green's start square
     const auto decision = joined_lines(render_decision(ludo_game6(), colour, kNow));
     CHECK(decision.find("\x1b[1;31mcaptures!\x1b[0m") != std::string::npos);
@@ -703,7 +703,7 @@ TEST_CASE("render: any number of Spook seats and Ludo players leaves the whole d
             v.apply(pr::to_message(d), 0);
             REQUIRE(v.pending());
             for (const bool color : {false, true}) {
-                const auto screen = strip(render_screen(v, Style{80, 24, color, true}, 0, kStatus));
+                const auto screen = strip(render_screen(v, Style{80, 24, color, true, {}}, 0, kStatus));
                 REQUIRE(screen.size() == 24);
                 for (const auto& line : screen) CHECK(visible_width(line) <= 80);
                 CHECK(screen[22].find("within 30 s") != std::string::npos);
@@ -736,7 +736,7 @@ TEST_CASE("render: any number of Spook seats and Ludo players leaves the whole d
             d.time_left_ms = 30000;
             v.apply(pr::to_message(d), 0);
             for (const bool color : {false, true}) {
-                const auto screen = strip(render_screen(v, Style{80, 24, color, true}, 0, kStatus));
+                const auto screen = strip(render_screen(v, Style{80, 24, color, true, {}}, 0, kStatus));
                 REQUIRE(screen.size() == 24);
                 for (const auto& line : screen) CHECK(visible_width(line) <= 80);
                 CHECK(screen[22] == "Choose 1-4 within 30 s");
@@ -751,9 +751,251 @@ TEST_CASE("render: any number of Spook seats and Ludo players leaves the whole d
 TEST_CASE("render: the colour screen is the plain screen with escape sequences added") {
     for (auto& f : fixtures()) {
         CAPTURE(std::string(f.name));
-        const auto colour = strip(render_screen(f.view, Style{80, 24, true, true}, kNow, kStatus));
-        const auto plain = render_screen(f.view, Style{80, 24, false, true}, kNow, kStatus);
+        const auto colour = strip(render_screen(f.view, Style{80, 24, true, true, {}}, kNow, kStatus));
+        const auto plain = render_screen(f.view, Style{80, 24, false, true, {}}, kNow, kStatus);
         REQUIRE(colour.size() == plain.size());
         for (std::size_t i = 0; i < plain.size(); ++i) CHECK(colour[i] == plain[i]);
     }
+}
+
+// ---- Issue #15 -----------------------------------------------------------------------------------
+
+namespace {
+
+bool has_line(const std::vector<std::string>& lines, const std::string& text) {
+    for (const auto& l : lines)
+        if (l == text) return true;
+    return false;
+}
+
+bool contains(const std::vector<std::string>& lines, const std::string& text) { return joined_lines(lines).find(text) != std::string::npos; }
+
+// The cell's text on a drawn Ludo board (two columns a cell; row 0 is the board's first line).
+std::string cell_at(const std::vector<std::string>& board, GridCell cell) {
+    const auto& line = board.at(static_cast<std::size_t>(cell.row));
+    const auto at = static_cast<std::size_t>(2 * cell.col);
+    return at < line.size() ? line.substr(at, 2) : std::string();
+}
+
+// A free seat as the server lists it (protocol: every seat, free ones included).
+nlohmann::json free_seat(int seat) { return {{"seat", seat}, {"free", true}, {"name", ""}, {"bot", false}}; }
+
+}  // namespace
+
+TEST_CASE("render #15.11: Ludo options are found on the board: the pieces are numbered and the options' squares marked *1 *2 *3, also without colour") {
+    const GameView v = ludo_game8();  // Ann (green): 1 piece 2 10 -> 13, 2 piece 3 66 -> 69, 3 piece 4 70 -> 73
+    const int arm = 8;
+    const ludo::Geometry geo(arm);
+    const auto circuit = ludo_circuit_cells(arm);
+    const auto column = ludo_home_column_cells(arm, ludo::Colour::green);
+    auto cell_of = [&](int progress) {
+        return geo.on_circuit(progress) ? circuit[static_cast<std::size_t>(geo.square_of(ludo::Colour::green, progress))]
+                                        : column[static_cast<std::size_t>(progress - geo.last_circuit_progress() - 1)];
+    };
+    for (const bool color : {false, true}) {
+        CAPTURE(color);
+        const auto board = strip(render_ludo_board(v, Style{80, 24, color, true, {}}));
+        // The pieces that can move stand on the board under their numbers...
+        CHECK(cell_at(board, cell_of(10)) == "g2");
+        CHECK(cell_at(board, cell_of(66)) == "g3");
+        CHECK(cell_at(board, cell_of(70)) == "g4");
+        // ... and the squares the options lead to carry the option's key.
+        CHECK(cell_at(board, cell_of(13)) == "*1");
+        CHECK(cell_at(board, cell_of(69)) == "*2");
+        CHECK(cell_at(board, cell_of(73)) == "*3");
+        CHECK(contains(board, "*1 the square option 1 leads to"));
+    }
+    // A capture's square is marked too (where blue's piece stands, yellow's 20 + 6), and the
+    // chooser's two pieces together on 20 show both numbers, 3 and 4 (others' blocks: "Y2").
+    const auto board6 = render_ludo_board(ludo_game6(), Style{});
+    CHECK(contains(board6, "*2: ."));
+    CHECK(cell_at(board6, ludo_circuit_cells(6)[static_cast<std::size_t>(ludo::Geometry(6).square_of(ludo::Colour::yellow, 20))]) == "34");
+    // Without an open decision, nothing is marked.
+    GameView done = ludo_game8();
+    done.apply(pr::to_message(pr::ChoiceAccepted{"40", 2}), kNow);
+    CHECK_FALSE(contains(render_ludo_board(done, Style{}), "*1"));
+}
+
+TEST_CASE("render #15.13: a 60x15 window keeps the title, says how big a window the board needs, and shows the decision and the keys in full") {
+    const std::string keys = "Press 1-2 to choose. ? hints, q leave, P pause, k N kick, E end the game for everyone";
+    const auto screen = render_screen(ludo_game6(), Style{60, 15, false, true, {}}, kNow, keys);
+    if (std::getenv("SPOOKLUDO_SHOW_RENDER")) std::cout << joined_lines(screen);
+    REQUIRE(screen.size() == 15);
+    for (const auto& line : screen) CHECK(visible_width(line) <= 60);
+    CHECK(screen[0] == "SpookLudo KQZTM | Ludo turn 57, Ben to play | you: Ben");
+    // 69 columns for the board and its panel; 15 lines, a line of the decision, the keys (two
+    // lines even at 69 columns) and the title: 21.
+    CHECK(has_line(screen, "Make the window at least 69x21 for the board (now 60x15)"));
+    // The side panel's facts are not dropped: every player, the last throw and move.
+    CHECK(contains(screen, ">y Ben          yard 1 home 1 you"));
+    CHECK(contains(screen, "Last throw: 6 (Ben)"));
+    // The whole decision, and the keys wrapped over two lines at the bottom, not cut.
+    CHECK(has_line(screen, "1  piece 2: out of the yard -> 5"));
+    CHECK(has_line(screen, "2  piece 3: 20 -> 26 captures! (best)"));
+    CHECK(has_line(screen, "Choose 1-2 within 17 s"));
+    CHECK(screen[13] + " " + screen[14] == keys);
+
+    // The lobby at 60 columns: the host's keys wrap ("random bot," is not cut to "ran").
+    const auto lobby = render_screen(spook_lobby(), Style{60, 15, false, true, {}}, kNow, kStatus);
+    if (std::getenv("SPOOKLUDO_SHOW_RENDER")) std::cout << joined_lines(lobby);
+    REQUIRE(lobby.size() == 15);
+    for (const auto& line : lobby) CHECK(visible_width(line) <= 60);
+    CHECK(lobby[0] == "SpookLudo KQZTM | lobby | you: Ann");
+    CHECK(contains(lobby, "best/greedy/random bot,"));
+    CHECK(contains(lobby, "q leave"));
+    CHECK(contains(lobby, "  5  (free)"));
+    CHECK(lobby.back() == kStatus);
+}
+
+TEST_CASE("render #15.13: a 40x10 window keeps the title with the round and the die, the size it needs, the decision and the status") {
+    const auto screen = render_screen(spook_game4(), Style{40, 10, false, true, {}}, kNow, kStatus);
+    if (std::getenv("SPOOKLUDO_SHOW_RENDER")) std::cout << joined_lines(screen);
+    REQUIRE(screen.size() == 10);
+    for (const auto& line : screen) CHECK(visible_width(line) <= 40);
+    CHECK(screen[0].rfind("SpookLudo KQZTM | Spook round 3, die 4", 0) == 0);
+    CHECK(contains(screen, "Make the window at least 62x11 for the"));
+    CHECK(contains(screen, "(now 40x10)"));
+    CHECK(has_line(screen, "Choose 1-2 within 17 s"));
+    CHECK(contains(screen, "1  piece 1: 9 -> 13 (Spook)"));
+    CHECK(screen.back() == kStatus);
+    // Even smaller: the title first, the status last, every line within the width.
+    for (const auto& [w, h] : {std::pair{20, 5}, std::pair{30, 3}, std::pair{12, 1}}) {
+        for (auto& f : fixtures()) {
+            CAPTURE(f.name);
+            const auto tiny = render_screen(f.view, Style{w, h, false, true, {}}, kNow, kStatus);
+            REQUIRE(static_cast<int>(tiny.size()) == h);
+            for (const auto& line : tiny) CHECK(visible_width(line) <= w);
+            if (h > 2) CHECK(tiny[0].rfind("SpookLudo", 0) == 0);
+        }
+    }
+}
+
+TEST_CASE("render #15.13: at the normal size nothing asks for a bigger window, and 4 Spook seats fit 64x15 with the boards") {
+    for (auto& f : fixtures()) {
+        CAPTURE(f.name);
+        CHECK_FALSE(contains(render_screen(f.view, Style{}, kNow, kStatus), "Make the window"));
+    }
+    const auto screen = render_screen(spook_game4(), Style{64, 15, false, true, {}}, kNow, kStatus);
+    if (std::getenv("SPOOKLUDO_SHOW_RENDER")) std::cout << joined_lines(screen);
+    CHECK_FALSE(contains(screen, "Make the window"));
+    CHECK(screen[1].rfind(">Ann  |2HCXWSXH1X|", 0) == 0);  // one line a seat, the pieces on the squares
+    CHECK(has_line(screen, "Choose 1-2 within 17 s"));
+}
+
+TEST_CASE("render #15.9: a long status wraps over lines instead of being cut at the window's edge") {
+    const std::string status =
+        "connection lost (connection refused by 127.0.0.1:33202 (is the server running, and is the port right?)); "
+        "retrying in 2 s, q quits, r retries now";
+    REQUIRE(status.size() >= 140);
+    for (auto& f : fixtures()) {
+        CAPTURE(f.name);
+        const auto screen = render_screen(f.view, Style{100, 24, false, true, {}}, kNow, status);
+        REQUIRE(screen.size() == 24);
+        for (const auto& line : screen) CHECK(visible_width(line) <= 100);
+        CHECK(screen[0].rfind("SpookLudo KQZTM", 0) == 0);
+        CHECK(screen[22] + " " + screen[23] == status);
+    }
+}
+
+TEST_CASE("render #15 protocol: a lobby lists every seat by its number, free ones included: seats 1 and 3 taken, 2 free") {
+    GameView v;
+    v.apply(pr::to_message(joined(2, false)));
+    auto s = snapshot(GameOptions::spook_game(3, 1), {player(0, "Ann"), player(2, "Ben")});
+    auto message = pr::to_message(s);
+    message["seats"] = nlohmann::json::array({message["seats"][0], free_seat(1), message["seats"][1]});
+    v.apply(message);
+    CHECK(v.seat_free(1));
+    CHECK_FALSE(v.seat_free(2));
+    CHECK(v.seat_name(1) == "seat 2");
+    check_golden(render_lobby(v, Style{}), golden(R"--(
+Room KQZTM - waiting in the lobby
+Spook & Werewolf Ludo: 3 seats, 1 piece (1 in the church wins), balanced boards
+Settings: 20 s to choose, 1.5 s between steps, hints on
+
+  1  Ann                      host
+  2  (free)
+> 3  Ben                      you
+
+Waiting for Ann (host) to start. q leaves.
+)--"));
+    // Seats 1 and 3 only (the `-` key removed the free seat 2): numbered as they are, no seat 2.
+    GameView gap;
+    gap.apply(pr::to_message(joined(2, false)));
+    gap.apply(pr::to_message(snapshot(GameOptions::spook_game(2, 1), {player(0, "Ann"), player(2, "Ben")})));
+    const auto lines = render_lobby(gap, Style{});
+    CHECK(has_line(lines, "  1  Ann                      host"));
+    CHECK(has_line(lines, "> 3  Ben                      you"));
+    CHECK_FALSE(contains(lines, "  2  "));
+    CHECK(contains(lines, "2 seats"));
+    // A room of one seat says "1 seat".
+    GameView one;
+    one.apply(pr::to_message(joined(0, true)));
+    one.apply(pr::to_message(snapshot(GameOptions::spook_game(1, 1), {player(0, "Ann")})));
+    CHECK(contains(render_lobby(one, Style{}), "Spook & Werewolf Ludo: 1 seat, 1 piece"));
+}
+
+TEST_CASE("render #15 protocol: a Spook game on room seats 0 and 2 (seat 1 free): boards and pieces by room seat, no seat 2 drawn") {
+    GameView v;
+    v.apply(pr::to_message(joined(2, false)));
+    const auto options = GameOptions::spook_game(3, 1);
+    auto lobby = pr::to_message(snapshot(options, {player(0, "Ann"), player(2, "Ben")}));
+    lobby["seats"] = nlohmann::json::array({lobby["seats"][0], free_seat(1), lobby["seats"][1]});
+    v.apply(lobby);
+    pr::Commitment c;
+    c.game_id = "KQZTM-1-2";
+    c.commitment = "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd";
+    c.boards = {kBoards[0], kBoards[1]};
+    v.apply(pr::to_message(c));
+    pr::GameStarted g;
+    g.game_id = c.game_id;
+    g.options = options;
+    g.assignment = {1, -1, 0};
+    auto started = pr::to_message(g);
+    started["players"] = {0, 2};
+    v.apply(started);
+    CHECK(v.play_seats() == std::vector<int>{0, 2});
+    REQUIRE(v.spook_boards().size() == 3);
+    CHECK(v.spook_boards()[0] == kBoards[1]);
+    CHECK(v.spook_boards()[1].empty());
+    CHECK(v.spook_boards()[2] == kBoards[0]);
+    v.apply(pr::to_message(pr::Roll{1, 3}));
+    v.apply(pr::to_message(pr::Moves{1, {pm(0, 0, 1, 4, "player"), pm(2, 0, 1, 4, "player")}}));
+    CHECK(v.spook_positions()[2] == std::vector<int>{4});
+    const auto boards = render_spook_boards(v, Style{});
+    check_golden(boards, golden(R"--(
+ Ann          |.HCXWSXHCX|.WSSHSCHWX|.CWWHHSCCX|.HSWXXCWS|+|
+               ---1                                          at 4
+>Ben          |.HCCWCHWXH|.HSXWXHSWH|.SWSSSXCCC|.XXXSWCHW|+| you
+               ---1                                          at 4
+H hat C cat S spook W werewolf X witch + church | pieces 1, -=moved
+)--"));
+    CHECK(contains(render_screen(v, Style{}, 0, kStatus), "Ben moves piece 1 from square 1 to 4."));
+    CHECK_FALSE(contains(render_screen(v, Style{}, 0, kStatus), "seat 2"));
+}
+
+TEST_CASE("render #15 protocol: a Ludo game on room seats 0 and 2: the colours go in play order, the position lists the players") {
+    GameView v;
+    v.apply(pr::to_message(joined(2, false)));
+    auto s = snapshot(GameOptions::ludo_game(3, 6), {player(0, "Ann"), player(2, "Ben")}, "playing");
+    pr::LudoView g;
+    g.position = "green:Y,Y,5,31 red*:Y,Y,Y,12";
+    g.phase = "awaiting_throw";
+    g.current_seat = 2;
+    g.turn = 9;
+    s.ludo = g;
+    auto message = pr::to_message(s);
+    message["seats"] = nlohmann::json::array({message["seats"][0], free_seat(1), message["seats"][1]});
+    message["game"]["players"] = {0, 2};
+    v.apply(message);
+    CHECK(v.play_seats() == std::vector<int>{0, 2});
+    CHECK(v.ludo_colour(2) == static_cast<int>(ludo::Colour::red));
+    CHECK(v.ludo_position(2) == "green:Y,Y,5,31 red*:Y,Y,Y,12");
+    v.apply(pr::to_message(pr::Throw{10, 2, 4, {event("throw", 2, {}, 4)}}));
+    v.apply(pr::to_message(pr::LudoMove{10, "player", {event("moved", 2, 3, {}, 12, 16)}}));
+    CHECK(v.ludo_progress()[2][3] == 16);
+    const auto screen = render_screen(v, Style{}, 0, kStatus);
+    CHECK(contains(screen, " g Ann          yard 2 home 0"));
+    CHECK(contains(screen, "r Ben          yard 3 home 0 you"));
+    CHECK(contains(screen, "Ben (red) moves piece 4 from 12 to 16."));
+    CHECK_FALSE(contains(screen, "seat 2"));
 }

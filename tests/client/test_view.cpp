@@ -3,7 +3,9 @@
 // records the server wrote for the same games (tests/client/data).
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <map>
 #include <string>
@@ -135,7 +137,7 @@ TEST_CASE("view: a recorded Ludo game replays to the record's position after eve
     REQUIRE(v.result());
     CHECK(v.result()->over.winners == record.at("result").at("winners").get<std::vector<int>>());
     CHECK(captures > 0);
-    CHECK(log_has(v, "Captured! "));
+    CHECK(log_has(v, ") captures "));
     CHECK(log_has(v, "has all four pieces home!"));
 }
 
@@ -304,4 +306,234 @@ TEST_CASE("records: a record file written by the server reads back and is writte
         const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         CHECK(record_text(parse_record(text)) == text);
     }
+}
+
+// ---- Issue #15 -----------------------------------------------------------------------------------
+
+namespace {
+
+std::string screen_text(const client::GameView& v, const client::Style& style = {}) {
+    std::string out;
+    for (const auto& line : client::render_screen(v, style, 0, "status")) out += line + "\n";
+    return out;
+}
+
+// The lobby snapshot a server sends after game_over (the rematch lobby), here without bot-4.
+json rematch_lobby(const std::vector<json>& messages) {
+    json lobby;
+    for (const auto& m : messages)
+        if (m.at("type") == "room" && m.at("state") == "lobby") lobby = m;
+    REQUIRE(lobby.is_object());
+    lobby["seats"].erase(lobby["seats"].size() - 1);
+    return lobby;
+}
+
+}  // namespace
+
+TEST_CASE("view #15.10: Ludo's side panel names the seat that threw, not the seat to play next (a recorded game)") {
+    const auto messages = read_transcript("ludo_4p_n6.jsonl");
+    client::GameView v;
+    int throws = 0, passes = 0;
+    for (const auto& m : messages) {
+        v.apply(m, 0);
+        if (m.at("type") != "throw") continue;
+        ++throws;
+        const int seat = m.at("seat");
+        for (const auto& e : m.at("events")) passes += e.at("kind") == "turn" ? 1 : 0;
+        REQUIRE(v.last_thrower() == seat);
+        const std::string expected = "Last throw: " + std::to_string(m.at("face").get<int>()) + " (bot-" + std::to_string(seat + 1) + ")";
+        const auto board = client::render_ludo_board(v, client::Style{});
+        bool found = false;
+        for (const auto& line : board) found = found || line.find(expected) != std::string::npos;
+        CHECK_MESSAGE(found, "turn " << m.at("turn") << ": " << expected);
+    }
+    CHECK(throws > 300);
+    CHECK(passes > 100);  // throws after which another seat is to play: the old panel named that seat
+}
+
+TEST_CASE("view #15.12: the story says who captured whom, with colours and the square, and the Hat's empty square is no 'Phew'") {
+    const auto messages = read_transcript("ludo_4p_n6.jsonl");
+    client::GameView v;
+    int captures = 0;
+    for (const auto& m : messages) {
+        const std::size_t before = v.log_count();
+        v.apply(m, 0);
+        if (!m.contains("events")) continue;
+        int mover = -1, to = -1;
+        for (const auto& e : m.at("events")) {
+            if (e.at("kind") == "moved" || e.at("kind") == "entered") {
+                mover = e.at("seat");
+                to = e.at("to");
+            }
+            if (e.at("kind") != "captured") continue;
+            ++captures;
+            static const char* colours[] = {"green", "yellow", "red", "blue"};
+            const int victim = e.at("seat");
+            const std::string line = "bot-" + std::to_string(mover + 1) + " (" + colours[mover] + ") captures bot-" +
+                                     std::to_string(victim + 1) + "'s piece " + std::to_string(e.at("piece").get<int>() + 1) +
+                                     " (" + colours[victim] + ") on " + std::to_string(to) + ": it goes back to the yard.";
+            std::size_t cursor = before;
+            bool found = false;
+            for (const auto& l : v.lines_since(cursor)) found = found || l == line;
+            CHECK_MESSAGE(found, line);
+        }
+    }
+    CHECK(captures > 5);
+
+    client::GameView s;
+    protocol::Activation hat;
+    hat.round = 4;
+    hat.face = 1;
+    hat.character = "hat";
+    hat.name = "Wizard's Hat";
+    hat.action = "moves forward 3 squares";
+    s.apply(protocol::to_message(hat));
+    CHECK(s.log().back().text == "Nobody stands on the Wizard's Hat.");
+    protocol::Activation wolf = hat;
+    wolf.character = "werewolf";
+    wolf.name = "Werewolf";
+    wolf.action = "moves back to the entrance of its region";
+    s.apply(protocol::to_message(wolf));
+    CHECK(s.log().back().text == "Nobody stands on the Werewolf. Phew!");
+}
+
+TEST_CASE("view #15.18: a finished game stays on screen: final boards, winner, places, the record and how to verify it, until dismissed") {
+    const auto messages = read_transcript("spook_4p.jsonl");
+    const auto record = read_record("spook_4p.record.json");
+    client::GameView v;
+    for (const auto& m : messages) v.apply(m, 0);
+    REQUIRE(v.showing_result());
+    // The rematch lobby arrives at once (bot-4 has gone): the game-over screen still shows the game.
+    v.apply(rematch_lobby(messages), 0);
+    CHECK(v.state() == "lobby");
+    REQUIRE(v.showing_result());
+    client::Style style;
+    style.server_url = "http://127.0.0.1:8080";
+    const std::string screen = screen_text(v, style);
+    CAPTURE(screen);
+    const std::string address = "http://127.0.0.1:8080/records/" + messages.back().at("game_id").get<std::string>();
+    CHECK(screen.find("game over") != std::string::npos);
+    // The final boards as they stood: every seat's board, bot-4 among them, its pieces in the church.
+    for (std::size_t seat = 0; seat < 4; ++seat) {
+        const std::string board = record.at("boards").at(record.at("assignment").at(seat).get<std::size_t>());
+        CHECK(screen.find(board.substr(1, 9)) != std::string::npos);
+        CHECK(screen.find("bot-" + std::to_string(seat + 1)) != std::string::npos);
+    }
+    CHECK(screen.find("Game over! bot-4 wins after 30 rounds.") != std::string::npos);
+    // The places by room seat, 1-based, an entry never broken over two lines.
+    CHECK(screen.find("Places: 1. bot-4 (seat 4), 2. bot-1 (seat 1), 2. bot-2 (seat 2),\n2. bot-3 (seat 3)\n") != std::string::npos);
+    CHECK(screen.find("The game's record: " + address) != std::string::npos);
+    CHECK(screen.find("spookludo verify " + address) != std::string::npos);
+    CHECK(screen.find("Press any key") != std::string::npos);
+    // Small windows keep the result's text.
+    for (const auto& [w, h] : {std::pair{60, 15}, std::pair{40, 10}}) {
+        client::Style small = style;
+        small.width = w;
+        small.height = h;
+        const auto lines = client::render_screen(v, small, 0, "status");
+        REQUIRE(static_cast<int>(lines.size()) == h);
+        std::string all;
+        for (const auto& line : lines) {
+            CHECK(client::visible_width(line) <= w);
+            all += line + "\n";
+        }
+        if (std::getenv("SPOOKLUDO_SHOW_RENDER")) std::cout << all;
+        CHECK(all.find("Game over! bot-4 wins") != std::string::npos);
+        CHECK(all.find("Press any key") != std::string::npos);
+    }
+    for (const auto& [w, h] : {std::pair{20, 5}, std::pair{12, 1}, std::pair{200, 60}}) {
+        client::Style odd = style;
+        odd.width = w;
+        odd.height = h;
+        const auto lines = client::render_screen(v, odd, 0, "status");
+        REQUIRE(static_cast<int>(lines.size()) == h);
+        for (const auto& line : lines) CHECK(client::visible_width(line) <= w);
+    }
+    // A key press: the lobby.
+    v.dismiss_result();
+    CHECK_FALSE(v.showing_result());
+    CHECK(v.result());  // still known (the summary on leaving uses it)
+    CHECK(screen_text(v).find("waiting in the lobby") != std::string::npos);
+
+    // The host starts a rematch before any key: the new game's commitment ends the screen.
+    client::GameView w;
+    for (const auto& m : messages) w.apply(m, 0);
+    REQUIRE(w.showing_result());
+    for (const auto& m : messages)
+        if (m.at("type") == "commitment") w.apply(m, 0);
+    CHECK_FALSE(w.showing_result());
+}
+
+TEST_CASE("view #15.18: a Ludo game's end shows the final board and the places (a recorded game)") {
+    const auto messages = read_transcript("ludo_4p_n6.jsonl");
+    client::GameView v;
+    for (const auto& m : messages) v.apply(m, 0);
+    v.apply(rematch_lobby(messages), 0);
+    REQUIRE(v.showing_result());
+    const std::string screen = screen_text(v);
+    CAPTURE(screen);
+    if (std::getenv("SPOOKLUDO_SHOW_RENDER")) std::cout << screen;
+    CHECK(screen.find("Game over! bot-2 wins after 354 turns.") != std::string::npos);
+    CHECK(screen.find("Places: 1. bot-2 (seat 2), 2. bot-1 (seat 1)") != std::string::npos);
+    CHECK(screen.find("yard 0 home 4") != std::string::npos);  // the winner's pieces, all home
+    CHECK(screen.find("The game's record: /records/WHMNU-1796035348568-4d17f595") != std::string::npos);
+}
+
+namespace {
+
+protocol::SeatView person(int seat, const std::string& name) {
+    protocol::SeatView s;
+    s.seat = seat;
+    s.name = name;
+    s.connected = true;
+    s.away = false;
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("view #15 protocol: notice lines are the story, and then the snapshots' seat changes are not told twice, and a kick says why") {
+    client::GameView v;
+    protocol::RoomSnapshot s;
+    s.room = "KQZTM";
+    s.state = "lobby";
+    s.options = GameOptions::spook_game(3, 1);
+    s.seats = {person(0, "Ann")};
+    v.apply(protocol::to_message(s));
+    s.seats.push_back(person(1, "Ben"));
+    v.apply(protocol::to_message(s));
+    CHECK(v.log().back().text == "Ben took seat 2");  // a server without notices: told from the snapshots
+    v.apply(json{{"type", "notice"}, {"kind", "joined"}, {"seat", 2}, {"name", "Cleo"}, {"text", "Cleo joined: seat 3"}});
+    CHECK(v.log().back().text == "Cleo joined: seat 3");
+    const auto count = v.log_count();
+    s.seats.push_back(person(2, "Cleo"));
+    v.apply(protocol::to_message(s));
+    CHECK(v.log_count() == count);
+    v.apply(json{{"type", "kicked"}, {"room", "KQZTM"}, {"reason", "the host removed you from the room"}});
+    CHECK(v.kicked());
+    CHECK(v.log().back().text == "You are out of the room: the host removed you from the room.");
+}
+
+TEST_CASE("view #15 protocol: the countdown stands still while the game is paused") {
+    client::GameView v;
+    protocol::RoomSnapshot s;
+    s.room = "KQZTM";
+    s.state = "playing";
+    s.options = GameOptions::spook_game(2, 2);
+    protocol::Decision d;
+    d.decision = "7";
+    d.seat = 0;
+    d.time_left_ms = 20000;
+    d.options = {protocol::DecisionOption{0, 5, 9, {}, {}, {}, {}}, protocol::DecisionOption{1, 1, 5, {}, {}, {}, {}}};
+    v.apply(protocol::to_message(d), 1000);
+    s.paused = true;
+    v.apply(protocol::to_message(s), 6000);
+    CHECK(v.time_left_ms(6000) == 15000);
+    CHECK(v.time_left_ms(60000) == 15000);
+    // On resuming the server sends the decision again with the time that was left.
+    s.paused = false;
+    v.apply(protocol::to_message(s), 60000);
+    d.time_left_ms = 15000;
+    v.apply(protocol::to_message(d), 60000);
+    CHECK(v.time_left_ms(61000) == 14000);
 }
