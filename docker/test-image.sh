@@ -16,7 +16,10 @@
 #  8. checks /healthz, /metrics (games finished >= 1) and the game record (GET /records/<id>, the
 #     file in the data volume) from the host, and verifies the record with `spookludo verify`
 #     from the image;
-#  9. sends SIGTERM to the server's own process and checks that it exits 0 promptly.
+#  9. sends SIGTERM to the server's own process and checks that it exits 0 promptly;
+# 10. starts the server again with a certificate from a mounted directory (SPOOKLUDO_TLS_CERT and
+#     SPOOKLUDO_TLS_KEY; the certificate made here by openssl), waits for the image's health check
+#     (over TLS), and checks https:// /healthz from the host against the certificate.
 #
 # Exits non-zero on the first failure; removes its containers and files on exit.
 # Environment: SPOOKLUDO_IMAGE (tag, default localhost/spookludo:test), SPOOKLUDO_REBUILD_BASE=1
@@ -317,3 +320,49 @@ grep -q 'stopped' "$work/server.log" || fail "the server's log does not end with
 [ ! -e "$work/run/server.pid" ] || fail "the server left its pid file"
 server_pid=""
 pass "exited 0 in $ms ms; log ends: $(tail -1 "$work/server.log")"
+
+# ---- 10. TLS: a certificate from a mounted directory ----------------------------------------
+step "TLS: the server with a certificate from a mounted directory"
+mkdir -p "$work/tls"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=localhost \
+  -addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout "$work/tls/key.pem" -out "$work/tls/cert.pem" \
+  >/dev/null 2>&1 || fail "openssl could not make a test certificate"
+chown -R "$user" "$work/tls"
+chmod 0600 "$work/tls/key.pem"
+tls_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+buildah config --env SPOOKLUDO_PORT="$tls_port" --env SPOOKLUDO_TLS_CERT=/tls/cert.pem \
+  --env SPOOKLUDO_TLS_KEY=/tls/key.pem "$server_c"
+setsid buildah run --isolation chroot --network host -v "$work/tls:/tls:ro" -v "$work/run:/run/spookludo-test" \
+  "$server_c" -- "${entrypoint[@]}" --pid-file /run/spookludo-test/server.pid >"$work/tls-server.log" 2>&1 &
+server_runner=$!
+healthy=0
+for i in $(seq 50); do
+  if out=$(buildah run --isolation chroot --network host -v "$work/tls:/tls:ro" "$server_c" -- "${healthcheck[@]}" 2>&1); then
+    healthy=1
+    break
+  fi
+  sleep 0.2
+done
+[ $healthy = 1 ] || { cat "$work/tls-server.log" >&2; fail "the TLS server was never healthy; last answer: $out"; }
+pass "${healthcheck[*]} over TLS: ${out%%$'\n'*} (attempt $i)"
+tls_status=$(python3 - "$tls_port" "$work/tls/cert.pem" <<'EOF'
+import ssl, sys, urllib.request
+port, ca = sys.argv[1:3]
+context = ssl.create_default_context(cafile=ca)
+with urllib.request.urlopen(f"https://localhost:{port}/healthz", timeout=5, context=context) as r:
+    print(r.status, r.read().decode().strip())
+EOF
+) || fail "GET https://localhost:$tls_port/healthz failed"
+[ "$tls_status" = "200 ok" ] || fail "GET https:// /healthz: $tls_status"
+pass "GET https://localhost:$tls_port/healthz against the certificate: $tls_status"
+grep -q "listening on 127.0.0.1:$tls_port (TLS: /CN=localhost" "$work/tls-server.log" \
+  || fail "the server's log does not say it serves TLS"
+for _ in $(seq 50); do [ -s "$work/run/server.pid" ] && break; sleep 0.1; done
+server_pid=$(tr -d '[:space:]' <"$work/run/server.pid")
+kill -TERM "$server_pid"
+rc=0
+wait "$server_runner" || rc=$?
+server_runner=""
+server_pid=""
+[ $rc = 0 ] || { tail -20 "$work/tls-server.log" >&2; fail "the TLS server exited with status $rc"; }
+pass "the TLS server stopped cleanly"

@@ -10,7 +10,7 @@
 #                              python3-websockets: a third-party wss:// client), and fuzz
 #   scripts/setup.sh fuzz      clang, its libFuzzer runtime and llvm-symbolizer (scripts/fuzz.sh)
 #   scripts/setup.sh all       everything above
-#   scripts/setup.sh image     podman, buildah, debootstrap, uidmap and python3: building and
+#   scripts/setup.sh image     podman, buildah, debootstrap, uidmap, python3 and openssl: building and
 #                              testing the Docker image without a Docker engine (docker/test-image.sh)
 set -euo pipefail
 
@@ -21,7 +21,7 @@ build_pkgs=(g++ cmake ninja-build ccache pkg-config
 runtime_pkgs=(libssl3 libspdlog1.10 libfmt9 ca-certificates)
 test_pkgs=(python3 python3-wsproto python3-websockets openssl coreutils)
 fuzz_pkgs=(clang libclang-rt-14-dev llvm)
-image_pkgs=(podman buildah debootstrap uidmap python3)
+image_pkgs=(podman buildah debootstrap uidmap python3 openssl)
 
 case "$mode" in
   build)   want=("${build_pkgs[@]}") ;;

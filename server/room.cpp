@@ -215,8 +215,10 @@ private:
         spdlog::info("room {}: {}", code_, n.text);
         broadcast(n);
     }
-    // A seated person's name in the story ("Ann"), quoted safely.
-    static std::string who(const Seat& s) { return quote_client_text(s.name); }
+    // A seated person's name in the story, as people see it ("Ann left", not "\"Ann\" left"): a
+    // seated name has passed name_problem (no control, format or invisible character) or is a
+    // bot's name the server made.
+    static std::string who(const Seat& s) { return s.name; }
 
     RoomSnapshot snapshot() const {
         RoomSnapshot r;
@@ -254,6 +256,13 @@ private:
             r.boards = publication_->boards;
         }
         if (table_) table_->describe(r);
+        // Arrays by seat have one entry per room seat, like game_started.assignment and
+        // game_over.places (the table knows the seats that play, not free ones above them).
+        if (r.spook) {
+            r.spook->boards.resize(seat_span());
+            r.spook->positions.resize(seat_span());
+            r.spook->finished_round.resize(seat_span());
+        }
         return r;
     }
     void broadcast_snapshot() { broadcast(snapshot()); }
@@ -336,8 +345,9 @@ private:
         // The creator: the first seat, and the host.
         if (taken_count() > 0 || is_spectator(peer))
             return error(peer, ErrorCode::already_in_room, "this room has its creator", "create_room");
-        add_human(peer, seats_.front(), m.name);
+        // Armed first, so that the creator's first snapshot already carries auto_start_at_ms.
         if (settings_.auto_start_ms > 0) arm_auto_start();
+        add_human(peer, seats_.front(), m.name);
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::JoinRoom& m) {
@@ -376,8 +386,8 @@ private:
             return error(peer, ErrorCode::room_full, "room " + code_ + " has its maximum of spectators", "watch");
         spectators_.push_back(peer);
         send(peer, Joined{code_, -1, std::nullopt, "spectator", false});
-        send(peer, snapshot());
         spdlog::info("room {}: a spectator joined ({} watching)", code_, spectators_.size());
+        broadcast_snapshot();  // the newcomer's first picture, and everyone's count of watchers
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::Watch&) {
@@ -470,12 +480,15 @@ private:
             int number = 0;
             while (seat_at(number)) ++number;
             const auto at = std::find_if(seats_.begin(), seats_.end(), [&](const Seat& s) { return s.number > number; });
-            seats_.insert(at, empty_seat(number));
+            const Seat added = *seats_.insert(at, empty_seat(number));
+            notice("seat_added", &added, who(seat_ref(host_)) + " added " + seat_label(number));
         }
         for (int n = want; n < have; ++n) {
             for (auto it = seats_.rbegin(); it != seats_.rend(); ++it)
                 if (!it->taken) {
+                    const Seat removed = *it;
                     seats_.erase(std::next(it).base());
+                    notice("seat_removed", &removed, who(seat_ref(host_)) + " removed " + seat_label(removed.number));
                     break;
                 }
         }
@@ -554,6 +567,8 @@ private:
         notice("kicked", seat, who(*seat) + " (" + seat_label(seat->number) + ") was kicked: a best bot plays it");
         answer_for_absent(*seat, ChoiceMaker::away);
         broadcast_snapshot();
+        // The seeds being collected may all be in now (a bot sends none).
+        if (state_ == RoomState::seeding && all_seeds_in()) begin_game();
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::Start&) {
@@ -613,9 +628,11 @@ private:
         auto_start_at_.reset();
         settings_.auto_start_ms = 0;
         int filled = 0;
+        std::vector<int> bots;
         for (auto& s : seats_)
             if (!s.taken) {
                 seat_bot(s, PolicyKind::best);
+                bots.push_back(s.number);
                 ++filled;
             }
         notice("auto_start", nullptr,
@@ -627,6 +644,8 @@ private:
         if (host)
             if (auto p = host->peer.lock()) address = p->address();
         if (auto err = start_game(address)) {
+            // The seats it filled are free again: the lobby is as it was.
+            for (int n : bots) free_seat(seat_ref(n));
             notice("auto_start", nullptr, "the game could not start: " + err->second);
             broadcast_snapshot();
         }
@@ -672,11 +691,11 @@ private:
     void handle(const std::shared_ptr<Peer>& peer, protocol::Leave&) {
         const int number = seat_of(peer);
         if (number < 0) {
-            spectators_.erase(std::remove_if(spectators_.begin(), spectators_.end(),
-                                             [&](const auto& w) { return w.lock() == peer || w.expired(); }),
-                              spectators_.end());
+            const bool watched = drop_spectator(peer);
             let_go(peer);
-            return close_if_empty();
+            close_if_empty();
+            if (watched && !closed_) broadcast_snapshot();  // one watcher fewer
+            return;
         }
         let_go(peer);
         auto& s = seat_ref(number);
@@ -692,6 +711,8 @@ private:
         pass_host_if_needed();
         broadcast_snapshot();
         abandon_if_nobody_left();
+        // The seeds being collected may all be in now (a player who left sends none).
+        if (state_ == RoomState::seeding && all_seeds_in()) begin_game();
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::Ping& m) {
@@ -785,12 +806,24 @@ private:
         end_game(GameStatus::abandoned, "no player is left");
     }
 
-    void on_disconnected(const std::shared_ptr<Peer>& peer) {
+    // Takes a spectator (and any that is gone) off the list; true when `peer` was one.
+    bool drop_spectator(const std::shared_ptr<Peer>& peer) {
+        const auto before = spectators_.size();
+        const bool was = is_spectator(peer);
         spectators_.erase(std::remove_if(spectators_.begin(), spectators_.end(),
                                          [&](const auto& w) { return w.lock() == peer || w.expired(); }),
                           spectators_.end());
+        return was || spectators_.size() != before;
+    }
+
+    void on_disconnected(const std::shared_ptr<Peer>& peer) {
+        const bool watched = drop_spectator(peer);
         const int number = seat_of(peer);
-        if (number < 0) return close_if_empty();
+        if (number < 0) {
+            close_if_empty();
+            if (watched && !closed_) broadcast_snapshot();  // one watcher fewer
+            return;
+        }
         auto& s = seat_ref(number);
         if (!s.connected) return;
         s.connected = false;

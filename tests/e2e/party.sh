@@ -232,7 +232,7 @@ EOF
 
   # The spectator saw the story from the start to the result, and how to check it.
   local watched="$work/$prefix-watch.out"
-  for text in "You are watching room $room." "\"$prefix-p4-1\" sits at seat" "A game is starting." "Game over!" \
+  for text in "You are watching room $room." "$prefix-p4-1 sits at seat" "A game is starting." "Game over!" \
     "/records/$id"; do
     grep -qF -- "$text" "$watched" || fail "$prefix: the spectator's output lacks \"$text\"" "$watched"
   done
