@@ -11,10 +11,13 @@
 # Settings (environment): DEMO_PORT (7777), DEMO_WAIT (20 s), DEMO_PLAYERS (4 seats),
 # DEMO_PACE_MS (1500 ms between steps), DEMO_DECISION_MS (20000), DEMO_GAME (spook or ludo),
 # DEMO_DATA_DIR (where the game record goes; a temporary directory by default).
+# For the tests: DEMO_BUILD_DIR (build/release) with DEMO_SKIP_BUILD=1 uses programs built there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh build
-scripts/build.sh release spookludo spookludo-server
+if [ "${DEMO_SKIP_BUILD:-0}" != 1 ]; then
+  scripts/setup.sh build
+  scripts/build.sh release spookludo spookludo-server
+fi
 
 port=${DEMO_PORT:-7777}
 wait_s=${DEMO_WAIT:-20}
@@ -23,8 +26,9 @@ pace=${DEMO_PACE_MS:-1500}
 decision=${DEMO_DECISION_MS:-20000}
 game=${DEMO_GAME:-spook}
 data=${DEMO_DATA_DIR:-$(mktemp -d /tmp/spookludo-demo.XXXXXX)}
-server=build/release/server/spookludo-server
-client=build/release/client/spookludo
+bin=${DEMO_BUILD_DIR:-build/release}
+server=$bin/server/spookludo-server
+client=$bin/client/spookludo
 run=$(mktemp -d /tmp/spookludo-demo-run.XXXXXX)
 
 server_pid=""
