@@ -139,7 +139,7 @@ TEST_CASE("usage errors: the benchmark and load programs exit 2 naming the probl
     check_usage_error({bench("tcp_floor"), "--bogus"}, "tcp_floor", "--bogus");
 }
 
-TEST_CASE("usage: --help exits 0 and documents the exit statuses in every program and subcommand; --version exits 0 [cli]") {
+TEST_CASE("usage: --help exits 0 and documents the exit statuses in every program and subcommand, and --version exits 0 [cli]") {
     check_help({kClient});
     for (const char* sub : {"sim", "boards", "verify", "play", "watch", "bot"}) {
         CAPTURE(sub);

@@ -84,7 +84,7 @@ TEST_CASE("records: JSON round trip, and the file text parses back [record]") {
     CHECK(nlohmann::json(back) == nlohmann::json(r));
 }
 
-TEST_CASE("records: the seed is revealed only at the end; an abandoned game verifies [record][spook]") {
+TEST_CASE("records: the seed is revealed only at the end, and an abandoned game verifies [record][spook]") {
     GameOptions options = GameOptions::spook_game(2, 1);
     Rng rng(3);
     spook::Match match(options, {{0, "a", true, PolicyKind::random}, {1, "b", true, PolicyKind::random}},

@@ -107,7 +107,7 @@ TEST_CASE("ludo records: a played game verifies [record][ludo]") {
     CHECK(report.passed.size() == 5);  // seed, draws, roll-off, throws, result
 }
 
-TEST_CASE("ludo records: the same seeds give the same game; JSON round trip [record][ludo]") {
+TEST_CASE("ludo records: the same seeds give the same game, and a JSON round trip [record][ludo]") {
     const GameRecord r = play_record();
     CHECK(play_record() == r);
     const GameRecord back = parse_record(record_text(r));
