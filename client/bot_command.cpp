@@ -1,5 +1,7 @@
 #include "bot_command.h"
 
+#include <algorithm>
+
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -143,7 +145,8 @@ private:
         const auto& view = b.session->view();
         const auto& snap = view.snapshot();
         if (!snap || snap->state != "lobby" || !view.am_host()) return;
-        const int seated = static_cast<int>(snap->seats.size());
+        const int seated = static_cast<int>(
+            std::count_if(snap->seats.begin(), snap->seats.end(), [](const protocol::SeatView& s) { return !s.free; }));
         if (args_.fill_after >= 0) {
             // A party's lobby: wait for people, then server bots take the free seats.
             if (!fill_timer_armed_) {

@@ -32,7 +32,7 @@ void GameView::say(LogLine::Kind kind, std::string text) {
 std::string GameView::seat_name(int seat) const {
     if (snapshot_)
         for (const auto& s : snapshot_->seats)
-            if (s.seat == seat) return s.name;
+            if (s.seat == seat && !s.free) return s.name;
     return "seat " + std::to_string(seat + 1);
 }
 
@@ -87,11 +87,13 @@ void GameView::on_snapshot(const pr::RoomSnapshot& s) {
     // Announce who arrived and left, so a lobby reads like a party.
     if (snapshot_ && snapshot_->room == s.room) {
         for (const auto& seat : s.seats) {
+            if (seat.free) continue;
             const bool known = std::any_of(snapshot_->seats.begin(), snapshot_->seats.end(),
                                            [&](const pr::SeatView& o) { return o.name == seat.name; });
             if (!known) say(LogLine::Kind::info, seat.name + " took seat " + std::to_string(seat.seat + 1));
         }
         for (const auto& seat : snapshot_->seats) {
+            if (seat.free) continue;
             const bool still = std::any_of(s.seats.begin(), s.seats.end(),
                                            [&](const pr::SeatView& o) { return o.name == seat.name; });
             if (!still) say(LogLine::Kind::info, seat.name + " left seat " + std::to_string(seat.seat + 1));

@@ -5,7 +5,9 @@
 #   scripts/setup.sh build     compilers, CMake, Ninja, ccache and the -dev libraries
 #   scripts/setup.sh runtime   only the shared libraries the programs load (the Docker image)
 #   scripts/setup.sh test      build + what the test suites use (python3-wsproto: the
-#                              WebSocket conformance suite, tests/conformance), and fuzz
+#                              WebSocket conformance suite, tests/conformance; openssl: the
+#                              TLS tests make their certificates and probe versions;
+#                              python3-websockets: a third-party wss:// client), and fuzz
 #   scripts/setup.sh fuzz      clang, its libFuzzer runtime and llvm-symbolizer (scripts/fuzz.sh)
 #   scripts/setup.sh all       everything above
 #   scripts/setup.sh image     podman, buildah, debootstrap, uidmap and python3: building and
@@ -17,7 +19,7 @@ mode=${1:-all}
 build_pkgs=(g++ cmake ninja-build ccache pkg-config
             libboost1.81-dev nlohmann-json3-dev doctest-dev libcli11-dev libspdlog-dev libssl-dev)
 runtime_pkgs=(libssl3 libspdlog1.10 libfmt9 ca-certificates)
-test_pkgs=(python3 python3-wsproto)
+test_pkgs=(python3 python3-wsproto python3-websockets openssl coreutils)
 fuzz_pkgs=(clang libclang-rt-14-dev llvm)
 image_pkgs=(podman buildah debootstrap uidmap python3)
 
@@ -29,7 +31,7 @@ case "$mode" in
   all)     want=("${build_pkgs[@]}" "${runtime_pkgs[@]}" "${test_pkgs[@]}" "${fuzz_pkgs[@]}") ;;
   image)   want=("${image_pkgs[@]}") ;;
   -h|--help)
-    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
     exit 0 ;;
   *) echo "setup.sh: unknown mode '$mode' (use build, runtime, test, fuzz, all or image)" >&2; exit 2 ;;
 esac

@@ -41,7 +41,7 @@ int run_healthcheck(const Config& cfg) {
     std::string host = cfg.bind;
     if (host == "0.0.0.0" || host.empty()) host = "127.0.0.1";
     if (host == "::") host = "::1";
-    const auto check = check_health(host, cfg.port, std::chrono::seconds(3));
+    const auto check = check_health(host, cfg.port, std::chrono::seconds(3), cfg.tls());
     if (check.healthy) {
         std::cout << "ok" << std::endl;
         return 0;
@@ -64,8 +64,9 @@ int run_app(int argc, char** argv) {
         "Health check (e.g. Docker's HEALTHCHECK): spookludo-server --healthcheck [--port PORT] exits 0 when\n"
         "the server on this machine answers GET /healthz with 200 within 3 s, 1 otherwise.\n"
         "Exit status: 0 stopped cleanly (SIGTERM, SIGINT), --help, --version, or healthy (--healthcheck);\n"
-        "1 could not start (the data directory is not writable, the address or port cannot be bound) or\n"
-        "unhealthy (--healthcheck); 2 a usage error (an unknown option, a bad value: the message names it).");
+        "1 could not start (the data directory is not writable, the address or port cannot be bound, the TLS\n"
+        "certificate or key cannot be used) or unhealthy (--healthcheck); 2 a usage error (an unknown option,\n"
+        "a bad value, a file that does not exist: the message names it).");
     app.add_option("--port", cfg.port, "TCP port for HTTP and WebSocket (0: any free port)")
         ->envname("SPOOKLUDO_PORT")->capture_default_str();
     app.add_option("--bind", cfg.bind, "Address to listen on")->envname("SPOOKLUDO_BIND")->capture_default_str();
@@ -91,7 +92,7 @@ int run_app(int argc, char** argv) {
                    "TCP connections at most (WebSocket, HTTP, or not yet upgraded; counted from accept)")
         ->envname("SPOOKLUDO_MAX_CONNECTIONS")->capture_default_str()->check(positive_number());
     app.add_option("--max-connections-per-address", cfg.max_connections_per_address,
-                   "WebSocket connections from one address at most")
+                   "TCP connections from one address at most (WebSocket, HTTP, or not yet upgraded)")
         ->envname("SPOOKLUDO_MAX_CONNECTIONS_PER_ADDRESS")->capture_default_str()->check(positive_number());
     app.add_option("--max-spectators", cfg.max_spectators, "Spectators per room at most")
         ->envname("SPOOKLUDO_MAX_SPECTATORS")->capture_default_str()->check(non_negative_number());
@@ -113,6 +114,12 @@ int run_app(int argc, char** argv) {
     app.add_option("--bot-records-kept", cfg.bot_records_kept,
                    "Records of bot-only games kept on disk (their own bound: they never push out the others)")
         ->envname("SPOOKLUDO_BOT_RECORDS_KEPT")->capture_default_str()->check(positive_number());
+    app.add_option("--tls-cert", cfg.tls_cert,
+                   "TLS: the certificate (PEM; the file may hold the chain). With --tls-key the port serves https:// "
+                   "and wss:// only (plain requests are redirected or told to use wss://); both re-read on SIGHUP")
+        ->envname("SPOOKLUDO_TLS_CERT")->check(CLI::ExistingFile);
+    app.add_option("--tls-key", cfg.tls_key, "TLS: the certificate's private key (PEM)")
+        ->envname("SPOOKLUDO_TLS_KEY")->check(CLI::ExistingFile);
     bool healthcheck = false;
     app.add_flag("--healthcheck", healthcheck,
                  "Do not serve: ask the server on this machine (127.0.0.1, or the --bind address, at --port) for "
@@ -159,9 +166,27 @@ int run_app(int argc, char** argv) {
     if (!cfg.pid_file.empty()) std::ofstream(cfg.pid_file) << getpid() << "\n";
     network->start();
     const auto port = network->port();
-    spdlog::info("spookludo-server {} listening on {}:{}", SPOOKLUDO_VERSION, cfg.bind, port);
-    std::cout << "SpookLudo server ready. Players connect to ws://" << (cfg.bind == "0.0.0.0" ? "<this machine>" : cfg.bind)
-              << ":" << port << " (WebSocket path /ws); health: http://localhost:" << port << "/healthz" << std::endl;
+    spdlog::info("spookludo-server {} listening on {}:{}{}", SPOOKLUDO_VERSION, cfg.bind, port,
+                 network->tls() ? " (TLS: " + network->tls_certificate() + ")" : std::string());
+    const char* ws = network->tls() ? "wss" : "ws";
+    const char* web = network->tls() ? "https" : "http";
+    std::cout << "SpookLudo server ready. Players connect to " << ws << "://"
+              << (cfg.bind == "0.0.0.0" ? "<this machine>" : cfg.bind) << ":" << port << " (WebSocket path /ws); health: "
+              << web << "://localhost:" << port << "/healthz" << std::endl;
+
+    // SIGHUP: the TLS certificate and key are read again (a renewal); connections go on.
+    net::signal_set hangups(io, SIGHUP);
+    std::function<void()> on_hangup = [&] {
+        hangups.async_wait([&](boost::system::error_code ec, int) {
+            if (ec) return;
+            std::string why;
+            if (!network->tls()) spdlog::info("SIGHUP: nothing to reload (no TLS)");
+            else if (network->reload_tls(why)) spdlog::info("SIGHUP: TLS certificate reloaded ({})", network->tls_certificate());
+            else spdlog::error("SIGHUP: the TLS files could not be used, the old certificate stays: {}", why);
+            on_hangup();
+        });
+    };
+    on_hangup();
 
     // Graceful shutdown: stop accepting, abandon games (records written, seeds revealed), tell
     // every client, then stop.
@@ -177,6 +202,7 @@ int run_app(int argc, char** argv) {
     signals.async_wait([&](boost::system::error_code ec, int signal) {
         if (ec) return;
         spdlog::info("signal {}: shutting down", signal);
+        hangups.cancel();
         services.shutting_down = true;
         auto rooms = services.registry.all();
         if (rooms.empty()) return finish();
@@ -189,15 +215,32 @@ int run_app(int argc, char** argv) {
 
     // Solve the pools' boards off the I/O threads, so that rooms find them ready.
     std::thread warm_up([&services] {
-        const auto t0 = std::chrono::steady_clock::now();
-        services.solutions.warm_up(services.shutting_down);
-        spdlog::info("board pools solved in {:.2f} s",
-                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        try {
+            const auto t0 = std::chrono::steady_clock::now();
+            services.solutions.warm_up(services.shutting_down);
+            spdlog::info("board pools solved in {:.2f} s",
+                         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        } catch (const std::exception& e) {
+            spdlog::error("solving the board pools failed: {} (games solve their boards when they start)", e.what());
+        }
     });
 
+    // A handler that throws (none should: rooms and sessions catch their own) is logged and
+    // counted, and the thread goes back to work: one failure never ends the server.
+    auto run = [&io, &services] {
+        for (;;) {
+            try {
+                io.run();
+                return;
+            } catch (const std::exception& e) {
+                ++services.metrics.internal_errors;
+                spdlog::error("a handler failed: {}; the server goes on", e.what());
+            }
+        }
+    };
     std::vector<std::thread> threads;
-    for (int i = 1; i < cfg.threads; ++i) threads.emplace_back([&io] { io.run(); });
-    io.run();
+    for (int i = 1; i < cfg.threads; ++i) threads.emplace_back(run);
+    run();
     for (auto& t : threads) t.join();
     warm_up.join();
     if (!cfg.pid_file.empty()) std::remove(cfg.pid_file.c_str());

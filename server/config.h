@@ -28,6 +28,11 @@ struct Config {
     std::size_t send_queue_limit = 256;  // messages queued for a slow reader before it is dropped
     int solution_cache_mb = 64;          // board solutions kept for reuse (the balanced pools' aside)
     int solves_per_minute = 48;          // boards of unbalanced games one address may have solved (0: no limit)
+    // TLS: with both, the port serves https:// and wss:// (a plain request gets a redirect or a
+    // clear refusal). PEM files; the certificate file may hold the chain. Re-read on SIGHUP.
+    std::string tls_cert;
+    std::string tls_key;
+    bool tls() const { return !tls_cert.empty() || !tls_key.empty(); }
 };
 
 }  // namespace spookludo::server

@@ -1,5 +1,6 @@
 // The HTTP session: reads requests on a new connection, answers the plain routes
 // (http_routes.h), and hands a WebSocket upgrade on /ws to the WebSocket session.
+#include <cstring>
 #include <optional>
 
 #include <boost/asio/dispatch.hpp>
@@ -14,6 +15,7 @@
 #include "network_shared.h"
 #include "services.h"
 #include "spookludo/protocol/messages.h"
+#include "spookludo/text.h"
 
 namespace spookludo::server {
 
@@ -22,9 +24,16 @@ namespace {
 template <class Stream>
 class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
 public:
-    HttpSession(Stream&& stream, std::shared_ptr<Network::Impl> network, ConnectionSlot slot)
+    HttpSession(Stream&& stream, std::shared_ptr<Network::Impl> network, ConnectionSlot slot, std::string early,
+                bool plain_on_tls_port)
         : stream_(std::move(stream)), deadline_(stream_.get_executor()), network_(std::move(network)),
-          slot_(std::move(slot)) {}
+          slot_(std::move(slot)), plain_on_tls_port_(plain_on_tls_port) {
+        if (!early.empty()) {
+            const auto room = buffer_.prepare(early.size());
+            std::memcpy(room.data(), early.data(), early.size());
+            buffer_.commit(early.size());
+        }
+    }
 
     void run() { net::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::read, this->shared_from_this())); }
 
@@ -56,8 +65,29 @@ private:
         auto req = parser_->release();
         if (!slot_.held())
             return respond(req, static_cast<http::status>(slot_.refusal_status()), "text/plain", slot_.refusal(), false);
+        if (plain_on_tls_port_) return refuse_plain(req);
         if (beast::websocket::is_upgrade(req)) return upgrade(std::move(req));
         serve(req);
+    }
+
+    // A plain request on the TLS port: a browser is sent to the https:// address; a WebSocket
+    // client (ws://) is told to use wss://. Either way the connection then closes.
+    void refuse_plain(const Request& req) {
+        const std::string host(req[http::field::host]);
+        const std::string where = host.empty() ? std::string("this server") : host;
+        if (beast::websocket::is_upgrade(req) || host.empty())
+            return respond(req, http::status::bad_request, "text/plain",
+                           "this server speaks TLS only: connect with wss://" + where + std::string(protocol::kWebSocketPath) +
+                               " (or https://" + where + ")\n",
+                           false);
+        http::response<http::string_body> res{http::status::moved_permanently, req.version()};
+        res.set(http::field::server, "spookludo-server");
+        res.set(http::field::location, "https://" + host + std::string(req.target()));
+        res.set(http::field::content_type, "text/plain");
+        res.keep_alive(false);
+        if (req.method() != http::verb::head) res.body() = "this server speaks https: https://" + host + std::string(req.target()) + "\n";
+        res.prepare_payload();
+        send(std::move(res));
     }
 
     void upgrade(Request&& req) {
@@ -74,12 +104,28 @@ private:
     }
 
     void serve(const Request& req) {
-        const HttpAnswer answer = answer_http(network_->services, std::string_view(req.method_string()),
-                                              std::string_view(req.target()));
+        HttpAnswer answer;
+        try {
+            answer = answer_http(network_->services, std::string_view(req.method_string()), std::string_view(req.target()));
+        } catch (const std::exception& e) {
+            // A route that fails answers 500 to this request; the server goes on.
+            ++network_->services.metrics.internal_errors;
+            spdlog::error("http: {} failed: {}", protocol::quote_client_text(std::string_view(req.target())), e.what());
+            return respond(req, http::status::internal_server_error, "text/plain", "internal error\n", false);
+        }
         if (answer.file) {
             http::response<http::file_body> res{http::status::ok, req.version()};
             beast::error_code ec;
             res.body().open(answer.file->c_str(), beast::file_mode::scan, ec);
+            if (!ec && req.method() == http::verb::head) {
+                // HEAD: the headers a GET would have, the body left out.
+                http::response<http::empty_body> head{http::status::ok, req.version()};
+                head.set(http::field::server, "spookludo-server");
+                head.set(http::field::content_type, answer.content_type);
+                head.keep_alive(req.keep_alive());
+                head.content_length(res.body().size());
+                return send(std::move(head));
+            }
             if (!ec) {
                 res.set(http::field::server, "spookludo-server");
                 res.set(http::field::content_type, answer.content_type);
@@ -126,15 +172,22 @@ private:
     std::shared_ptr<Network::Impl> network_;
     ConnectionSlot slot_;  // this connection's place under the limits (empty: it is refused)
     bool handed_over_ = false;  // the stream belongs to a WebSocket session now
+    bool plain_on_tls_port_ = false;
 };
 
 }  // namespace
 
 template <class Stream>
-void run_http_session(Stream&& stream, std::shared_ptr<Network::Impl> network, ConnectionSlot slot) {
-    std::make_shared<HttpSession<Stream>>(std::move(stream), std::move(network), std::move(slot))->run();
+void run_http_session(Stream&& stream, std::shared_ptr<Network::Impl> network, ConnectionSlot slot, std::string early,
+                      bool plain_on_tls_port) {
+    std::make_shared<HttpSession<Stream>>(std::move(stream), std::move(network), std::move(slot), std::move(early),
+                                          plain_on_tls_port)
+        ->run();
 }
 
-template void run_http_session<PlainStream>(PlainStream&&, std::shared_ptr<Network::Impl>, ConnectionSlot);
+template void run_http_session<PlainStream>(PlainStream&&, std::shared_ptr<Network::Impl>, ConnectionSlot, std::string,
+                                            bool);
+template void run_http_session<TlsStream>(TlsStream&&, std::shared_ptr<Network::Impl>, ConnectionSlot, std::string,
+                                          bool);
 
 }  // namespace spookludo::server

@@ -50,15 +50,21 @@ ConnectionSlot::ConnectionSlot(std::shared_ptr<Network::Impl> network, std::stri
     } else {
         held_ = true;
     }
+    if (!held_) {
+        if (++network_->refused_in_flight <= kMaxRefusedInFlight) answering_ = true;
+        else --network_->refused_in_flight;
+    }
 }
 
 ConnectionSlot::ConnectionSlot(ConnectionSlot&& other) noexcept
     : network_(std::move(other.network_)), address_(std::move(other.address_)), held_(other.held_),
-      refusal_status_(other.refusal_status_), refusal_(std::move(other.refusal_)) {
+      answering_(other.answering_), refusal_status_(other.refusal_status_), refusal_(std::move(other.refusal_)) {
     other.held_ = false;
+    other.answering_ = false;
 }
 
 ConnectionSlot::~ConnectionSlot() {
+    if (answering_) --network_->refused_in_flight;
     if (!held_) return;
     --network_->services.metrics.tcp_connections;
     network_->per_address.release(address_);
@@ -93,11 +99,19 @@ bool Network::Impl::refuse_out_of_descriptors() {
             "out of file descriptors: the server is at its limit\n";
         socket.non_blocking(true, ec);
         socket.write_some(net::buffer(kAnswer.data(), kAnswer.size()), ec);
-        socket.shutdown(tcp::socket::shutdown_both, ec);
+        // Closing with the request unread would answer with a reset, which can overtake the
+        // 503: read what has arrived, then end the sending side before closing.
+        char request[4096];
+        socket.read_some(net::buffer(request), ec);
+        socket.shutdown(tcp::socket::shutdown_send, ec);
         socket.close(ec);
     }
-    spare_descriptor = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    keep_spare();
     return accepted;
+}
+
+void Network::Impl::keep_spare() {
+    if (spare_descriptor < 0) spare_descriptor = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
 }
 
 namespace {
@@ -110,7 +124,9 @@ void Network::Impl::accept() {
 
 void Network::Impl::on_accept(beast::error_code ec, tcp::socket socket) {
     if (stopping) return;
-    if (ec == net::error::no_descriptors || ec == net::error::no_buffer_space) {
+    keep_spare();
+    if (ec == net::error::no_descriptors || ec == net::error::no_buffer_space ||
+        ec == boost::system::errc::too_many_files_open_in_system || ec == boost::system::errc::not_enough_memory) {
         // Out of file descriptors (or memory): the waiting connection is told so, and accepting
         // again at once would spin: wait a little; connections that close meanwhile free
         // descriptors.
@@ -134,6 +150,14 @@ void Network::Impl::on_accept(beast::error_code ec, tcp::socket socket) {
     }
     if (ec) {
         log_failure(ec, "accept");
+        if (ec != net::error::operation_aborted) {
+            // Whatever else failed, accepting again at once could spin: a short pause first.
+            accept_pause.expires_after(std::chrono::milliseconds(20));
+            accept_pause.async_wait([self = shared_from_this()](beast::error_code e) {
+                if (!e && !self->stopping) self->accept();
+            });
+            return;
+        }
     } else {
         beast::error_code ignored;
         const auto endpoint = socket.remote_endpoint(ignored);
@@ -145,13 +169,19 @@ void Network::Impl::on_accept(beast::error_code ec, tcp::socket socket) {
         // megabytes for it first. 64 KB is hundreds of game messages.
         socket.set_option(net::socket_base::send_buffer_size(kSendBuffer), ignored);
         ConnectionSlot slot(shared_from_this(), endpoint.address().to_string());
-        run_http_session(PlainStream(std::move(socket)), shared_from_this(), std::move(slot));
+        if (!slot.held() && !slot.may_answer()) {
+            socket.close(ignored);  // too many refusals being answered already
+            return accept();
+        }
+        if (tls) run_tls_front(std::move(socket), shared_from_this(), std::move(slot));
+        else run_http_session(PlainStream(std::move(socket)), shared_from_this(), std::move(slot));
     }
     accept();
 }
 
 Network::Network(net::io_context& io, Services& services) : impl_(std::make_shared<Impl>(io, services)) {
     const auto& cfg = services.config;
+    if (cfg.tls()) impl_->tls = std::make_unique<TlsContexts>(cfg.tls_cert, cfg.tls_key);
     beast::error_code ec;
     const auto address = net::ip::make_address(cfg.bind, ec);
     if (ec) throw std::runtime_error("bad bind address \"" + cfg.bind + "\": " + ec.message());
@@ -169,6 +199,18 @@ Network::~Network() = default;
 std::uint16_t Network::port() const { return impl_->acceptor.local_endpoint().port(); }
 
 void Network::start() { impl_->accept(); }
+
+bool Network::tls() const { return impl_->tls != nullptr; }
+
+std::string Network::tls_certificate() const { return impl_->tls ? impl_->tls->describe() : std::string(); }
+
+bool Network::reload_tls(std::string& why) {
+    if (!impl_->tls) {
+        why = "the server does not serve TLS";
+        return false;
+    }
+    return impl_->tls->reload(why);
+}
 
 void Network::stop() {
     impl_->stopping = true;

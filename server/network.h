@@ -23,6 +23,12 @@ public:
     ~Network();
     std::uint16_t port() const;  // the bound port (useful with --port 0)
     void start();
+    // TLS (--tls-cert, --tls-key): whether the port serves it, what the certificate says, and
+    // its reload (SIGHUP): new connections get the new files; on failure nothing changes and
+    // `why` says what was wrong.
+    bool tls() const;
+    std::string tls_certificate() const;
+    bool reload_tls(std::string& why);
     // Stops accepting; closes every connection after what is queued for it.
     void stop();
 
@@ -33,12 +39,13 @@ private:
 };
 
 // The health check of `spookludo-server --healthcheck` (the Docker image's HEALTHCHECK): GET
-// http://host:port/healthz within `timeout` in all. Healthy only on a 200 answer; otherwise
+// http://host:port/healthz (https:// on a TLS server) within `timeout` in all. Healthy only on a 200 answer; otherwise
 // `reason` says what went wrong (refused, timed out, the status and body of the answer, ...).
 struct HealthCheck {
     bool healthy = false;
     std::string reason;
 };
-HealthCheck check_health(const std::string& host, std::uint16_t port, std::chrono::milliseconds timeout);
+// `tls`: over TLS (https://), the certificate not verified (it names the public host).
+HealthCheck check_health(const std::string& host, std::uint16_t port, std::chrono::milliseconds timeout, bool tls = false);
 
 }  // namespace spookludo::server

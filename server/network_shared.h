@@ -12,6 +12,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/http/message.hpp>
@@ -61,12 +62,36 @@ public:
     int refusal_status() const noexcept { return refusal_status_; }
     const std::string& refusal() const noexcept { return refusal_; }
 
+    // Refused connections being answered are bounded too (kMaxRefusedInFlight): past that, a
+    // refused connection is closed without an answer.
+    bool may_answer() const noexcept { return answering_; }
+    static constexpr int kMaxRefusedInFlight = 256;
+
 private:
     std::shared_ptr<Network::Impl> network_;
     std::string address_;
     bool held_ = false;
+    bool answering_ = false;  // a refused connection counted in refused_in_flight
     int refusal_status_ = 0;
     std::string refusal_;
+};
+
+// The server's TLS settings (--tls-cert, --tls-key): one context for new connections, replaced
+// as a whole on reload (SIGHUP); connections keep the one they started with.
+class TlsContexts {
+public:
+    TlsContexts(std::string cert, std::string key);  // throws std::runtime_error with the reason
+    std::shared_ptr<net::ssl::context> current() const;
+    // Re-reads the files; on failure the current context stays and `why` says what was wrong.
+    bool reload(std::string& why);
+    // What the certificate says, for the log: subject and expiry.
+    std::string describe() const;
+
+private:
+    std::shared_ptr<net::ssl::context> load() const;
+    std::string cert_, key_;
+    mutable std::mutex mutex_;
+    std::shared_ptr<net::ssl::context> current_;
 };
 
 // The state every connection shares with the listener.
@@ -85,7 +110,12 @@ struct Network::Impl : std::enable_shared_from_this<Network::Impl> {
     // A descriptor kept in reserve: out of descriptors, it is closed for a moment so that the
     // server can still accept a connection, answer 503 and close it (a health check sees why).
     int spare_descriptor = -1;
+    std::atomic<int> refused_in_flight{0};  // refused connections being told why (ConnectionSlot)
+    // The spare descriptor is had back when it could not be (out of descriptors at the time).
+    void keep_spare();
     std::chrono::steady_clock::time_point last_descriptor_warning{};
+
+    std::unique_ptr<TlsContexts> tls;  // set when the port serves TLS
 
     Impl(net::io_context& io_, Services& s);
     ~Impl();
@@ -95,9 +125,16 @@ struct Network::Impl : std::enable_shared_from_this<Network::Impl> {
     bool refuse_out_of_descriptors();  // true when a waiting connection was answered
 };
 
-// Serves HTTP on a new connection (and hands an upgrade to run_websocket_session).
+// Serves HTTP on a new connection (and hands an upgrade to run_websocket_session). `early`: bytes
+// already read from it (the TLS detection's). `plain_on_tls_port`: a plain request to a TLS
+// port, answered with a redirect to https:// or a refusal that says to use wss://.
 template <class Stream>
-void run_http_session(Stream&& stream, std::shared_ptr<Network::Impl> network, ConnectionSlot slot);
+void run_http_session(Stream&& stream, std::shared_ptr<Network::Impl> network, ConnectionSlot slot,
+                      std::string early = {}, bool plain_on_tls_port = false);
+
+// A connection to a TLS port: tells TLS from plain HTTP by its first bytes, makes the TLS
+// handshake (within the handshake timeout), then serves HTTP over it (tls.cpp).
+void run_tls_front(tcp::socket socket, std::shared_ptr<Network::Impl> network, ConnectionSlot slot);
 
 // Takes over a connection whose HTTP request asked for the WebSocket upgrade (its limits are
 // already checked): the opening handshake, then the session. `early` holds the bytes that came

@@ -53,20 +53,49 @@ const char* name_of(RoomState s) {
     return "?";
 }
 
+// What a seated player is doing, as everyone sees it.
+enum class Presence { here, away, server, left };
+const char* name_of(Presence p) {
+    switch (p) {
+        case Presence::here: return "here";
+        case Presence::away: return "away";
+        case Presence::server: return "server";
+        case Presence::left: return "left";
+    }
+    return "?";
+}
+
+// One seat of the room. Its number is fixed for the life of the room; a free seat keeps it.
 struct Seat {
+    int number = 0;
+    bool taken = false;
     std::string name;
     bool bot = false;
     PolicyKind policy = PolicyKind::best;
+    bool kicked = false;  // a bot playing a kicked player's seat to the end of the game
     std::string token;
     std::weak_ptr<Peer> peer;
     bool connected = false;
-    bool server_played = false;  // after the reconnect window, or left during a game
+    Presence presence = Presence::here;
     std::optional<std::string> client_seed;
     std::shared_ptr<net::steady_timer> reconnect_timer;
     // The decision this seat owes, if any.
     std::string decision_id;
     Clock::time_point decision_sent{};
+
+    bool human() const { return taken && !bot; }
+    // Played by the server instead of the player (gone, or the window is over, or left).
+    bool server_played() const { return human() && (!connected || presence != Presence::here); }
 };
+
+Seat empty_seat(int number) {
+    Seat s;
+    s.number = number;
+    return s;
+}
+
+// People count seats from 1; the wire counts from 0.
+std::string seat_label(int number) { return "seat " + std::to_string(number + 1); }
 
 class RoomImpl final : public Room {
 public:
@@ -74,17 +103,23 @@ public:
              protocol::RoomSettings settings)
         : strand_(net::make_strand(io)),
           step_timer_(strand_),
+          auto_start_timer_(strand_),
           services_(services),
           code_(std::move(code)),
           options_(options),
           settings_(settings),
-          bot_rng_(std::random_device{}()) {}
+          bot_rng_(std::random_device{}()) {
+        for (int n = 0; n < options_.players; ++n) seats_.push_back(empty_seat(n));
+    }
 
     const std::string& code() const noexcept override { return code_; }
 
     void deliver(std::shared_ptr<Peer> peer, protocol::ClientMessage message, std::uint64_t entry) override {
         net::post(strand_, [self = self(), peer = std::move(peer), message = std::move(message), entry]() mutable {
-            self->entries_[peer->id()] = entry;
+            // Only the messages that enter a room, or come from a peer the room already knows,
+            // are remembered: a connection the room never took in leaves nothing behind.
+            if (entering(message)) self->entries_[peer->id()] = entry;
+            else if (auto it = self->entries_.find(peer->id()); it != self->entries_.end()) it->second = entry;
             self->on_message(peer, message);
         });
     }
@@ -92,24 +127,55 @@ public:
     void disconnected(std::shared_ptr<Peer> peer) override {
         net::post(strand_, [self = self(), peer = std::move(peer)] {
             self->entries_.erase(peer->id());
-            self->on_disconnected(peer);
+            self->guarded("a hang-up", [&] { self->on_disconnected(peer); });
         });
     }
 
     void shutdown(std::function<void()> done) override {
         net::post(strand_, [self = self(), done = std::move(done)] {
             // A game being seeded is ended too: its commitment is out, so its seed is revealed.
-            if (self->table_ || self->state_ == RoomState::seeding)
-                self->end_game(GameStatus::abandoned, "the server is shutting down");
+            self->guarded("the shutdown", [&] {
+                if (self->table_ || self->state_ == RoomState::seeding)
+                    self->end_game(GameStatus::abandoned, "the server is shutting down");
+            });
             self->broadcast(Closing{"the server is shutting down"});
             self->closed_ = true;
             self->step_timer_.cancel();
+            self->auto_start_timer_.cancel();
+            for (auto& s : self->seats_)
+                if (s.reconnect_timer) s.reconnect_timer->cancel();
             done();
         });
     }
 
 private:
     std::shared_ptr<RoomImpl> self() { return std::static_pointer_cast<RoomImpl>(shared_from_this()); }
+
+    static bool entering(const protocol::ClientMessage& m) {
+        return std::holds_alternative<CreateRoom>(m) || std::holds_alternative<JoinRoom>(m) ||
+               std::holds_alternative<Watch>(m) || std::holds_alternative<Resume>(m);
+    }
+
+    // Work that runs from a timer or a hang-up, with nobody to answer: a failure is logged and
+    // counted, and a game it breaks ends abandoned (its record written); the room and the server
+    // go on.
+    template <class F>
+    void guarded(const char* what, F&& f) {
+        try {
+            f();
+        } catch (const std::exception& e) {
+            ++services_.metrics.internal_errors;
+            spdlog::error("room {}: {} failed: {}", code_, what, e.what());
+            try {
+                if (table_ || state_ == RoomState::seeding) end_game(GameStatus::abandoned, "an internal error");
+            } catch (const std::exception& again) {
+                spdlog::error("room {}: ending the game after that failed too: {}", code_, again.what());
+                table_.reset();
+                publication_.reset();
+                state_ = RoomState::lobby;
+            }
+        }
+    }
 
     // ---- Sending ----------------------------------------------------------------------------
     template <class M>
@@ -137,6 +203,20 @@ private:
                 it = spectators_.erase(it);
             }
     }
+    // A line of the room's story for everyone, and the server log.
+    void notice(std::string kind, const Seat* seat, std::string text) {
+        Notice n;
+        n.kind = std::move(kind);
+        if (seat) {
+            n.seat = seat->number;
+            if (!seat->name.empty()) n.name = seat->name;
+        }
+        n.text = std::move(text);
+        spdlog::info("room {}: {}", code_, n.text);
+        broadcast(n);
+    }
+    // A seated person's name in the story ("Ann"), quoted safely.
+    static std::string who(const Seat& s) { return quote_client_text(s.name); }
 
     RoomSnapshot snapshot() const {
         RoomSnapshot r;
@@ -146,19 +226,28 @@ private:
         r.options = options_;
         r.settings = settings_;
         r.host = host_;
-        for (std::size_t i = 0; i < seats_.size(); ++i) {
-            const auto& seat = seats_[i];
-            SeatView v{static_cast<int>(i), seat.name, seat.bot, std::nullopt, std::nullopt, std::nullopt};
-            if (seat.bot) {
-                v.policy = seat.policy;
+        for (const auto& seat : seats_) {
+            SeatView v;
+            v.seat = seat.number;
+            if (!seat.taken) {
+                v.free = true;
             } else {
-                v.connected = seat.connected;
-                v.away = !seat.connected || seat.server_played;
+                v.name = seat.name;
+                v.bot = seat.bot;
+                if (seat.bot) {
+                    v.policy = seat.policy;
+                    v.kicked = seat.kicked;
+                } else {
+                    v.connected = seat.connected;
+                    v.away = seat.server_played();
+                    v.status = name_of(seat.presence);
+                }
             }
             r.seats.push_back(std::move(v));
         }
         r.spectators = static_cast<int>(spectators_.size());
         r.server_time_ms = now_ms();
+        r.auto_start_at_ms = auto_start_at_;
         if (publication_) {
             r.game_id = game_id_;
             r.commitment = publication_->seed.commitment();
@@ -178,28 +267,49 @@ private:
         entries_.erase(it);
     }
 
+    Seat* seat_at(int number) {
+        for (auto& s : seats_)
+            if (s.number == number) return &s;
+        return nullptr;
+    }
+    Seat& seat_ref(int number) { return *seat_at(number); }
+    // The seat number of a peer's seat, or -1.
     int seat_of(const std::shared_ptr<Peer>& peer) const {
-        for (std::size_t s = 0; s < seats_.size(); ++s)
-            if (!seats_[s].bot && seats_[s].peer.lock() == peer) return static_cast<int>(s);
+        for (const auto& s : seats_)
+            if (s.human() && s.peer.lock() == peer) return s.number;
         return -1;
     }
     bool is_spectator(const std::shared_ptr<Peer>& peer) const {
         return std::any_of(spectators_.begin(), spectators_.end(), [&](const auto& w) { return w.lock() == peer; });
     }
     bool name_taken(const std::string& name) const {
-        return std::any_of(seats_.begin(), seats_.end(), [&](const Seat& s) { return s.name == name; });
+        return std::any_of(seats_.begin(), seats_.end(), [&](const Seat& s) { return s.taken && s.name == name; });
     }
-    // The room's options give its number of seats (Spook up to 8, Ludo 2 to 4).
-    int capacity() const { return options_.players; }
+    int taken_count() const {
+        return static_cast<int>(std::count_if(seats_.begin(), seats_.end(), [](const Seat& s) { return s.taken; }));
+    }
+    Seat* lowest_free() {
+        for (auto& s : seats_)
+            if (!s.taken) return &s;
+        return nullptr;
+    }
+    // The seat's index among the players of the game (the table's numbering), or -1.
+    int player_of(int number) const {
+        const auto it = std::find(players_.begin(), players_.end(), number);
+        return it == players_.end() ? -1 : static_cast<int>(it - players_.begin());
+    }
+    // A seat freed: everything about its occupant goes.
+    void free_seat(Seat& s) {
+        if (s.reconnect_timer) s.reconnect_timer->cancel();
+        s = empty_seat(s.number);
+    }
 
-    void welcome_seat(const std::shared_ptr<Peer>& peer, int seat) {
-        send(peer, Joined{code_, seat, seats_[static_cast<std::size_t>(seat)].token, "player", host_ == seat});
+    void welcome_seat(const std::shared_ptr<Peer>& peer, const Seat& seat) {
+        send(peer, Joined{code_, seat.number, seat.token, "player", host_ == seat.number});
     }
 
     // ---- Messages ---------------------------------------------------------------------------
     void on_message(const std::shared_ptr<Peer>& peer, protocol::ClientMessage& message) {
-        const bool entering = std::holds_alternative<CreateRoom>(message) || std::holds_alternative<JoinRoom>(message) ||
-                              std::holds_alternative<Watch>(message) || std::holds_alternative<Resume>(message);
         if (closed_) {
             error(peer, ErrorCode::room_not_found, "the room is closed");
         } else {
@@ -216,7 +326,7 @@ private:
         }
         // The Inbox sent this connection here when it asked to enter: when the room did not
         // take it in, it is let go (and a room its creator never entered closes).
-        if (entering && seat_of(peer) < 0 && !is_spectator(peer)) {
+        if (entering(message) && seat_of(peer) < 0 && !is_spectator(peer)) {
             let_go(peer);
             close_if_empty();
         }
@@ -224,7 +334,10 @@ private:
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::CreateRoom& m) {
         // The creator: the first seat, and the host.
-        add_human(peer, m.name);
+        if (taken_count() > 0 || is_spectator(peer))
+            return error(peer, ErrorCode::already_in_room, "this room has its creator", "create_room");
+        add_human(peer, seats_.front(), m.name);
+        if (settings_.auto_start_ms > 0) arm_auto_start();
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::JoinRoom& m) {
@@ -235,25 +348,26 @@ private:
             add_spectator(peer);
             return;
         }
-        if (static_cast<int>(seats_.size()) >= capacity())
+        Seat* seat = lowest_free();
+        if (!seat)
             return error(peer, ErrorCode::room_full,
-                         "room " + code_ + " is full (" + std::to_string(capacity()) + " players)", "join_room");
+                         "room " + code_ + " is full: all " + std::to_string(seats_.size()) + " seats are taken",
+                         "join_room");
         if (name_taken(m.name))
             return error(peer, ErrorCode::name_taken, "the name " + quote_client_text(m.name) + " is taken in this room", "join_room");
-        add_human(peer, m.name);
+        add_human(peer, *seat, m.name);
     }
 
-    void add_human(const std::shared_ptr<Peer>& peer, const std::string& name) {
-        Seat seat;
+    void add_human(const std::shared_ptr<Peer>& peer, Seat& seat, const std::string& name) {
+        seat = empty_seat(seat.number);
+        seat.taken = true;
         seat.name = name;
         seat.token = random_token();
         seat.peer = peer;
         seat.connected = true;
-        seats_.push_back(std::move(seat));
-        const int index = static_cast<int>(seats_.size()) - 1;
-        if (host_ < 0) host_ = index;
-        spdlog::info("room {}: {} joined as seat {}", code_, quote_client_text(name), index);
-        welcome_seat(peer, index);
+        if (host_ < 0) host_ = seat.number;
+        welcome_seat(peer, seat);
+        notice("joined", &seat, who(seat) + " sits at " + seat_label(seat.number) + (host_ == seat.number ? " (the host)" : ""));
         broadcast_snapshot();
     }
 
@@ -273,19 +387,33 @@ private:
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::Resume& m) {
-        for (std::size_t s = 0; s < seats_.size(); ++s) {
-            auto& seat = seats_[s];
-            if (seat.bot || seat.token.empty() || seat.token != m.token) continue;
-            if (auto old = seat.peer.lock(); old && old != peer && seat.connected) let_go(old);
+        // A connection already in the room does not take a second seat.
+        if (seat_of(peer) >= 0 || is_spectator(peer))
+            return error(peer, ErrorCode::already_in_room, "you are already in this room: leave it first", "resume");
+        for (auto& seat : seats_) {
+            if (!seat.human() || seat.token.empty() || seat.token != m.token) continue;
+            if (auto old = seat.peer.lock(); old && old != peer && seat.connected) {
+                send(old, Closing{"your seat was taken back from another connection"});
+                let_go(old);
+                old->close();
+            }
+            const bool was_away = !seat.connected || seat.presence != Presence::here;
             seat.peer = peer;
             seat.connected = true;
+            seat.presence = Presence::here;  // also after the window: the player plays again
             if (seat.reconnect_timer) seat.reconnect_timer->cancel();
-            // Within the window the player takes the seat back; after it, the seat stays
-            // server-played until the game ends.
-            spdlog::info("room {}: {} reconnected to seat {}", code_, quote_client_text(seat.name), s);
-            welcome_seat(peer, static_cast<int>(s));
+            seat.reconnect_timer.reset();
+            pass_host_if_needed();
+            welcome_seat(peer, seat);
             send(peer, snapshot());
+            if (was_away) notice("back", &seat, who(seat) + " is back at " + seat_label(seat.number));
             broadcast_snapshot();
+            // A decision still open for the seat (a resume during a pause) is asked again.
+            if (!seat.decision_id.empty() && table_) {
+                peer->grant_answer();
+                send(peer, decision_message(seat.number, seat.decision_id,
+                                            paused_ ? paused_left_ : step_timer_.expiry() - Clock::now()));
+            }
             return;
         }
         error(peer, ErrorCode::bad_token, "no seat in room " + code_ + " has that token", "resume");
@@ -293,12 +421,12 @@ private:
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::SubmitClientSeed& m) {
-        const int seat = seat_of(peer);
-        if (seat < 0) return error(peer, ErrorCode::not_a_player, "only seated players send client seeds", "client_seed");
+        const int number = seat_of(peer);
+        if (number < 0) return error(peer, ErrorCode::not_a_player, "only seated players send client seeds", "client_seed");
         if (state_ != RoomState::seeding)
             return error(peer, ErrorCode::wrong_state, "client seeds are sent after the commitment, before the game",
                          "client_seed");
-        auto& s = seats_[static_cast<std::size_t>(seat)];
+        auto& s = seat_ref(number);
         if (s.client_seed) return error(peer, ErrorCode::wrong_state, "your client seed is already in", "client_seed");
         if (auto err = check_client_seed(m.seed)) return error(peer, ErrorCode::bad_field, "seed: " + *err, "client_seed");
         s.client_seed = m.seed;
@@ -307,13 +435,17 @@ private:
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::Choose& m) {
-        const int seat = seat_of(peer);
-        if (seat < 0) return error(peer, ErrorCode::not_a_player, "spectators cannot choose", "choose");
-        auto& s = seats_[static_cast<std::size_t>(seat)];
+        const int number = seat_of(peer);
+        if (number < 0) return error(peer, ErrorCode::not_a_player, "spectators cannot choose", "choose");
+        auto& s = seat_ref(number);
         if (!table_ || s.decision_id.empty() || s.decision_id != m.decision)
             return error(peer, ErrorCode::stale_decision,
                          "decision " + quote_client_text(m.decision) + " is not open for your seat (it is over or not yours)", "choose");
-        if (auto v = table_->choose(seat, m.piece, ChoiceMaker::player); !v)
+        if (paused_)
+            return error(peer, ErrorCode::paused,
+                         "the game is paused: choose when it resumes (your decision stays open, its time is kept)",
+                         "choose");
+        if (auto v = table_->choose(player_of(number), m.piece, ChoiceMaker::player); !v)
             return error(peer, ErrorCode::illegal_choice, v.reason, "choose");
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - s.decision_sent).count();
         services_.metrics.observe_round_trip(ms);
@@ -325,10 +457,28 @@ private:
     void handle(const std::shared_ptr<Peer>& peer, protocol::SetOptions& m) {
         if (!host_only(peer, "set_options")) return;
         if (state_ != RoomState::lobby) return error(peer, ErrorCode::wrong_state, "options change in the lobby", "set_options");
-        if (static_cast<int>(seats_.size()) > m.options.players)
+        const int want = m.options.players;
+        const int have = static_cast<int>(seats_.size());
+        const int free = have - taken_count();
+        if (want < have && have - want > free)
             return error(peer, ErrorCode::bad_field,
-                         std::to_string(seats_.size()) + " seats are taken: options.players must be at least that",
+                         std::to_string(taken_count()) + " seats are taken: options.players must be at least that",
                          "set_options");
+        // Seats come and go at the top: a new seat takes the lowest unused number, and the
+        // highest free seats go. Nobody's seat changes its number.
+        for (int n = have; n < want; ++n) {
+            int number = 0;
+            while (seat_at(number)) ++number;
+            const auto at = std::find_if(seats_.begin(), seats_.end(), [&](const Seat& s) { return s.number > number; });
+            seats_.insert(at, empty_seat(number));
+        }
+        for (int n = want; n < have; ++n) {
+            for (auto it = seats_.rbegin(); it != seats_.rend(); ++it)
+                if (!it->taken) {
+                    seats_.erase(std::next(it).base());
+                    break;
+                }
+        }
         options_ = m.options;
         broadcast_snapshot();
     }
@@ -336,80 +486,150 @@ private:
     void handle(const std::shared_ptr<Peer>& peer, protocol::SetSettings& m) {
         if (!host_only(peer, "set_settings")) return;
         settings_ = m.settings.applied_to(settings_);
+        if (m.settings.auto_start_ms) arm_auto_start();
         broadcast_snapshot();
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::AddBot& m) {
         if (!host_only(peer, "add_bot")) return;
         if (state_ != RoomState::lobby) return error(peer, ErrorCode::wrong_state, "bots are added in the lobby", "add_bot");
-        if (static_cast<int>(seats_.size()) >= capacity())
+        Seat* seat = lowest_free();
+        if (!seat)
             return error(peer, ErrorCode::room_full,
-                         "the room is full (" + std::to_string(capacity()) + " players): raise options.players", "add_bot");
-        Seat seat;
-        seat.bot = true;
-        seat.policy = m.policy;
-        int n = 1;
-        do seat.name = std::string(to_string(m.policy)) + " bot " + std::to_string(n++);
-        while (name_taken(seat.name));
-        seats_.push_back(std::move(seat));
+                         "the room is full: all " + std::to_string(seats_.size()) +
+                             " seats are taken (set options.players to add a seat)",
+                         "add_bot");
+        seat_bot(*seat, m.policy);
         broadcast_snapshot();
+    }
+
+    void seat_bot(Seat& seat, PolicyKind policy) {
+        seat = empty_seat(seat.number);
+        seat.taken = true;
+        seat.bot = true;
+        seat.policy = policy;
+        int n = 1;
+        do seat.name = std::string(to_string(policy)) + " bot " + std::to_string(n++);
+        while (std::count_if(seats_.begin(), seats_.end(), [&](const Seat& s) { return s.taken && s.name == seat.name; }) > 1);
+        notice("bot_added", &seat, "a " + std::string(to_string(policy)) + " bot takes " + seat_label(seat.number));
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::RemoveSeat& m) {
         if (!host_only(peer, "remove_seat")) return;
         if (state_ != RoomState::lobby)
-            return error(peer, ErrorCode::wrong_state, "seats are removed in the lobby (kick a player in a game)",
+            return error(peer, ErrorCode::wrong_state, "seats are emptied in the lobby (kick a player in a game)",
                          "remove_seat");
-        if (m.seat >= static_cast<int>(seats_.size()) || m.seat == host_)
-            return error(peer, ErrorCode::bad_field, "seat " + std::to_string(m.seat) + " cannot be removed", "remove_seat");
-        remove_seat(m.seat, "removed by the host");
+        Seat* seat = seat_at(m.seat);
+        if (!seat || !seat->taken || m.seat == host_)
+            return error(peer, ErrorCode::bad_field,
+                         seat_label(m.seat) + (seat && !seat->taken ? " is free already"
+                                               : m.seat == host_ ? " is the host's own seat"
+                                                                 : " is not a seat of this room"),
+                         "remove_seat");
+        remove_from_seat(*seat, "removed");
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::Kick& m) {
         if (!host_only(peer, "kick")) return;
-        if (m.seat >= static_cast<int>(seats_.size()) || m.seat == host_ ||
-            seats_[static_cast<std::size_t>(m.seat)].bot)
-            return error(peer, ErrorCode::bad_field, "seat " + std::to_string(m.seat) + " is not a player you can kick",
+        Seat* seat = seat_at(m.seat);
+        if (!seat || !seat->human() || m.seat == host_)
+            return error(peer, ErrorCode::bad_field,
+                         seat_label(m.seat) + " is not a player you can kick" +
+                             (seat && seat->bot ? " (it is a bot: remove it with remove_seat in the lobby)" : ""),
                          "kick");
-        if (state_ == RoomState::lobby) return remove_seat(m.seat, "kicked by the host");
-        // In a game the seat goes to a server-side bot.
-        auto& seat = seats_[static_cast<std::size_t>(m.seat)];
-        if (auto p = seat.peer.lock()) {
-            send(p, Kicked{code_});
+        if (state_ == RoomState::lobby) return remove_from_seat(*seat, "kicked");
+        // In a game the seat goes to a server-side bot, to the end of the game.
+        if (auto p = seat->peer.lock()) {
+            send(p, Kicked{code_, "the host removed you from the room"});
             let_go(p);
         }
-        seat.peer.reset();
-        seat.connected = false;
-        seat.bot = true;
-        seat.policy = PolicyKind::best;
-        seat.token.clear();
-        spdlog::info("room {}: seat {} kicked; a bot plays it", code_, m.seat);
-        answer_for_absent(m.seat, ChoiceMaker::away);
+        if (seat->reconnect_timer) seat->reconnect_timer->cancel();
+        seat->reconnect_timer.reset();
+        seat->peer.reset();
+        seat->connected = false;
+        seat->bot = true;
+        seat->kicked = true;
+        seat->policy = PolicyKind::best;
+        seat->token.clear();
+        notice("kicked", seat, who(*seat) + " (" + seat_label(seat->number) + ") was kicked: a best bot plays it");
+        answer_for_absent(*seat, ChoiceMaker::away);
         broadcast_snapshot();
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::Start&) {
         if (!host_only(peer, "start")) return;
         if (state_ != RoomState::lobby) return error(peer, ErrorCode::wrong_state, "a game is already on", "start");
+        if (auto err = start_game(peer->address())) error(peer, err->first, err->second, "start");
+    }
+
+    // Starts a game with the taken seats (the host, or the automatic start). Returns what
+    // stopped it.
+    std::optional<std::pair<ErrorCode, std::string>> start_game(const std::string& address) {
         GameOptions options = options_;
-        options.players = static_cast<int>(seats_.size());
-        if (auto err = options.validate()) return error(peer, ErrorCode::wrong_state, "cannot start: " + *err, "start");
+        options.players = taken_count();
+        if (auto err = options.validate()) return std::pair{ErrorCode::wrong_state, "cannot start: " + *err};
         // Random boards are solved for the game (tens of milliseconds and 740 KB each with 3
         // pieces): one address gets so many a minute. The balanced pools' boards are solved once.
         if (options.game == GameKind::spook && !options.spook.balanced_boards)
-            if (const auto wait = services_.solutions.allow_solves(peer->address(), options.players)) {
+            if (const auto wait = services_.solutions.allow_solves(address, options.players)) {
                 spdlog::info("room {}: a game with random boards refused: {} asked for its {} board solves a minute",
-                             code_, peer->address(), services_.config.solves_per_minute);
-                return error(peer, ErrorCode::rate_limited,
-                             "games with random boards (balanced_boards false) are limited to " +
-                                 std::to_string(services_.config.solves_per_minute) +
-                                 " boards a minute from one address: try again in " + std::to_string(wait->count()) +
-                                 " s, or play on balanced boards now",
-                             "start");
+                             code_, address, services_.config.solves_per_minute);
+                return std::pair{ErrorCode::rate_limited,
+                                 "games with random boards (balanced_boards false) are limited to " +
+                                     std::to_string(services_.config.solves_per_minute) +
+                                     " boards a minute from one address: try again in " +
+                                     std::to_string(wait->count()) + " s, or play on balanced boards now"};
             }
+        cancel_auto_start();
         // The game's record counts against the address of the host who started it (retention).
-        owner_ = peer->address();
+        owner_ = address;
+        players_.clear();
+        for (const auto& s : seats_)
+            if (s.taken) players_.push_back(s.number);
         publish_game(options);
+        return std::nullopt;
+    }
+
+    // ---- The automatic start (settings.auto_start_ms) -------------------------------------------
+    void arm_auto_start() {
+        const int after = settings_.auto_start_ms;
+        cancel_auto_start();
+        if (after <= 0 || state_ != RoomState::lobby) return;
+        settings_.auto_start_ms = after;
+        auto_start_at_ = now_ms() + after;
+        auto_start_timer_.expires_after(std::chrono::milliseconds(after));
+        auto_start_timer_.async_wait([self = self()](boost::system::error_code ec) {
+            if (ec || self->closed_) return;
+            self->guarded("the automatic start", [&] { self->auto_start(); });
+        });
+    }
+    void cancel_auto_start() {
+        auto_start_timer_.cancel();
+        auto_start_at_.reset();
+        settings_.auto_start_ms = 0;  // it fires once
+    }
+    void auto_start() {
+        if (state_ != RoomState::lobby || !auto_start_at_) return;
+        auto_start_at_.reset();
+        settings_.auto_start_ms = 0;
+        int filled = 0;
+        for (auto& s : seats_)
+            if (!s.taken) {
+                seat_bot(s, PolicyKind::best);
+                ++filled;
+            }
+        notice("auto_start", nullptr,
+               filled > 0 ? "time is up: " + std::to_string(filled) + (filled == 1 ? " bot takes" : " bots take") +
+                                " the free seats, and the game starts"
+                          : "time is up: the game starts");
+        const Seat* host = host_ >= 0 ? seat_at(host_) : nullptr;
+        std::string address = "auto-start";
+        if (host)
+            if (auto p = host->peer.lock()) address = p->address();
+        if (auto err = start_game(address)) {
+            notice("auto_start", nullptr, "the game could not start: " + err->second);
+            broadcast_snapshot();
+        }
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::Pause&) {
@@ -419,6 +639,7 @@ private:
         // The clock stops: remember what was left of the deadline or the pause between steps.
         paused_left_ = std::max<Clock::duration>(Clock::duration::zero(), step_timer_.expiry() - Clock::now());
         step_timer_.cancel();
+        notice("paused", seat_at(host_), who(seat_ref(host_)) + " paused the game");
         broadcast_snapshot();
     }
 
@@ -427,16 +648,19 @@ private:
         if (!paused_) return error(peer, ErrorCode::wrong_state, "the game is not paused", "resume_game");
         paused_ = false;
         const auto left = paused_left_;
+        notice("resumed", seat_at(host_), who(seat_ref(host_)) + " resumed the game");
+        broadcast_snapshot();
+        // Answers that came in for absent seats during the pause complete the step now.
+        if (waiting_for_decisions_ && pending_decisions() == 0) return decisions_complete();
         // Decisions that were open get their remaining time again.
         for (auto& seat : seats_)
             if (!seat.decision_id.empty()) {
                 if (auto p = seat.peer.lock()) {
                     p->grant_answer();
-                    send(p, decision_message(static_cast<int>(&seat - seats_.data()), seat.decision_id, left));
+                    send(p, decision_message(seat.number, seat.decision_id, left));
                 }
             }
         arm(left, waiting_for_decisions_ ? Next::deadline : Next::advance);
-        broadcast_snapshot();
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::EndGame&) {
@@ -446,23 +670,25 @@ private:
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::Leave&) {
-        const int seat = seat_of(peer);
-        if (seat < 0) {
+        const int number = seat_of(peer);
+        if (number < 0) {
             spectators_.erase(std::remove_if(spectators_.begin(), spectators_.end(),
                                              [&](const auto& w) { return w.lock() == peer || w.expired(); }),
                               spectators_.end());
             let_go(peer);
-            return;
+            return close_if_empty();
         }
         let_go(peer);
-        if (state_ == RoomState::lobby) return remove_seat(seat, "left");
-        auto& s = seats_[static_cast<std::size_t>(seat)];
+        auto& s = seat_ref(number);
+        if (state_ == RoomState::lobby) return remove_from_seat(s, "left");
         s.connected = false;
-        s.server_played = true;
+        s.presence = Presence::left;
         s.peer.reset();
         s.token.clear();
-        spdlog::info("room {}: {} left the game; the server plays seat {}", code_, quote_client_text(s.name), seat);
-        answer_for_absent(seat, ChoiceMaker::away);
+        if (s.reconnect_timer) s.reconnect_timer->cancel();
+        s.reconnect_timer.reset();
+        notice("left", &s, who(s) + " left: the server plays " + seat_label(s.number));
+        answer_for_absent(s, ChoiceMaker::away);
         pass_host_if_needed();
         broadcast_snapshot();
         abandon_if_nobody_left();
@@ -484,43 +710,68 @@ private:
         return false;
     }
 
-    void remove_seat(int seat, const char* why) {
-        auto& s = seats_[static_cast<std::size_t>(seat)];
-        if (auto p = s.peer.lock()) {
-            if (std::string_view(why) != "left") send(p, Kicked{code_});
+    // A lobby seat emptied: the player left, was kicked or removed, or did not come back.
+    void remove_from_seat(Seat& s, std::string_view why) {
+        if (auto p = s.peer.lock(); p && s.connected) {
+            if (why == "kicked" || why == "removed") send(p, Kicked{code_, "the host removed you from the room"});
             let_go(p);
         }
-        spdlog::info("room {}: seat {} ({}) {}", code_, seat, quote_client_text(s.name), why);
-        seats_.erase(seats_.begin() + seat);
-        if (host_ == seat) host_ = -1;
-        else if (host_ > seat) --host_;
+        const std::string name = who(s);
+        const int number = s.number;
+        const Seat copy = s;
+        free_seat(s);
+        if (why == "left") notice("left", &copy, name + " left " + seat_label(number) + ": it is free");
+        else if (why == "kicked") notice("kicked", &copy, name + " was kicked by the host: " + seat_label(number) + " is free");
+        else if (why == "removed") notice("removed", &copy, "the host emptied " + seat_label(number) + " (" + name + ")");
+        else notice("removed", &copy, name + " did not come back: " + seat_label(number) + " is free");
+        if (host_ == number) host_ = -1;
         pass_host_if_needed();
         broadcast_snapshot();
         close_if_empty();
     }
 
     void pass_host_if_needed() {
-        if (host_ >= 0 && seats_[static_cast<std::size_t>(host_)].connected && !seats_[static_cast<std::size_t>(host_)].bot)
-            return;
+        if (host_ >= 0)
+            if (const Seat* h = seat_at(host_); h && h->human() && h->connected && h->presence == Presence::here) return;
         const int old = host_;
-        host_ = -1;
-        for (std::size_t s = 0; s < seats_.size(); ++s)
-            if (!seats_[s].bot && seats_[s].connected) {
-                host_ = static_cast<int>(s);
+        int next = -1;
+        for (const auto& s : seats_)
+            if (s.human() && s.connected && s.presence == Presence::here && !s.peer.expired()) {
+                next = s.number;
                 break;
             }
-        if (host_ != old && host_ >= 0) spdlog::info("room {}: seat {} is the host now", code_, host_);
+        // A host who is away keeps the title until someone else can take it.
+        if (next < 0) {
+            if (old >= 0)
+                if (const Seat* h = seat_at(old); h && h->human()) return;
+            host_ = -1;
+            return;
+        }
+        host_ = next;
+        if (host_ != old) {
+            auto& h = seat_ref(host_);
+            notice("host", &h, who(h) + " is the host now");
+        }
     }
 
     bool any_human_connected() const {
-        return std::any_of(seats_.begin(), seats_.end(), [](const Seat& s) { return !s.bot && s.connected; });
+        return std::any_of(seats_.begin(), seats_.end(),
+                           [](const Seat& s) { return s.human() && s.connected && !s.peer.expired(); });
+    }
+    // A dropped player's seat waiting for its reconnect window.
+    bool anyone_expected() const {
+        return std::any_of(seats_.begin(), seats_.end(), [](const Seat& s) {
+            return s.human() && !s.connected && s.presence == Presence::away && s.reconnect_timer;
+        });
     }
 
     void close_if_empty() {
         if (any_human_connected() || !spectators_.empty() || closed_) return;
-        if (table_) return;  // the game ends first (abandoned after the reconnect window)
+        if (table_ || state_ == RoomState::seeding) return;  // the game ends first (abandoned after the reconnect window)
+        if (anyone_expected()) return;                        // a lobby seat waits for its player
         closed_ = true;
         step_timer_.cancel();
+        auto_start_timer_.cancel();
         services_.registry.remove(code_);
         --services_.metrics.rooms;
         spdlog::info("room {}: closed (nobody left)", code_);
@@ -530,38 +781,47 @@ private:
         if (!table_ && state_ != RoomState::seeding) return close_if_empty();
         // A game is abandoned when no human is left after the reconnect window.
         for (const auto& s : seats_)
-            if (!s.bot && (s.connected || (!s.server_played && s.reconnect_timer))) return;
+            if (s.human() && (s.connected || (s.presence == Presence::away && s.reconnect_timer))) return;
         end_game(GameStatus::abandoned, "no player is left");
-        close_if_empty();
     }
 
     void on_disconnected(const std::shared_ptr<Peer>& peer) {
         spectators_.erase(std::remove_if(spectators_.begin(), spectators_.end(),
                                          [&](const auto& w) { return w.lock() == peer || w.expired(); }),
                           spectators_.end());
-        const int seat = seat_of(peer);
-        if (seat < 0) return close_if_empty();
-        auto& s = seats_[static_cast<std::size_t>(seat)];
+        const int number = seat_of(peer);
+        if (number < 0) return close_if_empty();
+        auto& s = seat_ref(number);
+        if (!s.connected) return;
         s.connected = false;
-        if (state_ == RoomState::lobby) return remove_seat(seat, "disconnected");
-        spdlog::info("room {}: {} (seat {}) is away", code_, quote_client_text(s.name), seat);
+        if (s.presence == Presence::here) s.presence = Presence::away;
+        const bool lobby = state_ == RoomState::lobby;
+        notice("away", &s, who(s) + " lost the connection: " + seat_label(s.number) + " waits for them" +
+                               (lobby ? "" : " (the server moves for them meanwhile)"));
         // Away: played at once with the best move, the seat kept for the reconnect window.
-        answer_for_absent(seat, ChoiceMaker::away);
+        answer_for_absent(s, ChoiceMaker::away);
         s.reconnect_timer = std::make_shared<net::steady_timer>(strand_);
         s.reconnect_timer->expires_after(std::chrono::milliseconds(services_.config.reconnect_ms));
-        s.reconnect_timer->async_wait([self = self(), seat, timer = s.reconnect_timer](boost::system::error_code ec) {
-            if (ec) return;
-            if (seat >= static_cast<int>(self->seats_.size())) return;
-            auto& st = self->seats_[static_cast<std::size_t>(seat)];
-            if (st.reconnect_timer != timer || st.connected) return;
-            st.server_played = true;
-            st.reconnect_timer.reset();
-            spdlog::info("room {}: seat {} did not come back; the server plays it", self->code_, seat);
-            self->broadcast_snapshot();
-            self->abandon_if_nobody_left();
+        s.reconnect_timer->async_wait([self = self(), number, timer = s.reconnect_timer](boost::system::error_code ec) {
+            if (ec || self->closed_) return;
+            self->guarded("the reconnect window", [&] { self->window_over(number, timer); });
         });
         pass_host_if_needed();
         broadcast_snapshot();
+        if (state_ == RoomState::seeding && all_seeds_in()) begin_game();
+    }
+
+    // The reconnect window of a dropped player ran out.
+    void window_over(int number, const std::shared_ptr<net::steady_timer>& timer) {
+        Seat* s = seat_at(number);
+        if (!s || !s->human() || s->reconnect_timer != timer || s->connected) return;
+        s->reconnect_timer.reset();
+        if (state_ == RoomState::lobby) return remove_from_seat(*s, "gone");
+        s->presence = Presence::server;
+        notice("server_plays", s,
+               who(*s) + " did not come back: the server plays " + seat_label(number) + " (their token still takes it back)");
+        broadcast_snapshot();
+        abandon_if_nobody_left();
     }
 
     // ---- A game -----------------------------------------------------------------------------
@@ -574,7 +834,7 @@ private:
             s.client_seed.reset();
             // The room asks every player for a seed: that answer is not rate limited either
             // (games played back to back would otherwise run into the limit).
-            if (auto p = s.peer.lock(); p && !s.bot && s.connected) p->grant_answer();
+            if (auto p = s.peer.lock(); p && s.human() && s.connected) p->grant_answer();
         }
         broadcast(Commitment{game_id_, publication_->seed.commitment(), services_.config.seed_wait_ms,
                              publication_->boards});
@@ -584,17 +844,22 @@ private:
     }
 
     bool all_seeds_in() const {
-        return std::all_of(seats_.begin(), seats_.end(),
-                           [](const Seat& s) { return s.bot || !s.connected || s.client_seed.has_value(); });
+        return std::all_of(seats_.begin(), seats_.end(), [](const Seat& s) {
+            return !s.taken || s.bot || !s.connected || s.client_seed.has_value();
+        });
     }
+
+    // The highest room seat number + 1: the length of the arrays indexed by room seat.
+    std::size_t seat_span() const { return seats_.empty() ? 0 : static_cast<std::size_t>(seats_.back().number) + 1; }
 
     void begin_game() {
         step_timer_.cancel();
         std::vector<TableSeat> seats;
         std::vector<ClientSeed> client_seeds;
-        for (std::size_t s = 0; s < seats_.size(); ++s) {
-            seats.push_back({seats_[s].name, seats_[s].bot, seats_[s].policy});
-            if (!seats_[s].bot && seats_[s].client_seed) client_seeds.push_back({static_cast<int>(s), *seats_[s].client_seed});
+        for (std::size_t p = 0; p < players_.size(); ++p) {
+            const auto& s = seat_ref(players_[p]);
+            seats.push_back({s.name, s.bot, s.policy, s.number});
+            if (!s.bot && s.client_seed) client_seeds.push_back({static_cast<int>(p), *s.client_seed});
         }
         try {
             table_ = make_table(*game_options_, seats, *publication_, client_seeds, services_);
@@ -608,11 +873,17 @@ private:
         }
         state_ = RoomState::playing;
         ++services_.metrics.games_started;
-        GameStarted started{game_id_, *game_options_, {}, table_->record().assignment};
-        for (const auto& c : client_seeds) started.client_seeds.push_back({c.seat, c.seed});
+        GameStarted started{game_id_, *game_options_, {}, {}, players_};
+        for (const auto& c : client_seeds) started.client_seeds.push_back({players_[static_cast<std::size_t>(c.seat)], c.seed});
+        const auto& assignment = table_->record().assignment;
+        if (!assignment.empty()) {
+            started.assignment.assign(seat_span(), -1);
+            for (std::size_t p = 0; p < assignment.size() && p < players_.size(); ++p)
+                started.assignment[static_cast<std::size_t>(players_[p])] = assignment[p];
+        }
         broadcast(started);
         broadcast_snapshot();
-        spdlog::info("room {}: game {} started with {} players", code_, game_id_, seats_.size());
+        spdlog::info("room {}: game {} started with {} players", code_, game_id_, players_.size());
         arm(std::chrono::milliseconds(settings_.pace_ms), Next::advance);
     }
 
@@ -632,7 +903,7 @@ private:
         }
         step_timer_.expires_after(after);
         step_timer_.async_wait([self = self(), next, epoch](boost::system::error_code ec) {
-            if (!ec) self->fire(next, epoch);
+            if (!ec) self->guarded("a game step", [&] { self->fire(next, epoch); });
         });
     }
 
@@ -650,7 +921,7 @@ private:
         }
         pumping_ = false;
         // The rest after what else waits for this thread.
-        if (immediate_) net::post(strand_, [self = self()] { self->run_immediate(); });
+        if (immediate_) net::post(strand_, [self = self()] { self->guarded("a game step", [&] { self->run_immediate(); }); });
     }
 
     void fire(Next next, std::uint64_t epoch) {
@@ -676,19 +947,19 @@ private:
         }
         for (auto& m : out) send_to_all(frame(std::move(m)));
         const auto deadline = std::chrono::milliseconds(settings_.decision_ms);
-        for (int seat : needs) {
-            auto& s = seats_[static_cast<std::size_t>(seat)];
+        for (int player : needs) {
+            auto& s = seat_ref(players_[static_cast<std::size_t>(player)]);
             if (s.bot) {
-                (void)table_->choose(seat, table_->bot_choice(seat, s.policy, bot_rng_), ChoiceMaker::player);
-            } else if (!s.connected || s.server_played) {
-                auto_move(seat, ChoiceMaker::away);
+                (void)table_->choose(player, table_->bot_choice(player, s.policy, bot_rng_), ChoiceMaker::player);
+            } else if (s.server_played()) {
+                auto_move(player, ChoiceMaker::away);
             } else {
                 s.decision_id = std::to_string(++decision_counter_);
                 s.decision_sent = Clock::now();
                 ++services_.metrics.decisions;
                 if (auto p = s.peer.lock()) {
                     p->grant_answer();
-                    send(p, decision_message(seat, s.decision_id, deadline));
+                    send(p, decision_message(s.number, s.decision_id, deadline));
                 }
             }
         }
@@ -700,11 +971,12 @@ private:
         after_decisions(out.empty());
     }
 
-    Decision decision_message(int seat, const std::string& id, Clock::duration left) {
+    Decision decision_message(int number, const std::string& id, Clock::duration left) {
+        left = std::max<Clock::duration>(left, Clock::duration::zero());
         return Decision{id,
-                        seat,
+                        number,
                         table_->step_number(),
-                        table_->decision_options(seat, settings_.hints),
+                        table_->decision_options(player_of(number), settings_.hints),
                         std::chrono::duration_cast<std::chrono::milliseconds>(left).count(),
                         now_ms()};
     }
@@ -713,29 +985,28 @@ private:
         return static_cast<int>(std::count_if(seats_.begin(), seats_.end(), [](const Seat& s) { return !s.decision_id.empty(); }));
     }
 
-    void auto_move(int seat, ChoiceMaker maker) {
+    void auto_move(int player, ChoiceMaker maker) {
         ++services_.metrics.auto_moves;
-        (void)table_->choose(seat, table_->server_choice(seat), maker);
+        (void)table_->choose(player, table_->server_choice(player), maker);
     }
 
-    // A seat that owes a decision and cannot answer (gone, kicked): the server answers now.
-    void answer_for_absent(int seat, ChoiceMaker maker) {
-        auto& s = seats_[static_cast<std::size_t>(seat)];
+    // A seat that owes a decision and cannot answer (gone, kicked, left): the server answers now.
+    void answer_for_absent(Seat& s, ChoiceMaker maker) {
         if (!table_ || s.decision_id.empty()) return;
         s.decision_id.clear();
-        if (s.bot) (void)table_->choose(seat, table_->bot_choice(seat, s.policy, bot_rng_), ChoiceMaker::player);
-        else auto_move(seat, maker);
-        if (pending_decisions() == 0) decisions_complete();
+        const int player = player_of(s.number);
+        if (s.bot) (void)table_->choose(player, table_->bot_choice(player, s.policy, bot_rng_), ChoiceMaker::player);
+        else auto_move(player, maker);
+        // During a pause the step completes when play resumes.
+        if (pending_decisions() == 0 && !paused_) decisions_complete();
     }
 
     void deadline() {
-        for (std::size_t s = 0; s < seats_.size(); ++s) {
-            auto& seat = seats_[s];
+        for (auto& seat : seats_) {
             if (seat.decision_id.empty()) continue;
-            if (auto p = seat.peer.lock())
-                send(p, DecisionTimeout{seat.decision_id});
+            if (auto p = seat.peer.lock()) send(p, DecisionTimeout{seat.decision_id});
             seat.decision_id.clear();
-            auto_move(static_cast<int>(s), ChoiceMaker::timeout);
+            auto_move(player_of(seat.number), ChoiceMaker::timeout);
         }
         decisions_complete();
     }
@@ -767,8 +1038,12 @@ private:
             if (status == GameStatus::abandoned) table_->abandon();
             const GameRecord& record = table_->record();
             const std::string saved = services_.records.save(record, game_id_, owner_);
-            over.winners = record.result.winners;
-            over.places = record.result.places;
+            // The record counts the game's players; the room's messages name its seats.
+            for (int w : record.result.winners)
+                if (w >= 0 && w < static_cast<int>(players_.size())) over.winners.push_back(players_[static_cast<std::size_t>(w)]);
+            over.places.assign(seat_span(), 0);
+            for (std::size_t p = 0; p < record.result.places.size() && p < players_.size(); ++p)
+                over.places[static_cast<std::size_t>(players_[p])] = record.result.places[p];
             over.length = record.result.length;
             over.server_seed = record.server_seed;
             if (!saved.empty()) over.record = "/records/" + saved;
@@ -783,32 +1058,37 @@ private:
         spdlog::info("room {}: game {} {}{}", code_, game_id_, to_string(status), why.empty() ? "" : " (" + why + ")");
         table_.reset();
         publication_.reset();
+        players_.clear();
         state_ = RoomState::lobby;
-        // Back to the lobby: players who are gone leave their seats.
-        for (int s = static_cast<int>(seats_.size()) - 1; s >= 0; --s) {
-            const auto& seat = seats_[static_cast<std::size_t>(s)];
-            if (!seat.bot && !seat.connected) {
-                seats_.erase(seats_.begin() + s);
-                if (host_ == s) host_ = -1;
-                else if (host_ > s) --host_;
-            }
+        // Back to the lobby: the seats of players who left, were kicked or are gone are free
+        // (nobody stays on as a bot under their name); those who are here keep theirs.
+        for (auto& s : seats_) {
+            if (!s.taken) continue;
+            const bool replaced = s.bot && s.kicked;
+            // A player who dropped just now keeps the seat for the rest of the reconnect window.
+            const bool gone = s.human() && (s.presence == Presence::left || s.presence == Presence::server ||
+                                            (!s.connected && !s.reconnect_timer));
+            if (replaced || gone) free_seat(s);
         }
-        for (auto& s : seats_) s.server_played = false;
+        if (host_ >= 0 && !seat_ref(host_).taken) host_ = -1;
         pass_host_if_needed();
         broadcast_snapshot();
+        close_if_empty();
     }
 
     net::strand<net::io_context::executor_type> strand_;
     net::steady_timer step_timer_;
+    net::steady_timer auto_start_timer_;
     Services& services_;
     std::string code_;
     GameOptions options_;
     protocol::RoomSettings settings_;
-    std::vector<Seat> seats_;
+    std::vector<Seat> seats_;   // the room's seats, by number (ascending; gaps where a seat was removed)
+    std::vector<int> players_;  // during a game: the seats that play, in play order (the table's numbering)
     // By peer id: the entry count of the last message the room took from that peer (let_go).
     std::unordered_map<std::uint64_t, std::uint64_t> entries_;
     std::vector<std::weak_ptr<Peer>> spectators_;
-    int host_ = -1;
+    int host_ = -1;  // a seat number
     RoomState state_ = RoomState::lobby;
     bool paused_ = false;
     bool closed_ = false;
@@ -816,6 +1096,7 @@ private:
     bool pumping_ = false;                // running zero-pace steps (arm)
     std::optional<Immediate> immediate_;  // the zero-pace step to run next
     Clock::duration paused_left_{};
+    std::optional<std::int64_t> auto_start_at_;  // server clock ms
     std::uint64_t epoch_ = 0;
     std::uint64_t decision_counter_ = 0;
     std::optional<GameOptions> game_options_;

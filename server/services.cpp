@@ -42,6 +42,12 @@ std::string Metrics::prometheus_text() {
     gauge("spookludo_refused_out_of_descriptors_total",
           "Connections answered 503 and closed because the server was out of file descriptors.", "counter",
           refused_out_of_descriptors);
+    gauge("spookludo_tls_handshake_failures_total",
+          "TLS port: connections whose TLS handshake failed or timed out (garbage, old protocol versions).", "counter",
+          tls_handshake_failures);
+    gauge("spookludo_plain_on_tls_port_total",
+          "TLS port: plain HTTP requests, answered with a redirect to https:// or told to use wss://.", "counter",
+          plain_on_tls_port);
     gauge("spookludo_rooms", "Rooms on the server.", "gauge", rooms);
     gauge("spookludo_games_started_total", "Games started.", "counter", games_started);
     gauge("spookludo_games_finished_total", "Games played to the end.", "counter", games_finished);
@@ -496,7 +502,8 @@ std::size_t RecordStore::pending() const {
 std::optional<fs::path> RecordStore::path_of(const std::string& id) const {
     if (!is_record_id(id)) return std::nullopt;
     auto p = dir_ / (id + ".json");
-    if (!fs::is_regular_file(p)) return std::nullopt;
+    std::error_code ec;  // a file system error is "no such record", never an exception on the HTTP path
+    if (!fs::is_regular_file(p, ec) || ec) return std::nullopt;
     return p;
 }
 

@@ -32,6 +32,8 @@ struct Metrics {
     std::atomic<long> connections{0};      // open WebSocket connections
     std::atomic<long> tcp_connections{0};  // open TCP connections of any kind (the limits count these)
     std::atomic<long> refused_out_of_descriptors{0};
+    std::atomic<long> tls_handshake_failures{0};  // TLS port: handshakes that failed or timed out
+    std::atomic<long> plain_on_tls_port{0};       // TLS port: plain HTTP requests (redirected or refused)
     std::atomic<long> rooms{0};
     std::atomic<long> games_started{0};
     std::atomic<long> games_finished{0};

@@ -1,9 +1,8 @@
 #pragma once
 // The byte stream under the HTTP and WebSocket sessions: the one seam between "bytes in, bytes
 // out" and everything above it. A session is written once, as a template on its stream, and
-// instantiated for each kind of stream the server serves. Today that is plain TCP; TLS is
-// another type with the same face (asio::ssl::stream<tcp::socket>), not a second copy of the
-// sessions.
+// instantiated for each kind of stream the server serves: plain TCP, and TLS
+// (asio::ssl::stream<tcp::socket>), the same face, not a second copy of the sessions.
 //
 // What a session needs of a stream:
 //   - async_read_some and async_write_some (Asio's AsyncReadStream and AsyncWriteStream), so
@@ -12,17 +11,27 @@
 //   - shutdown_send(stream): no more bytes from us (the end of an HTTP exchange, after our close
 //     frame), the peer may still send.
 // Included only by the network .cpp files (it brings Asio).
+#include <type_traits>
+
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/stream.hpp>
 
 namespace spookludo::server {
 
 using PlainStream = boost::asio::ip::tcp::socket;
+using TlsStream = boost::asio::ssl::stream<boost::asio::ip::tcp::socket>;
+template <class Stream>
+inline constexpr bool is_tls_v = std::is_same_v<Stream, TlsStream>;
 
 inline boost::asio::ip::tcp::socket& socket_of(PlainStream& stream) noexcept { return stream; }
+inline boost::asio::ip::tcp::socket& socket_of(TlsStream& stream) noexcept { return stream.next_layer(); }
 
-inline void shutdown_send(PlainStream& stream) noexcept {
+// For TLS this ends the TCP side without a close_notify: every answer the server sends says its
+// own length (HTTP's Content-Length, WebSocket's close frame), so a truncation cannot pass unseen.
+template <class Stream>
+void shutdown_send(Stream& stream) noexcept {
     boost::system::error_code ignored;
-    stream.shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
+    socket_of(stream).shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
 }
 
 // Ends the connection at once: pending operations complete with operation_aborted.

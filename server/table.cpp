@@ -1,5 +1,6 @@
 #include "table.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "spookludo/ludo/policy.h"
@@ -18,16 +19,39 @@ namespace {
 std::vector<RecordSeat> record_seats(const std::vector<TableSeat>& seats) {
     std::vector<RecordSeat> out;
     for (std::size_t s = 0; s < seats.size(); ++s) {
-        RecordSeat r{static_cast<int>(s), seats[s].name, seats[s].bot, std::nullopt};
+        RecordSeat r{static_cast<int>(s), seats[s].name, seats[s].bot, std::nullopt, seats[s].number};
         if (seats[s].bot) r.policy = seats[s].policy;
         out.push_back(r);
     }
     return out;
 }
 
-std::vector<PieceMoveView> moves_view(const std::vector<spook::PieceMove>& moved) {
+// From the game's players (0..n-1) to the room's seats, for every message the table writes.
+class SeatNumbers {
+public:
+    explicit SeatNumbers(const std::vector<TableSeat>& seats) {
+        for (const auto& s : seats) numbers_.push_back(s.number);
+    }
+    int room(int player) const {
+        return player >= 0 && player < static_cast<int>(numbers_.size()) ? numbers_[static_cast<std::size_t>(player)]
+                                                                         : player;
+    }
+    const std::vector<int>& all() const { return numbers_; }
+    // The length of the arrays indexed by room seat.
+    std::size_t span() const {
+        int top = -1;
+        for (int n : numbers_) top = std::max(top, n);
+        return static_cast<std::size_t>(top + 1);
+    }
+
+private:
+    std::vector<int> numbers_;
+};
+
+std::vector<PieceMoveView> moves_view(const std::vector<spook::PieceMove>& moved, const SeatNumbers& numbers) {
     std::vector<PieceMoveView> list;
-    for (const auto& m : moved) list.push_back({m.seat, m.piece, m.from, m.to, std::nullopt, std::nullopt});
+    for (const auto& m : moved)
+        list.push_back({numbers.room(m.seat), m.piece, m.from, m.to, std::nullopt, std::nullopt});
     return list;
 }
 
@@ -41,7 +65,7 @@ class SpookTable final : public Table {
 public:
     SpookTable(const GameOptions& options, const std::vector<TableSeat>& seats, const Publication& pub,
                std::vector<ClientSeed> client_seeds, Services& services)
-        : seats_(seats), services_(services), match_(options, record_seats(seats), boards_of(pub), pub.seed,
+        : seats_(seats), numbers_(seats), services_(services), match_(options, record_seats(seats), boards_of(pub), pub.seed,
                                                      std::move(client_seeds)) {
         // Solve every seat's board now (the pool's boards come from the shared cache), so that
         // hints, timeouts and bots never wait for a solve mid-game.
@@ -65,10 +89,12 @@ public:
                 const int round = game().round();
                 const Face face = match_.activate();
                 const auto& act = game().last_activation();
+                std::vector<int> finished;
+                for (int p : act.finished) finished.push_back(numbers_.room(p));
                 out.push_back(encode_message(Activation{round, face, std::string(spook::id_of(act.character)),
                                                     std::string(spook::name_of(act.character)),
                                                     std::string(spook::action_of(act.character)),
-                                                    moves_view(act.moved), act.finished}));
+                                                    moves_view(act.moved, numbers_), finished}));
                 break;
             }
             case spook::RoundPhase::finished: break;
@@ -82,7 +108,7 @@ public:
         Moves moves{game().round(), {}};
         for (const auto& rec : game().last_moves()) {
             PieceMoveView m;
-            m.seat = rec.seat;
+            m.seat = numbers_.room(rec.seat);
             if (rec.move) {
                 m.piece = rec.move->piece;
                 m.from = rec.move->from;
@@ -138,14 +164,19 @@ public:
 
     void describe(RoomSnapshot& snapshot) const override {
         SpookView v;
+        v.players = numbers_.all();
         v.round = game().round();
         v.phase = std::string(spook::to_string(game().phase()));
         v.roll = game().movement_roll();
+        v.boards.resize(numbers_.span());
+        v.positions.resize(numbers_.span());
+        v.finished_round.resize(numbers_.span());
         for (int s = 0; s < game().players(); ++s) {
-            v.boards.push_back(game().board(s).notation());
+            const auto at = static_cast<std::size_t>(numbers_.room(s));
+            v.boards[at] = game().board(s).notation();
             const auto pos = game().player(s).positions();
-            v.positions.emplace_back(pos.begin(), pos.end());
-            v.finished_round.push_back(game().player(s).finished_round);
+            v.positions[at].assign(pos.begin(), pos.end());
+            v.finished_round[at] = game().player(s).finished_round;
         }
         snapshot.spook = std::move(v);
     }
@@ -159,19 +190,20 @@ private:
     const spook::Game& game() const { return match_.game(); }
 
     std::vector<TableSeat> seats_;
+    SeatNumbers numbers_;
     Services& services_;
     spook::Match match_;
     std::vector<std::shared_ptr<const spook::Solution>> solutions_;
 };
 
 
-std::vector<EventView> events_view(const ludo::EventLog& events, int players) {
+std::vector<EventView> events_view(const ludo::EventLog& events, int players, const SeatNumbers& numbers) {
     std::vector<EventView> list;
     for (const auto& e : events) {
         EventView v;
         v.kind = std::string(ludo::to_string(e.kind));
         v.text = ludo::describe(e, players);
-        if (e.seat >= 0) v.seat = e.seat;
+        if (e.seat >= 0) v.seat = numbers.room(e.seat);
         if (e.piece >= 0) v.piece = e.piece;
         if (e.face > 0) v.face = e.face;
         if (e.kind == ludo::EventKind::entered || e.kind == ludo::EventKind::moved || e.kind == ludo::EventKind::captured) {
@@ -188,18 +220,18 @@ class LudoTable final : public Table {
 public:
     LudoTable(const GameOptions& options, const std::vector<TableSeat>& seats, const Publication& pub,
               std::vector<ClientSeed> client_seeds)
-        : match_(options, record_seats(seats), pub.seed, std::move(client_seeds)) {}
+        : numbers_(seats), match_(options, record_seats(seats), pub.seed, std::move(client_seeds)) {}
 
     std::vector<int> advance(std::vector<std::string>& out) override {
         if (!roll_off_shown_) {
             roll_off_shown_ = true;
-            out.push_back(encode_message(RollOff{game().current_seat(), events_view(match_.events(), game().players())}));
+            out.push_back(encode_message(RollOff{numbers_.room(game().current_seat()), events()}));
             return {};
         }
         if (match_.over() || match_.abandoned() || match_.awaiting_choice()) return {};
         const int seat = game().current_seat();
         const Face face = match_.throw_die();
-        out.push_back(encode_message(Throw{game().turns(), seat, face, events_view(match_.events(), game().players())}));
+        out.push_back(encode_message(Throw{game().turns(), numbers_.room(seat), face, events()}));
         if (match_.awaiting_choice()) return {game().current_seat()};
         return {};
     }
@@ -207,7 +239,7 @@ public:
     void resolve(std::vector<std::string>& out) override {
         if (!chosen_) return;
         chosen_ = false;
-        out.push_back(encode_message(LudoMove{game().turns(), by_, events_view(match_.events(), game().players())}));
+        out.push_back(encode_message(LudoMove{game().turns(), by_, events()}));
     }
 
     std::vector<DecisionOption> decision_options(int seat, bool hints) override {
@@ -251,9 +283,10 @@ public:
 
     void describe(RoomSnapshot& snapshot) const override {
         LudoView v;
+        v.players = numbers_.all();
         v.position = game().position();
         v.phase = std::string(ludo::to_string(game().phase()));
-        v.current_seat = game().current_seat();
+        v.current_seat = numbers_.room(game().current_seat());
         v.turn = game().turns();
         if (game().phase() == ludo::Phase::awaiting_choice) v.face = game().face();
         snapshot.ludo = std::move(v);
@@ -261,7 +294,9 @@ public:
 
 private:
     const ludo::Game& game() const { return match_.game(); }
+    std::vector<EventView> events() const { return events_view(match_.events(), game().players(), numbers_); }
 
+    SeatNumbers numbers_;
     ludo::Match match_;
     bool roll_off_shown_ = false;
     bool chosen_ = false;

@@ -35,14 +35,17 @@ public:
     virtual bool over() const = 0;
     virtual void abandon() = 0;
     virtual const GameRecord& record() const = 0;
-    // The game's part of the room snapshot.
+    // The game's part of the room snapshot (arrays by room seat).
     virtual void describe(protocol::RoomSnapshot& snapshot) const = 0;
 };
 
+// One player of the game. The table numbers players 0..n-1 in play order (the engines' and the
+// record's numbering); every message it writes names the room's seat, `number`.
 struct TableSeat {
     std::string name;
     bool bot = false;
     PolicyKind policy = PolicyKind::best;
+    int number = 0;  // the room's seat
 };
 
 // The set of boards (Spook) is chosen by the server before the client seeds arrive; it is part

@@ -152,9 +152,20 @@ private:
             write_started_ = std::chrono::steady_clock::now();
         }
         buffers_.clear();
-        for (const auto& o : in_flight_) {
-            buffers_.emplace_back(o.header.bytes.data(), o.header.size);
-            buffers_.emplace_back(o.payload->data(), o.payload->size());
+        if constexpr (is_tls_v<Stream>) {
+            // TLS takes one buffer at a time (a record, and a write, each): the pass's frames are
+            // copied into one, so that they still leave together.
+            flat_.clear();
+            for (const auto& o : in_flight_) {
+                flat_.append(o.header.view());
+                flat_.append(*o.payload);
+            }
+            buffers_.emplace_back(flat_.data(), flat_.size());
+        } else {
+            for (const auto& o : in_flight_) {
+                buffers_.emplace_back(o.header.bytes.data(), o.header.size);
+                buffers_.emplace_back(o.payload->data(), o.payload->size());
+            }
         }
         net::async_write(stream_, buffers_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
             self->on_write(ec);
@@ -178,6 +189,7 @@ private:
         if (idle) {  // an idle connection keeps no write buffers
             std::vector<Outgoing>().swap(in_flight_);
             std::vector<net::const_buffer>().swap(buffers_);
+            std::string().swap(flat_);
         } else {
             in_flight_.clear();
         }
@@ -209,6 +221,13 @@ private:
     // Closes with a code and reason (a protocol failure, too many bad messages).
     void close_with(std::uint16_t code, std::string_view reason) {
         enqueue(ws::Opcode::close, std::make_shared<const std::string>(ws::close_payload(code, reason)));
+        // The close frame may wait behind a write the peer never reads: the connection ends
+        // anyway, a stalled write's time plus the close's wait later (after_close_sent re-arms
+        // this timer once the frame is out).
+        timer_.expires_after(kWriteStall + kCloseWait);
+        timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
+            if (!ec) self->hang_up();
+        });
     }
 
     void hang_up() {
@@ -350,6 +369,7 @@ private:
     bool dropped_ = false;       // hung up (slow reader, error): nothing more goes out
     std::vector<Outgoing> in_flight_;
     std::vector<net::const_buffer> buffers_;
+    std::string flat_;  // TLS: the pass's frames in one buffer
 };
 
 }  // namespace
@@ -363,5 +383,7 @@ void run_websocket_session(Stream&& stream, std::shared_ptr<Network::Impl> netwo
 
 template void run_websocket_session<PlainStream>(PlainStream&&, std::shared_ptr<Network::Impl>, ConnectionSlot,
                                                  http::request<http::string_body>, std::string);
+template void run_websocket_session<TlsStream>(TlsStream&&, std::shared_ptr<Network::Impl>, ConnectionSlot,
+                                               http::request<http::string_body>, std::string);
 
 }  // namespace spookludo::server

@@ -76,6 +76,7 @@ void from_json(const json& j, GameRecord& out) {
             s.policy = parse_policy(name);
             if (!s.policy) fail(join(path, "policy"), "unknown policy \"" + name + "\"");
         }
+        if (seats[i].contains("room_seat")) s.room_seat = read_small(seats[i], path, "room_seat", 0, 7);
         r.seats.push_back(s);
     }
     if (static_cast<int>(r.seats.size()) != players)
@@ -254,6 +255,10 @@ std::string record_text(const GameRecord& r) {
         if (s.policy) {
             out += ",\"policy\":";
             jt::string(out, to_string(*s.policy));
+        }
+        if (s.room_seat) {
+            out += ",\"room_seat\":";
+            jt::number(out, *s.room_seat);
         }
         out += ",\"seat\":";
         jt::number(out, s.seat);

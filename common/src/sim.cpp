@@ -17,7 +17,7 @@ std::vector<RecordSeat> bot_seats(const std::vector<PolicyKind>& seats) {
     std::vector<RecordSeat> out;
     for (std::size_t s = 0; s < seats.size(); ++s)
         out.push_back({static_cast<int>(s), std::string(to_string(seats[s])) + " bot " + std::to_string(s + 1), true,
-                       seats[s]});
+                       seats[s], std::nullopt});
     return out;
 }
 

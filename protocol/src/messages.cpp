@@ -38,6 +38,7 @@ std::string_view to_string(ErrorCode code) noexcept {
         case ErrorCode::already_in_room: return "already_in_room";
         case ErrorCode::internal_error: return "internal_error";
         case ErrorCode::bad_name: return "bad_name";
+        case ErrorCode::paused: return "paused";
     }
     return "?";
 }
@@ -59,11 +60,13 @@ GameOptions read_options(const json& j, const char* key) {
 }
 
 SettingsChange read_settings(const json& j) {
-    jr::only_keys(j, "settings", {"decision_ms", "pace_ms", "hints"});
+    jr::only_keys(j, "settings", {"decision_ms", "pace_ms", "hints", "auto_start_ms"});
     SettingsChange s;
     if (j.contains("decision_ms")) s.decision_ms = static_cast<int>(jr::integer(j, "settings", "decision_ms", 1000, 600000));
     if (j.contains("pace_ms")) s.pace_ms = static_cast<int>(jr::integer(j, "settings", "pace_ms", 0, 10000));
     if (j.contains("hints")) s.hints = jr::boolean(j, "settings", "hints");
+    if (j.contains("auto_start_ms"))
+        s.auto_start_ms = static_cast<int>(jr::integer(j, "settings", "auto_start_ms", 0, 600000));
     return s;
 }
 
@@ -200,6 +203,7 @@ std::string encode(const ClientMessage& message) {
         if (s.decision_ms) o["decision_ms"] = *s.decision_ms;
         if (s.pace_ms) o["pace_ms"] = *s.pace_ms;
         if (s.hints) o["hints"] = *s.hints;
+        if (s.auto_start_ms) o["auto_start_ms"] = *s.auto_start_ms;
         return o;
     };
     std::visit(

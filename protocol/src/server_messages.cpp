@@ -55,9 +55,12 @@ void from_json(const json& j, Joined& m) {
 
 void to_json(json& j, const SeatView& m) {
     j = {{"seat", m.seat}, {"name", m.name}, {"bot", m.bot}};
+    if (m.free) j["free"] = true;
     if (m.policy) j["policy"] = to_string(*m.policy);
     put(j, "connected", m.connected);
     put(j, "away", m.away);
+    put(j, "status", m.status);
+    if (m.kicked) j["kicked"] = true;
 }
 void from_json(const json& j, SeatView& m) {
     get(j, "seat", m.seat);
@@ -68,16 +71,20 @@ void from_json(const json& j, SeatView& m) {
     m.policy = policy ? parse_policy(*policy) : std::nullopt;
     get(j, "connected", m.connected);
     get(j, "away", m.away);
+    m.free = j.value("free", false);
+    get(j, "status", m.status);
+    m.kicked = j.value("kicked", false);
 }
 
 void to_json(json& j, const SpookView& m) {
     json finished = json::array();
     for (const auto& f : m.finished_round) finished.push_back(f ? json(*f) : json(nullptr));
-    j = {{"round", m.round}, {"phase", m.phase}, {"boards", m.boards}, {"positions", m.positions},
-         {"finished_round", finished}};
+    j = {{"players", m.players}, {"round", m.round}, {"phase", m.phase}, {"boards", m.boards},
+         {"positions", m.positions}, {"finished_round", finished}};
     put(j, "roll", m.roll);
 }
 void from_json(const json& j, SpookView& m) {
+    get(j, "players", m.players);
     get(j, "round", m.round);
     get(j, "phase", m.phase);
     get(j, "roll", m.roll);
@@ -89,10 +96,12 @@ void from_json(const json& j, SpookView& m) {
 }
 
 void to_json(json& j, const LudoView& m) {
-    j = {{"position", m.position}, {"phase", m.phase}, {"current_seat", m.current_seat}, {"turn", m.turn}};
+    j = {{"players", m.players}, {"position", m.position}, {"phase", m.phase}, {"current_seat", m.current_seat},
+         {"turn", m.turn}};
     put(j, "face", m.face);
 }
 void from_json(const json& j, LudoView& m) {
+    get(j, "players", m.players);
     get(j, "position", m.position);
     get(j, "phase", m.phase);
     get(j, "current_seat", m.current_seat);
@@ -101,18 +110,20 @@ void from_json(const json& j, LudoView& m) {
 }
 
 void to_json(json& j, const RoomSettings& m) {
-    j = {{"decision_ms", m.decision_ms}, {"pace_ms", m.pace_ms}, {"hints", m.hints}};
+    j = {{"decision_ms", m.decision_ms}, {"pace_ms", m.pace_ms}, {"hints", m.hints}, {"auto_start_ms", m.auto_start_ms}};
 }
 void from_json(const json& j, RoomSettings& m) {
     get(j, "decision_ms", m.decision_ms);
     get(j, "pace_ms", m.pace_ms);
     get(j, "hints", m.hints);
+    get(j, "auto_start_ms", m.auto_start_ms);
 }
 
 void to_json(json& j, const RoomSnapshot& m) {
     j = {{"room", m.room},         {"state", m.state}, {"paused", m.paused},         {"options", m.options},
          {"settings", m.settings}, {"host", m.host},   {"seats", m.seats},           {"spectators", m.spectators},
          {"server_time_ms", m.server_time_ms}};
+    put(j, "auto_start_at_ms", m.auto_start_at_ms);
     put(j, "game_id", m.game_id);
     put(j, "commitment", m.commitment);
     if (!m.boards.empty()) j["boards"] = m.boards;
@@ -129,6 +140,7 @@ void from_json(const json& j, RoomSnapshot& m) {
     get(j, "seats", m.seats);
     get(j, "spectators", m.spectators);
     get(j, "server_time_ms", m.server_time_ms);
+    get(j, "auto_start_at_ms", m.auto_start_at_ms);
     get(j, "game_id", m.game_id);
     get(j, "commitment", m.commitment);
     get(j, "boards", m.boards);
@@ -165,12 +177,14 @@ void from_json(const json& j, SeedView& m) {
 void to_json(json& j, const GameStarted& m) {
     j = {{"game_id", m.game_id}, {"options", m.options}, {"client_seeds", m.client_seeds}};
     if (!m.assignment.empty()) j["assignment"] = m.assignment;
+    j["players"] = m.players;
 }
 void from_json(const json& j, GameStarted& m) {
     get(j, "game_id", m.game_id);
     get(j, "options", m.options);
     get(j, "client_seeds", m.client_seeds);
     get(j, "assignment", m.assignment);
+    get(j, "players", m.players);
 }
 
 // ---- The messages of every step: one field list each --------------------------------------------
@@ -387,8 +401,23 @@ void from_json(const json& j, GameOver& m) {
     get(j, "reason", m.reason);
 }
 
-void to_json(json& j, const Kicked& m) { j = {{"room", m.room}}; }
-void from_json(const json& j, Kicked& m) { get(j, "room", m.room); }
+void to_json(json& j, const Kicked& m) { j = {{"room", m.room}, {"reason", m.reason}}; }
+void from_json(const json& j, Kicked& m) {
+    get(j, "room", m.room);
+    get(j, "reason", m.reason);
+}
+
+void to_json(json& j, const Notice& m) {
+    j = {{"kind", m.kind}, {"text", m.text}};
+    put(j, "seat", m.seat);
+    put(j, "name", m.name);
+}
+void from_json(const json& j, Notice& m) {
+    get(j, "kind", m.kind);
+    get(j, "text", m.text);
+    get(j, "seat", m.seat);
+    get(j, "name", m.name);
+}
 
 void to_json(json& j, const Closing& m) { j = {{"reason", m.reason}}; }
 void from_json(const json& j, Closing& m) { get(j, "reason", m.reason); }

@@ -8,12 +8,15 @@
 #include <atomic>
 #include <filesystem>
 #include <thread>
+#include <variant>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
+#include <boost/beast/ssl.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 #include <spdlog/spdlog.h>
@@ -86,24 +89,48 @@ std::uint16_t TestServer::port() const { return impl_->network->port(); }
 std::string TestServer::data_dir() const { return impl_->services.config.data_dir; }
 
 // ---- Client -----------------------------------------------------------------------------------
+using PlainWs = websocket::stream<beast::tcp_stream>;
+using TlsWs = websocket::stream<beast::ssl_stream<beast::tcp_stream>>;
+
 struct Client::Impl {
     net::io_context io;
-    websocket::stream<beast::tcp_stream> ws{io};
+    net::ssl::context ctx{net::ssl::context::tls_client};
+    std::variant<std::monostate, PlainWs, TlsWs> ws;
     beast::flat_buffer buffer;
     bool closed = false;
+
+    template <class F>
+    decltype(auto) with(F&& f) {
+        if (auto* p = std::get_if<PlainWs>(&ws)) return f(*p);
+        return f(std::get<TlsWs>(ws));
+    }
 };
 
 Client::Client(std::uint16_t port, std::string path, const std::string& from) : impl_(std::make_unique<Impl>()) {
+    auto& ws = impl_->ws.emplace<PlainWs>(impl_->io);
     tcp::resolver resolver(impl_->io);
     if (from.empty()) {
-        beast::get_lowest_layer(impl_->ws).connect(resolver.resolve("127.0.0.1", std::to_string(port)));
+        beast::get_lowest_layer(ws).connect(resolver.resolve("127.0.0.1", std::to_string(port)));
     } else {
-        auto& socket = beast::get_lowest_layer(impl_->ws).socket();
+        auto& socket = beast::get_lowest_layer(ws).socket();
         socket.open(tcp::v4());
         socket.bind(tcp::endpoint(net::ip::make_address(from), 0));
         socket.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
     }
-    impl_->ws.handshake("127.0.0.1:" + std::to_string(port), path);
+    ws.handshake("127.0.0.1:" + std::to_string(port), path);
+}
+
+Client::Client(std::uint16_t port, const TlsClientOptions& tls) : impl_(std::make_unique<Impl>()) {
+    impl_->ctx.load_verify_file(tls.ca_file);
+    impl_->ctx.set_verify_mode(net::ssl::verify_peer);
+    auto& ws = impl_->ws.emplace<TlsWs>(impl_->io, impl_->ctx);
+    auto& ssl = ws.next_layer();
+    SSL_set_tlsext_host_name(ssl.native_handle(), tls.host.c_str());
+    ssl.set_verify_callback(net::ssl::host_name_verification(tls.host));
+    tcp::resolver resolver(impl_->io);
+    beast::get_lowest_layer(ws).connect(resolver.resolve("127.0.0.1", std::to_string(port)));
+    ssl.handshake(net::ssl::stream_base::client);
+    ws.handshake(tls.host + ":" + std::to_string(port), "/ws");
 }
 
 Client::~Client() = default;
@@ -113,16 +140,20 @@ void Client::send(const json& message) { send_text(message.dump()); }
 void Client::send_text(const std::string& text) {
     if (impl_->closed) return;
     beast::error_code ec;
-    impl_->ws.text(true);
-    impl_->ws.write(net::buffer(text), ec);
+    impl_->with([&](auto& ws) {
+        ws.text(true);
+        ws.write(net::buffer(text), ec);
+    });
     if (ec) impl_->closed = true;
 }
 
 void Client::send_binary(const std::string& bytes) {
     beast::error_code ec;
-    impl_->ws.binary(true);
-    impl_->ws.write(net::buffer(bytes), ec);
-    impl_->ws.text(true);
+    impl_->with([&](auto& ws) {
+        ws.binary(true);
+        ws.write(net::buffer(bytes), ec);
+        ws.text(true);
+    });
     if (ec) impl_->closed = true;
 }
 
@@ -130,15 +161,17 @@ std::optional<json> Client::read(std::chrono::milliseconds timeout) {
     if (impl_->closed) return std::nullopt;
     bool done = false;
     beast::error_code result;
-    impl_->ws.async_read(impl_->buffer, [&](beast::error_code ec, std::size_t) {
-        done = true;
-        result = ec;
+    impl_->with([&](auto& ws) {
+        ws.async_read(impl_->buffer, [&](beast::error_code ec, std::size_t) {
+            done = true;
+            result = ec;
+        });
     });
     impl_->io.restart();
     impl_->io.run_for(timeout);
     if (!done) {
         // Time is up: cancel the read and let it finish.
-        beast::get_lowest_layer(impl_->ws).cancel();
+        impl_->with([](auto& ws) { beast::get_lowest_layer(ws).cancel(); });
         impl_->io.restart();
         impl_->io.run();
         impl_->closed = true;  // a cancelled read leaves the stream unusable
@@ -172,7 +205,7 @@ bool Client::closed() const noexcept { return impl_->closed; }
 
 void Client::close() {
     beast::error_code ec;
-    beast::get_lowest_layer(impl_->ws).socket().close(ec);
+    impl_->with([&](auto& ws) { beast::get_lowest_layer(ws).socket().close(ec); });
     impl_->closed = true;
 }
 

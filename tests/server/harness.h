@@ -36,11 +36,19 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
+// A client over TLS (wss://): the certificate verified against `ca_file`, for `host`.
+struct TlsClientOptions {
+    std::string ca_file;
+    std::string host = "localhost";
+};
+
 class Client {
 public:
     // `from`: the local address to connect from (another loopback address, e.g. 127.0.0.2, is
     // another client address for the server); empty: the system's choice.
     explicit Client(std::uint16_t port, std::string path = "/ws", const std::string& from = {});
+    // Over TLS; throws (boost::system::system_error) when the handshake or the verification fails.
+    Client(std::uint16_t port, const TlsClientOptions& tls);
     ~Client();
     void send(const json& message);
     void send_text(const std::string& text);
@@ -70,6 +78,13 @@ std::string create_room(Client& c, const json& options, const std::string& name 
 // Answers every decision with its first option (and the commitment with a seed) until
 // game_over; returns game_over.
 json play_to_end(Client& c, std::chrono::milliseconds limit = 30s);
+// The taken seats of a `room` snapshot (it lists every seat of the room, free ones too).
+inline json taken_seats(const json& room) {
+    json out = json::array();
+    for (const auto& s : room["seats"])
+        if (!s.value("free", false)) out.push_back(s);
+    return out;
+}
 
 // A fresh directory under the system's temporary one, removed at the end.
 struct TempDir {

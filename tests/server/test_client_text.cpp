@@ -47,7 +47,7 @@ TEST_CASE("server: a message type cut inside a UTF-8 character gets an error and
     ann.send({{"type", "add_bot"}, {"policy", "greedy"}});
     const json room = ann.expect("room");
     CHECK(room["room"] == code);
-    CHECK(room["seats"].size() == 2);
+    CHECK(taken_seats(room).size() == 2);
     Client ben(server.port());
     ben.hello();
     ben.send({{"type", "watch"}, {"room", code}});

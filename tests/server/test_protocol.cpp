@@ -107,19 +107,26 @@ TEST_CASE("protocol: server messages round-trip through to_json and from_json [p
     room.state = "playing";
     room.options = GameOptions::spook_game(2, 2);
     room.host = 0;
-    room.seats = {{0, "Ann", false, std::nullopt, true, false}, {1, "best bot 1", true, PolicyKind::best, std::nullopt, std::nullopt}};
+    room.seats = {{0, "Ann", false, false, std::nullopt, true, false, "here", false},
+                  {1, "", false, true, std::nullopt, std::nullopt, std::nullopt, std::nullopt, false},
+                  {2, "best bot 1", true, false, PolicyKind::best, std::nullopt, std::nullopt, std::nullopt, true}};
     room.commitment = std::string(64, 'a');
-    room.spook = SpookView{3, "choosing", 4, {".A", ".B"}, {{5, 1}, {9, 1}}, {std::nullopt, 7}};
+    room.spook = SpookView{{0, 2}, 3, "choosing", 4, {".A", "", ".B"}, {{5, 1}, {}, {9, 1}}, {std::nullopt, std::nullopt, 7}};
     const nlohmann::json j = to_message(room);
     CHECK(j["type"] == "room");
     CHECK(j["game"]["finished_round"][0].is_null());
-    CHECK_FALSE(j["seats"][1].contains("connected"));
+    CHECK_FALSE(j["seats"][2].contains("connected"));
+    CHECK(j["seats"][1]["free"] == true);
+    CHECK(j["seats"][2]["kicked"] == true);
     const RoomSnapshot back = j.get<RoomSnapshot>();
-    CHECK(back.seats.size() == 2);
-    CHECK(back.seats[1].policy == PolicyKind::best);
+    CHECK(back.seats.size() == 3);
+    CHECK(back.seats[1].free);
+    CHECK(back.seats[2].policy == PolicyKind::best);
+    CHECK(back.seats[0].status == "here");
     REQUIRE(back.spook.has_value());
+    CHECK(back.spook->players == std::vector<int>{0, 2});
     CHECK(back.spook->roll == 4);
-    CHECK(back.spook->finished_round[1] == 7);
+    CHECK(back.spook->finished_round[2] == 7);
     CHECK(nlohmann::json(back) == nlohmann::json(room));
 
     Decision d{"17", 0, 3, {{0, 5, 9, "cat", 29.8, std::nullopt, std::nullopt}}, 20000, 1};

@@ -2,6 +2,7 @@
 // loopback, and what the server must do instead (each case failed before its fix).
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,8 +51,15 @@ std::optional<json> read_until(RawClient& c, const std::string& type, std::chron
 
 }  // namespace
 
+// A seated player who drops keeps the seat for the reconnect window: these servers have a short one.
+server::Config short_window() {
+    auto c = TestServer::fast_config();
+    c.reconnect_ms = 300;
+    return c;
+}
+
 TEST_CASE("security: join_room and create_room in one TCP write, then gone: no ghost seat and no room left behind [server][security]") {
-    TestServer server;
+    TestServer server(short_window());
     Client ann(server.port());
     const std::string code = create_room(ann, spook_options(), "Ann");
     for (int i = 0; i < 10; ++i) {
@@ -61,13 +69,14 @@ TEST_CASE("security: join_room and create_room in one TCP write, then gone: no g
                              message({{"type", "join_room"}, {"room", code}, {"name", "Guest " + std::to_string(i)}}) +
                              message({{"type", "create_room"}, {"options", spook_options(2)}, {"name", "Guest"}})));
     }  // each connection closes here, whatever the server made of its messages
-    // Only Ann's room is left, and only Ann sits in it.
+    // Only Ann's room is left, and only Ann sits in it (once the guests' seats stopped waiting).
     CHECK(metric_becomes(server.port(), "spookludo_rooms", 1));
     CHECK(metric_becomes(server.port(), "spookludo_connections", 1));
+    std::this_thread::sleep_for(600ms);
     ann.send({{"type", "add_bot"}, {"policy", "random"}});
     json room = ann.expect("room");
-    while (room["seats"].size() < 2 || !room["seats"].back()["bot"].get<bool>()) room = ann.expect("room");
-    CHECK(room["seats"].size() == 2);
+    while (taken_seats(room).size() < 2 || !taken_seats(room).back()["bot"].get<bool>()) room = ann.expect("room");
+    CHECK(taken_seats(room).size() == 2);
     CHECK(room["host"] == 0);
     // Ann leaves: nobody is left, and the room closes.
     ann.close();
@@ -85,22 +94,25 @@ TEST_CASE("security: join_room A and join_room B in one TCP write put the connec
     REQUIRE(c.send_bytes(frame(ws::Opcode::text, kHello) + message({{"type", "join_room"}, {"room", a}, {"name", "Cy"}}) +
                          message({{"type", "join_room"}, {"room", b}, {"name", "Cy"}})));
     REQUIRE(read_until(c, "welcome"));
-    // The second join is refused as it is taken, before the first has been answered.
-    std::vector<json> answers;
-    while (answers.size() < 2)
-        if (auto m = c.read_json(5s); m && (*m)["type"] != "room") answers.push_back(*m);
-        else if (!m) break;
-    REQUIRE(answers.size() == 2);
-    CHECK(answers[0]["type"] == "error");
-    CHECK(answers[0]["code"] == "already_in_room");
-    CHECK(answers[0]["ref"] == "join_room");
-    CHECK(answers[1]["type"] == "joined");
-    CHECK(answers[1]["room"] == a);
+    // The second join is refused as it is taken (the refusal and room A's welcome may come in
+    // either order: one is the connection's, the other the room's).
+    std::optional<json> refusal, joined;
+    while (!refusal || !joined) {
+        auto m = c.read_json(5s);
+        if (!m) break;
+        if ((*m)["type"] == "error") refusal = m;
+        if ((*m)["type"] == "joined") joined = m;
+    }
+    REQUIRE(refusal);
+    REQUIRE(joined);
+    CHECK((*refusal)["code"] == "already_in_room");
+    CHECK((*refusal)["ref"] == "join_room");
+    CHECK((*joined)["room"] == a);
     // Room B has Bob alone (a bot added shows the seats as they are).
     bob.send({{"type", "add_bot"}, {"policy", "random"}});
     json room = bob.expect("room");
-    while (room["seats"].size() < 2 || !room["seats"].back()["bot"].get<bool>()) room = bob.expect("room");
-    CHECK(room["seats"].size() == 2);
+    while (taken_seats(room).size() < 2 || !taken_seats(room).back()["bot"].get<bool>()) room = bob.expect("room");
+    CHECK(taken_seats(room).size() == 2);
 }
 
 TEST_CASE("security: a client that floods pings and never reads is cut off, its pongs not queued without end [server][security]") {
@@ -193,7 +205,7 @@ TEST_CASE("security: a hello sent in the same TCP write as the upgrade request i
 }
 
 TEST_CASE("security: a wrong resume and a join_room of the same room in one TCP write: seated once, and gone when it goes [server][security]") {
-    TestServer server;
+    TestServer server(short_window());
     Client ann(server.port());
     const std::string code = create_room(ann, spook_options(), "Ann");
     {
@@ -204,10 +216,38 @@ TEST_CASE("security: a wrong resume and a join_room of the same room in one TCP 
                              message({{"type", "join_room"}, {"room", code}, {"name", "Cy"}})));
         REQUIRE(read_until(c, "joined"));
     }  // the room's refusal of the resume came after the join was sent: it must not let Cy go
-    // Cy's seat is freed when Cy's connection ends (a bot added shows the seats as they are).
+    // Cy's seat is freed when Cy's reconnect window ends (a bot added shows the seats as they are).
     CHECK(metric_becomes(server.port(), "spookludo_connections", 1));
+    std::this_thread::sleep_for(600ms);
     ann.send({{"type", "add_bot"}, {"policy", "random"}});
     json room = ann.expect("room");
-    while (!room["seats"].back()["bot"].get<bool>()) room = ann.expect("room");
-    CHECK(room["seats"].size() == 2);
+    while (!taken_seats(room).back()["bot"].get<bool>()) room = ann.expect("room");
+    CHECK(taken_seats(room).size() == 2);
+}
+
+TEST_CASE("security: HEAD of a record answers the record's headers and length without its body [server][security][http]") {
+    TestServer server;
+    Client ann(server.port());
+    create_room(ann, spook_options(), "Ann");
+    ann.send({{"type", "add_bot"}, {"policy", "best"}});
+    ann.expect("room");
+    ann.send({{"type", "start"}});
+    ann.expect("commitment");
+    ann.send({{"type", "client_seed"}, {"seed", "head"}});
+    ann.expect("game_started");
+    ann.send({{"type", "end_game"}});
+    const json over = ann.expect("game_over");
+    REQUIRE(over.contains("record"));
+    const std::string path = over["record"];
+    const auto [status, body] = http_get(server.port(), path);
+    REQUIRE(status == 200);
+
+    RawClient c(server.port());
+    REQUIRE(c.send_bytes("HEAD " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"));
+    const std::string answer = c.read_to_end();
+    const auto end = answer.find("\r\n\r\n");
+    REQUIRE(end != std::string::npos);
+    CHECK(answer.rfind("HTTP/1.1 200", 0) == 0);
+    CHECK(answer.find("Content-Length: " + std::to_string(body.size())) != std::string::npos);
+    CHECK(answer.size() == end + 4);  // nothing after the headers
 }

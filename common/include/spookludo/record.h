@@ -21,6 +21,9 @@ struct RecordSeat {
     std::string name;
     bool bot = false;                   // a server-side bot (contributes no client seed)
     std::optional<PolicyKind> policy;   // the bot's policy
+    // The room's seat the player sat at (0-based; people count from 1). `seat` is the player's
+    // number in the game (0..n-1, the order of play), which every other part of the record uses.
+    std::optional<int> room_seat;
     friend bool operator==(const RecordSeat&, const RecordSeat&) = default;
 };
 

@@ -51,6 +51,7 @@ enum class ErrorCode : unsigned char {
     already_in_room,
     internal_error,    // the server failed to handle the message (logged and counted); nothing changed
     bad_name,          // a name the server would have to change (the message says why: name_problem)
+    paused,            // a choice while the game is paused: the decision stays open, its time kept
 };
 std::string_view to_string(ErrorCode code) noexcept;
 
@@ -59,6 +60,7 @@ struct RoomSettings {
     int decision_ms = 30000;  // time to choose
     int pace_ms = 1000;       // pause between steps so people can follow
     bool hints = false;       // options carry their value
+    int auto_start_ms = 0;    // the lobby starts by itself this long after it is set (bots fill free seats); 0 off
     friend bool operator==(const RoomSettings&, const RoomSettings&) = default;
 };
 
@@ -68,13 +70,15 @@ struct SettingsChange {
     std::optional<int> decision_ms;
     std::optional<int> pace_ms;
     std::optional<bool> hints;
+    std::optional<int> auto_start_ms;
     RoomSettings applied_to(RoomSettings base) const {
         if (decision_ms) base.decision_ms = *decision_ms;
         if (pace_ms) base.pace_ms = *pace_ms;
         if (hints) base.hints = *hints;
+        if (auto_start_ms) base.auto_start_ms = *auto_start_ms;
         return base;
     }
-    static SettingsChange all(const RoomSettings& s) { return {s.decision_ms, s.pace_ms, s.hints}; }
+    static SettingsChange all(const RoomSettings& s) { return {s.decision_ms, s.pace_ms, s.hints, s.auto_start_ms}; }
     friend bool operator==(const SettingsChange&, const SettingsChange&) = default;
 };
 

@@ -29,26 +29,33 @@ struct Joined {
     bool host = false;
 };
 
+// Every seat of the room, free ones included, by its number: a seat keeps its number for the
+// life of the room (numbers need not be contiguous: a removed seat leaves a gap).
 struct SeatView {
     int seat = 0;
     std::string name;
     bool bot = false;
+    bool free = false;                 // nobody sits here (name empty)
     std::optional<PolicyKind> policy;  // bots
     std::optional<bool> connected;     // players
     std::optional<bool> away;          // players: disconnected, or played by the server
+    std::optional<std::string> status; // players: here, away, server, left
+    bool kicked = false;               // a bot playing a kicked player's seat to the end of the game
 };
 
 struct SpookView {
+    std::vector<int> players;  // the room seats in play order
     int round = 0;
     std::string phase;
     std::optional<int> roll;
-    std::vector<std::string> boards;          // per seat, board notation
-    std::vector<std::vector<int>> positions;  // per seat, per piece
+    std::vector<std::string> boards;          // by room seat, board notation ("" for a free seat)
+    std::vector<std::vector<int>> positions;  // by room seat, per piece ([] for a free seat)
     std::vector<std::optional<int>> finished_round;
 };
 
 struct LudoView {
-    std::string position;  // the position notation
+    std::vector<int> players;  // the room seats in play order (and colour order)
+    std::string position;  // the position notation, its players in `players` order
     std::string phase;
     int current_seat = 0;
     int turn = 0;
@@ -66,6 +73,7 @@ struct RoomSnapshot {
     std::vector<SeatView> seats;
     int spectators = 0;
     std::int64_t server_time_ms = 0;
+    std::optional<std::int64_t> auto_start_at_ms;  // the lobby starts by itself then (server clock)
     std::optional<std::string> game_id;
     std::optional<std::string> commitment;
     std::vector<std::string> boards;  // Spook: the published boards
@@ -95,7 +103,8 @@ struct GameStarted {
     std::string game_id;
     GameOptions options;
     std::vector<SeedView> client_seeds;
-    std::vector<int> assignment;  // Spook: board index per seat
+    std::vector<int> assignment;  // Spook: board index by room seat (-1 for a free seat)
+    std::vector<int> players;     // the room seats in play order
 };
 
 struct DecisionOption {
@@ -192,8 +201,8 @@ struct GameOver {
     static constexpr const char* type = "game_over";
     std::string game_id;
     std::string status;  // finished, abandoned
-    std::vector<int> winners;
-    std::vector<int> places;
+    std::vector<int> winners;  // room seats
+    std::vector<int> places;   // by room seat (0: no place, or a free seat)
     int length = 0;
     std::optional<std::string> server_seed;
     std::optional<std::string> record;  // "/records/<id>"
@@ -203,6 +212,16 @@ struct GameOver {
 struct Kicked {
     static constexpr const char* type = "kicked";
     std::string room;
+    std::string reason;
+};
+
+// One line of the room's story, worded for people (seats 1-based in `text`).
+struct Notice {
+    static constexpr const char* type = "notice";
+    std::string kind;  // joined, left, away, back, server_plays, kicked, removed, host, paused, resumed, ...
+    std::optional<int> seat;
+    std::optional<std::string> name;
+    std::string text;
 };
 
 struct Closing {
@@ -251,6 +270,7 @@ SPOOKLUDO_MESSAGE_JSON(Throw)
 SPOOKLUDO_MESSAGE_JSON(LudoMove)
 SPOOKLUDO_MESSAGE_JSON(GameOver)
 SPOOKLUDO_MESSAGE_JSON(Kicked)
+SPOOKLUDO_MESSAGE_JSON(Notice)
 SPOOKLUDO_MESSAGE_JSON(Closing)
 SPOOKLUDO_MESSAGE_JSON(Pong)
 SPOOKLUDO_MESSAGE_JSON(ErrorReply)
