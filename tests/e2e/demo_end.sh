@@ -2,7 +2,9 @@
 # The demo's end (issue #15, item 19): scripts/demo.sh stops its server when the game is over,
 # so what it prints last must work without it: the record's file in the demo's data directory
 # and a `spookludo verify` command for it. Runs the demo with the programs of BUILD_DIR (no
-# build), a lobby that starts at once, one seat, no pauses; then runs the command it printed.
+# build), two seats and a lobby that waits 1 s for the second (the demo's watcher is in by then;
+# with every seat taken at once the game would be over before it), no pauses; then runs the
+# command it printed.
 #
 # Usage: tests/e2e/demo_end.sh BUILD_DIR     (exit 0 when the demo's last lines work)
 set -euo pipefail
@@ -15,7 +17,7 @@ fail() { echo "demo end: $*" >&2; echo "--- the demo's output ---" >&2; cat "$wo
 
 # A port nothing listens on (the demo's default, 7777, may be taken on a test machine).
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-DEMO_SKIP_BUILD=1 DEMO_BUILD_DIR="$build_dir" DEMO_PORT=$port DEMO_WAIT=0 DEMO_PLAYERS=1 DEMO_PACE_MS=0 \
+DEMO_SKIP_BUILD=1 DEMO_BUILD_DIR="$build_dir" DEMO_PORT=$port DEMO_WAIT=1 DEMO_PLAYERS=2 DEMO_PACE_MS=0 \
   DEMO_DECISION_MS=1000 DEMO_DATA_DIR="$work/data" timeout 120 "$repo/scripts/demo.sh" </dev/null >"$work/out" 2>&1 ||
   fail "the demo failed (exit $?)"
 
