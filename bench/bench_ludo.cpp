@@ -9,8 +9,12 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <optional>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
+#include "spookludo/command_line.h"
 #include "spookludo/dice.h"
 #include "spookludo/ludo/game.h"
 #include "spookludo/ludo/policy.h"
@@ -43,77 +47,40 @@ struct Flags {
     std::string vs;       // only this opponent match-up (random|greedy)
 };
 
-void usage() {
-    std::puts(
-        "bench_ludo: Classic Ludo engine benchmark (one core)\n"
-        "\n"
-        "  --games N       win-rate games per match-up (default 2000)\n"
-        "  --turns N       turns per timed throughput run with random (default 20000000;\n"
-        "                  greedy and best run proportionally fewer)\n"
-        "  --repeats N     timed runs per throughput figure, median reported (default 5)\n"
-        "  --seed S        seed of dice and bots (default 1)\n"
-        "  --arm 6|8       board of the win-rate games (default 6)\n"
-        "  --quick         a short run: 300 games, 2000000 turns, 3 repeats\n"
-        "  --no-throughput / --no-winrates   skip a part\n"
-        "  --vs random|greedy                only this win-rate match-up\n"
-        "  --depth N, --budget N             BestConfig of `best` (default 2, 2000)\n"
-        "  --weights a=x,b=y                 Weights of `best` (entered, progress, home_column,\n"
-        "                                    home, danger, block, blockade, lockout, opponents,\n"
-        "                                    exposure, threat, far, progress2, reach) and BestConfig\n"
-        "                                    terms (greed, depth, exact_danger=0|1, learned=0|1,\n"
-        "                                    learned_depth, ply, rollouts, horizon)\n"
-        "  --help          this text\n");
-}
-
-bool parse(int argc, char** argv, Flags& f) {
-    for (int i = 1; i < argc; ++i) {
-        const std::string_view a = argv[i];
-        auto value = [&]() -> const char* {
-            if (i + 1 >= argc) {
-                std::fprintf(stderr, "%s needs a value\n", argv[i]);
-                std::exit(2);
-            }
-            return argv[++i];
-        };
-        if (a == "--help" || a == "-h") {
-            usage();
-            std::exit(0);
-        } else if (a == "--games")
-            f.games = std::atoi(value());
-        else if (a == "--turns")
-            f.turns = std::atoi(value());
-        else if (a == "--repeats")
-            f.repeats = std::atoi(value());
-        else if (a == "--seed")
-            f.seed = std::strtoull(value(), nullptr, 10);
-        else if (a == "--arm")
-            f.arm = std::atoi(value());
-        else if (a == "--quick") {
-            f.games = 300;
-            f.turns = 2'000'000;
-            f.repeats = 3;
-        } else if (a == "--no-throughput")
-            f.skip_throughput = true;
-        else if (a == "--no-winrates")
-            f.skip_winrates = true;
-        else if (a == "--vs")
-            f.vs = value();
-        else if (a == "--depth")
-            f.depth = std::atoi(value());
-        else if (a == "--budget")
-            f.budget = std::atoi(value());
-        else if (a == "--weights")
-            f.weights = value();
-        else {
-            std::fprintf(stderr, "unknown flag %s (try --help)\n", argv[i]);
-            return false;
-        }
+// The command line; nothing when the benchmark is to run, else the exit status (0 after --help,
+// 2 for a usage error).
+std::optional<int> parse(int argc, char** argv, Flags& f) {
+    CLI::App app{"bench_ludo: Classic Ludo engine benchmark (one core)", "bench_ludo"};
+    app.footer(
+        "--weights a=x,b=y sets Weights of `best` (entered, progress, home_column, home, danger, block,\n"
+        "blockade, lockout, opponents, exposure, threat, far, progress2, reach) and BestConfig terms (greed,\n"
+        "depth, exact_danger=0|1, learned=0|1, learned_depth, ply, rollouts, horizon).\n"
+        "Exit status: 0 done; 2 a usage error (an unknown option, a bad value, an unknown weight: the\n"
+        "message names it).");
+    app.add_option("--games", f.games, "Win-rate games per match-up")->capture_default_str()->check(spookludo::positive_number());
+    app.add_option("--turns", f.turns,
+                   "Turns per timed throughput run with random (greedy and best run proportionally fewer)")
+        ->capture_default_str()->check(spookludo::positive_number());
+    app.add_option("--repeats", f.repeats, "Timed runs per throughput figure, median reported")
+        ->capture_default_str()->check(spookludo::positive_number());
+    app.add_option("--seed", f.seed, "Seed of dice and bots")->capture_default_str();
+    app.add_option("--arm", f.arm, "Board of the win-rate games, 6 or 8")->capture_default_str()
+        ->check(CLI::IsMember({6, 8}));
+    bool quick = false;
+    app.add_flag("--quick", quick, "A short run: 300 games, 2000000 turns, 3 repeats (unless given)");
+    app.add_flag("--no-throughput", f.skip_throughput, "Skip the throughput part");
+    app.add_flag("--no-winrates", f.skip_winrates, "Skip the win-rate part");
+    app.add_option("--vs", f.vs, "Only this win-rate match-up")->check(CLI::IsMember({"random", "greedy"}));
+    app.add_option("--depth", f.depth, "BestConfig::depth of `best` (default 2)")->check(spookludo::non_negative_number());
+    app.add_option("--budget", f.budget, "BestConfig::node_budget of `best` (default 2000)")->check(spookludo::non_negative_number());
+    app.add_option("--weights", f.weights, "Weights and BestConfig terms of `best`, name=value,... (below)");
+    if (const auto usage = spookludo::parse_command_line(app, argc, argv)) return usage;
+    if (quick) {  // what --games, --turns or --repeats give stands
+        if (app.count("--games") == 0) f.games = 300;
+        if (app.count("--turns") == 0) f.turns = 2'000'000;
+        if (app.count("--repeats") == 0) f.repeats = 3;
     }
-    if (f.games < 1 || f.turns < 1 || f.repeats < 1 || (f.arm != 6 && f.arm != 8)) {
-        std::fprintf(stderr, "bad flag value (try --help)\n");
-        return false;
-    }
-    return true;
+    return std::nullopt;
 }
 
 ludo::BestConfig best_config(const Flags& f) {
@@ -174,8 +141,9 @@ ludo::BestConfig best_config(const Flags& f) {
         else if (name == "progress2")
             w.progress2 = v;
         else {
-            std::fprintf(stderr, "unknown weight %s\n", name.c_str());
-            std::exit(2);
+            std::fprintf(stderr, "bench_ludo: unknown weight %s in --weights\nRun 'bench_ludo --help' for the usage.\n",
+                         name.c_str());
+            std::exit(spookludo::kUsageError);
         }
     }
     return c;
@@ -268,7 +236,7 @@ MatchResult match(PolicyKind opponent, const Flags& f, const ludo::BestConfig& c
 
 int main(int argc, char** argv) {
     Flags f;
-    if (!parse(argc, argv, f)) return 2;
+    if (const auto status = parse(argc, argv, f)) return *status;
     const ludo::BestConfig cfg = best_config(f);
     std::printf("bench_ludo: seed %llu, best depth %d (learned value: %s, depth %d), node budget %d\n",
                 static_cast<unsigned long long>(f.seed), cfg.depth, cfg.learned ? "on" : "off", cfg.learned_depth,

@@ -13,6 +13,9 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
+#include "spookludo/command_line.h"
 #include "spookludo/spook/play.h"
 #include "spookludo/spook/setup.h"
 #include "spookludo/spook/solver.h"
@@ -59,24 +62,19 @@ double throughput(PolicyKind kind, int players, int pieces, int games, std::uint
 
 int main(int argc, char** argv) {
     bool quick = false;
-    bool throughput_only = false;
     std::vector<PolicyKind> kinds{PolicyKind::random, PolicyKind::greedy, PolicyKind::best};
     std::uint64_t seed = 7;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--quick") quick = true;
-        else if (a == "--seed" && i + 1 < argc) seed = std::stoull(argv[++i]);
-        else if (a == "--policy" && i + 1 < argc && parse_policy(argv[i + 1])) {
-            kinds = {*parse_policy(argv[++i])};
-            throughput_only = true;
-        }
-        else {
-            std::printf("usage: bench_spook [--quick] [--seed S] [--policy random|greedy|best]\n"
-                        "Engine throughput (player-rounds/s per policy, one core) and board-solve times.\n"
-                        "--policy measures the throughput of that policy alone (for profiling).\n");
-            return a == "--help" || a == "-h" ? 0 : 2;
-        }
-    }
+    std::string policy;
+    CLI::App app{"bench_spook: Spook engine throughput (player-rounds/s per policy, one core) and board-solve times",
+                 "bench_spook"};
+    app.footer("Exit status: 0 done; 2 a usage error (an unknown option, a bad value: the message names it).");
+    app.add_flag("--quick", quick, "A short run (2000 games a run, 9 boards per piece count)");
+    app.add_option("--seed", seed, "Seed of dice, boards and bots")->capture_default_str();
+    app.add_option("--policy", policy, "Only the throughput of this policy (for profiling)")
+        ->check(CLI::IsMember({"random", "greedy", "best"}));
+    if (const auto usage = parse_command_line(app, argc, argv)) return *usage;
+    const bool throughput_only = !policy.empty();
+    if (throughput_only) kinds = {*parse_policy(policy)};
     const int games = quick ? 2000 : 20000;
     const int runs = 5;
     SolutionCache cache;

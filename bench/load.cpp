@@ -39,6 +39,7 @@
 #include <nlohmann/json.hpp>
 
 #include "net.h"
+#include "spookludo/command_line.h"
 #include "spookludo/protocol/messages.h"
 #include "spookludo/rng.h"
 
@@ -590,7 +591,9 @@ int main(int argc, char** argv) {
         "  spookludo-load --spawn build/release/server/spookludo-server --mode full --rooms 50 --slow 1\n"
         "Against a running server: --url ws://127.0.0.1:7777 --pid PID (the pid for CPU and memory).\n"
         "The server needs limits above the load: --spawn passes --max-rooms, --max-connections and\n"
-        "--max-connections-per-address to match.");
+        "--max-connections-per-address to match.\n"
+        "Exit status: 0 measured and reported; 1 stopped before the measured window ended; 2 a usage error\n"
+        "(an unknown option, a bad value, neither or both of --url and --spawn) or the load could not run.");
     app.add_option("--url", a.url, "A running server, ws://HOST:PORT");
     app.add_option("--spawn", a.spawn, "Start this server binary on a free loopback port (and stop it at the end)");
     app.add_option("--server-args", a.server_args, "Extra arguments for the spawned server (one string)");
@@ -609,10 +612,11 @@ int main(int argc, char** argv) {
     app.add_flag("--json", a.json_out, "Print the report as JSON");
     app.add_flag("--trace", a.trace, "Print every message of the first room with a timestamp (us) on stderr");
     app.add_option("--seed", a.seed, "Seed of the bots' random choices");
-    CLI11_PARSE(app, argc, argv);
+    if (const auto usage = spookludo::parse_command_line(app, argc, argv)) return *usage;
     if (a.url.empty() == a.spawn.empty()) {
-        std::cerr << "spookludo-load: give --url (a running server) or --spawn (a server binary to start)\n";
-        return 2;
+        std::cerr << "spookludo-load: give --url (a running server) or --spawn (a server binary to start)\n"
+                     "Run 'spookludo-load --help' for the usage and the exit statuses.\n";
+        return spookludo::kUsageError;
     }
     ::signal(SIGPIPE, SIG_IGN);
     pid_t child = 0;

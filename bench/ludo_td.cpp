@@ -22,6 +22,9 @@
 #include <string_view>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
+#include "spookludo/command_line.h"
 #include "spookludo/dice.h"
 #include "spookludo/ludo/game.h"
 #include "spookludo/ludo/policy.h"
@@ -370,12 +373,10 @@ void eval(const Params& p) {
 int main(int argc, char** argv) {
     Params p;
     static const char* const kUsage =
-        "ludo_td: trains and measures the learned evaluation of Classic Ludo's `best` (TD(lambda))\n"
-        "\n"
-        "usage: ludo_td train --games N [--alpha A] [--lambda L] [--seed S] [--in W.txt] [--out W.txt]\n"
-        "                     [--greedy-frac F] [--search 0|1] [--inc common/src/ludo/value_net_data.inc]\n"
-        "       ludo_td eval  --games N [--in W.txt] [--vs random|greedy|random-piece] [--seed S] [--ply 0|1|2]\n"
-        "                     [--rollouts R --horizon M] [--foresight K]\n"
+        "ludo_td train --games N [--alpha A] [--lambda L] [--seed S] [--in W.txt] [--out W.txt]\n"
+        "              [--greedy-frac F] [--search 0|1] [--inc common/src/ludo/value_net_data.inc]\n"
+        "ludo_td eval  --games N [--in W.txt] [--vs random|greedy|random-piece] [--seed S] [--ply 0|1|2]\n"
+        "              [--rollouts R --horizon M] [--foresight K]\n"
         "\n"
         "train  one learner (its seat rotating) against three `random` players (or `greedy` in a\n"
         "       fraction F of the games), 4 players, n = 6; starts from --in or random weights, writes\n"
@@ -393,52 +394,39 @@ int main(int argc, char** argv) {
         "\n"
         "defaults: --games 1000 --alpha 0.01 --lambda 0.7 --seed 1 --vs random --ply 0 --horizon 3\n"
         "The commands that made the shipped weights are in BENCHMARKS.md (Classic Ludo).\n";
-    if (argc >= 2 && (std::string_view(argv[1]) == "--help" || std::string_view(argv[1]) == "-h")) {
-        std::fputs(kUsage, stdout);
-        return 0;
+    CLI::App app{"ludo_td: trains and measures the learned evaluation of Classic Ludo's `best` (TD(lambda))",
+                 "ludo_td"};
+    const std::string footer = std::string(kUsage) +
+                               "Exit status: 0 done; 1 a weights file cannot be read; 2 a usage error (no or another\n"
+                               "command, an unknown option, a bad value: the message names it).";
+    app.footer(footer);
+    app.require_subcommand(1, 1);
+    for (const char* mode : {"train", "eval"}) {
+        CLI::App* cmd = app.add_subcommand(mode, std::string(mode) == "train" ? "Train the weights" : "Measure `best` with the weights");
+        cmd->footer(footer);
+        cmd->callback([&p, mode] { p.mode = mode; });
+        cmd->add_option("--games", p.games, "Games")->capture_default_str()->check(spookludo::positive_number());
+        cmd->add_option("--alpha", p.alpha, "Learning rate")->capture_default_str();
+        cmd->add_option("--lambda", p.lambda, "TD lambda")->capture_default_str();
+        cmd->add_option("--seed", p.seed, "Seed")->capture_default_str();
+        cmd->add_option("--in", p.in, "Start from these weights (text)");
+        cmd->add_option("--out", p.out, "Write the weights here (text)");
+        cmd->add_option("--inc", p.inc, "Write the weights as the C++ initialisers the engine ships");
+        cmd->add_option("--vs", p.vs, "Opponents of eval")->capture_default_str()
+            ->check(CLI::IsMember({"random", "greedy", "random-piece"}));
+        cmd->add_option("--greedy-frac", p.greedy_frac, "Train: fraction of games against greedy")->capture_default_str();
+        cmd->add_option("--arm", p.arm, "Arm length, 6 or 8")->capture_default_str()->check(CLI::IsMember({6, 8}));
+        cmd->add_option("--ply", p.ply, "0 best's search, 1 or 2 one step")->capture_default_str()->check(CLI::Range(0, 2));
+        cmd->add_option("--rollouts", p.rollouts, "Rollouts per choice")->capture_default_str()->check(spookludo::non_negative_number());
+        cmd->add_option("--horizon", p.horizon, "Rollouts: to the end of this turn after")->capture_default_str();
+        cmd->add_option("--search", p.search, "Train with best's one-throw search, 0 or 1")->capture_default_str();
+        cmd->add_option("--foresight", p.foresight, "A clairvoyant learner up to its K-th next choice (0 off)")
+            ->capture_default_str()->check(spookludo::non_negative_number());
+        cmd->add_option("--fortress", p.fortress, "Bonus for an own block late on the circuit (an experiment)")
+            ->capture_default_str();
+        cmd->add_option("--fortress-from", p.fortress_from, "Progress from which --fortress counts")->capture_default_str();
     }
-    if (argc < 2 || (std::string_view(argv[1]) != "train" && std::string_view(argv[1]) != "eval")) {
-        std::fprintf(stderr, "ludo_td: the first argument is train or eval (--help for the flags)\n");
-        return 2;
-    }
-    p.mode = argv[1];
-    for (int i = 2; i < argc; i += 2) {
-        const std::string_view a = argv[i];
-        if (a == "--help" || a == "-h") {
-            std::fputs(kUsage, stdout);
-            return 0;
-        }
-        if (i + 1 >= argc) {
-            std::fprintf(stderr, "ludo_td: %s needs a value (--help for the flags)\n", argv[i]);
-            return 2;
-        }
-        const char* v = argv[i + 1];
-        if (a == "--games") p.games = std::atol(v);
-        else if (a == "--alpha") p.alpha = std::atof(v);
-        else if (a == "--lambda") p.lambda = std::atof(v);
-        else if (a == "--seed") p.seed = std::strtoull(v, nullptr, 10);
-        else if (a == "--in") p.in = v;
-        else if (a == "--out") p.out = v;
-        else if (a == "--inc") p.inc = v;
-        else if (a == "--vs") p.vs = v;
-        else if (a == "--greedy-frac") p.greedy_frac = std::atof(v);
-        else if (a == "--arm") p.arm = std::atoi(v);
-        else if (a == "--ply") p.ply = std::atoi(v);
-        else if (a == "--rollouts") p.rollouts = std::atoi(v);
-        else if (a == "--horizon") p.horizon = std::atoi(v);
-        else if (a == "--search") p.search = std::atoi(v) != 0;
-        else if (a == "--foresight") p.foresight = std::atoi(v);
-        else if (a == "--fortress") p.fortress = std::atof(v);
-        else if (a == "--fortress-from") p.fortress_from = std::atoi(v);
-        else {
-            std::fprintf(stderr, "ludo_td: unknown flag %s (--help for the flags)\n", argv[i]);
-            return 2;
-        }
-    }
-    if (p.vs != "random" && p.vs != "greedy" && p.vs != "random-piece") {
-        std::fprintf(stderr, "ludo_td: --vs is random, greedy or random-piece (got %s)\n", p.vs.c_str());
-        return 2;
-    }
+    if (const auto usage = spookludo::parse_command_line(app, argc, argv)) return *usage;
     if (p.mode == "train") train(p);
     else eval(p);
     return 0;

@@ -70,7 +70,9 @@ void add_boards_command(CLI::App& app, int& exit_code) {
         "X Witch, '.' for the entrances 1, 11, 21, 31 and '+' for the church on 40.\n"
         "Examples:\n"
         "  spookludo boards --players 6 --out party.json     # a balanced set, as a board file\n"
-        "  spookludo boards --check party.json --pieces 3    # validate and report a host's file");
+        "  spookludo boards --check party.json --pieces 3    # validate and report a host's file\n"
+        "Exit status: 0 done (made, or the file checked valid); 2 a usage error (a missing argument, an\n"
+        "unknown option, a bad value), or a board file that cannot be read or is not valid (the message says why).");
     cmd->add_option("--players", args->players, "Boards to make, one per player (1-8)")
         ->check(CLI::Range(1, 8))
         ->capture_default_str();

@@ -266,7 +266,8 @@ void add_bot_command(CLI::App& app, int& exit_code) {
         "  spookludo bot ws://127.0.0.1:7777 --room KQZTM --token 4f1c... --policy best   (resume a seat)\n"
         "Prints 'room CODE' when it has a room, one line per game event, and 'game_over ID STATUS record PATH'.\n"
         "Exit status: 0 the game ended normally; 1 abandoned, kicked or the server went away; 2 could not\n"
-        "connect or was refused (unknown room, room full, protocol version); 130 interrupted.");
+        "connect or was refused (unknown room, room full, protocol version), or a usage error (a missing\n"
+        "argument, an unknown option, a bad value); 130 interrupted.");
     add_room_flags(*cmd, args->room, true);
     cmd->add_option("--policy", args->policy, "random, greedy or best")->check(CLI::IsMember({"random", "greedy", "best"}));
     cmd->add_option("--count", args->count, "How many bot players (connections)")->check(CLI::Range(1, 8));

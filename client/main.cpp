@@ -5,12 +5,32 @@
 #include "bot_command.h"
 #include "play_command.h"
 #include "sim_command.h"
+#include "spookludo/command_line.h"
 #include "verify_command.h"
+
+namespace {
+
+constexpr const char* kPlayExitStatus =
+    "Exit status: 0 you left, or the game ended (--once); 1 it ended badly after you joined (abandoned,\n"
+    "kicked, the server went away); 2 could not get in (cannot connect, unknown room, room full, protocol\n"
+    "version, a name the server refuses) or a usage error (a missing argument, an unknown option, a bad value).";
+
+}  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"SpookLudo: Spook & Werewolf Ludo and Classic Ludo, with provably fair dice", "spookludo"};
     app.set_version_flag("--version", std::string("spookludo ") + SPOOKLUDO_VERSION);
     app.require_subcommand(1);
+    app.footer(
+        "Run 'spookludo COMMAND --help' for a command's flags.\n"
+        "Exit status:\n"
+        "  0    done: sim and boards finished, verify verified, play/watch/bot ended normally; --help, --version\n"
+        "  1    verify: a discrepancy (named); play, watch, bot: the game ended badly after joining\n"
+        "       (abandoned, kicked, the server went away)\n"
+        "  2    a usage error (a missing argument, an unknown option, a bad value: the message names it),\n"
+        "       bad input (a file that cannot be read, options the game refuses), or play/watch/bot could\n"
+        "       not get in (cannot connect, unknown room, room full, protocol version)\n"
+        "  130  bot: interrupted (Ctrl-C)");
     int exit_code = 0;
     spookludo::cli::add_sim_command(app, exit_code);
     spookludo::cli::add_boards_command(app, exit_code);
@@ -18,6 +38,11 @@ int main(int argc, char** argv) {
     spookludo::cli::add_play_command(app, exit_code);
     spookludo::cli::add_watch_command(app, exit_code);
     spookludo::cli::add_bot_command(app, exit_code);
-    CLI11_PARSE(app, argc, argv);
+    // play and watch: their exit statuses after their own help (play_command.cpp keeps its texts).
+    for (const char* name : {"play", "watch"}) {
+        CLI::App* cmd = app.get_subcommand(name);
+        cmd->footer(cmd->get_footer() + "\n" + kPlayExitStatus);
+    }
+    if (const auto usage = spookludo::parse_command_line(app, argc, argv)) return *usage;
     return exit_code;
 }

@@ -18,6 +18,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 
 #include "spookludo/protocol/websocket.h"
@@ -91,6 +92,98 @@ std::optional<Url> parse_url(std::string_view text, std::string& error) {
     url.host = std::string(host);
     url.port = std::string(port);
     return url;
+}
+
+// ---- HTTP GET ---------------------------------------------------------------------------------
+std::optional<HttpUrl> parse_http_url(std::string_view text, std::string& error) {
+    constexpr std::string_view scheme = "http://";
+    if (!text.starts_with(scheme)) {
+        error = "an address must look like http://HOST:PORT/PATH (got \"" + std::string(text) + "\")";
+        return std::nullopt;
+    }
+    std::string_view rest = text.substr(scheme.size());
+    HttpUrl url;
+    if (const auto slash = rest.find('/'); slash != std::string_view::npos) {
+        url.target = std::string(rest.substr(slash));
+        rest = rest.substr(0, slash);
+    }
+    std::string_view host = rest, port;
+    if (!rest.empty() && rest.front() == '[') {  // [::1]:7777
+        const auto close = rest.find(']');
+        if (close == std::string_view::npos || (close + 1 < rest.size() && rest[close + 1] != ':')) {
+            error = "a bad host in " + std::string(text) + " (e.g. http://[::1]:7777/...)";
+            return std::nullopt;
+        }
+        host = rest.substr(1, close - 1);
+        if (close + 1 < rest.size()) port = rest.substr(close + 2);
+    } else if (const auto colon = rest.rfind(':'); colon != std::string_view::npos) {
+        host = rest.substr(0, colon);
+        port = rest.substr(colon + 1);
+    }
+    if (host.empty()) {
+        error = "no host in " + std::string(text) + " (e.g. http://127.0.0.1:7777/records/...)";
+        return std::nullopt;
+    }
+    if (!port.empty() || rest.ends_with(':')) {
+        if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string_view::npos ||
+            std::stoi(std::string(port)) == 0 || std::stoi(std::string(port)) > 65535) {
+            error = "the port in " + std::string(text) + " must be a number from 1 to 65535";
+            return std::nullopt;
+        }
+        url.port = std::string(port);
+    }
+    url.host = std::string(host);
+    return url;
+}
+
+HttpResponse http_get(const HttpUrl& url, std::size_t max_body, std::chrono::milliseconds timeout) {
+    namespace http = beast::http;
+    asio::io_context io{1};
+    tcp::resolver resolver(io);
+    beast::tcp_stream stream(io);
+    http::request<http::empty_body> request{http::verb::get, url.target, 11};
+    request.set(http::field::host, url.host + ":" + url.port);
+    request.set(http::field::user_agent, "spookludo-client");
+    beast::flat_buffer buffer;
+    http::response_parser<http::string_body> parser;
+    parser.body_limit(max_body);
+    boost::system::error_code failure;
+    std::string step = "resolve";
+    const auto where = url.host + ":" + url.port;
+
+    resolver.async_resolve(url.host, url.port, [&](boost::system::error_code ec, tcp::resolver::results_type found) {
+        if (ec) return void(failure = ec);
+        step = "connect";
+        stream.expires_after(timeout);
+        stream.async_connect(found, [&](boost::system::error_code ec2, const tcp::endpoint&) {
+            if (ec2) return void(failure = ec2);
+            step = "request";
+            http::async_write(stream, request, [&](boost::system::error_code ec3, std::size_t) {
+                if (ec3) return void(failure = ec3);
+                step = "response";
+                http::async_read(stream, buffer, parser, [&](boost::system::error_code ec4, std::size_t) {
+                    if (ec4) failure = ec4;
+                });
+            });
+        });
+    });
+    io.run();
+    if (failure) {
+        if (failure == asio::error::connection_refused)
+            throw std::runtime_error("connection refused by " + where + " (is the server still running?)");
+        if (failure == beast::error::timeout) throw std::runtime_error("no answer from " + where + " (timed out)");
+        if (failure == http::error::body_limit)
+            throw std::runtime_error("the answer is larger than " + std::to_string(max_body / (1024 * 1024)) +
+                                     " MB: not a game record");
+        if (step == "resolve") throw std::runtime_error("cannot find the host " + url.host + ": " + failure.message());
+        throw std::runtime_error("the " + step + " to " + where + " failed: " + failure.message());
+    }
+    boost::system::error_code ignored;
+    stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    HttpResponse response;
+    response.status = static_cast<int>(parser.get().result_int());
+    response.body = std::move(parser.get().body());
+    return response;
 }
 
 // ---- Event loop -------------------------------------------------------------------------------

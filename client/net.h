@@ -22,6 +22,24 @@ struct Url {
 // The parsed URL, or an error message (e.g. "wss:// is not supported: use ws://").
 std::optional<Url> parse_url(std::string_view text, std::string& error);
 
+// http://HOST[:PORT][/TARGET] (plain HTTP: the server's records, /records/<id>). The port
+// defaults to 80, the target to "/". Errors say what is wrong with the text.
+struct HttpUrl {
+    std::string host;
+    std::string port = "80";
+    std::string target = "/";
+};
+std::optional<HttpUrl> parse_http_url(std::string_view text, std::string& error);
+
+// A blocking GET (its own connection, nothing else runs meanwhile). The status and the body;
+// throws std::runtime_error saying why in words: "connection refused", "timed out", "the body
+// is larger than N bytes", ...
+struct HttpResponse {
+    int status = 0;
+    std::string body;
+};
+HttpResponse http_get(const HttpUrl& url, std::size_t max_body, std::chrono::milliseconds timeout);
+
 // Milliseconds of the steady clock (deadlines, round trips) and of the system clock.
 std::int64_t steady_ms();
 std::int64_t wall_ms();

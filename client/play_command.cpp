@@ -240,23 +240,33 @@ private:
             }
             return;
         }
-        if (key == 'E' && confirm_end_) {
-            confirm_end_ = false;
-            session_->send(protocol::EndGame{});
-            message_ = "Ending the game.";
-            return;
+        // The screen's question after E or q: y (or the same key again) says yes, n no; any other
+        // key says no and does what it does.
+        if (confirm_end_ || confirm_quit_) {
+            const bool end = confirm_end_;
+            confirm_end_ = confirm_quit_ = false;
+            const bool yes = key == 'y' || key == 'Y' || (end ? key == 'E' : key == 'q' || key == 'Q');
+            if (yes && end) {
+                session_->send(protocol::EndGame{});
+                message_ = "Ending the game.";
+                return;
+            }
+            if (yes) {
+                quit("left the room");
+                return;
+            }
+            message_ = end ? "The game goes on." : "You stay.";
+            if (key == 'n' || key == 'N') return;
         }
-        if (key != 'E') confirm_end_ = false;
         if (key == 'q' || key == 'Q') {
-            if (view.in_game() && !view.is_spectator() && !confirm_quit_) {
+            if (view.in_game() && !view.is_spectator()) {
                 confirm_quit_ = true;
-                message_ = "Press q again to leave: the server will play your seat to the end.";
+                message_ = "Leave the game? The server will play your seat to the end. y yes (or q again), n no";
                 return;
             }
             quit("left the room");
             return;
         }
-        confirm_quit_ = false;
         if (key == '?') {
             show_hints_ = !show_hints_;
             message_ = show_hints_ ? "Hints shown (when the room has hints on)." : "Hints hidden.";
@@ -342,9 +352,9 @@ private:
         } else {
             if (key == 'P') session_->send(view.paused() ? protocol::ClientMessage{protocol::Unpause{}} : protocol::ClientMessage{protocol::Pause{}});
             if (key == 'E') {
-                // Like q: one press asks, a second one ends the game for everyone.
+                // Like q: it asks first.
                 confirm_end_ = true;
-                message_ = "Press E again to end the game for everyone (any other key goes on playing).";
+                message_ = "End the game for everyone? y yes (or E again), n no";
             }
             if (key == 'k') {
                 pending_kick_ = true;
@@ -455,10 +465,10 @@ void add_play_command(CLI::App& app, int& exit_code) {
         "  spookludo play ws://192.168.1.20:7777 --create spook --players 4 --name Ann --hints\n"
         "  spookludo play ws://192.168.1.20:7777 --room KQZTM --name Ben\n"
         "  spookludo play ws://192.168.1.20:7777 --room KQZTM --token 4f1c...   (take your seat back)\n"
-        "Keys: 1-9 choose an option, ? show or hide hints, q leave (q twice in a game; Ctrl-C too).\n"
+        "Keys: 1-9 choose an option, ? show or hide hints, q leave (in a game it asks: y yes, n no; Ctrl-C too).\n"
         "The host, in the lobby: s start, b/g/r add a best/greedy/random bot, x N remove seat N, + - seats,\n"
         "p pieces (Spook), a arm 6/8 (Ludo), h hints on/off, t decision time; in a game: P pause/resume,\n"
-        "k N kick seat N (a best bot takes it), E E end the game (asks again).\n"
+        "k N kick seat N (a best bot takes it), E end the game (asks: y yes, n no). Enter closes the game-over screen.\n"
         "Leaving (q, Ctrl-C, SIGTERM) gives your seat to the server to the end of the game. While you hold a\n"
         "seat its token is kept in $XDG_STATE_HOME/spookludo/seats.json (~/.local/state/spookludo/, private\n"
         "to you): if the program is killed, the machine reboots or the network drops, running the same\n"

@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "spookludo/command_line.h"
 #include "spookludo/sim.h"
 #include "spookludo/spook/board.h"
 
@@ -162,7 +163,9 @@ void add_sim_command(CLI::App& app, int& exit_code) {
         "  spookludo sim --players 2 --policy best --policy random --games 20000\n"
         "  spookludo sim --game ludo --arm 6 --players 4 --policy best --policy random --games 2000\n"
         "  spookludo sim --options '{\"game\":\"spook\",\"players\":4,\"pieces\":3}' --policy greedy\n"
-        "The last policy fills the remaining seats. The same seed gives the same results.");
+        "The last policy fills the remaining seats. The same seed gives the same results.\n"
+        "Exit status: 0 done; 2 a usage error (a missing argument, an unknown option, a bad value) or options\n"
+        "the game refuses, or a board file that cannot be read (the message says which).");
     sim->add_option("--game", args->game, "spook or ludo")->check(CLI::IsMember({"spook", "ludo"}))->capture_default_str();
     sim->add_option("--players", args->players, "Players (spook 1-8, ludo 2-4; bots all)")->capture_default_str();
     sim->add_option("--pieces", args->pieces, "Spook: pieces per player, 1, 2 or 3")->capture_default_str();
@@ -179,7 +182,7 @@ void add_sim_command(CLI::App& app, int& exit_code) {
     sim->add_option("--policy,--policies", args->policies, "Policy per seat in seat order: random, greedy or best")
         ->delimiter(',')
         ->capture_default_str();
-    sim->add_option("-n,--games", args->games, "Games to play")->capture_default_str()->check(CLI::PositiveNumber);
+    sim->add_option("-n,--games", args->games, "Games to play")->capture_default_str()->check(spookludo::positive_number());
     sim->add_option("--seed", args->seed, "Seed for dice, boards and the random policy")->capture_default_str();
     sim->add_flag("--json", args->json, "Print the report as JSON");
     sim->add_option("--records", args->records_dir,

@@ -4,12 +4,55 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 
 #include <CLI/CLI.hpp>
 
+#include "net.h"
 #include "spookludo/verify.h"
 
 namespace spookludo::cli {
+
+namespace {
+
+// The server's records are a few MB at most; anything much larger is not one.
+constexpr std::size_t kMaxRecordBytes = 64u * 1024 * 1024;
+
+// Why a record could not be had: verify's exit status 2.
+struct Unreadable : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// The record's text from a file, or over HTTP from a server's /records/<id>.
+std::string record_text(const std::string& where) {
+    if (where.starts_with("https://"))
+        throw Unreadable("https records: not supported yet, download the file and verify it");
+    if (where.starts_with("http://")) {
+        std::string error;
+        const auto url = client::parse_http_url(where, error);
+        if (!url) throw Unreadable(error);
+        client::HttpResponse response;
+        try {
+            response = client::http_get(*url, kMaxRecordBytes, std::chrono::seconds(10));
+        } catch (const std::runtime_error& e) {
+            throw Unreadable("cannot fetch " + where + ": " + e.what());
+        }
+        if (response.status == 404)
+            throw Unreadable("no record at " + where +
+                             " (HTTP 404: the server does not have it; check the game id, or verify the file from "
+                             "the server's data directory, <data-dir>/records/<id>.json)");
+        if (response.status != 200)
+            throw Unreadable("cannot fetch " + where + ": the server answered HTTP " + std::to_string(response.status));
+        return std::move(response.body);
+    }
+    std::ifstream in(where, std::ios::binary);
+    if (!in) throw Unreadable("cannot read " + where);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+}  // namespace
 
 void add_verify_command(CLI::App& app, int& exit_code) {
     auto path = std::make_shared<std::string>();
@@ -19,21 +62,25 @@ void add_verify_command(CLI::App& app, int& exit_code) {
         "Checks that the revealed server seed matches the commitment published before the game,\n"
         "recomputes every draw from the seeds, replays every choice through the rules (a move the\n"
         "server made for an absent player must be a best move), and checks each position and the\n"
-        "result. Exit status: 0 verified, 1 a discrepancy (named), 2 the file cannot be read.");
-    cmd->add_option("record", *path, "The game record (JSON)")->required();
+        "result. The record is a file, or the address a game ends with, fetched from the server:\n"
+        "  spookludo verify ~/records/KQZTM-1.json\n"
+        "  spookludo verify http://192.168.1.20:7777/records/KQZTM-1\n"
+        "Exit status: 0 verified; 1 a discrepancy (named); 2 the record cannot be read or fetched (no such\n"
+        "file, connection refused, HTTP 404, https://, not a record, over 64 MB) or a usage error.");
+    cmd->add_option("record", *path, "The game record: a JSON file, or its http:// address on the server")->required();
     cmd->add_flag("-q,--quiet", *quiet, "Print only the verdict");
     cmd->callback([path, quiet, &exit_code] {
-        std::ifstream in(*path, std::ios::binary);
-        if (!in) {
-            std::cerr << "spookludo verify: cannot read " << *path << "\n";
+        std::string text;
+        try {
+            text = record_text(*path);
+        } catch (const Unreadable& e) {
+            std::cerr << "spookludo verify: " << e.what() << "\n";
             exit_code = 2;
             return;
         }
-        std::stringstream text;
-        text << in.rdbuf();
         GameRecord record;
         try {
-            record = parse_record(text.str());
+            record = parse_record(text);
         } catch (const std::exception& e) {
             std::cerr << "spookludo verify: " << *path << " is not a readable game record: " << e.what() << "\n";
             exit_code = 2;

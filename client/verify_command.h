@@ -1,5 +1,5 @@
 #pragma once
-// `spookludo verify RECORD.json`: checks a game record (seed, draws, choices, positions, result).
+// `spookludo verify RECORD.json` (or its http:// address on the server): checks a game record (seed, draws, choices, positions, result).
 namespace CLI {
 class App;
 }

@@ -4,15 +4,20 @@
 # A server starts, a Spook & Werewolf room is created and its code and join command printed.
 # The lobby waits DEMO_WAIT seconds (default 20) for people to join from other terminals or
 # machines (`spookludo play ws://HOST:PORT --room CODE --name YOU`); then bots fill the free
-# seats and the game starts. This terminal watches the game; when it ends, the server stops.
+# seats and the game starts. This terminal watches the game; when it ends, the server stops
+# and the demo prints the game record's file and the `spookludo verify` command for it (the
+# record's http:// address works only while the server runs).
 #
 # Settings (environment): DEMO_PORT (7777), DEMO_WAIT (20 s), DEMO_PLAYERS (4 seats),
 # DEMO_PACE_MS (1500 ms between steps), DEMO_DECISION_MS (20000), DEMO_GAME (spook or ludo),
 # DEMO_DATA_DIR (where the game record goes; a temporary directory by default).
+# For the tests: DEMO_BUILD_DIR (build/release) with DEMO_SKIP_BUILD=1 uses programs built there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh build
-scripts/build.sh release spookludo spookludo-server
+if [ "${DEMO_SKIP_BUILD:-0}" != 1 ]; then
+  scripts/setup.sh build
+  scripts/build.sh release spookludo spookludo-server
+fi
 
 port=${DEMO_PORT:-7777}
 wait_s=${DEMO_WAIT:-20}
@@ -21,8 +26,9 @@ pace=${DEMO_PACE_MS:-1500}
 decision=${DEMO_DECISION_MS:-20000}
 game=${DEMO_GAME:-spook}
 data=${DEMO_DATA_DIR:-$(mktemp -d /tmp/spookludo-demo.XXXXXX)}
-server=build/release/server/spookludo-server
-client=build/release/client/spookludo
+bin=${DEMO_BUILD_DIR:-build/release}
+server=$bin/server/spookludo-server
+client=$bin/client/spookludo
 run=$(mktemp -d /tmp/spookludo-demo-run.XXXXXX)
 
 server_pid=""
@@ -81,6 +87,15 @@ wait "$host_pid" 2>/dev/null || true
 host_pid=""
 echo
 echo "== The demo is over =="
-grep '^game_over' "$run/host.log" || true
-ls "$data"/records/*.json 2>/dev/null | tail -n1 | sed 's/^/Game record: /' || true
-echo "Check it: $client verify <record file>"
+# The server stops with the demo, and the record's address the players were shown
+# (http://...:$port/records/ID) with it: the file in the data directory stays. The host's
+# "game_over ID STATUS record /records/NAME" line names it.
+record=$(sed -n 's|^game_over [^ ]* [a-z]* record /records/\(.*\)$|\1|p' "$run/host.log" | tail -n1)
+if [ -n "$record" ] && [ -f "$data/records/$record.json" ]; then
+  echo "The game record (it stays when the server stops): $data/records/$record.json"
+  echo "Check it (fair dice, every move, the result):"
+  echo "  $client verify $data/records/$record.json"
+else
+  echo "No game record was written (the game did not end?): the host's output:"
+  cat "$run/host.log"
+fi

@@ -21,6 +21,7 @@
 
 #include "network.h"
 #include "room.h"
+#include "spookludo/command_line.h"
 
 namespace spookludo::server {
 
@@ -61,7 +62,11 @@ int run_app(int argc, char** argv) {
         "Players connect with: spookludo play ws://HOST:PORT --room CODE (WebSocket path /ws).\n"
         "HTTP: GET /healthz, GET /metrics (Prometheus), GET /records/<game id>.\n"
         "Health check (e.g. Docker's HEALTHCHECK): spookludo-server --healthcheck [--port PORT] exits 0 when\n"
-        "the server on this machine answers GET /healthz with 200 within 3 s, 1 otherwise.");
+        "the server on this machine answers GET /healthz with 200 within 3 s, 1 otherwise.\n"
+        "Exit status: 0 stopped cleanly (SIGTERM, SIGINT), --help, --version, or healthy (--healthcheck);\n"
+        "1 could not start (the data directory is not writable, the address or port cannot be bound, the TLS\n"
+        "certificate or key cannot be used) or unhealthy (--healthcheck); 2 a usage error (an unknown option,\n"
+        "a bad value, a file that does not exist: the message names it).");
     app.add_option("--port", cfg.port, "TCP port for HTTP and WebSocket (0: any free port)")
         ->envname("SPOOKLUDO_PORT")->capture_default_str();
     app.add_option("--bind", cfg.bind, "Address to listen on")->envname("SPOOKLUDO_BIND")->capture_default_str();
@@ -82,33 +87,33 @@ int run_app(int argc, char** argv) {
     app.add_option("--seed-wait-ms", cfg.seed_wait_ms, "How long to wait for the players' client seeds, in ms")
         ->envname("SPOOKLUDO_SEED_WAIT_MS")->capture_default_str()->check(CLI::Range(0, 120000));
     app.add_option("--max-rooms", cfg.max_rooms, "Rooms on the server at most")->envname("SPOOKLUDO_MAX_ROOMS")
-        ->capture_default_str()->check(CLI::PositiveNumber);
+        ->capture_default_str()->check(positive_number());
     app.add_option("--max-connections", cfg.max_connections,
                    "TCP connections at most (WebSocket, HTTP, or not yet upgraded; counted from accept)")
-        ->envname("SPOOKLUDO_MAX_CONNECTIONS")->capture_default_str()->check(CLI::PositiveNumber);
+        ->envname("SPOOKLUDO_MAX_CONNECTIONS")->capture_default_str()->check(positive_number());
     app.add_option("--max-connections-per-address", cfg.max_connections_per_address,
                    "TCP connections from one address at most (WebSocket, HTTP, or not yet upgraded)")
-        ->envname("SPOOKLUDO_MAX_CONNECTIONS_PER_ADDRESS")->capture_default_str()->check(CLI::PositiveNumber);
+        ->envname("SPOOKLUDO_MAX_CONNECTIONS_PER_ADDRESS")->capture_default_str()->check(positive_number());
     app.add_option("--max-spectators", cfg.max_spectators, "Spectators per room at most")
-        ->envname("SPOOKLUDO_MAX_SPECTATORS")->capture_default_str()->check(CLI::NonNegativeNumber);
+        ->envname("SPOOKLUDO_MAX_SPECTATORS")->capture_default_str()->check(non_negative_number());
     app.add_option("--max-messages-per-second", cfg.max_messages_per_second, "Messages per connection per second")
-        ->envname("SPOOKLUDO_MAX_MESSAGES_PER_SECOND")->capture_default_str()->check(CLI::PositiveNumber);
+        ->envname("SPOOKLUDO_MAX_MESSAGES_PER_SECOND")->capture_default_str()->check(positive_number());
     app.add_option("--idle-timeout-ms", cfg.idle_timeout_ms, "Close a connection silent this long (pings count)")
         ->envname("SPOOKLUDO_IDLE_TIMEOUT_MS")->capture_default_str()->check(CLI::Range(1000, 3600000));
     app.add_option("--records-kept", cfg.records_kept,
                    "Records of games with human players kept on disk (over it, the address holding the most gives "
                    "up its oldest)")
-        ->envname("SPOOKLUDO_RECORDS_KEPT")->capture_default_str()->check(CLI::PositiveNumber);
+        ->envname("SPOOKLUDO_RECORDS_KEPT")->capture_default_str()->check(positive_number());
     app.add_option("--solution-cache-mb", cfg.solution_cache_mb,
                    "Memory for board solutions kept for reuse, in MB (the balanced pools' boards are kept aside)")
         ->envname("SPOOKLUDO_SOLUTION_CACHE_MB")->capture_default_str()->check(CLI::Range(0, 1 << 20));
     app.add_option("--solves-per-minute", cfg.solves_per_minute,
                    "Boards of games with random boards (balanced_boards false) one address may have solved a minute "
                    "(0: no limit)")
-        ->envname("SPOOKLUDO_SOLVES_PER_MINUTE")->capture_default_str()->check(CLI::NonNegativeNumber);
+        ->envname("SPOOKLUDO_SOLVES_PER_MINUTE")->capture_default_str()->check(non_negative_number());
     app.add_option("--bot-records-kept", cfg.bot_records_kept,
                    "Records of bot-only games kept on disk (their own bound: they never push out the others)")
-        ->envname("SPOOKLUDO_BOT_RECORDS_KEPT")->capture_default_str()->check(CLI::PositiveNumber);
+        ->envname("SPOOKLUDO_BOT_RECORDS_KEPT")->capture_default_str()->check(positive_number());
     app.add_option("--tls-cert", cfg.tls_cert,
                    "TLS: the certificate (PEM; the file may hold the chain). With --tls-key the port serves https:// "
                    "and wss:// only (plain requests are redirected or told to use wss://); both re-read on SIGHUP")
@@ -120,7 +125,7 @@ int run_app(int argc, char** argv) {
                  "Do not serve: ask the server on this machine (127.0.0.1, or the --bind address, at --port) for "
                  "GET /healthz; print ok and exit 0 on 200, else print why and exit 1 (3 s timeout; the Docker "
                  "image's HEALTHCHECK)");
-    CLI11_PARSE(app, argc, argv);
+    if (const auto usage = parse_command_line(app, argc, argv)) return *usage;
 
     if (healthcheck) return run_healthcheck(cfg);
 

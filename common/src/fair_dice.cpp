@@ -86,9 +86,9 @@ FairStream::FairStream(const ServerSeed& server, std::vector<ClientSeed> clients
     for (std::size_t i = 0; i < clients.size(); ++i) {
         if (clients[i].seat < 0) throw std::invalid_argument("a client seed's seat must not be negative");
         if (i > 0 && clients[i].seat == clients[i - 1].seat)
-            throw std::invalid_argument("two client seeds for seat " + std::to_string(clients[i].seat));
+            throw std::invalid_argument("two client seeds for seat " + std::to_string(clients[i].seat + 1));
         if (auto err = check_client_seed(clients[i].seed))
-            throw std::invalid_argument("seat " + std::to_string(clients[i].seat) + ": " + *err);
+            throw std::invalid_argument("seat " + std::to_string(clients[i].seat + 1) + ": " + *err);
     }
     context_.assign(kContextLabel.begin(), kContextLabel.end());
     put_u32(context_, static_cast<std::uint32_t>(clients.size()));

@@ -306,15 +306,17 @@ TEST_CASE("play flow: pause stops every player's countdown, a key during it says
 
     // E once only asks; the game goes on.
     ann->write("E");
-    REQUIRE_MESSAGE(wait_screen(*ann, "Press E again to end the game for everyone"), ann->describe());
-    ann->write("P");  // another key: no end; resume
+    REQUIRE_MESSAGE(wait_screen(*ann, "End the game for everyone? y yes (or E again), n no"), ann->describe());
+    ann->write("n");
+    REQUIRE_MESSAGE(wait_screen(*ann, "The game goes on."), ann->describe());
+    ann->write("P");  // resume
     REQUIRE_MESSAGE(wait_screen(*ann, "Ann resumed the game"), ann->describe());
     std::this_thread::sleep_for(300ms);
     CHECK(screen(*ann).find("abandoned") == std::string::npos);
     CHECK(ann->running());
-    // E twice ends it.
+    // E, then y, ends it.
     ann->write("E");
-    ann->write("E");
+    ann->write("y");
     REQUIRE_MESSAGE(wait_screen(*ben, "The game was abandoned", patience(10s)), ben->describe());
     // The game-over screen stays; the first key only dismisses it (q does not leave yet) and
     // shows the rematch lobby.
@@ -502,7 +504,7 @@ TEST_CASE("play flow: a scripted party on pseudo-terminals: the host hands over 
 
     // The end: E asks, E again ends it; the result stays on every screen (nobody is thrown out).
     ben->write("E");
-    REQUIRE_MESSAGE(wait_screen(*ben, "Press E again"), ben->describe());
+    REQUIRE_MESSAGE(wait_screen(*ben, "End the game for everyone?"), ben->describe());
     ben->write("E");
     for (Process* p : {ben.get(), cy_back.get(), sam.get()})
         REQUIRE_MESSAGE(wait_screen(*p, "The game was abandoned"), p->describe());

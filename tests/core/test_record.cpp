@@ -84,7 +84,7 @@ TEST_CASE("records: JSON round trip, and the file text parses back [record]") {
     CHECK(nlohmann::json(back) == nlohmann::json(r));
 }
 
-TEST_CASE("records: the seed is revealed only at the end; an abandoned game verifies [record][spook]") {
+TEST_CASE("records: the seed is revealed only at the end, and an abandoned game verifies [record][spook]") {
     GameOptions options = GameOptions::spook_game(2, 1);
     Rng rng(3);
     spook::Match match(options, {{0, "a", true, PolicyKind::random}, {1, "b", true, PolicyKind::random}},
@@ -226,4 +226,28 @@ TEST_CASE("records: a number too large to read is refused as not valid JSON, lik
     std::string damaged = text;
     damaged.replace(damaged.find("\"version\": 1"), 12, "\"version\": 1e999");
     CHECK_THROWS_WITH_AS(parse_record(damaged), doctest::Contains("not valid JSON"), std::invalid_argument);
+}
+
+// People count seats from 1 (issue #15): the first seat of the record (seat 0 in the file) is
+// "seat 1" in what verify prints, and no line speaks of a "seat 0".
+TEST_CASE("verify: a tampered choice of the first seat fails naming \"seat 1\", never \"seat 0\" [record][spook]") {
+    const GameRecord good = play_spook_record();
+    const VerifyReport fine = verify(good);
+    REQUIRE(fine.ok);
+    for (const auto& line : fine.passed) CHECK_MESSAGE(line.find("seat 0") == std::string::npos, line);
+
+    GameRecord r = good;
+    std::size_t i = 0;
+    while (i < r.choices.size() && r.choices[i].seat != 0) ++i;
+    REQUIRE(i < r.choices.size());
+    r.choices[i].piece = 7;  // Ann (seat 0 in the file) moves a piece she does not have
+    const std::string failure = verify_failure(r);
+    INFO(failure);
+    CHECK(failure.rfind("round " + std::to_string(r.choices[i].step) + ", seat 1: illegal choice", 0) == 0);
+    CHECK(failure.find("seat 0") == std::string::npos);
+
+    // The bot in the third seat given a client seed: "seat 3".
+    GameRecord b = good;
+    b.client_seeds.push_back({2, "bot seed"});
+    CHECK(verify_failure(b).rfind("client seeds: seat 3 is a bot", 0) == 0);
 }

@@ -44,7 +44,7 @@ TEST_CASE("mistakes are refused with what is wrong [ludo][notation]") {
         }
     };
     refuses("green:Y,Y,Y,Y", "2 seats expected");
-    refuses("green:Y,Y,Y,Y yellow:Y,Y,Y,Y", "seat 1 must be red");
+    refuses("green:Y,Y,Y,Y yellow:Y,Y,Y,Y", "seat 2 must be red");
     refuses("green:Y,Y,Y red:Y,Y,Y,Y", "needs four pieces");
     refuses("green:Y,Y,Y,Y,Y red:Y,Y,Y,Y", "more than four");
     refuses("green:Y,Y,Y,57 red:Y,Y,Y,Y", "\"57\" is not Y, H or a progress 0 to 56");

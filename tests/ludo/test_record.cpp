@@ -107,7 +107,7 @@ TEST_CASE("ludo records: a played game verifies [record][ludo]") {
     CHECK(report.passed.size() == 5);  // seed, draws, roll-off, throws, result
 }
 
-TEST_CASE("ludo records: the same seeds give the same game; JSON round trip [record][ludo]") {
+TEST_CASE("ludo records: the same seeds give the same game, and a JSON round trip [record][ludo]") {
     const GameRecord r = play_record();
     CHECK(play_record() == r);
     const GameRecord back = parse_record(record_text(r));
@@ -345,7 +345,7 @@ TEST_CASE("ludo records: tampering fails verification at the right step [record]
                 const std::string failure = verify(r).failure;
                 if (failure.find("not the server's move") != std::string::npos) {
                     found = true;
-                    CHECK(starts_with(failure, "throw " + std::to_string(c.step) + ", seat " + std::to_string(c.seat)));
+                    CHECK(starts_with(failure, "throw " + std::to_string(c.step) + ", seat " + std::to_string(c.seat + 1)));
                 }
             }
             CHECK(found);
@@ -455,4 +455,39 @@ TEST_CASE("ludo records: simulator games write records that verify [record][sim]
         CHECK(lengths.size() == 3);
         CHECK(report.games == 3);
     }
+}
+
+// People count seats from 1 (issue #15): "red (seat 1) starts", and a tampered choice of the
+// first seat (seat 0 in the file) fails naming "seat 1".
+TEST_CASE("ludo verify: seats are numbered from 1 in the roll-off line and in a tampered choice's failure [record][ludo]") {
+    const GameRecord good = play_record();
+    const VerifyReport fine = verify(good);
+    REQUIRE(fine.ok);
+    bool roll_off = false;
+    for (const auto& line : fine.passed) {
+        CHECK_MESSAGE(line.find("seat 0") == std::string::npos, line);
+        if (starts_with(line, "roll-off:")) {
+            roll_off = true;
+            // "roll-off: N throws; COLOUR (seat K) starts": K counts from 1 and is COLOUR's seat.
+            INFO(line);
+            const auto at = line.find(" (seat ");
+            REQUIRE(at != std::string::npos);
+            const int shown = std::stoi(line.substr(at + 7));
+            REQUIRE(shown >= 1);
+            REQUIRE(shown <= 4);
+            const std::string colour(to_string(colour_of_seat(4, shown - 1)));
+            CHECK(line.substr(0, at).ends_with("; " + colour));
+        }
+    }
+    CHECK(roll_off);
+
+    GameRecord r = good;
+    std::size_t i = 0;
+    while (i < r.choices.size() && r.choices[i].seat != 0) ++i;
+    REQUIRE(i < r.choices.size());
+    r.choices[i].piece = 7;
+    const std::string failure = verify_failure(r);
+    INFO(failure);
+    CHECK(starts_with(failure, "throw " + std::to_string(r.choices[i].step) + ", seat 1: illegal choice"));
+    CHECK(failure.find("seat 0") == std::string::npos);
 }

@@ -390,7 +390,7 @@ TEST_CASE("an illegal choice is rejected with a reason and changes nothing [ludo
     };
     for (const Case& k : {Case{1, 0, "it is green's turn, not red's"}, Case{0, 1, "piece 1 is already home"},
                           Case{0, 2, "piece 2 is in the yard: only a 6 brings it out (the throw is 3)"},
-                          Case{0, 7, "there is no piece 7 (pieces are 0 to 3)"}, Case{5, 0, "there is no seat 5"}}) {
+                          Case{0, 7, "there is no piece 7 (pieces are 0 to 3)"}, Case{5, 0, "there is no seat 6"}}) {
         CAPTURE(k.piece);
         const Verdict v = game.choose(k.seat, k.piece);
         CHECK_FALSE(v.ok());

@@ -448,7 +448,7 @@ TEST_CASE("all players' moves are applied together [spook][rules]") {
     const Snapshot before(g);
     const Verdict early = g.apply_moves();
     check_rejected(early, g, before);
-    CHECK(early.reason.find("seat 1") != std::string::npos);
+    CHECK(early.reason.find("seat 2 has not chosen") != std::string::npos);  // seat index 1: people count from 1
 
     REQUIRE(g.choose(1, 0, ChoiceSource::timeout).ok());
     CHECK(all_positions(g) == start);

@@ -164,8 +164,8 @@ void Game::roll_off(Dice& dice, EventLog* log) {
 }
 
 void Game::start_with(int seat) {
-    if (seat < 0 || seat >= players_) throw std::invalid_argument("no such seat: " + std::to_string(seat));
-    if (has_finished(seat)) throw std::invalid_argument("seat " + std::to_string(seat) + " has finished");
+    if (seat < 0 || seat >= players_) throw std::invalid_argument("no such seat: " + std::to_string(seat + 1));
+    if (has_finished(seat)) throw std::invalid_argument("seat " + std::to_string(seat + 1) + " has finished");
     seat_ = static_cast<std::int8_t>(seat);
     face_ = 0;
     sixes_ = 0;
@@ -243,7 +243,7 @@ Verdict Game::check(int seat, int piece) const {
         case Phase::awaiting_choice:
             break;
     }
-    if (seat < 0 || seat >= players_) return Verdict::reject("there is no seat " + std::to_string(seat));
+    if (seat < 0 || seat >= players_) return Verdict::reject("there is no seat " + std::to_string(seat + 1));
     if (seat != seat_)
         return Verdict::reject("it is " + std::string(to_string(colour(seat_))) + "'s turn, not " +
                                std::string(to_string(colour(seat))) + "'s");
@@ -352,7 +352,7 @@ std::optional<std::string> Game::broken_invariant() const {
         for (int i = 0; i < kPiecesPerPlayer; ++i) {
             const int p = progress(s, i);
             if (!g.valid_progress(p))
-                return "seat " + std::to_string(s) + " piece " + std::to_string(i) + " is nowhere (progress " +
+                return "seat " + std::to_string(s + 1) + " piece " + std::to_string(i) + " is nowhere (progress " +
                        std::to_string(p) + ")";
             if (p == g.home()) ++home;
             const int sq = g.square_of(colour(s), p);
@@ -361,9 +361,9 @@ std::optional<std::string> Game::broken_invariant() const {
             if (v != 0 && (v >> 4) != s + 1) return "circuit square " + std::to_string(sq) + " holds two colours";
             v = static_cast<std::uint8_t>(((s + 1) << 4) | ((v & 15) + 1));
         }
-        if (home != home_count_[idx(s)]) return "seat " + std::to_string(s) + " home count is wrong";
+        if (home != home_count_[idx(s)]) return "seat " + std::to_string(s + 1) + " home count is wrong";
         if ((home == kPiecesPerPlayer) != (finished_at_[idx(s)] >= 0))
-            return "seat " + std::to_string(s) + " finished flag is wrong";
+            return "seat " + std::to_string(s + 1) + " finished flag is wrong";
     }
     for (int sq = 0; sq < g.circuit_squares(); ++sq)
         if (expect[idx(sq)] != squares_[idx(sq)])

@@ -44,7 +44,7 @@ Game Game::from_position(const GameOptions& options, std::string_view position) 
             name.remove_suffix(1);
         }
         if (name != to_string(game.colour(s)))
-            bad(position, "seat " + std::to_string(s) + " must be " + std::string(to_string(game.colour(s))) +
+            bad(position, "seat " + std::to_string(s + 1) + " must be " + std::string(to_string(game.colour(s))) +
                               " (got \"" + std::string(name) + "\")");
         std::string_view pieces = group.substr(colon + 1);
         for (int i = 0; i < kPiecesPerPlayer; ++i) {

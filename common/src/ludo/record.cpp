@@ -175,7 +175,7 @@ bool verify_ludo(const GameRecord& r, VerifyReport& report) {
         game.roll_off(dice);
         report.passed.push_back("roll-off: " + std::to_string(dice.used()) + " throws; " +
                                 std::string(to_string(game.colour(game.current_seat()))) + " (seat " +
-                                std::to_string(game.current_seat()) + ") starts, as the draws give");
+                                std::to_string(game.current_seat() + 1) + ") starts, as the draws give");
 
         std::size_t next_choice = 0, next_position = 0;
         int server_choices = 0;
@@ -199,7 +199,7 @@ bool verify_ludo(const GameRecord& r, VerifyReport& report) {
                     game.play(moves[0]);  // one possible outcome: the replay makes it
                 } else if (next_choice < r.choices.size() && r.choices[next_choice].step == step) {
                     const RecordedChoice& c = r.choices[next_choice++];
-                    const std::string who = where + ", seat " + std::to_string(c.seat);
+                    const std::string who = where + ", seat " + std::to_string(c.seat + 1);
                     if (Verdict v = game.check(c.seat, c.piece); !v) return fail(who + ": illegal choice: " + v.reason);
                     if (c.maker != ChoiceMaker::player) {
                         // The versions of server_choice still possible after this move (a piece

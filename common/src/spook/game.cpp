@@ -99,14 +99,14 @@ Verdict Game::roll_movement(Face face) {
 Verdict Game::choose(int seat, int piece, ChoiceSource source) {
     if (phase_ != RoundPhase::choosing)
         return Verdict::reject("no move is being chosen now (the round is at " + std::string(to_string(phase_)) + ")");
-    if (seat < 0 || seat >= players()) return Verdict::reject("there is no seat " + std::to_string(seat));
-    if (!in_play(seat)) return Verdict::reject("seat " + std::to_string(seat) + " has finished and moves no more");
+    if (seat < 0 || seat >= players()) return Verdict::reject("there is no seat " + std::to_string(seat + 1));
+    if (!in_play(seat)) return Verdict::reject("seat " + std::to_string(seat + 1) + " has finished and moves no more");
     const auto& p = player(seat);
     if (piece < 0 || piece >= p.piece_count)
         return Verdict::reject("there is no piece " + std::to_string(piece) + " (pieces are 0 to " +
                                std::to_string(p.piece_count - 1) + ")");
     if (choice_[static_cast<std::size_t>(seat)])
-        return Verdict::reject("seat " + std::to_string(seat) + " has already chosen this round");
+        return Verdict::reject("seat " + std::to_string(seat + 1) + " has already chosen this round");
     const Square from = p.pieces[static_cast<std::size_t>(piece)];
     if (from == kChurch) return Verdict::reject("piece " + std::to_string(piece) + " is in the church and moves no more");
     if (from + *roll_ > kChurch)
@@ -131,7 +131,7 @@ Verdict Game::apply_moves() {
         return Verdict::reject("moves are applied after the movement roll (now: " + std::string(to_string(phase_)) +
                                ")");
     for (int s = 0; s < players(); ++s)
-        if (needs_decision(s)) return Verdict::reject("seat " + std::to_string(s) + " has not chosen yet");
+        if (needs_decision(s)) return Verdict::reject("seat " + std::to_string(s + 1) + " has not chosen yet");
     last_moves_.clear();
     for (int s = 0; s < players(); ++s) {
         const auto idx = static_cast<std::size_t>(s);

@@ -167,7 +167,7 @@ bool verify_spook(const GameRecord& r, VerifyReport& report) {
             const std::size_t first_choice_of_round = next_choice;
             for (; next_choice < r.choices.size() && r.choices[next_choice].step == round; ++next_choice) {
                 const auto& c = r.choices[next_choice];
-                const std::string where = round_name(round) + ", seat " + std::to_string(c.seat);
+                const std::string where = round_name(round) + ", seat " + std::to_string(c.seat + 1);
                 if (!game.needs_decision(c.seat))
                     return fail(where + ": a choice is recorded but the seat had nothing to choose (or chose twice)");
                 if (c.maker != ChoiceMaker::player) {

@@ -1,0 +1,82 @@
+#pragma once
+// The keys the terminal client (`spookludo play`, `spookludo watch`) binds: the one table of
+// them, for the README's key tables (a test checks that the two agree) and the help texts.
+#include <array>
+#include <string_view>
+
+namespace spookludo::client {
+
+enum class KeyWho {
+    everyone,  // players and spectators
+    player,    // anyone with a seat
+    host,      // the room's host
+};
+
+enum class KeyWhere {
+    any,        // whenever the screen is up
+    lobby,      // the room's lobby (before a game, and between games)
+    game,       // while a game is on
+    decision,   // while your choice is asked for
+    confirm,    // after E or q, while the screen asks "sure?"
+    game_over,  // the game-over screen
+};
+
+struct KeyBinding {
+    // As the README writes it: one key ("s"), a range ("1-9"), a key and a seat number ("k N"),
+    // or a named key ("Enter", "Ctrl-C").
+    std::string_view key;
+    KeyWho who;
+    KeyWhere where;
+    std::string_view what;
+    // The same binding under another key ("Q" for "q"), or empty.
+    std::string_view also = {};
+};
+
+inline constexpr std::array kKeyBindings{
+    KeyBinding{"1-9", KeyWho::player, KeyWhere::decision, "choose that option (final once the server accepts it)"},
+    KeyBinding{"?", KeyWho::everyone, KeyWhere::any, "show or hide hints"},
+    KeyBinding{"q", KeyWho::everyone, KeyWhere::any,
+               "leave the room (a player in a game is asked first: the server then plays the seat to the end)", "Q"},
+    KeyBinding{"Ctrl-C", KeyWho::everyone, KeyWhere::any, "leave at once"},
+    KeyBinding{"s", KeyWho::host, KeyWhere::lobby, "start the game with the seats taken"},
+    KeyBinding{"b", KeyWho::host, KeyWhere::lobby, "add a server bot (best) to a free seat"},
+    KeyBinding{"g", KeyWho::host, KeyWhere::lobby, "add a server bot (greedy) to a free seat"},
+    KeyBinding{"r", KeyWho::host, KeyWhere::lobby, "add a server bot (random) to a free seat"},
+    KeyBinding{"x N", KeyWho::host, KeyWhere::lobby, "remove seat N (a player removed this way is told so)"},
+    KeyBinding{"+", KeyWho::host, KeyWhere::lobby, "one seat more"},
+    KeyBinding{"-", KeyWho::host, KeyWhere::lobby, "one seat less (the highest free one)"},
+    KeyBinding{"p", KeyWho::host, KeyWhere::lobby, "Spook: pieces 1, 2, 3 in turn"},
+    KeyBinding{"a", KeyWho::host, KeyWhere::lobby, "Ludo: arm 8 or 6"},
+    KeyBinding{"h", KeyWho::host, KeyWhere::lobby, "hints on or off"},
+    KeyBinding{"t", KeyWho::host, KeyWhere::lobby, "decision time: 10, 20, 30, 60 s in turn"},
+    KeyBinding{"P", KeyWho::host, KeyWhere::game, "pause or resume the game (the clock stops)"},
+    KeyBinding{"k N", KeyWho::host, KeyWhere::game, "kick seat N: a best bot plays it from then on"},
+    KeyBinding{"E", KeyWho::host, KeyWhere::game,
+               "end the game (asks first): it is abandoned, its seed revealed and its record written"},
+    KeyBinding{"y", KeyWho::everyone, KeyWhere::confirm, "yes: end the game (after E) or leave (after q)"},
+    KeyBinding{"n", KeyWho::everyone, KeyWhere::confirm, "no: carry on"},
+    KeyBinding{"Enter", KeyWho::everyone, KeyWhere::game_over, "close the game-over screen (any other key too)"},
+};
+
+constexpr std::string_view to_string(KeyWho who) noexcept {
+    switch (who) {
+        case KeyWho::everyone: return "everyone";
+        case KeyWho::player: return "player";
+        case KeyWho::host: return "host";
+    }
+    return "?";
+}
+
+constexpr std::string_view to_string(KeyWhere where) noexcept {
+    switch (where) {
+        case KeyWhere::any: return "any";
+        case KeyWhere::lobby: return "lobby";
+        case KeyWhere::game: return "game";
+        case KeyWhere::decision: return "decision";
+        case KeyWhere::confirm: return "confirm";
+        case KeyWhere::game_over: return "game over";
+    }
+    return "?";
+}
+
+}  // namespace spookludo::client

@@ -1,0 +1,160 @@
+// The command line of every program the build makes (issue #15, item 16): a usage error (a
+// missing argument, an unknown option, a bad value) exits 2 with a message that names the
+// problem and the command, and a hint to its --help; --help and --version exit 0, and every
+// --help says what each exit status means. The real binaries, run as a person would.
+#include <doctest/doctest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "process_util.h"
+
+using namespace spookludo::testing;
+using namespace std::chrono_literals;
+
+namespace {
+
+const std::string kServer = SPOOKLUDO_SERVER_BINARY;
+const std::string kClient = SPOOKLUDO_CLIENT_BINARY;
+
+// The benchmark programs, when the build has them (colon-separated paths).
+std::vector<std::string> bench_programs() {
+    std::vector<std::string> out;
+    std::stringstream list(SPOOKLUDO_BENCH_BINARIES);
+    for (std::string path; std::getline(list, path, ':');)
+        if (!path.empty()) out.push_back(path);
+    return out;
+}
+
+std::string bench(const std::string& name) {
+    for (const auto& path : bench_programs())
+        if (path.size() >= name.size() && path.compare(path.size() - name.size(), name.size(), name) == 0) return path;
+    return {};
+}
+
+struct Run {
+    int status = -1;
+    std::string out, err;
+    std::string described;
+};
+
+Run run(std::vector<std::string> argv) {
+    TempDir dir("spookludo-usage");
+    SpawnOptions o;
+    o.stdout_file = dir / "out";
+    o.stderr_file = dir / "err";
+    Process p(std::move(argv), o);
+    const auto status = p.wait(patience(20s));
+    Run r;
+    r.described = p.describe();
+    r.status = status.value_or(-1);
+    r.out = p.out();
+    r.err = p.err();
+    return r;
+}
+
+// A usage error: exit 2, and stderr names the command, says `problem`, and points at --help.
+void check_usage_error(std::vector<std::string> argv, const std::string& command, const std::string& problem) {
+    const Run r = run(argv);
+    INFO(r.described);
+    CHECK(r.status == 2);
+    CHECK(r.err.find(command + ": ") != std::string::npos);
+    CHECK(r.err.find(problem) != std::string::npos);
+    CHECK(r.err.find("Run '" + command + " --help'") != std::string::npos);
+}
+
+// --help: exit 0, the usage, and the exit statuses.
+void check_help(std::vector<std::string> argv) {
+    argv.push_back("--help");
+    const Run r = run(argv);
+    INFO(r.described);
+    CHECK(r.status == 0);
+    CHECK(r.out.find("Usage:") != std::string::npos);
+    CHECK(r.out.find("Exit status") != std::string::npos);
+    CHECK(r.out.find(" 2 ") != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("usage errors: spookludo and every subcommand exit 2 naming the problem (missing argument, unknown option, bad value) [cli]") {
+    // Missing arguments.
+    check_usage_error({kClient}, "spookludo", "A subcommand is required");
+    check_usage_error({kClient, "play"}, "spookludo play", "url is required");
+    check_usage_error({kClient, "watch", "ws://127.0.0.1:7777"}, "spookludo watch", "--room is required");
+    check_usage_error({kClient, "verify"}, "spookludo verify", "record is required");
+    check_usage_error({kClient, "bot"}, "spookludo bot", "url is required");
+    check_usage_error({kClient, "sim", "--seed"}, "spookludo sim", "--seed");
+    // Unknown options and commands.
+    check_usage_error({kClient, "play", "ws://127.0.0.1:7777", "--colour", "red"}, "spookludo play", "--colour");
+    check_usage_error({kClient, "sim", "--bogus"}, "spookludo sim", "--bogus");
+    check_usage_error({kClient, "boards", "--bogus"}, "spookludo boards", "--bogus");
+    check_usage_error({kClient, "verify", "a.json", "--bogus"}, "spookludo verify", "--bogus");
+    check_usage_error({kClient, "dance"}, "spookludo", "'dance' is not a command (the commands: sim, boards, verify, play, watch, bot)");
+    // Bad values.
+    check_usage_error({kClient, "sim", "--games", "abc"}, "spookludo sim", "--games: must be a number above 0 (got \"abc\")");
+    check_usage_error({kClient, "sim", "--game", "chess"}, "spookludo sim", "chess");
+    check_usage_error({kClient, "boards", "--players", "9"}, "spookludo boards", "--players");
+    check_usage_error({kClient, "bot", "ws://127.0.0.1:7777", "--room", "ABCDE", "--count", "0"}, "spookludo bot", "--count");
+    check_usage_error({kClient, "bot", "ws://127.0.0.1:7777", "--room", "ABCDE", "--token", "t", "--count", "2"},
+                      "spookludo bot", "use --count 1");
+    check_usage_error({kClient, "play", "ws://127.0.0.1:7777", "--create", "chess"}, "spookludo play", "chess");
+    check_usage_error({kClient, "play", "ws://127.0.0.1:7777", "--players", "3"}, "spookludo play", "--create");
+}
+
+TEST_CASE("usage errors: spookludo-server exits 2 naming the problem, and --healthcheck keeps 1 for unhealthy [cli]") {
+    check_usage_error({kServer, "--bogus"}, "spookludo-server", "--bogus");
+    check_usage_error({kServer, "--threads", "0"}, "spookludo-server", "--threads");
+    check_usage_error({kServer, "--max-rooms", "many"}, "spookludo-server", "--max-rooms: must be a number above 0 (got \"many\")");
+    check_usage_error({kServer, "--port"}, "spookludo-server", "--port");
+    check_usage_error({kServer, "--log-level", "loud"}, "spookludo-server", "loud");
+    // Not a usage error: nothing answers on the port.
+    ClosedPort closed;
+    const Run r = run({kServer, "--healthcheck", "--port", std::to_string(closed.port())});
+    INFO(r.described);
+    CHECK(r.status == 1);
+    CHECK(r.err.find("unhealthy") != std::string::npos);
+}
+
+TEST_CASE("usage errors: the benchmark and load programs exit 2 naming the problem [cli][bench]") {
+    if (bench_programs().empty()) {
+        MESSAGE("the build has no benchmarks (SPOOKLUDO_BUILD_BENCH off)");
+        return;
+    }
+    check_usage_error({bench("bench_spook"), "--policy", "clever"}, "bench_spook", "clever");
+    check_usage_error({bench("bench_spook"), "--bogus"}, "bench_spook", "--bogus");
+    check_usage_error({bench("bench_ludo"), "--games", "x"}, "bench_ludo", "--games: must be a number above 0 (got \"x\")");
+    check_usage_error({bench("bench_ludo"), "--arm", "7"}, "bench_ludo", "--arm");
+    check_usage_error({bench("bench_ludo"), "--games"}, "bench_ludo", "--games");
+    check_usage_error({bench("bench_ludo"), "--weights", "nonsense=1", "--no-throughput", "--no-winrates"}, "bench_ludo",
+                      "unknown weight nonsense");
+    check_usage_error({bench("make_board_pool"), "--count", "-1"}, "make_board_pool", "--count");
+    check_usage_error({bench("make_board_pool"), "--bogus"}, "make_board_pool", "--bogus");
+    check_usage_error({bench("ludo_td")}, "ludo_td", "A subcommand is required");
+    check_usage_error({bench("ludo_td"), "train", "--games", "lots"}, "ludo_td train", "--games");
+    check_usage_error({bench("ludo_td"), "eval", "--vs", "nobody"}, "ludo_td eval", "nobody");
+    check_usage_error({bench("spookludo-load")}, "spookludo-load", "give --url");
+    check_usage_error({bench("spookludo-load"), "--rooms", "0"}, "spookludo-load", "--rooms");
+    check_usage_error({bench("tcp_floor"), "--size", "big"}, "tcp_floor", "--size");
+    check_usage_error({bench("tcp_floor"), "--bogus"}, "tcp_floor", "--bogus");
+}
+
+TEST_CASE("usage: --help exits 0 and documents the exit statuses in every program and subcommand, and --version exits 0 [cli]") {
+    check_help({kClient});
+    for (const char* sub : {"sim", "boards", "verify", "play", "watch", "bot"}) {
+        CAPTURE(sub);
+        check_help({kClient, sub});
+    }
+    check_help({kServer});
+    for (const auto& program : bench_programs()) {
+        CAPTURE(program);
+        check_help({program});
+    }
+    if (!bench("ludo_td").empty()) check_help({bench("ludo_td"), "train"});
+    for (const auto& [program, name] : {std::pair{kClient, std::string("spookludo ")}, {kServer, "spookludo-server "}}) {
+        const Run r = run({program, "--version"});
+        INFO(r.described);
+        CHECK(r.status == 0);
+        CHECK(r.out.rfind(name, 0) == 0);
+    }
+}
