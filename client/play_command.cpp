@@ -215,6 +215,9 @@ private:
         redraw();
     }
 
+    // Enter, and a space: what a pipe's lines end with, nothing to do.
+    static bool blank(char c) { return c == '\n' || c == '\r' || c == ' '; }
+
     void on_key(char key) {
         auto& view = session_->view();
         // The game-over screen stays until a key is pressed: that key only dismisses it (without
@@ -226,7 +229,7 @@ private:
                 return;
             }
         }
-        if (key == '\n' || key == '\r' || key == ' ') return;  // Enter after a typed key (pipes)
+        if (blank(key)) return;  // Enter after a typed key (pipes)
         if (pending_remove_ || pending_kick_) {
             const bool kick = pending_kick_;
             pending_remove_ = pending_kick_ = false;
@@ -245,7 +248,7 @@ private:
         if (confirm_end_ || confirm_quit_) {
             const bool end = confirm_end_;
             confirm_end_ = confirm_quit_ = false;
-            const bool yes = key == 'y' || key == 'Y' || (end ? key == 'E' : key == 'q' || key == 'Q');
+            const bool yes = key == 'y' || (end ? key == 'E' : key == 'q' || key == 'Q');
             if (yes && end) {
                 session_->send(protocol::EndGame{});
                 message_ = "Ending the game.";
@@ -256,7 +259,7 @@ private:
                 return;
             }
             message_ = end ? "The game goes on." : "You stay.";
-            if (key == 'n' || key == 'N') return;
+            if (key == 'n') return;
         }
         if (key == 'q' || key == 'Q') {
             if (view.in_game() && !view.is_spectator()) {
