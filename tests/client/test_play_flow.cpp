@@ -446,6 +446,8 @@ TEST_CASE("play flow: a scripted party on pseudo-terminals: the host hands over 
     wo.rows = 30;
     auto sam = server.client("sam", {"watch", server.url(), "--room", room}, wo);
     REQUIRE_MESSAGE(wait_screen(*sam, "You are watching."), sam->describe());
+    // The spectator's lobby (the demo's screen) keeps the join command in view.
+    REQUIRE_MESSAGE(wait_screen(*sam, "--room " + room + " --name YOUR_NAME"), sam->describe());
 
     // The host leaves the lobby: Ben is told, and starts the game with the host's keys.
     ann->write("q");
