@@ -86,13 +86,14 @@ bool SeatStore::remember(const std::string& server, const std::string& room, con
                          const std::string& token) {
     if (file_.empty()) return false;
     json entries = read_entries(file_);
-    json kept = json::array();
-    for (auto& e : entries)
-        if (!same(e, server, room, name)) kept.push_back(std::move(e));
     const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
                          std::chrono::system_clock::now().time_since_epoch())
                          .count();
+    // The newest first (the file keeps that order; ties keep it too).
+    json kept = json::array();
     kept.push_back({{"server", server}, {"room", room}, {"name", name}, {"token", token}, {"saved_ms", now}});
+    for (auto& e : entries)
+        if (!same(e, server, room, name)) kept.push_back(std::move(e));
     return write_entries(file_, std::move(kept));
 }
 

@@ -3,10 +3,17 @@
 // a player's words, the automatic start's countdown. Built from server messages, no network.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "join_hint.h"
 #include "render.h"
+#include "seat_store.h"
 #include "view.h"
 
 using namespace spookludo;
@@ -28,8 +35,8 @@ json seat_player(int seat, const std::string& name, const std::string& status = 
 json seat_bot(int seat, const std::string& name) { return {{"seat", seat}, {"name", name}, {"bot", true}, {"policy", "best"}}; }
 
 json lobby(json seats, int host, const std::string& game = "spook", int players = -1) {
-    json options = game == "spook" ? json{{"game", "spook"}, {"players", players < 0 ? seats.size() : players}, {"pieces", 2}}
-                                   : json{{"game", "ludo"}, {"players", players < 0 ? seats.size() : players}, {"arm", 8}};
+    json options = game == "spook" ? json{{"game", "spook"}, {"players", players < 0 ? static_cast<int>(seats.size()) : players}, {"pieces", 2}}
+                                   : json{{"game", "ludo"}, {"players", players < 0 ? static_cast<int>(seats.size()) : players}, {"arm", 8}};
     return {{"type", "room"},  {"room", "KQZTM"}, {"state", "lobby"}, {"paused", false}, {"options", options},
             {"settings", {{"decision_ms", 30000}, {"pace_ms", 0}, {"hints", false}}},
             {"host", host},    {"seats", seats},  {"spectators", 0},  {"server_time_ms", 0}};
@@ -258,4 +265,45 @@ TEST_CASE("view flow: the host's join command is built from the address the host
     text.clear();
     for (const auto& l : client::render_lobby(guest, style)) text += l + "\n";
     CHECK(text.find("join with:") == std::string::npos);
+}
+
+TEST_CASE("view flow: the seat store keeps one token per server, room and name, the newest 64, in a private file written whole [item4]") {
+    const auto dir = std::filesystem::temp_directory_path() / ("spookludo-seat-store-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    client::SeatStore store(dir / "spookludo" / "seats.json");
+    CHECK_FALSE(store.token("ws://127.0.0.1:7777", "KQZTM", "Ben"));
+    REQUIRE(store.remember("ws://127.0.0.1:7777", "KQZTM", "Ben", "aaaa"));
+    CHECK(store.token("ws://127.0.0.1:7777", "KQZTM", "Ben") == "aaaa");
+    CHECK_FALSE(store.token("ws://127.0.0.1:7777", "KQZTM", "Ann"));   // another name
+    CHECK_FALSE(store.token("ws://127.0.0.1:7778", "KQZTM", "Ben"));   // another server
+    REQUIRE(store.remember("ws://127.0.0.1:7777", "KQZTM", "Ben", "bbbb"));  // one entry, refreshed
+    CHECK(store.token("ws://127.0.0.1:7777", "KQZTM", "Ben") == "bbbb");
+    struct stat st {};
+    REQUIRE(::stat(store.path().c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0600);
+    REQUIRE(::stat((dir / "spookludo").c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0700);
+    // Bounded: 70 rooms later the newest 64 are kept, the oldest gone.
+    for (int i = 0; i < 70; ++i) REQUIRE(store.remember("ws://127.0.0.1:7777", "R" + std::to_string(i), "Ben", "t" + std::to_string(i)));
+    CHECK_FALSE(store.token("ws://127.0.0.1:7777", "KQZTM", "Ben"));
+    CHECK_FALSE(store.token("ws://127.0.0.1:7777", "R5", "Ben"));
+    CHECK(store.token("ws://127.0.0.1:7777", "R6", "Ben") == "t6");
+    CHECK(store.token("ws://127.0.0.1:7777", "R69", "Ben") == "t69");
+    const auto text = [&] {
+        std::ifstream in(store.path());
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    }();
+    CHECK(json::parse(text).at("seats").size() == client::SeatStore::kMaxEntries);
+    store.forget("ws://127.0.0.1:7777", "R69", "Ben");
+    CHECK_FALSE(store.token("ws://127.0.0.1:7777", "R69", "Ben"));
+    // No temporary file is left beside it (written to a temporary file, then renamed).
+    int files = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir / "spookludo")) ++files;
+    CHECK(files == 1);
+    // An unreadable file is an empty store, and is replaced whole.
+    { std::ofstream(store.path()) << "{not json"; }
+    CHECK_FALSE(store.token("ws://127.0.0.1:7777", "R6", "Ben"));
+    CHECK(store.remember("ws://127.0.0.1:7777", "R6", "Ben", "t6"));
+    CHECK(store.token("ws://127.0.0.1:7777", "R6", "Ben") == "t6");
+    std::filesystem::remove_all(dir);
 }
