@@ -90,8 +90,10 @@ private:
     // ---- Drawing --------------------------------------------------------------------------
     client::Style style() const {
         client::Style s;
-        s.width = std::max(40, term_.width());
-        s.height = std::max(16, term_.height());
+        // The window as it is: render_screen keeps the header in any size and says how big a
+        // window the board needs (the terminal reports 80x24 when it cannot tell).
+        s.width = term_.width();
+        s.height = term_.height();
         s.color = term_.color();
         s.hints = show_hints_;
         if (session_) s.server_url = "http://" + session_->config().url.host + ":" + session_->config().url.port;
@@ -341,13 +343,13 @@ private:
                         message_ = "a sets the arm of a Ludo board; Spook's board is always 40 squares (p changes the pieces).";
                     }
                     break;
-                case 'h': session_->send(protocol::SetSettings{{std::nullopt, std::nullopt, !settings.hints}}); break;
+                case 'h': session_->send(protocol::SetSettings{{std::nullopt, std::nullopt, !settings.hints, std::nullopt}}); break;
                 case 't': {
                     static constexpr int steps[] = {10000, 20000, 30000, 60000};
                     int next = steps[0];
                     for (const int s : steps)
                         if (s > settings.decision_ms) { next = s; break; }
-                    session_->send(protocol::SetSettings{{next, std::nullopt, std::nullopt}});
+                    session_->send(protocol::SetSettings{{next, std::nullopt, std::nullopt, std::nullopt}});
                     break;
                 }
                 default: break;
@@ -399,7 +401,8 @@ private:
             const auto& url = session_->config().url;
             if (r->over.record)
                 out += "The game record: http://" + url.host + ":" + url.port + *r->over.record +
-                       " (check it with: spookludo verify FILE)\n";
+                       " (check it with: spookludo verify http://" + url.host + ":" + url.port + *r->over.record +
+                       ")\n";
         }
         if (end_ && end_->code != 0) {
             std::cerr << "spookludo " << (args_.watch ? "watch" : "play") << ": " << end_->reason << "\n";

@@ -930,7 +930,7 @@ Need board_need(const GameView& view, const Style& style, const std::string& sta
         need.height = 1 + size + below;
     }
     // The status at that width (a narrower window wraps it over more lines).
-    need.height += static_cast<int>(status_block(status, Style{std::max(style.width, need.width), 0, false, true, {}}).size());
+    need.height += static_cast<int>(status_block(status, Style{std::max(style.width, need.width), 0, false, true, {}, {}}).size());
     return need;
 }
 

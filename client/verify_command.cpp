@@ -93,7 +93,7 @@ void add_verify_command(CLI::App& app, int& exit_code) {
         }
         if (report.ok) {
             std::cout << "VERIFIED: " << *path << " (" << to_string(record.options.game) << ", "
-                      << record.options.players << " players, " << to_string(record.result.status) << ")\n";
+                      << record.options.players << (record.options.players == 1 ? " player, " : " players, ") << to_string(record.result.status) << ")\n";
             exit_code = 0;
         } else {
             std::cout << "FAILED: " << report.failure << "\n";

@@ -22,6 +22,11 @@ fi
 port=${DEMO_PORT:-7777}
 wait_s=${DEMO_WAIT:-20}
 players=${DEMO_PLAYERS:-4}
+# The host's bot takes a seat; a one-seat room would start (and end) before anyone could watch.
+if ! [[ "$players" =~ ^[0-9]+$ ]] || [ "$players" -lt 2 ]; then
+  echo "demo: DEMO_PLAYERS must be 2 or more (the host's bot takes one seat, the others wait for people); got '$players'" >&2
+  exit 2
+fi
 pace=${DEMO_PACE_MS:-1500}
 decision=${DEMO_DECISION_MS:-20000}
 game=${DEMO_GAME:-spook}

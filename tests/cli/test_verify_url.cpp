@@ -141,7 +141,7 @@ TEST_CASE("verify URL: the record's address on the real server verifies (exit 0,
     INFO(v.described);
     CHECK(v.status == 0);
     CHECK(v.out.find("  ok    seed: the revealed server seed matches the commitment") != std::string::npos);
-    CHECK(v.out.find("VERIFIED: " + url + " (spook, 1 players, finished)") != std::string::npos);
+    CHECK(v.out.find("VERIFIED: " + url + " (spook, 1 player, finished)") != std::string::npos);
     CHECK(v.err.empty());
     // The same verdict as the file in the server's data directory.
     const Run f = run(server.dir(), "verify-file", {"verify", "--quiet", server.record_file(id)});

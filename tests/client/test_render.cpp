@@ -314,7 +314,7 @@ TEST_CASE("render: dump (SPOOKLUDO_SHOW_RENDER=1)") {
     for (auto& f : fixtures()) {
         std::cout << "===== " << f.name << "\n" << joined_lines(render_screen(f.view, Style{}, kNow, kStatus));
         if (std::getenv("SPOOKLUDO_SHOW_COLOUR"))
-            std::cout << joined_lines(render_screen(f.view, Style{80, 24, true, true, {}}, kNow, kStatus));
+            std::cout << joined_lines(render_screen(f.view, Style{80, 24, true, true, {}, {}}, kNow, kStatus));
     }
 }
 
@@ -323,7 +323,7 @@ TEST_CASE("render: every fixture fits 80x24, with and without colour, and colour
         CAPTURE(f.name);
         for (const bool color : {false, true}) {
             CAPTURE(color);
-            const Style style{80, 24, color, true};
+            const Style style{80, 24, color, true, {}, {}};
             const auto screen = render_screen(f.view, style, kNow, kStatus);
             CHECK(screen.size() == 24);
             std::string all;
@@ -353,7 +353,7 @@ TEST_CASE("render: smaller and larger terminals keep the lines within the width 
         CAPTURE(f.name);
         for (const auto& [w, h] : {std::pair{60, 20}, std::pair{40, 16}, std::pair{120, 40}}) {
             for (const bool color : {false, true}) {
-                const Style style{w, h, color, true};
+                const Style style{w, h, color, true, {}, {}};
                 const auto screen = render_screen(f.view, style, kNow, kStatus);
                 CHECK(static_cast<int>(screen.size()) == h);
                 for (const auto& line : screen) CHECK(visible_width(line) <= w);
@@ -657,7 +657,7 @@ Waiting for Ann (host) to start. q leaves.
 }
 
 TEST_CASE("render: colour draws the characters, pieces and countdown with ANSI codes") {
-    const Style colour{80, 24, true, true};
+    const Style colour{80, 24, true, true, {}, {}};
     const auto boards = joined_lines(render_spook_boards(spook_game4(), colour));
     CHECK(boards.find("\x1b[33mH\x1b[0m") != std::string::npos);   // a hat, yellow
     CHECK(boards.find("\x1b[35mC\x1b[0m") != std::string::npos);   // a cat, magenta
@@ -703,7 +703,7 @@ TEST_CASE("render: any number of Spook seats and Ludo players leaves the whole d
             v.apply(pr::to_message(d), 0);
             REQUIRE(v.pending());
             for (const bool color : {false, true}) {
-                const auto screen = strip(render_screen(v, Style{80, 24, color, true, {}}, 0, kStatus));
+                const auto screen = strip(render_screen(v, Style{80, 24, color, true, {}, {}}, 0, kStatus));
                 REQUIRE(screen.size() == 24);
                 for (const auto& line : screen) CHECK(visible_width(line) <= 80);
                 CHECK(screen[22].find("within 30 s") != std::string::npos);
@@ -736,7 +736,7 @@ TEST_CASE("render: any number of Spook seats and Ludo players leaves the whole d
             d.time_left_ms = 30000;
             v.apply(pr::to_message(d), 0);
             for (const bool color : {false, true}) {
-                const auto screen = strip(render_screen(v, Style{80, 24, color, true, {}}, 0, kStatus));
+                const auto screen = strip(render_screen(v, Style{80, 24, color, true, {}, {}}, 0, kStatus));
                 REQUIRE(screen.size() == 24);
                 for (const auto& line : screen) CHECK(visible_width(line) <= 80);
                 CHECK(screen[22] == "Choose 1-4 within 30 s");
@@ -751,8 +751,8 @@ TEST_CASE("render: any number of Spook seats and Ludo players leaves the whole d
 TEST_CASE("render: the colour screen is the plain screen with escape sequences added") {
     for (auto& f : fixtures()) {
         CAPTURE(std::string(f.name));
-        const auto colour = strip(render_screen(f.view, Style{80, 24, true, true, {}}, kNow, kStatus));
-        const auto plain = render_screen(f.view, Style{80, 24, false, true, {}}, kNow, kStatus);
+        const auto colour = strip(render_screen(f.view, Style{80, 24, true, true, {}, {}}, kNow, kStatus));
+        const auto plain = render_screen(f.view, Style{80, 24, false, true, {}, {}}, kNow, kStatus);
         REQUIRE(colour.size() == plain.size());
         for (std::size_t i = 0; i < plain.size(); ++i) CHECK(colour[i] == plain[i]);
     }
@@ -794,7 +794,7 @@ TEST_CASE("render #15.11: Ludo options are found on the board: the pieces are nu
     };
     for (const bool color : {false, true}) {
         CAPTURE(color);
-        const auto board = strip(render_ludo_board(v, Style{80, 24, color, true, {}}));
+        const auto board = strip(render_ludo_board(v, Style{80, 24, color, true, {}, {}}));
         // The pieces that can move stand on the board under their numbers...
         CHECK(cell_at(board, cell_of(10)) == "g2");
         CHECK(cell_at(board, cell_of(66)) == "g3");
@@ -818,7 +818,7 @@ TEST_CASE("render #15.11: Ludo options are found on the board: the pieces are nu
 
 TEST_CASE("render #15.13: a 60x15 window keeps the title, says how big a window the board needs, and shows the decision and the keys in full") {
     const std::string keys = "Press 1-2 to choose. ? hints, q leave, P pause, k N kick, E end the game for everyone";
-    const auto screen = render_screen(ludo_game6(), Style{60, 15, false, true, {}}, kNow, keys);
+    const auto screen = render_screen(ludo_game6(), Style{60, 15, false, true, {}, {}}, kNow, keys);
     if (std::getenv("SPOOKLUDO_SHOW_RENDER")) std::cout << joined_lines(screen);
     REQUIRE(screen.size() == 15);
     for (const auto& line : screen) CHECK(visible_width(line) <= 60);
@@ -836,7 +836,7 @@ TEST_CASE("render #15.13: a 60x15 window keeps the title, says how big a window 
     CHECK(screen[13] + " " + screen[14] == keys);
 
     // The lobby at 60 columns: the host's keys wrap ("random bot," is not cut to "ran").
-    const auto lobby = render_screen(spook_lobby(), Style{60, 15, false, true, {}}, kNow, kStatus);
+    const auto lobby = render_screen(spook_lobby(), Style{60, 15, false, true, {}, {}}, kNow, kStatus);
     if (std::getenv("SPOOKLUDO_SHOW_RENDER")) std::cout << joined_lines(lobby);
     REQUIRE(lobby.size() == 15);
     for (const auto& line : lobby) CHECK(visible_width(line) <= 60);
@@ -848,7 +848,7 @@ TEST_CASE("render #15.13: a 60x15 window keeps the title, says how big a window 
 }
 
 TEST_CASE("render #15.13: a 40x10 window keeps the title with the round and the die, the size it needs, the decision and the status") {
-    const auto screen = render_screen(spook_game4(), Style{40, 10, false, true, {}}, kNow, kStatus);
+    const auto screen = render_screen(spook_game4(), Style{40, 10, false, true, {}, {}}, kNow, kStatus);
     if (std::getenv("SPOOKLUDO_SHOW_RENDER")) std::cout << joined_lines(screen);
     REQUIRE(screen.size() == 10);
     for (const auto& line : screen) CHECK(visible_width(line) <= 40);
@@ -862,7 +862,7 @@ TEST_CASE("render #15.13: a 40x10 window keeps the title with the round and the 
     for (const auto& [w, h] : {std::pair{20, 5}, std::pair{30, 3}, std::pair{12, 1}}) {
         for (auto& f : fixtures()) {
             CAPTURE(f.name);
-            const auto tiny = render_screen(f.view, Style{w, h, false, true, {}}, kNow, kStatus);
+            const auto tiny = render_screen(f.view, Style{w, h, false, true, {}, {}}, kNow, kStatus);
             REQUIRE(static_cast<int>(tiny.size()) == h);
             for (const auto& line : tiny) CHECK(visible_width(line) <= w);
             if (h > 2) CHECK(tiny[0].rfind("SpookLudo", 0) == 0);
@@ -875,7 +875,7 @@ TEST_CASE("render #15.13: at the normal size nothing asks for a bigger window, a
         CAPTURE(f.name);
         CHECK_FALSE(contains(render_screen(f.view, Style{}, kNow, kStatus), "Make the window"));
     }
-    const auto screen = render_screen(spook_game4(), Style{64, 15, false, true, {}}, kNow, kStatus);
+    const auto screen = render_screen(spook_game4(), Style{64, 15, false, true, {}, {}}, kNow, kStatus);
     if (std::getenv("SPOOKLUDO_SHOW_RENDER")) std::cout << joined_lines(screen);
     CHECK_FALSE(contains(screen, "Make the window"));
     CHECK(screen[1].rfind(">Ann  |2HCXWSXH1X|", 0) == 0);  // one line a seat, the pieces on the squares
@@ -889,7 +889,7 @@ TEST_CASE("render #15.9: a long status wraps over lines instead of being cut at 
     REQUIRE(status.size() >= 140);
     for (auto& f : fixtures()) {
         CAPTURE(f.name);
-        const auto screen = render_screen(f.view, Style{100, 24, false, true, {}}, kNow, status);
+        const auto screen = render_screen(f.view, Style{100, 24, false, true, {}, {}}, kNow, status);
         REQUIRE(screen.size() == 24);
         for (const auto& line : screen) CHECK(visible_width(line) <= 100);
         CHECK(screen[0].rfind("SpookLudo KQZTM", 0) == 0);
