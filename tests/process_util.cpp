@@ -320,4 +320,19 @@ ClosedPort::~ClosedPort() {
     if (fd_ >= 0) ::close(fd_);
 }
 
+Finished run_to_end(std::vector<std::string> argv, const TempDir& dir, const std::string& label,
+                    std::chrono::milliseconds timeout) {
+    SpawnOptions o;
+    o.stdout_file = dir / (label + ".out");
+    o.stderr_file = dir / (label + ".err");
+    Process p(std::move(argv), o);
+    const auto status = p.wait(patience(timeout));
+    Finished r;
+    r.described = p.describe();
+    r.status = status.value_or(-1);
+    r.out = p.out();
+    r.err = p.err();
+    return r;
+}
+
 }  // namespace spookludo::testing

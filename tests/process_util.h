@@ -130,4 +130,15 @@ constexpr int kSlowdown =
 #endif
 inline std::chrono::milliseconds patience(std::chrono::milliseconds base) { return base * kSlowdown; }
 
+// A program run to its end: its exit status (-1: killed or still running at the deadline), what
+// it wrote, and Process::describe() for a failure's message.
+struct Finished {
+    int status = -1;
+    std::string out, err, described;
+};
+// Runs `argv` with stdout and stderr to `<dir>/<label>.out` and `.err`, waiting up to `timeout`
+// (times the sanitizers' slowdown).
+Finished run_to_end(std::vector<std::string> argv, const TempDir& dir, const std::string& label,
+                    std::chrono::milliseconds timeout);
+
 }  // namespace spookludo::testing

@@ -33,25 +33,11 @@ std::string bench(const std::string& name) {
     return {};
 }
 
-struct Run {
-    int status = -1;
-    std::string out, err;
-    std::string described;
-};
+using Run = Finished;
 
 Run run(std::vector<std::string> argv) {
     TempDir dir("spookludo-usage");
-    SpawnOptions o;
-    o.stdout_file = dir / "out";
-    o.stderr_file = dir / "err";
-    Process p(std::move(argv), o);
-    const auto status = p.wait(patience(20s));
-    Run r;
-    r.described = p.describe();
-    r.status = status.value_or(-1);
-    r.out = p.out();
-    r.err = p.err();
-    return r;
+    return run_to_end(std::move(argv), dir, "run", 20s);
 }
 
 // A usage error: exit 2, and stderr names the command, says `problem`, and points at --help.

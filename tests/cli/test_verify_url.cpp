@@ -57,24 +57,11 @@ private:
     int port_ = 0;
 };
 
-struct Run {
-    int status = -1;
-    std::string out, err, described;
-};
+using Run = Finished;
 
 Run run(const TempDir& dir, const std::string& label, std::vector<std::string> args) {
     args.insert(args.begin(), kClient);
-    SpawnOptions o;
-    o.stdout_file = dir / (label + ".out");
-    o.stderr_file = dir / (label + ".err");
-    Process p(args, o);
-    const auto status = p.wait(patience(30s));
-    Run r;
-    r.described = p.describe();
-    r.status = status.value_or(-1);
-    r.out = p.out();
-    r.err = p.err();
-    return r;
+    return run_to_end(std::move(args), dir, label, 30s);
 }
 
 // A one-player Spook game of bots to its end; the game id from "game_over ID finished record ...".

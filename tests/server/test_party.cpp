@@ -306,16 +306,22 @@ TEST_CASE("party: a Ludo game on seats 0 and 2 names seats 0 and 2 everywhere, a
     CHECK(record["options"]["game"] == "ludo");
 }
 
+// A Ludo game of Ann (the host, this client) and Ben, started; then Ben's connection drops
+// (no leave). Returns the room's code and Ben's token.
+std::pair<std::string, std::string> ludo_with_ben_dropped(TestServer& server, Client& ann) {
+    const std::string code = create_room(ann, ludo(2), "Ann", kFast);
+    Client ben(server.port());
+    const std::string token = join(ben, code, "Ben")["token"];
+    ann.send({{"type", "start"}});
+    seed_and_start({&ben, &ann});
+    ben.close();
+    return {code, token};
+}
+
 TEST_CASE("party: a player who drops in a game is played by the server after the window and takes the seat back with the token [server][party]") {
     TestServer server(short_window(300));
     Client ann(server.port());
-    const std::string code = create_room(ann, ludo(2), "Ann", kFast);
-    auto ben = std::make_unique<Client>(server.port());
-    const std::string token = join(*ben, code, "Ben")["token"];
-    ann.send({{"type", "start"}});
-    seed_and_start({ben.get(), &ann});
-    ben->close();
-    ben.reset();
+    const auto [code, token] = ludo_with_ben_dropped(server, ann);
     const json away = room_where(ann, [](const json& m) { return seat_in(m, 1)["status"] == "away"; }, "seat 1 away");
     CHECK(seat_in(away, 1)["connected"] == false);
     CHECK(notice_of(ann, "server_plays")["seat"] == 1);
@@ -681,13 +687,7 @@ TEST_CASE("party: when a player leaves or is kicked while the seeds are collecte
 TEST_CASE("party: a player who does not come back before the game ends loses the seat: it is free in the lobby and the token is refused [server][party]") {
     TestServer server(short_window(300));
     Client ann(server.port());
-    const std::string code = create_room(ann, ludo(2), "Ann", kFast);
-    auto ben = std::make_unique<Client>(server.port());
-    const std::string token = join(*ben, code, "Ben")["token"];
-    ann.send({{"type", "start"}});
-    seed_and_start({ben.get(), &ann});
-    ben->close();
-    ben.reset();
+    const auto [code, token] = ludo_with_ben_dropped(server, ann);
     room_where(ann, [](const json& m) { return seat_in(m, 1)["status"] == "server"; }, "seat 1 played by the server");
     ann.send({{"type", "end_game"}});
     ann.expect("game_over");
