@@ -276,3 +276,24 @@ TEST_CASE("README: the exit-status table names every program the build makes, an
         CHECK_MESSAGE(named, "the README's exit-status table does not name " << p);
     }
 }
+
+TEST_CASE("tests: no test case's name holds a semicolon (CTest would cut the name there and run a test of another name) [docs]") {
+    std::vector<std::string> bad;
+    for (const auto& entry : fs::recursive_directory_iterator(kRoot / "tests")) {
+        if (!entry.is_regular_file() || entry.path().extension() != ".cpp") continue;
+        std::ifstream in(entry.path());
+        std::string line;
+        int number = 0;
+        while (std::getline(in, line)) {
+            ++number;
+            const auto at = line.find("TEST_CASE(\"");
+            if (at == std::string::npos) continue;
+            const auto end = line.find("\")", at);
+            const std::string name = line.substr(at, end == std::string::npos ? std::string::npos : end - at);
+            if (name.find(';') != std::string::npos)
+                bad.push_back(fs::relative(entry.path(), kRoot).string() + ":" + std::to_string(number));
+        }
+    }
+    for (const auto& b : bad) MESSAGE(b);
+    CHECK(bad.empty());
+}

@@ -112,7 +112,7 @@ TEST_CASE("entry=start_square: the 6 places the piece on progress 0 [ludo][rules
     }
 }
 
-TEST_CASE("no piece passes or lands on an opposing block; own pieces may [ludo][rules]") {
+TEST_CASE("no piece passes or lands on an opposing block, own pieces may [ludo][rules]") {
     // Red's block on square 12 (red progress 38); green's single piece on 10.
     Game game = at("green*:10,Y,Y,Y red:38,38,Y,Y");
     SUBCASE("short of the block is fine") {
@@ -419,7 +419,7 @@ TEST_CASE("the first to bring all four home wins [ludo][rules]") {
     CHECK(game.choose(1, 3).reason == "the game is over");
 }
 
-TEST_CASE("play_on: finished players take no more turns; places by turn of finishing [ludo][rules]") {
+TEST_CASE("play_on: finished players take no more turns, places by turn of finishing [ludo][rules]") {
     Game game = at("green*:H,H,H,54 yellow:H,H,H,55 red:H,H,H,53 blue:H,H,H,Y", 6, LudoEntry::text, true);
     game.apply_throw(6);  // turn 1: green cannot move
     CHECK(game.current_seat() == 1);

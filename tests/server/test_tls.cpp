@@ -134,7 +134,7 @@ TEST_CASE("tls: garbage instead of a ClientHello closes that connection, and a w
     CHECK(ann.expect("pong")["t"] == 5);
 }
 
-TEST_CASE("tls: TLS 1.2 and 1.3 connect with ALPN http/1.1; TLS 1.0 and 1.1 are refused by the server [server][tls]") {
+TEST_CASE("tls: TLS 1.2 and 1.3 connect with ALPN http/1.1, TLS 1.0 and 1.1 are refused by the server [server][tls]") {
     TempDir dir("tls");
     Certificates certs(dir.path);
     TestServer server(tls_config(certs));

@@ -550,7 +550,7 @@ TEST_CASE("websocket: close_payload puts the code first and cuts a long reason t
     CHECK(ws::close_payload(1000, fits).substr(2) == fits);
 }
 
-TEST_CASE("websocket: close_code_of and close_reason_of read what close_payload wrote; no code reads as 0 [websocket]") {
+TEST_CASE("websocket: close_code_of and close_reason_of read what close_payload wrote, and no code reads as 0 [websocket]") {
     for (std::uint16_t code : std::initializer_list<std::uint16_t>{1000, 1009, 4321, 65535}) {
         const std::string p = ws::close_payload(code, "the reason");
         CHECK(ws::close_code_of(p) == code);
@@ -776,7 +776,7 @@ TEST_CASE("websocket: a client's close frame is answered with the same code, the
     another_connection_works(server.port());
 }
 
-TEST_CASE("websocket: protocol failures close that connection with their code; the server serves others on [websocket][server]") {
+TEST_CASE("websocket: protocol failures close that connection with their code, and the server serves others on [websocket][server]") {
     TestServer server;
     Client bystander(server.port());  // a connection open all along
     bystander.hello();
