@@ -318,6 +318,20 @@ std::pair<std::string, std::string> ludo_with_ben_dropped(TestServer& server, Cl
     return {code, token};
 }
 
+// Seat 1's old token no longer takes it back; the host ends the game; in the lobby seat 1 is free.
+void token_void_and_seat_1_free_after_the_game(TestServer& server, Client& ann, const std::string& code,
+                                               const std::string& token) {
+    Client back(server.port());
+    back.hello();
+    back.send({{"type", "resume"}, {"room", code}, {"token", token}});
+    CHECK(back.expect("error")["code"] == "bad_token");
+    ann.send({{"type", "end_game"}});
+    CHECK(ann.expect("game_over")["status"] == "abandoned");
+    const json lobby = room_where(ann, [](const json& m) { return m["state"] == "lobby"; }, "the lobby");
+    CHECK(seat_in(lobby, 1)["free"] == true);
+    CHECK(taken_seats(lobby).size() == 1);
+}
+
 TEST_CASE("party: a player who drops in a game is played by the server after the window and takes the seat back with the token [server][party]") {
     TestServer server(short_window(300));
     Client ann(server.port());
@@ -458,15 +472,7 @@ TEST_CASE("party: a player kicked in a game is told why, the token is void, a bo
     CHECK(seat_in(r, 1)["bot"] == true);
     CHECK(seat_in(r, 1)["policy"] == "best");
     CHECK(r["state"] == "playing");
-    Client back(server.port());
-    back.hello();
-    back.send({{"type", "resume"}, {"room", code}, {"token", token}});
-    CHECK(back.expect("error")["code"] == "bad_token");
-    ann.send({{"type", "end_game"}});
-    CHECK(ann.expect("game_over")["status"] == "abandoned");
-    const json lobby = room_where(ann, [](const json& m) { return m["state"] == "lobby"; }, "the lobby");
-    CHECK(seat_in(lobby, 1)["free"] == true);
-    CHECK(taken_seats(lobby).size() == 1);
+    token_void_and_seat_1_free_after_the_game(server, ann, code, token);
 }
 
 TEST_CASE("party: a player who leaves a game is shown left, the server plays the seat, the token is void, and it is free after the game [server][party]") {
@@ -485,15 +491,7 @@ TEST_CASE("party: a player who leaves a game is shown left, the server plays the
     CHECK(seat_in(r, 1)["name"] == "Ben");
     CHECK(seat_in(r, 1)["away"] == true);
     CHECK(r["state"] == "playing");
-    Client back(server.port());
-    back.hello();
-    back.send({{"type", "resume"}, {"room", code}, {"token", token}});
-    CHECK(back.expect("error")["code"] == "bad_token");
-    ann.send({{"type", "end_game"}});
-    ann.expect("game_over");
-    const json lobby = room_where(ann, [](const json& m) { return m["state"] == "lobby"; }, "the lobby");
-    CHECK(seat_in(lobby, 1)["free"] == true);
-    CHECK(taken_seats(lobby).size() == 1);
+    token_void_and_seat_1_free_after_the_game(server, ann, code, token);
 }
 
 TEST_CASE("party: a spectator who leaves a room nobody else is in closes it [server][party]") {
