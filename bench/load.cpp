@@ -38,6 +38,11 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
 #include "net.h"
 #include "spookludo/command_line.h"
 #include "spookludo/protocol/messages.h"
@@ -109,25 +114,53 @@ ProcSample sample_process(int pid) {
     return s;
 }
 
-// A plain blocking HTTP GET on loopback (the server's /metrics).
-std::string http_get(int port, const std::string& path) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(static_cast<std::uint16_t>(port));
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    std::string body;
-    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) {
-        const std::string req = "GET " + path + " HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
-        if (::write(fd, req.data(), req.size()) == static_cast<ssize_t>(req.size())) {
-            char buf[8192];
-            ssize_t n;
-            while ((n = ::read(fd, buf, sizeof buf)) > 0) body.append(buf, static_cast<std::size_t>(n));
-        }
+// A blocking GET of the server's /metrics or /healthz (over TLS for a wss:// server); the body,
+// or "" when the server does not answer.
+std::string http_get(const client::Url& server, const std::string& path) {
+    client::HttpUrl url;
+    url.tls = server.tls;
+    url.host = server.host;
+    url.port = server.port;
+    url.target = path;
+    url.ca_file = server.ca_file;
+    try {
+        auto response = client::http_get(url, 16u << 20, std::chrono::seconds(10));
+        return response.status == 200 ? std::move(response.body) : std::string();
+    } catch (const std::exception&) {
+        return {};
     }
-    ::close(fd);
-    const auto start = body.find("\r\n\r\n");
-    return start == std::string::npos ? std::string() : body.substr(start + 4);
+}
+
+// A self-signed certificate for 127.0.0.1 (EC P-256, a day), written as PEM to `cert` and
+// `key`: --tls with --spawn measures a TLS server without any file of the user's.
+void make_loopback_certificate(const std::string& cert, const std::string& key) {
+    EVP_PKEY* pkey = EVP_EC_gen("P-256");
+    X509* x = X509_new();
+    if (!pkey || !x) throw std::runtime_error("cannot make a test certificate (OpenSSL)");
+    X509_set_version(x, 2);
+    ASN1_INTEGER_set(X509_get_serialNumber(x), 1);
+    X509_gmtime_adj(X509_getm_notBefore(x), -60);
+    X509_gmtime_adj(X509_getm_notAfter(x), 86400);
+    X509_set_pubkey(x, pkey);
+    X509_NAME* name = X509_get_subject_name(x);
+    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>("127.0.0.1"), -1, -1, 0);
+    X509_set_issuer_name(x, name);
+    X509V3_CTX ctx;
+    X509V3_set_ctx_nodb(&ctx);
+    X509V3_set_ctx(&ctx, x, x, nullptr, nullptr, 0);
+    if (X509_EXTENSION* san = X509V3_EXT_conf_nid(nullptr, &ctx, NID_subject_alt_name, "IP:127.0.0.1")) {
+        X509_add_ext(x, san, -1);
+        X509_EXTENSION_free(san);
+    }
+    X509_sign(x, pkey, EVP_sha256());
+    FILE* c = std::fopen(cert.c_str(), "w");
+    FILE* k = std::fopen(key.c_str(), "w");
+    const bool ok = c && k && PEM_write_X509(c, x) == 1 && PEM_write_PrivateKey(k, pkey, nullptr, nullptr, 0, nullptr, nullptr) == 1;
+    if (c) std::fclose(c);
+    if (k) std::fclose(k);
+    X509_free(x);
+    EVP_PKEY_free(pkey);
+    if (!ok) throw std::runtime_error("cannot write the test certificate to " + cert);
 }
 
 // The server's decision round-trip histogram (cumulative buckets, ms) from /metrics.
@@ -181,6 +214,8 @@ struct Args {
     std::string url;
     std::string spawn;  // server binary to start
     std::string server_args;
+    std::string ca_file;  // wss://: the server's CA (or its self-signed certificate)
+    bool tls = false;     // --spawn: a TLS server, with a certificate made here
     int pid = 0;
     std::string mode = "full";
     int rooms = 50;
@@ -221,8 +256,11 @@ public:
         auto url = client::parse_url(a_.url, error);
         if (!url) throw std::invalid_argument(error);
         url_ = *url;
+        if (!a_.ca_file.empty()) {
+            if (auto problem = client::ca_file_problem(a_.ca_file)) throw std::invalid_argument(*problem);
+            url_.ca_file = a_.ca_file;
+        }
         base_ = a_.pid ? sample_process(a_.pid) : ProcSample{};
-        metrics_port_ = std::stoi(url_.port);
         start_ = Clock::now();
         if (a_.mode == "idle") {
             open_idle(0);
@@ -431,7 +469,7 @@ private:
     };
     Sample sample() {
         return {Clock::now(), decisions_, games_, a_.pid ? sample_process(a_.pid) : ProcSample{},
-                http_get(metrics_port_, "/metrics")};
+                http_get(url_, "/metrics")};
     }
 
     void begin_window() {
@@ -550,7 +588,6 @@ private:
     Rng rng_;
     client::EventLoop loop_;
     client::Url url_;
-    int metrics_port_ = 0;
     std::vector<std::unique_ptr<Room>> rooms_;
     std::vector<std::unique_ptr<Player>> players_;
     Histogram rtt_;
@@ -589,12 +626,16 @@ int main(int argc, char** argv) {
         "  spookludo-load --spawn build/release/server/spookludo-server --mode paced --rooms 1000 --duration 60\n"
         "  spookludo-load --spawn build/release/server/spookludo-server --mode idle --connections 5000\n"
         "  spookludo-load --spawn build/release/server/spookludo-server --mode full --rooms 50 --slow 1\n"
-        "Against a running server: --url ws://127.0.0.1:7777 --pid PID (the pid for CPU and memory).\n"
+        "  spookludo-load --spawn build/release/server/spookludo-server --tls --mode paced --rooms 1000\n"
+        "Against a running server: --url ws://127.0.0.1:7777 --pid PID (the pid for CPU and memory), or\n"
+        "--url wss://HOST:PORT --ca-file CA.pem for a TLS server whose certificate is not publicly trusted.\n"
         "The server needs limits above the load: --spawn passes --max-rooms, --max-connections and\n"
         "--max-connections-per-address to match.\n"
         "Exit status: 0 measured and reported; 1 stopped before the measured window ended; 2 a usage error\n"
         "(an unknown option, a bad value, neither or both of --url and --spawn) or the load could not run.");
-    app.add_option("--url", a.url, "A running server, ws://HOST:PORT");
+    app.add_option("--url", a.url, "A running server, ws://HOST:PORT or wss://HOST:PORT");
+    app.add_option("--ca-file", a.ca_file, "wss://: trust this PEM file (the server's CA or self-signed certificate)");
+    app.add_flag("--tls", a.tls, "With --spawn: serve TLS (a self-signed certificate for 127.0.0.1 made here) and connect with wss://");
     app.add_option("--spawn", a.spawn, "Start this server binary on a free loopback port (and stop it at the end)");
     app.add_option("--server-args", a.server_args, "Extra arguments for the spawned server (one string)");
     app.add_option("--pid", a.pid, "The running server's process id (CPU time and memory from /proc)");
@@ -613,6 +654,10 @@ int main(int argc, char** argv) {
     app.add_flag("--trace", a.trace, "Print every message of the first room with a timestamp (us) on stderr");
     app.add_option("--seed", a.seed, "Seed of the bots' random choices");
     if (const auto usage = spookludo::parse_command_line(app, argc, argv)) return *usage;
+    if (a.tls && a.spawn.empty()) {
+        std::cerr << "spookludo-load: --tls goes with --spawn (for a running TLS server give --url wss://...)\n";
+        return spookludo::kUsageError;
+    }
     if (a.url.empty() == a.spawn.empty()) {
         std::cerr << "spookludo-load: give --url (a running server) or --spawn (a server binary to start)\n"
                      "Run 'spookludo-load --help' for the usage and the exit statuses.\n";
@@ -632,6 +677,14 @@ int main(int argc, char** argv) {
                                       "--max-connections", std::to_string(conns),
                                       "--max-connections-per-address", std::to_string(conns),
                                       "--records-kept", "100"};
+        if (a.tls) {
+            const std::string dir = "/tmp/spookludo-load-" + std::to_string(::getpid());
+            std::filesystem::create_directories(dir);
+            a.ca_file = dir + "/cert.pem";
+            make_loopback_certificate(a.ca_file, dir + "/key.pem");
+            for (const std::string& s : {std::string("--tls-cert"), a.ca_file, std::string("--tls-key"), dir + "/key.pem"})
+                args.push_back(s);
+        }
         std::istringstream extra(a.server_args);
         for (std::string s; extra >> s;) args.push_back(s);
         child = ::fork();
@@ -646,10 +699,15 @@ int main(int argc, char** argv) {
             std::perror("spookludo-load: cannot start the server");
             ::_exit(127);
         }
-        a.url = "ws://127.0.0.1:" + std::to_string(port);
+        a.url = (a.tls ? "wss://127.0.0.1:" : "ws://127.0.0.1:") + std::to_string(port);
         a.pid = child;
         // Wait for /healthz (the board pools are solved at start-up).
-        for (int i = 0; i < 300 && http_get(port, "/healthz").empty(); ++i) ::usleep(100000);
+        client::Url server;
+        server.tls = a.tls;
+        server.host = "127.0.0.1";
+        server.port = std::to_string(port);
+        server.ca_file = a.ca_file;
+        for (int i = 0; i < 300 && http_get(server, "/healthz").empty(); ++i) ::usleep(100000);
         // And until it is idle: it solves its board pools at start-up, which would count as load.
         for (int i = 0; i < 200; ++i) {
             const double before = sample_process(child).cpu_s;

@@ -12,31 +12,46 @@
 
 namespace spookludo::client {
 
-// ws://HOST:PORT[/PATH]; the path defaults to /ws. Errors say what is wrong with the text.
+// ws://HOST:PORT[/PATH] or wss://HOST:PORT[/PATH]; the port defaults to 7777 (the server's,
+// with TLS or without), the path to /ws. Errors say what is wrong with the text.
 struct Url {
+    bool tls = false;  // wss://: TLS, the server's certificate checked (never a fall-back to plain)
     std::string host;
     std::string port;
     std::string path = "/ws";
-    std::string text() const { return "ws://" + host + ":" + port + (path == "/ws" ? std::string() : path); }
+    // wss://: trust the certificates in this PEM file (a private CA, or the server's self-signed
+    // certificate) instead of the system's store. Empty: the system's CA store.
+    std::string ca_file;
+    std::string host_port() const;  // 127.0.0.1:7777, [::1]:7777
+    std::string text() const;       // ws://host:port, or wss://, with the path when not /ws
+    std::string http_base() const;  // http://host:port or https://host:port (the same server's HTTP)
 };
-// The parsed URL, or an error message (e.g. "wss:// is not supported: use ws://").
+// The parsed URL, or an error message (e.g. "the address must start with ws:// or wss://").
 std::optional<Url> parse_url(std::string_view text, std::string& error);
 
-// http://HOST[:PORT][/TARGET] (plain HTTP: the server's records, /records/<id>). The port
-// defaults to 80, the target to "/". Errors say what is wrong with the text.
+// http://HOST[:PORT][/TARGET] or https://... (the server's records, /records/<id>). The port
+// defaults to 80 (443 for https), the target to "/". Errors say what is wrong with the text.
 struct HttpUrl {
+    bool tls = false;
     std::string host;
     std::string port = "80";
     std::string target = "/";
+    std::string ca_file;  // https: as Url::ca_file
 };
 std::optional<HttpUrl> parse_http_url(std::string_view text, std::string& error);
 
-// A blocking GET (its own connection, nothing else runs meanwhile). The status and the body;
-// throws std::runtime_error saying why in words: "connection refused", "timed out", "the body
-// is larger than N bytes", ...
+// Checks that a --ca-file can be used (readable, holds at least one certificate); the reason
+// it cannot, or nothing.
+std::optional<std::string> ca_file_problem(const std::string& path);
+
+// A blocking GET (its own connection, nothing else runs meanwhile), over TLS for https:// with
+// the certificate checked as for wss://. The status and the body; throws std::runtime_error
+// saying why in words: "connection refused", "timed out", "the body is larger than N bytes",
+// "the server's certificate expired on ...", ...
 struct HttpResponse {
     int status = 0;
     std::string body;
+    std::string location;  // a redirect's Location
 };
 HttpResponse http_get(const HttpUrl& url, std::size_t max_body, std::chrono::milliseconds timeout);
 
@@ -95,6 +110,10 @@ public:
 
     // receive_buffer: the socket's receive buffer in bytes (0: the system's; the load
     // generator's slow readers use a small one so that the server feels them soon).
+    // A wss:// URL's certificate is checked against url.ca_file or the system's CA store, and
+    // its host name; a failed check ends the connection (on_close says why and what to do),
+    // never a fall-back to plain text. Throws std::runtime_error when the TLS context cannot
+    // be made (an unusable ca_file: check it first with ca_file_problem).
     static std::shared_ptr<Connection> open(EventLoop& loop, const Url& url, Handlers handlers,
                                             std::chrono::milliseconds connect_timeout = std::chrono::seconds(10),
                                             int receive_buffer = 0);

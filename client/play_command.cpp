@@ -96,7 +96,10 @@ private:
         s.height = term_.height();
         s.color = term_.color();
         s.hints = show_hints_;
-        if (session_) s.server_url = "http://" + session_->config().url.host + ":" + session_->config().url.port;
+        if (session_) {
+            s.server_url = session_->config().url.http_base();
+            if (!session_->config().url.ca_file.empty()) s.verify_flags = " --ca-file " + session_->config().url.ca_file;
+        }
         if (session_ && !session_->view().room().empty()) {
             if (hint_room_ != session_->view().room()) {
                 hint_room_ = session_->view().room();
@@ -400,9 +403,8 @@ private:
                 if (term_.interactive()) out += log[i].text + "\n";
             const auto& url = session_->config().url;
             if (r->over.record)
-                out += "The game record: http://" + url.host + ":" + url.port + *r->over.record +
-                       " (check it with: spookludo verify http://" + url.host + ":" + url.port + *r->over.record +
-                       ")\n";
+                out += "The game record: " + url.http_base() + *r->over.record + " (check it with: spookludo verify " +
+                       url.http_base() + *r->over.record + (url.ca_file.empty() ? "" : " --ca-file " + url.ca_file) + ")\n";
         }
         if (end_ && end_->code != 0) {
             std::cerr << "spookludo " << (args_.watch ? "watch" : "play") << ": " << end_->reason << "\n";
@@ -502,8 +504,9 @@ void add_watch_command(CLI::App& app, int& exit_code) {
     args->watch = true;
     auto* cmd = app.add_subcommand("watch", "Watch a room as a spectator: the same board, no prompts");
     cmd->footer("Example:\n  spookludo watch ws://192.168.1.20:7777 --room KQZTM\nKeys: q leave, ? hints.");
-    cmd->add_option("url", args->room.url, "The server, e.g. ws://192.168.1.20:7777")->required();
+    cmd->add_option("url", args->room.url, "The server, e.g. ws://192.168.1.20:7777 (wss:// with TLS)")->required();
     cmd->add_option("--room", args->room.room, "The room's 5-letter code")->required();
+    add_ca_file_flag(*cmd, args->room.ca_file);
     cmd->add_flag("--once", args->once, "Leave when the game ends");
     cmd->callback([args, &exit_code] { exit_code = run_ui(*args, "watch"); });
 }

@@ -930,7 +930,7 @@ Need board_need(const GameView& view, const Style& style, const std::string& sta
         need.height = 1 + size + below;
     }
     // The status at that width (a narrower window wraps it over more lines).
-    need.height += static_cast<int>(status_block(status, Style{std::max(style.width, need.width), 0, false, true, {}, {}}).size());
+    need.height += static_cast<int>(status_block(status, Style{std::max(style.width, need.width), 0, false, true, {}, {}, {}}).size());
     return need;
 }
 
@@ -1073,7 +1073,7 @@ std::vector<std::string> game_over_screen(const GameView& view, const Style& sty
         const std::string address = style.server_url + *over.record;
         append(text, wrap("The game's record: " + address, style.width));
         append(text, wrap("Check the dice and every move with:", style.width));
-        append(text, wrap("spookludo verify " + address, style.width));
+        append(text, wrap("spookludo verify " + address + style.verify_flags, style.width));
     }
     // Always shown, with the status, however small the window.
     std::vector<std::string> tail = wrap(paint(style, "1", "Press any key to go back to the room."), style.width);

@@ -22,6 +22,8 @@ struct Style {
     // The lobby's "join with: spookludo play ..." lines for the host and spectators (join_hint.h);
     // empty: none shown.
     std::vector<std::string> join_hint;
+    // Flags the verify command needs after the address (" --ca-file FILE" for a private CA).
+    std::string verify_flags;
 };
 
 // Spook: one block per seat: its 40 squares (the characters' letters H C S W X, entrances '.',

@@ -6,7 +6,9 @@
 namespace spookludo::cli {
 
 void add_room_flags(CLI::App& cmd, RoomFlags& f, bool with_token) {
-    cmd.add_option("url", f.url, "The server, e.g. ws://192.168.1.20:7777")->required();
+    cmd.add_option("url", f.url, "The server, e.g. ws://192.168.1.20:7777 (wss://party.example.org:7777 with TLS)")
+        ->required();
+    add_ca_file_flag(cmd, f.ca_file);
     auto* create = cmd.add_option("--create", f.create, "Create a room for this game: spook or ludo")
                        ->check(CLI::IsMember({"spook", "ludo"}));
     auto* room = cmd.add_option("--room", f.room, "Join the room with this 5-letter code");
@@ -26,12 +28,29 @@ void add_room_flags(CLI::App& cmd, RoomFlags& f, bool with_token) {
     cmd.add_option("--client-seed", f.client_seed, "Your entropy for the fair dice (random by default)");
 }
 
+void add_ca_file_flag(CLI::App& cmd, std::string& ca_file) {
+    cmd.add_option("--ca-file", ca_file,
+                   "wss://: trust the certificates in this PEM file (the host's own CA, or their self-signed "
+                   "certificate) instead of this computer's CA store");
+}
+
+client::Url server_url(const std::string& text, const std::string& ca_file) {
+    std::string error;
+    auto url = client::parse_url(text, error);
+    if (!url) throw std::invalid_argument(error);
+    if (!ca_file.empty()) {
+        if (!url->tls)
+            throw std::invalid_argument("--ca-file is for a wss:// address (" + url->text() +
+                                        " is not encrypted: nothing to check)");
+        if (auto problem = client::ca_file_problem(ca_file)) throw std::invalid_argument(*problem);
+        url->ca_file = ca_file;
+    }
+    return *url;
+}
+
 client::SessionConfig session_config(const RoomFlags& f, const std::string& name, int default_players) {
     client::SessionConfig c;
-    std::string error;
-    auto url = client::parse_url(f.url, error);
-    if (!url) throw std::invalid_argument(error);
-    c.url = *url;
+    c.url = server_url(f.url, f.ca_file);
     c.name = name;
     if (!f.client_seed.empty()) c.client_seed = f.client_seed;
     if (!f.create.empty()) {

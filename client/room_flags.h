@@ -14,6 +14,7 @@ namespace spookludo::cli {
 
 struct RoomFlags {
     std::string url;
+    std::string ca_file;  // wss://: trust this PEM file instead of the system's CA store
     std::string create;  // spook | ludo
     std::string room;
     std::string token;
@@ -31,6 +32,12 @@ struct RoomFlags {
 
 // Adds URL (positional), --create/--room/--token and the option and setting flags.
 void add_room_flags(CLI::App& cmd, RoomFlags& flags, bool with_token);
+// Adds --ca-file (every program that connects has it).
+void add_ca_file_flag(CLI::App& cmd, std::string& ca_file);
+
+// The server's URL from the flags, with its --ca-file; throws std::invalid_argument with a
+// clear message (a bad URL, an unreadable CA file, --ca-file with ws://).
+client::Url server_url(const std::string& text, const std::string& ca_file);
 
 // A session configuration from the flags; throws std::invalid_argument with a clear message.
 // `default_players` is the capacity when creating without --players.

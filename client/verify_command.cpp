@@ -23,14 +23,19 @@ struct Unreadable : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// The record's text from a file, or over HTTP from a server's /records/<id>.
-std::string record_text(const std::string& where) {
-    if (where.starts_with("https://"))
-        throw Unreadable("https records: not supported yet, download the file and verify it");
-    if (where.starts_with("http://")) {
+// The record's text from a file, or over HTTP(S) from a server's /records/<id>.
+std::string record_text(const std::string& where, const std::string& ca_file) {
+    const bool address = where.starts_with("http://") || where.starts_with("https://");
+    if (!ca_file.empty() && !where.starts_with("https://"))
+        throw Unreadable("--ca-file is for an https:// address (" + where + " is not one)");
+    if (address) {
         std::string error;
-        const auto url = client::parse_http_url(where, error);
+        auto url = client::parse_http_url(where, error);
         if (!url) throw Unreadable(error);
+        if (!ca_file.empty()) {
+            if (auto problem = client::ca_file_problem(ca_file)) throw Unreadable(*problem);
+            url->ca_file = ca_file;
+        }
         client::HttpResponse response;
         try {
             response = client::http_get(*url, kMaxRecordBytes, std::chrono::seconds(10));
@@ -41,6 +46,9 @@ std::string record_text(const std::string& where) {
             throw Unreadable("no record at " + where +
                              " (HTTP 404: the server does not have it; check the game id, or verify the file from "
                              "the server's data directory, <data-dir>/records/<id>.json)");
+        if ((response.status == 301 || response.status == 308) && response.location.starts_with("https://"))
+            throw Unreadable("the server speaks TLS only: verify " + response.location + " (HTTP " +
+                             std::to_string(response.status) + ")");
         if (response.status != 200)
             throw Unreadable("cannot fetch " + where + ": the server answered HTTP " + std::to_string(response.status));
         return std::move(response.body);
@@ -57,6 +65,7 @@ std::string record_text(const std::string& where) {
 void add_verify_command(CLI::App& app, int& exit_code) {
     auto path = std::make_shared<std::string>();
     auto quiet = std::make_shared<bool>(false);
+    auto ca_file = std::make_shared<std::string>();
     auto* cmd = app.add_subcommand("verify", "Check a game record: fair dice, every choice, every position, the result");
     cmd->footer(
         "Checks that the revealed server seed matches the commitment published before the game,\n"
@@ -65,14 +74,22 @@ void add_verify_command(CLI::App& app, int& exit_code) {
         "result. The record is a file, or the address a game ends with, fetched from the server:\n"
         "  spookludo verify ~/records/KQZTM-1.json\n"
         "  spookludo verify http://192.168.1.20:7777/records/KQZTM-1\n"
+        "  spookludo verify https://party.example.org:7777/records/KQZTM-1 --ca-file host-ca.pem\n"
+        "An https:// address's certificate is checked against this computer's CA store (or --ca-file) and\n"
+        "its host name, as play does for wss://.\n"
         "Exit status: 0 verified; 1 a discrepancy (named); 2 the record cannot be read or fetched (no such\n"
-        "file, connection refused, HTTP 404, https://, not a record, over 64 MB) or a usage error.");
-    cmd->add_option("record", *path, "The game record: a JSON file, or its http:// address on the server")->required();
+        "file, connection refused, HTTP 404, a certificate that fails the check, not a record, over 64 MB)\n"
+        "or a usage error.");
+    cmd->add_option("record", *path, "The game record: a JSON file, or its http:// or https:// address on the server")
+        ->required();
+    cmd->add_option("--ca-file", *ca_file,
+                    "https://: trust the certificates in this PEM file (the host's own CA, or their self-signed "
+                    "certificate) instead of this computer's CA store");
     cmd->add_flag("-q,--quiet", *quiet, "Print only the verdict");
-    cmd->callback([path, quiet, &exit_code] {
+    cmd->callback([path, quiet, ca_file, &exit_code] {
         std::string text;
         try {
-            text = record_text(*path);
+            text = record_text(*path, *ca_file);
         } catch (const Unreadable& e) {
             std::cerr << "spookludo verify: " << e.what() << "\n";
             exit_code = 2;

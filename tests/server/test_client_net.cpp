@@ -80,15 +80,22 @@ TEST_CASE("client: a refused join ends the session with the reason, a host's err
     CHECK(host.view().last_error()->code == "room_full");
 }
 
-TEST_CASE("client: URLs are checked with a clear reason [client][net]") {
+TEST_CASE("client: URLs are checked with a clear reason, ws:// and wss:// [client][net]") {
     std::string error;
     CHECK(client::parse_url("ws://127.0.0.1:7777", error)->port == "7777");
     CHECK(client::parse_url("ws://[::1]:8000/ws", error)->host == "::1");
     CHECK(client::parse_url("ws://example.org", error)->port == "7777");
-    CHECK_FALSE(client::parse_url("wss://example.org", error));
-    CHECK(error.find("wss:// is not supported") != std::string::npos);
+    const auto secure = client::parse_url("wss://example.org", error);
+    REQUIRE(secure);
+    CHECK(secure->tls);
+    CHECK(secure->port == "7777");
+    CHECK(secure->text() == "wss://example.org:7777");
+    CHECK(secure->http_base() == "https://example.org:7777");
+    CHECK(client::parse_url("ws://[::1]:8000", error)->text() == "ws://[::1]:8000");
     CHECK_FALSE(client::parse_url("http://example.org:7777", error));
     CHECK(error.find("try ws://example.org:7777") != std::string::npos);
+    CHECK_FALSE(client::parse_url("https://example.org:7777", error));
+    CHECK(error.find("try wss://example.org:7777") != std::string::npos);
     CHECK_FALSE(client::parse_url("ws://host:99999", error));
     CHECK(error.find("1 to 65535") != std::string::npos);
     CHECK_FALSE(client::parse_url("example.org:7777", error));

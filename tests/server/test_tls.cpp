@@ -1,5 +1,5 @@
 // TLS on the server's port (--tls-cert, --tls-key): wss:// and https:// with certificates made
-// here at run time by the openssl command (nothing secret is committed), versions and ciphers
+// here at run time with OpenSSL (tests/tls/certificates.h: nothing secret is committed), versions and ciphers
 // checked with `openssl s_client`, plain clients told what to do, the reload on SIGHUP.
 #include <doctest/doctest.h>
 
@@ -16,6 +16,7 @@
 
 #include "harness.h"
 #include "raw_client.h"
+#include "tls/certificates.h"
 
 using namespace spookludo;
 using namespace spookludo::testing;
@@ -33,33 +34,6 @@ std::pair<int, std::string> run(const std::string& command) {
     const int status = ::pclose(p);
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
-
-// A private CA and a certificate it signed for localhost and 127.0.0.1, in `dir`.
-struct Certificates {
-    std::string dir, ca, cert, key;
-    explicit Certificates(const std::filesystem::path& d, const std::string& organisation = "SpookLudo tests")
-        : dir(d.string()), ca(dir + "/ca.pem"), cert(dir + "/cert.pem"), key(dir + "/key.pem") {
-        make(organisation);
-    }
-    // A new certificate from the same CA (a renewal), written over the files.
-    void make(const std::string& organisation) {
-        const std::string ec = "-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes";
-        if (!std::filesystem::exists(ca)) {
-            const auto [rc, out] = run("openssl req -x509 " + ec + " -keyout " + dir + "/ca.key -out " + ca +
-                                       " -days 2 -subj '/CN=SpookLudo test CA'");
-            REQUIRE_MESSAGE(rc == 0, out);
-        }
-        std::ofstream(dir + "/ext.cnf") << "subjectAltName=DNS:localhost,IP:127.0.0.1\n";
-        auto [rc, out] = run("openssl req " + ec + " -keyout " + key + ".new -out " + dir + "/req.csr -subj '/O=" +
-                             organisation + "/CN=localhost'");
-        REQUIRE_MESSAGE(rc == 0, out);
-        std::tie(rc, out) = run("openssl x509 -req -in " + dir + "/req.csr -CA " + ca + " -CAkey " + dir +
-                                "/ca.key -CAcreateserial -days 2 -extfile " + dir + "/ext.cnf -out " + cert + ".new");
-        REQUIRE_MESSAGE(rc == 0, out);
-        std::filesystem::rename(key + ".new", key);
-        std::filesystem::rename(cert + ".new", cert);
-    }
-};
 
 server::Config tls_config(const Certificates& certs) {
     auto c = TestServer::fast_config();
@@ -180,7 +154,7 @@ TEST_CASE("tls: every TLS 1.2 cipher the server accepts is one of the documented
 
 TEST_CASE("tls: SIGHUP re-reads the certificate: new connections get the new one, an open connection goes on, a broken file keeps the old [server][tls]") {
     TempDir dir("tls");
-    Certificates certs(dir.path, "First");
+    Certificates certs(dir.path, CertificateSpec{"First"});
     const auto data = dir.path / "data";
     const std::string log = (dir.path / "server.log").string();
     const pid_t pid = spawn_server(log, {"--port", "0", "--tls-cert", certs.cert, "--tls-key", certs.key, "--data-dir",
