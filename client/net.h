@@ -15,10 +15,10 @@ namespace spookludo::client {
 // ws://HOST:PORT[/PATH] or wss://HOST:PORT[/PATH]; the port defaults to 7777 (the server's,
 // with TLS or without), the path to /ws. Errors say what is wrong with the text.
 struct Url {
-    bool tls = false;  // wss://: TLS, the server's certificate checked (never a fall-back to plain)
     std::string host;
     std::string port;
     std::string path = "/ws";
+    bool tls = false;  // wss://: TLS, the server's certificate checked (never a fall-back to plain)
     // wss://: trust the certificates in this PEM file (a private CA, or the server's self-signed
     // certificate) instead of the system's store. Empty: the system's CA store.
     std::string ca_file;

@@ -157,9 +157,9 @@ TEST_CASE("verify URL: an unknown record (404), a body that is not a record, htt
         const Run v = run(server.dir(), "verify-https", {"verify", url});
         INFO(v.described);
         CHECK(v.status == 2);
-        CHECK(v.err.find("spookludo verify: cannot fetch " + url + ": " + url +
-                         " does not speak TLS: a server without a certificate is reached with " + server.http() +
-                         "/records/KQZTM-1") != std::string::npos);
+        CHECK(v.err.find("spookludo verify: cannot fetch " + url + ": ") != std::string::npos);
+        CHECK(v.err.find("a server without a certificate is reached with " + server.http() + "/records/KQZTM-1") !=
+              std::string::npos);
     }
     SUBCASE("refused") {
         ClosedPort closed;

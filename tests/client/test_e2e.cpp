@@ -351,7 +351,7 @@ TEST_CASE("e2e bot: a wrong URL (http://, no port): exit 2 with what to type ins
     auto bot = server.run("bot-http", {"bot", http, "--create", "spook"});
     INFO(bot->describe());
     CHECK(bot->status() == 2);
-    CHECK(bot->err().find("must start with ws:// (got http://): try ws://127.0.0.1:" + std::to_string(server.port())) !=
+    CHECK(bot->err().find("must start with ws:// or wss:// (got http://): try ws://127.0.0.1:" + std::to_string(server.port())) !=
           std::string::npos);
     auto bare = server.run("bot-bare", {"bot", "127.0.0.1", "--create", "spook"});
     INFO(bare->describe());
