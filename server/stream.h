@@ -1,8 +1,8 @@
 #pragma once
 // The byte stream under the HTTP and WebSocket sessions: the one seam between "bytes in, bytes
 // out" and everything above it. A session is written once, as a template on its stream, and
-// instantiated for each kind of stream the server serves: plain TCP, and TLS
-// (asio::ssl::stream<tcp::socket>), the same face, not a second copy of the sessions.
+// instantiated for each kind of stream the server serves: plain TCP, and TLS (TlsSocket,
+// tls_socket.h: OpenSSL on the socket itself), the same face, not a second copy of the sessions.
 //
 // What a session needs of a stream:
 //   - async_read_some and async_write_some (Asio's AsyncReadStream and AsyncWriteStream), so
@@ -14,12 +14,13 @@
 #include <type_traits>
 
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/ssl/stream.hpp>
+
+#include "tls_socket.h"
 
 namespace spookludo::server {
 
 using PlainStream = boost::asio::ip::tcp::socket;
-using TlsStream = boost::asio::ssl::stream<boost::asio::ip::tcp::socket>;
+using TlsStream = TlsSocket;
 template <class Stream>
 inline constexpr bool is_tls_v = std::is_same_v<Stream, TlsStream>;
 

@@ -4,18 +4,62 @@
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
-#include <boost/asio/ssl/stream.hpp>
+#include <sys/socket.h>
+
+#include <cerrno>
+#include <cstdint>
+
+#include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/beast/core/detect_ssl.hpp>
-#include <boost/beast/core/flat_buffer.hpp>
 #include <spdlog/spdlog.h>
 
 #include "network_shared.h"
+#include "spookludo/openssl_errors.h"
 #include "services.h"
 
 namespace spookludo::server {
 
 namespace {
+
+// ---- The socket BIO (tls_socket.h) --------------------------------------------------------------
+int descriptor_of(BIO* bio) {
+    return static_cast<int>(reinterpret_cast<std::intptr_t>(BIO_get_data(bio)));
+}
+int bio_write(BIO* bio, const char* data, int size) {
+    BIO_clear_retry_flags(bio);
+    const auto n = ::send(descriptor_of(bio), data, static_cast<std::size_t>(size), MSG_NOSIGNAL);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) BIO_set_retry_write(bio);
+    return static_cast<int>(n);
+}
+int bio_read(BIO* bio, char* data, int size) {
+    BIO_clear_retry_flags(bio);
+    const auto n = ::recv(descriptor_of(bio), data, static_cast<std::size_t>(size), 0);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) BIO_set_retry_read(bio);
+    if (n == 0) BIO_set_flags(bio, BIO_FLAGS_IN_EOF);
+    return static_cast<int>(n);
+}
+long bio_ctrl(BIO* bio, int command, long, void*) {
+    switch (command) {
+        case BIO_CTRL_FLUSH: return 1;
+        case BIO_CTRL_EOF: return BIO_test_flags(bio, BIO_FLAGS_IN_EOF) != 0;
+        default: return 0;
+    }
+}
+int bio_create(BIO* bio) {
+    BIO_set_init(bio, 1);
+    return 1;
+}
+BIO_METHOD* socket_bio_method() {
+    static BIO_METHOD* method = [] {
+        BIO_METHOD* m = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK | BIO_TYPE_DESCRIPTOR, "spookludo socket");
+        BIO_meth_set_write(m, bio_write);
+        BIO_meth_set_read(m, bio_read);
+        BIO_meth_set_ctrl(m, bio_ctrl);
+        BIO_meth_set_create(m, bio_create);
+        return m;
+    }();
+    return method;
+}
 
 // Mozilla's "intermediate" profile, less the DHE suites (they need Diffie-Hellman parameters the
 // server does not ship): TLS 1.2 with ECDHE and AEAD ciphers, and TLS 1.3's own suites.
@@ -24,16 +68,6 @@ constexpr const char* kTls12Ciphers =
     "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305";
 constexpr const char* kTls13Suites = "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256";
 
-std::string openssl_errors() {
-    std::string out;
-    while (const unsigned long e = ERR_get_error()) {
-        char buf[256];
-        ERR_error_string_n(e, buf, sizeof buf);
-        if (!out.empty()) out += "; ";
-        out += buf;
-    }
-    return out.empty() ? "unknown OpenSSL error" : out;
-}
 
 // ALPN: the server speaks HTTP/1.1 (the WebSocket upgrade rides on it).
 int select_alpn(SSL*, const unsigned char** out, unsigned char* outlen, const unsigned char* in, unsigned int inlen,
@@ -48,6 +82,12 @@ int select_alpn(SSL*, const unsigned char** out, unsigned char* outlen, const un
 
 }  // namespace
 
+BIO* new_socket_bio(int fd) {
+    BIO* bio = BIO_new(socket_bio_method());
+    if (bio) BIO_set_data(bio, reinterpret_cast<void*>(static_cast<std::intptr_t>(fd)));
+    return bio;
+}
+
 TlsContexts::TlsContexts(std::string cert, std::string key) : cert_(std::move(cert)), key_(std::move(key)) {
     if (cert_.empty() || key_.empty()) throw std::runtime_error("TLS needs both --tls-cert and --tls-key");
     current_ = load();
@@ -59,8 +99,15 @@ std::shared_ptr<net::ssl::context> TlsContexts::load() const {
     ERR_clear_error();
     SSL_CTX_set_min_proto_version(native, TLS1_2_VERSION);
     SSL_CTX_set_options(native, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION | SSL_OP_NO_TICKET);
+    // No resumption: a player's connection lives for the party, and a session cache (or TLS
+    // 1.3's tickets, stateful without SSL_OP_NO_TICKET's stateless ones) would keep a session
+    // per connection in memory for nothing.
+    SSL_CTX_set_session_cache_mode(native, SSL_SESS_CACHE_OFF);
+    SSL_CTX_set_num_tickets(native, 0);
     // An idle connection keeps no read and write buffers (tens of KB each otherwise).
     SSL_CTX_set_mode(native, SSL_MODE_RELEASE_BUFFERS);
+    // TlsSocket writes what a pass queued with one SSL_write_ex and goes on from where it stopped.
+    SSL_CTX_set_mode(native, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
     if (SSL_CTX_set_cipher_list(native, kTls12Ciphers) != 1 || SSL_CTX_set_ciphersuites(native, kTls13Suites) != 1)
         throw std::runtime_error("the cipher list: " + openssl_errors());
     SSL_CTX_set_alpn_select_cb(native, select_alpn, nullptr);
@@ -123,9 +170,9 @@ public:
         timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
             if (!ec) self->hang_up();
         });
-        beast::async_detect_ssl(socket_, buffer_, [self = shared_from_this()](beast::error_code ec, bool tls) {
-            self->on_detect(ec, tls);
-        });
+        // The first byte tells TLS (a handshake record, 0x16) from plain HTTP; it is only
+        // peeked at, so that OpenSSL (or the HTTP parser) reads the connection from its start.
+        socket_.async_wait(tcp::socket::wait_read, [self = shared_from_this()](beast::error_code ec) { self->on_readable(ec); });
     }
 
 private:
@@ -134,27 +181,32 @@ private:
         else hang_up_stream(socket_);
     }
 
-    void on_detect(beast::error_code ec, bool tls) {
+    void on_readable(beast::error_code ec) {
+        unsigned char first = 0;
+        if (!ec) {
+            const auto n = ::recv(socket_.native_handle(), &first, 1, MSG_PEEK | MSG_DONTWAIT);
+            if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+                socket_.async_wait(tcp::socket::wait_read, [self = shared_from_this()](beast::error_code e) { self->on_readable(e); });
+                return;
+            }
+            if (n == 0) ec = net::error::eof;
+            else if (n < 0) ec = beast::error_code(errno, boost::system::system_category());
+        }
         if (ec) {
             timer_.cancel();
             return log_failure(ec, "tls detect");
         }
-        if (!tls) {
+        if (first != 0x16) {
             // Plain HTTP on the TLS port: it is answered in plain words (a redirect, or "use wss://").
             timer_.cancel();
             ++network_->services.metrics.plain_on_tls_port;
-            const auto data = buffer_.data();
-            std::string early(static_cast<const char*>(data.data()), data.size());
-            return run_http_session(PlainStream(std::move(socket_)), network_, std::move(slot_), std::move(early), true);
+            return run_http_session(PlainStream(std::move(socket_)), network_, std::move(slot_), std::string(), true);
         }
-        tls_.emplace(std::move(socket_), *network_->tls->current());
-        tls_->async_handshake(net::ssl::stream_base::server, buffer_.data(),
-                              [self = shared_from_this()](beast::error_code e, std::size_t used) {
-                                  self->on_handshake(e, used);
-                              });
+        tls_.emplace(std::move(socket_), network_->tls->current()->native_handle());
+        tls_->async_handshake([self = shared_from_this()](beast::error_code e) { self->on_handshake(e); });
     }
 
-    void on_handshake(beast::error_code ec, std::size_t) {
+    void on_handshake(beast::error_code ec) {
         timer_.cancel();
         if (ec) {
             ++network_->services.metrics.tls_handshake_failures;
@@ -166,7 +218,6 @@ private:
 
     tcp::socket socket_;
     net::steady_timer timer_;
-    beast::flat_buffer buffer_;
     std::optional<TlsStream> tls_;
     std::shared_ptr<Network::Impl> network_;
     ConnectionSlot slot_;

@@ -335,4 +335,30 @@ Finished run_to_end(std::vector<std::string> argv, const TempDir& dir, const std
     return r;
 }
 
+ServerProcess::ServerProcess(std::string binary, const std::string& prefix)
+    : binary_(std::move(binary)), dir_(prefix) {}
+
+ServerProcess::~ServerProcess() {
+    if (!process_) return;
+    process_->signal(SIGTERM);
+    process_->wait(patience(std::chrono::seconds(10)));
+}
+
+void ServerProcess::start(const std::vector<std::string>& extra) {
+    SpawnOptions o;
+    o.stdout_file = dir_ / "server.log";
+    o.stderr_file = o.stdout_file;
+    std::vector<std::string> argv{binary_, "--port", "0", "--bind", "127.0.0.1", "--data-dir", dir_ / "data",
+                                  "--pace-ms", "0", "--log-level", "info"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    process_ = std::make_unique<Process>(argv, o);
+    if (!process_->wait_for_text("listening on 127.0.0.1:", patience(std::chrono::seconds(10))))
+        throw std::runtime_error("the server did not start:\n" + process_->describe());
+    port_ = static_cast<std::uint16_t>(std::stoi(word_after(process_->out(), "listening on 127.0.0.1:")));
+}
+
+std::string ServerProcess::record_file(const std::string& id) const {
+    return (dir_.path() / "data" / "records" / (id + ".json")).string();
+}
+
 }  // namespace spookludo::testing

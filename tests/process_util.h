@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -140,5 +141,29 @@ struct Finished {
 // (times the sanitizers' slowdown).
 Finished run_to_end(std::vector<std::string> argv, const TempDir& dir, const std::string& label,
                     std::chrono::milliseconds timeout);
+
+// The server binary on a free loopback port (--port 0, --bind 127.0.0.1) with a fresh data
+// directory in its own TempDir, zero pace; stopped with SIGTERM by the destructor. Made in two
+// steps so that a test can put files (certificates) in dir() before start().
+class ServerProcess {
+public:
+    ServerProcess(std::string binary, const std::string& prefix);
+    ~ServerProcess();
+    ServerProcess(const ServerProcess&) = delete;
+    ServerProcess& operator=(const ServerProcess&) = delete;
+    // Starts it with `extra` arguments and waits until it listens; throws std::runtime_error
+    // with its output when it does not.
+    void start(const std::vector<std::string>& extra = {});
+    const TempDir& dir() const noexcept { return dir_; }
+    std::uint16_t port() const noexcept { return port_; }
+    // <dir>/data/records/<id>.json
+    std::string record_file(const std::string& id) const;
+
+private:
+    std::string binary_;
+    TempDir dir_;
+    std::unique_ptr<Process> process_;
+    std::uint16_t port_ = 0;
+};
 
 }  // namespace spookludo::testing

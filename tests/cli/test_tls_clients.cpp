@@ -25,38 +25,26 @@ const std::string kServer = SPOOKLUDO_SERVER_BINARY;
 const std::string kClient = SPOOKLUDO_CLIENT_BINARY;
 
 // The server binary on a free loopback port, serving TLS with `spec`'s certificate (or plain).
-class Server {
+class Server : public ServerProcess {
 public:
-    explicit Server(std::optional<CertificateSpec> spec = CertificateSpec{}) : dir_("spookludo-tls-clients") {
-        std::vector<std::string> args{kServer,       "--port",    "0",   "--bind",      "127.0.0.1",
-                                      "--data-dir",  dir_ / "data", "--pace-ms", "0", "--log-level", "info"};
-        if (spec) {
-            certs_ = std::make_unique<Certificates>(dir_.path(), *spec);
-            for (const auto& a : {std::string("--tls-cert"), certs_->cert, std::string("--tls-key"), certs_->key})
-                args.push_back(a);
+    explicit Server(std::optional<CertificateSpec> spec = CertificateSpec{})
+        : ServerProcess(kServer, "spookludo-tls-clients") {
+        if (!spec) {
+            start();
+            return;
         }
-        SpawnOptions o;
-        o.stdout_file = dir_ / "server.log";
-        o.stderr_file = o.stdout_file;
-        process_ = std::make_unique<Process>(args, o);
-        REQUIRE_MESSAGE(process_->wait_for_text("listening on 127.0.0.1:", patience(10s)), process_->describe());
-        port_ = word_after(process_->out(), "listening on 127.0.0.1:");
+        certs_ = std::make_unique<Certificates>(dir().path(), *spec);
+        start({"--tls-cert", certs_->cert, "--tls-key", certs_->key});
     }
-    ~Server() {
-        process_->signal(SIGTERM);
-        process_->wait(patience(10s));
+    std::string wss(const std::string& host = "localhost") const { return "wss://" + host + ":" + std::to_string(port()); }
+    std::string ws() const { return "ws://127.0.0.1:" + std::to_string(port()); }
+    std::string https(const std::string& host = "localhost") const {
+        return "https://" + host + ":" + std::to_string(port());
     }
-    std::string wss(const std::string& host = "localhost") const { return "wss://" + host + ":" + port_; }
-    std::string ws() const { return "ws://127.0.0.1:" + port_; }
-    std::string https(const std::string& host = "localhost") const { return "https://" + host + ":" + port_; }
     const std::string& ca() const { return certs_->ca; }
-    const TempDir& dir() const { return dir_; }
 
 private:
-    TempDir dir_;
     std::unique_ptr<Certificates> certs_;
-    std::unique_ptr<Process> process_;
-    std::string port_;
 };
 
 Finished client(const Server& server, const std::string& label, std::vector<std::string> args,

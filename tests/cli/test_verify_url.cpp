@@ -27,34 +27,11 @@ const std::string kServer = SPOOKLUDO_SERVER_BINARY;
 const std::string kClient = SPOOKLUDO_CLIENT_BINARY;
 
 // The server binary on a free loopback port with a fresh data directory.
-class Server {
+class Server : public ServerProcess {
 public:
-    Server() : dir_("spookludo-verify-url") {
-        SpawnOptions o;
-        o.stdout_file = dir_ / "server.log";
-        o.stderr_file = o.stdout_file;
-        process_ = std::make_unique<Process>(
-            std::vector<std::string>{kServer, "--port", "0", "--bind", "127.0.0.1", "--data-dir", dir_ / "data",
-                                     "--pace-ms", "0", "--log-level", "info"},
-            o);
-        REQUIRE_MESSAGE(process_->wait_for_text("listening on 127.0.0.1:", patience(10s)), process_->describe());
-        port_ = std::stoi(word_after(process_->out(), "listening on 127.0.0.1:"));
-    }
-    ~Server() {
-        process_->signal(SIGTERM);
-        process_->wait(patience(10s));
-    }
-    std::string http() const { return "http://127.0.0.1:" + std::to_string(port_); }
-    std::string ws() const { return "ws://127.0.0.1:" + std::to_string(port_); }
-    std::string record_file(const std::string& id) const {
-        return (dir_.path() / "data" / "records" / (id + ".json")).string();
-    }
-    const TempDir& dir() const { return dir_; }
-
-private:
-    TempDir dir_;
-    std::unique_ptr<Process> process_;
-    int port_ = 0;
+    Server() : ServerProcess(kServer, "spookludo-verify-url") { start(); }
+    std::string http() const { return "http://127.0.0.1:" + std::to_string(port()); }
+    std::string ws() const { return "ws://127.0.0.1:" + std::to_string(port()); }
 };
 
 using Run = Finished;
