@@ -1,0 +1,217 @@
+// What the browser tests share: a real spookludo-server on a free loopback port (a fresh data
+// directory, a fast pace), real terminal bots (`spookludo bot`), `spookludo verify`, and Debian's
+// Chromium driven by playwright-core, on a phone's viewport and a desktop's.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import http from 'node:http';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repo = path.resolve(here, '..', '..');
+export const SERVER = process.env.SPOOKLUDO_SERVER_BINARY || path.join(repo, 'build/release/server/spookludo-server');
+export const CLIENT = process.env.SPOOKLUDO_CLIENT_BINARY || path.join(repo, 'build/release/client/spookludo');
+export const CHROMIUM = process.env.SPOOKLUDO_CHROMIUM || '/usr/bin/chromium';
+
+export const PHONE = { viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+export const DESKTOP = { viewport: { width: 1280, height: 800 } };
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Waits until `check()` returns something truthy (polling), or throws `what` after `ms`.
+export async function until(check, what, ms = 20000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms: ${what}`);
+    await sleep(50);
+  }
+}
+
+// A child process whose output is kept (and written to a log file in `dir`).
+class Child {
+  constructor(label, argv, dir) {
+    this.label = label;
+    this.out = '';
+    this.exit = null;
+    this.log = fs.createWriteStream(path.join(dir, `${label}.log`));
+    this.proc = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+    const take = (chunk) => {
+      this.out += chunk.toString();
+      this.log.write(chunk);
+    };
+    this.proc.stdout.on('data', take);
+    this.proc.stderr.on('data', take);
+    this.exited = new Promise((resolve) => this.proc.on('exit', (code, signal) => {
+      this.exit = code === null ? 128 : code;
+      this.signal = signal;
+      resolve(this.exit);
+    }));
+  }
+  async waitFor(re, ms = 20000) {
+    return until(() => {
+      const m = re.exec(this.out);
+      if (!m && this.exit !== null) throw new Error(`${this.label} ended (${this.exit}) before printing ${re}:\n${this.out.slice(-2000)}`);
+      return m;
+    }, `${this.label} printing ${re}:\n${this.out.slice(-1500)}`, ms);
+  }
+  async wait(ms = 60000) {
+    const timer = sleep(ms).then(() => 'timeout');
+    const result = await Promise.race([this.exited, timer]);
+    if (result === 'timeout') throw new Error(`${this.label} still running after ${ms} ms:\n${this.out.slice(-2000)}`);
+    return result;
+  }
+  kill(signal = 'SIGTERM') {
+    if (this.exit === null) this.proc.kill(signal);
+  }
+}
+
+// The server, serving the page itself when it does (GET / answers the page); a server that does
+// not yet gets a small stand-in in front of it here: the files of web/ and /ws passed through.
+export async function startServer(extra = []) {
+  for (const f of [SERVER, CLIENT]) if (!fs.existsSync(f)) throw new Error(`not built: ${f} (scripts/build.sh release)`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spookludo-web-'));
+  const argv = [SERVER, '--port', '0', '--bind', '127.0.0.1', '--data-dir', path.join(dir, 'data'),
+    '--pace-ms', '0', '--log-level', 'info', ...extra];
+  const server = new Child('server', argv, dir);
+  const m = await server.waitFor(/listening on 127\.0\.0\.1:(\d+)/);
+  const port = Number(m[1]);
+  let base = `http://127.0.0.1:${port}`;
+  let standIn = null;
+  if (!(await servesPage(base))) {
+    standIn = await pageStandIn(port);
+    base = `http://127.0.0.1:${standIn.address().port}`;
+  }
+  const s = {
+    dir, port, base, server,
+    ws: `ws://127.0.0.1:${port}`,
+    recordFile: (id) => path.join(dir, 'data', 'records', `${id}.json`),
+    bot(label, args) {
+      return new Child(label, [CLIENT, 'bot', `ws://127.0.0.1:${port}`, ...args], dir);
+    },
+    async verify(target) {
+      const v = new Child(`verify-${Date.now()}`, [CLIENT, 'verify', target], dir);
+      const code = await v.wait(30000);
+      return { code, out: v.out };
+    },
+    async stop() {
+      if (standIn) standIn.close();
+      server.kill('SIGTERM');
+      await server.wait(10000).catch(() => server.kill('SIGKILL'));
+      if (!process.env.SPOOKLUDO_KEEP) fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return s;
+}
+
+async function servesPage(base) {
+  return new Promise((resolve) => {
+    const req = http.get(`${base}/`, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve(res.statusCode === 200 && body.includes('SpookLudo')));
+    });
+    req.on('error', () => resolve(false));
+    req.setTimeout(3000, () => {
+      req.destroy();
+      resolve(false);
+    });
+  });
+}
+
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml' };
+
+function pageStandIn(port) {
+  const web = path.join(repo, 'web');
+  const srv = http.createServer((req, res) => {
+    let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (p === '/' || /^\/r\/[A-Za-z]{5}\/?$/.test(p)) p = '/index.html';
+    const file = path.join(web, path.normalize(p));
+    if (!file.startsWith(web) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      if (p.startsWith('/records/')) {
+        http.get(`http://127.0.0.1:${port}${p}`, (r) => {
+          res.writeHead(r.statusCode, r.headers);
+          r.pipe(res);
+        });
+        return;
+      }
+      res.writeHead(404);
+      res.end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' });
+    res.end(fs.readFileSync(file));
+  });
+  srv.on('upgrade', (req, socket, head) => {
+    const upstream = net.connect(port, '127.0.0.1', () => {
+      let text = `${req.method} ${req.url} HTTP/1.1\r\n`;
+      for (let i = 0; i < req.rawHeaders.length; i += 2) {
+        const [k, v] = [req.rawHeaders[i], req.rawHeaders[i + 1]];
+        text += `${k}: ${k.toLowerCase() === 'origin' ? `http://127.0.0.1:${port}` : k.toLowerCase() === 'host' ? `127.0.0.1:${port}` : v}\r\n`;
+      }
+      upstream.write(text + '\r\n');
+      if (head && head.length) upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    const end = () => {
+      upstream.destroy();
+      socket.destroy();
+    };
+    upstream.on('error', end);
+    socket.on('error', end);
+    upstream.on('close', end);
+    socket.on('close', end);
+  });
+  return new Promise((resolve) => srv.listen(0, '127.0.0.1', () => resolve(srv)));
+}
+
+export async function launch() {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (scripts/setup.sh test installs Debian's chromium)`);
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+}
+
+// A page that fails the test on any error it logs or throws.
+export async function newPage(browser, device, errors) {
+  const context = await browser.newContext(device);
+  const page = await context.newPage();
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/WebSocket|ERR_CONNECTION|Failed to load resource/.test(m.text())) errors.push(`console: ${m.text()}`);
+  });
+  return page;
+}
+
+// The page's current room code (from the top bar).
+export async function roomCode(page) {
+  await page.locator('#bar-room').waitFor({ timeout: 15000 });
+  return (await page.locator('#bar-room').textContent()).trim();
+}
+
+// Plays whatever decision the page shows by pressing its first option's button, until `done()`.
+export async function answerDecisions(page, done, { ms = 120000, pick = 0, stop } = {}) {
+  const end = Date.now() + ms;
+  let answered = 0;
+  while (!(await done())) {
+    if (stop && stop.value) return answered;
+    if (Date.now() > end) throw new Error(`the game did not end within ${ms} ms (answered ${answered})`);
+    const buttons = page.locator('#decision button.option:not([disabled])');
+    const count = await buttons.count().catch(() => 0);
+    if (count > 0) {
+      try {
+        await buttons.nth(Math.min(pick, count - 1)).click({ timeout: 1000 });
+        answered++;
+      } catch {
+        /* the decision went away (answered, timed out, redrawn): look again */
+      }
+    }
+    await sleep(40);
+  }
+  return answered;
+}
+
+export { sleep };
