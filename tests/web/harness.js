@@ -60,8 +60,10 @@ class Child {
     }, `${this.label} printing ${re}:\n${this.out.slice(-1500)}`, ms);
   }
   async wait(ms = 60000) {
-    const timer = sleep(ms).then(() => 'timeout');
+    let handle;
+    const timer = new Promise((r) => (handle = setTimeout(() => r('timeout'), ms)));
     const result = await Promise.race([this.exited, timer]);
+    clearTimeout(handle);
     if (result === 'timeout') throw new Error(`${this.label} still running after ${ms} ms:\n${this.out.slice(-2000)}`);
     return result;
   }
@@ -76,7 +78,7 @@ export async function startServer(extra = []) {
   for (const f of [SERVER, CLIENT]) if (!fs.existsSync(f)) throw new Error(`not built: ${f} (scripts/build.sh release)`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spookludo-web-'));
   const argv = [SERVER, '--port', '0', '--bind', '127.0.0.1', '--data-dir', path.join(dir, 'data'),
-    '--pace-ms', '0', '--log-level', 'info', ...extra];
+    ...(extra.includes('--pace-ms') ? [] : ['--pace-ms', '0']), '--log-level', 'info', ...extra];
   const server = new Child('server', argv, dir);
   const m = await server.waitFor(/listening on 127\.0\.0\.1:(\d+)/);
   const port = Number(m[1]);
