@@ -68,6 +68,9 @@ test('the host adds bots and seats, starts, pauses (countdowns freeze), kicks an
   await until(async () => /watching/.test(await watcher.locator('#bar').textContent()), 'the spectator in');
 
   await ann.click('#start');
+  // Ann answers her own decisions until she kicks Ben (a round waits for everyone's choice).
+  const stop = { value: false };
+  const annPlays = answerDecisions(ann, async () => stop.value, { ms: 100000 });
   // Pause while Ben has a decision: every countdown stands still.
   await ben.locator('#decision button.option').first().waitFor({ timeout: 30000 });
   await ann.click('#pause-game');
@@ -83,6 +86,8 @@ test('the host adds bots and seats, starts, pauses (countdowns freeze), kicks an
   await until(async () => !/PAUSED/.test(await ben.locator('#bar').textContent()), 'resumed');
   assert.match(await ben.locator('#story').textContent(), /Ann resumed the game/);
 
+  stop.value = true;
+  await annPlays;
   // Kick Ben (asked again first).
   await ann.locator('button[aria-label^="Kick Ben"]').click();
   await ann.click('#confirm-yes');

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer, launch, newPage, PHONE, DESKTOP, roomCode, until, sleep, repo } from './harness.js';
+import { startServer, launch, newPage, PHONE, DESKTOP, roomCode, until, sleep, repo, answerDecisions } from './harness.js';
 
 const out = process.env.SPOOKLUDO_UPDATE_SCREENSHOTS === '1'
   ? path.join(repo, 'docs', 'screenshots')
@@ -55,27 +55,24 @@ test('screenshots on a phone: the lobby, a Spook decision, a monster, the Ludo b
   await shot(ann, 'lobby-phone.png');
 
   await ann.click('#start');
+  // Ben answers his own decisions all along (a round waits for everyone's choice).
+  const stop = { value: false };
+  const benPlays = answerDecisions(ben, async () => stop.value, { ms: 100000 });
   // A decision with two different moves (hints on).
   const decision = ann.locator('#decision button.option:not([disabled])');
   await decision.first().waitFor({ timeout: 40000 });
   await ann.evaluate(() => window.scrollTo(0, 0));
   await shot(ann, 'spook-decision-phone.png');
   // The monster of a round: the squares it hits, where each piece went.
-  const benAnswers = (async () => {
-    for (let i = 0; i < 60 && (await ann.locator('#activation').count()) === 0; i++) {
-      const b = ben.locator('#decision button.option:not([disabled])');
-      if ((await b.count()) > 0) await b.first().click().catch(() => {});
-      await sleep(100);
-    }
-  })();
   await decision.first().click();
   await ann.locator('#activation').waitFor({ timeout: 20000 });
-  await benAnswers;
   await ann.evaluate(() => window.scrollTo(0, 0));
   await shot(ann, 'spook-activation-phone.png');
   await ann.click('#end-game');
   await ann.click('#confirm-yes');
   await ann.locator('#end-winner').waitFor();
+  stop.value = true;
+  await benPlays;
 
   // Ludo, arms of 8, four players: the board with a choice to tap.
   const lu = await newPage(browser, PHONE, errors);
