@@ -195,7 +195,8 @@ export async function roomCode(page) {
 }
 
 // Plays whatever decision the page shows by pressing its first option's button, until `done()`.
-export async function answerDecisions(page, done, { ms = 120000, pick = 0, stop } = {}) {
+// With `keys`, by pressing the option's number on the keyboard instead.
+export async function answerDecisions(page, done, { ms = 120000, pick = 0, stop, keys = false } = {}) {
   const end = Date.now() + ms;
   let answered = 0;
   while (!(await done())) {
@@ -205,7 +206,8 @@ export async function answerDecisions(page, done, { ms = 120000, pick = 0, stop 
     const count = await buttons.count().catch(() => 0);
     if (count > 0) {
       try {
-        await buttons.nth(Math.min(pick, count - 1)).click({ timeout: 1000 });
+        if (keys) await page.keyboard.press(String(Math.min(pick, count - 1) + 1));
+        else await buttons.nth(Math.min(pick, count - 1)).click({ timeout: 1000 });
         answered++;
       } catch {
         /* the decision went away (answered, timed out, redrawn): look again */

@@ -27,6 +27,9 @@ after(async () => {
 });
 
 async function shot(page, name) {
+  // Nothing sticks out sideways on a phone.
+  const width = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  assert.ok(width[0] <= width[1], `${name}: the page is ${width[0]} px wide in a ${width[1]} px window`);
   const file = path.join(out, name);
   await page.screenshot({ path: file });
   const head = fs.readFileSync(file).subarray(0, 8);

@@ -1,5 +1,6 @@
-// A whole Spook & Werewolf game: two people in browsers (a phone and a desktop) and a terminal
-// bot (`spookludo bot`); the record verifies, and both end screens name the record's winners.
+// A whole Spook & Werewolf game: two people in browsers (a phone, tapping the option buttons, and
+// a desktop, choosing with the keyboard's number keys) and a terminal bot (`spookludo bot`); the
+// record verifies, and both end screens name the record's winners.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -48,7 +49,7 @@ test('two browser players and a terminal bot play a whole Spook game; the record
 
   await ann.click('#start');
   const over = async () => (await ann.locator('#end-winner').count()) > 0 && (await ben.locator('#end-winner').count()) > 0;
-  const [a, b] = await Promise.all([answerDecisions(ann, over, { ms: 120000 }), answerDecisions(ben, over, { ms: 120000, pick: 1 })]);
+  const [a, b] = await Promise.all([answerDecisions(ann, over, { ms: 120000 }), answerDecisions(ben, over, { ms: 120000, pick: 1, keys: true })]);
   assert.ok(a + b > 0, 'the browsers were asked and answered at least once');
 
   // The bot saw the end; the record verifies.

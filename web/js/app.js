@@ -390,9 +390,16 @@ function inviteBlock() {
     h('h2', { id: 'invite-h' }, 'Invite'),
     h('p', null, 'On a phone or laptop: ', h('a', { href: link, id: 'join-link' }, link),
       ' ', copyButton(link, 'Copy the link')),
+    loopback(location.hostname)
+      ? h('p', { class: 'small' }, `This address (${location.hostname}) works on this machine only: others use this machine's network address instead, with the same port and path.`)
+      : null,
     qr ? h('div', { class: 'qr', role: 'img', 'aria-label': `QR code of ${link}` }, qr) : null,
     h('p', null, 'In a terminal:'),
     h('pre', { class: 'cmd', id: 'join-command' }, command), copyButton(command, 'Copy the command'));
+}
+
+function loopback(host) {
+  return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\./.test(host);
 }
 
 function copyButton(text, label) {
