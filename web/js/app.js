@@ -136,7 +136,20 @@ function handle(m) {
     seedSentFor = m.game_id;
   }
   view.apply(m, t);
+  if (m.type === 'decision' && m.seat === view.seat) {
+    // Said at once to a screen reader: the story is read politely, a choice cannot wait.
+    const n = (m.options || []).length;
+    announce(`Your move: choose 1 to ${n} within ${Math.ceil(m.time_left_ms / 1000)} seconds.`);
+  } else if (m.type === 'decision_timeout') {
+    announce("Time's up! The server makes the best move for you.");
+  }
   render();
+}
+
+function announce(text) {
+  const el = $('announce');
+  el.textContent = '';
+  setTimeout(() => (el.textContent = text), 50);
 }
 
 // ---- Drawing ---------------------------------------------------------------------------------
