@@ -6,7 +6,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -72,8 +71,7 @@ class Child {
   }
 }
 
-// The server, serving the page itself when it does (GET / answers the page); a server that does
-// not yet gets a small stand-in in front of it here: the files of web/ and /ws passed through.
+// The server, which serves the page itself (GET / and /r/<CODE>, its files under hashed names).
 export async function startServer(extra = []) {
   for (const f of [SERVER, CLIENT]) if (!fs.existsSync(f)) throw new Error(`not built: ${f} (scripts/build.sh release)`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spookludo-web-'));
@@ -82,12 +80,8 @@ export async function startServer(extra = []) {
   const server = new Child('server', argv, dir);
   const m = await server.waitFor(/listening on 127\.0\.0\.1:(\d+)/);
   const port = Number(m[1]);
-  let base = `http://127.0.0.1:${port}`;
-  let standIn = null;
-  if (!(await servesPage(base))) {
-    standIn = await pageStandIn(port);
-    base = `http://127.0.0.1:${standIn.address().port}`;
-  }
+  const base = `http://127.0.0.1:${port}`;
+  if (!(await servesPage(base))) throw new Error(`${base}/ does not answer the web client's page`);
   const s = {
     dir, port, base, server,
     ws: `ws://127.0.0.1:${port}`,
@@ -101,7 +95,6 @@ export async function startServer(extra = []) {
       return { code, out: v.out };
     },
     async stop() {
-      if (standIn) standIn.close();
       server.kill('SIGTERM');
       await server.wait(10000).catch(() => server.kill('SIGKILL'));
       if (!process.env.SPOOKLUDO_KEEP) fs.rmSync(dir, { recursive: true, force: true });
@@ -115,7 +108,7 @@ async function servesPage(base) {
     const req = http.get(`${base}/`, (res) => {
       let body = '';
       res.on('data', (c) => (body += c));
-      res.on('end', () => resolve(res.statusCode === 200 && body.includes('SpookLudo')));
+      res.on('end', () => resolve(res.statusCode === 200 && body.includes('<title>SpookLudo</title>')));
     });
     req.on('error', () => resolve(false));
     req.setTimeout(3000, () => {
@@ -125,49 +118,11 @@ async function servesPage(base) {
   });
 }
 
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml' };
-
-function pageStandIn(port) {
-  const web = path.join(repo, 'web');
+// A page of another site (its own port on this machine), for the Origin check.
+export function otherSite() {
   const srv = http.createServer((req, res) => {
-    let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    if (p === '/' || /^\/r\/[A-Za-z]{5}\/?$/.test(p)) p = '/index.html';
-    const file = path.join(web, path.normalize(p));
-    if (!file.startsWith(web) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-      if (p.startsWith('/records/')) {
-        http.get(`http://127.0.0.1:${port}${p}`, (r) => {
-          res.writeHead(r.statusCode, r.headers);
-          r.pipe(res);
-        });
-        return;
-      }
-      res.writeHead(404);
-      res.end('not found');
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' });
-    res.end(fs.readFileSync(file));
-  });
-  srv.on('upgrade', (req, socket, head) => {
-    const upstream = net.connect(port, '127.0.0.1', () => {
-      let text = `${req.method} ${req.url} HTTP/1.1\r\n`;
-      for (let i = 0; i < req.rawHeaders.length; i += 2) {
-        const [k, v] = [req.rawHeaders[i], req.rawHeaders[i + 1]];
-        text += `${k}: ${k.toLowerCase() === 'origin' ? `http://127.0.0.1:${port}` : k.toLowerCase() === 'host' ? `127.0.0.1:${port}` : v}\r\n`;
-      }
-      upstream.write(text + '\r\n');
-      if (head && head.length) upstream.write(head);
-      upstream.pipe(socket);
-      socket.pipe(upstream);
-    });
-    const end = () => {
-      upstream.destroy();
-      socket.destroy();
-    };
-    upstream.on('error', end);
-    socket.on('error', end);
-    upstream.on('close', end);
-    socket.on('close', end);
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><title>another site</title><p>another site</p>');
   });
   return new Promise((resolve) => srv.listen(0, '127.0.0.1', () => resolve(srv)));
 }

@@ -1,8 +1,9 @@
 // Names and every server string go into the page as text: a name made of HTML shows as those
-// characters, in the lobby, the story and the game, and no element comes out of it.
+// characters, in the lobby, the story and the game, and no element comes out of it. And a page of
+// another site cannot open the game's WebSocket from a browser (the server checks the Origin).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, PHONE, DESKTOP, roomCode, until } from './harness.js';
+import { startServer, launch, newPage, PHONE, DESKTOP, roomCode, until, otherSite } from './harness.js';
 
 let server;
 let browser;
@@ -60,4 +61,26 @@ test('a hostile name renders as text, never as HTML', { timeout: 60000 }, async 
   assert.equal(await host.evaluate(() => document.querySelectorAll('img').length), 0);
   assert.deepEqual(dialogs, []);
   assert.deepEqual(errors, []);
+});
+
+test("a page of another site cannot open the server's WebSocket; the server's own page can", { timeout: 30000 }, async () => {
+  const other = await otherSite();
+  try {
+    const errors = [];
+    const page = await newPage(browser, DESKTOP, errors);
+    const tryOpen = (url) => page.evaluate((u) => new Promise((resolve) => {
+      const ws = new WebSocket(u);
+      ws.onopen = () => {
+        ws.close();
+        resolve('open');
+      };
+      ws.onclose = () => resolve('refused');
+    }), url);
+    await page.goto(`http://127.0.0.1:${other.address().port}/`);
+    assert.equal(await tryOpen(`${server.ws}/ws`), 'refused');
+    await page.goto(`${server.base}/`);
+    assert.equal(await tryOpen(`${server.ws}/ws`), 'open');
+  } finally {
+    other.close();
+  }
 });

@@ -64,6 +64,12 @@ test('screenshots on a phone: the lobby, a Spook decision, a monster, the Ludo b
   // A decision with two different moves (hints on).
   const decision = ann.locator('#decision button.option:not([disabled])');
   await decision.first().waitFor({ timeout: 40000 });
+  // Big buttons: at least 48 CSS px high, and named for a screen reader.
+  for (let i = 0; i < (await decision.count()); i++) {
+    const box = await decision.nth(i).boundingBox();
+    assert.ok(box.height >= 48, `option ${i + 1} is ${box.height} px high`);
+    assert.match(await decision.nth(i).getAttribute('aria-label'), new RegExp(`^Option ${i + 1}: piece \\d from \\d+ to `));
+  }
   await ann.evaluate(() => window.scrollTo(0, 0));
   await shot(ann, 'spook-decision-phone.png');
   // The monster of a round: the squares it hits, where each piece went.

@@ -191,6 +191,7 @@ function renderBar() {
     }
   } else if (playing) {
     parts.push(h('span', { class: 'item' }, `Turn ${view.turn}`));
+    if (view.face) parts.push(h('span', { class: 'item' }, 'throw ', h('span', { class: 'die', 'aria-label': `throw ${view.face}` }, String(view.face))));
     if (view.currentSeat >= 0) parts.push(h('span', { class: 'item' }, `${view.seatName(view.currentSeat)} to play`));
   }
   if (view.paused) parts.push(h('span', { class: ['item', 'paused'] }, 'PAUSED'));
