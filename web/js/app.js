@@ -126,6 +126,13 @@ function handle(m) {
     view.apply(m, t);
     backHome(`You were removed from room ${m.room || view.room} by the host.`);
     return;
+  } else if (m.type === 'closing') {
+    // The server ends this connection: it is shutting down, or this seat was taken back from
+    // another tab or device. Coming back by itself would take the seat from that one in turn, so
+    // the first screen offers it instead.
+    view.apply(m, t);
+    backHome(`The server closed this connection: ${m.reason || 'no reason given'}.`);
+    return;
   } else if (m.type === 'commitment') {
     if (view.seat >= 0 && !view.isSpectator) {
       conn.send({ type: 'client_seed', seed: randomSeed() });
