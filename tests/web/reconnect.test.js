@@ -101,6 +101,16 @@ test('a refresh in a decision and a tab closed and opened again take the seat ba
   await option(page).waitFor({ timeout: 30000 });
   await option(page).click();
   await until(() => counter2.accepted > base, 'a decision answered after the paused refresh');
+  // 4. The same seat opened in a second tab: the seat moves there, and the first tab does not
+  //    take it back by itself (which would send it back and forth): it says why.
+  const second = await context.newPage();
+  second.on('pageerror', (e) => errors.push(e.message));
+  await second.goto(`${server.base}/r/${code}`);
+  await until(async () => /you: Ann/.test(await second.locator('#bar').textContent()), 'Ann in the second tab');
+  await page.locator('#home-message').waitFor({ timeout: 10000 });
+  assert.match(await page.locator('#home-message').textContent(), /The server closed this connection: .*another connection/);
+  await sleep(1500);
+  assert.match(await second.locator('#bar').textContent(), /you: Ann/, 'the second tab keeps the seat');
   stop.value = true;
   await benPlays;
   await context.close();
