@@ -140,7 +140,7 @@ int run_app(int argc, char** argv) {
                 origin = *normalised;
                 return std::string();
             },
-            "ORIGIN", "origin"));
+            "", "origin"));
     bool healthcheck = false;
     app.add_flag("--healthcheck", healthcheck,
                  "Do not serve: ask the server on this machine (127.0.0.1, or the --bind address, at --port) for "
