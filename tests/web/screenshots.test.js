@@ -1,9 +1,10 @@
-// Pictures of the page on a phone (360x640): the lobby, a Spook decision, a monster waking, the
-// Ludo board. They are taken on every run (and checked to be PNGs); with
+// Pictures of the page on a phone (360x640): the lobby and its invitation, a Spook decision, a
+// monster waking, the Ludo board. They are taken on every run (and checked to be PNGs); with
 // SPOOKLUDO_UPDATE_SCREENSHOTS=1 they are written into docs/screenshots/ (the committed ones the
 // README shows), otherwise into a temporary directory. No pixel comparison.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -56,6 +57,12 @@ test('screenshots on a phone: the lobby, a Spook decision, a monster, the Ludo b
   await ann.selectOption('#set-pace', '2000');
   await until(async () => /2 s between steps/.test(await ann.locator('#lobby-settings').textContent()), 'the pace set');
   await shot(ann, 'lobby-phone.png');
+  // The invitation: the join link, its QR code, the terminal's command.
+  await ann.evaluate(() => document.querySelector('.invite').scrollIntoView({ block: 'start' }));
+  await shot(ann, 'lobby-invite-phone.png');
+  // The QR code on the page reads back as the join link (zbarimg, Debian's zbar-tools).
+  const read = execFileSync('zbarimg', ['-q', '--raw', path.join(out, 'lobby-invite-phone.png')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  assert.equal(read.trim(), `${server.base}/r/${code}`);
 
   await ann.click('#start');
   // Ben answers his own decisions all along (a round waits for everyone's choice).
