@@ -36,11 +36,12 @@ test('a Ludo game (arm 6) with a browser player tapping pieces, to its end', { t
   assert.equal(await page.locator('svg.ludo rect.cell').count(), 52 + 4 + 4 * 5);
 
   let taps = 0;
+  const tapErrors = []; // taps that found the piece gone (answered, redrawn) or covered
   let sawTarget = false;
   let sawOut = false; // the story (its last 200 lines) told a piece coming out
   const end = Date.now() + 130000;
   while ((await page.locator('#end-winner').count()) === 0) {
-    assert.ok(Date.now() < end, `the game did not end in time (${taps} taps)`);
+    assert.ok(Date.now() < end, `the game did not end in time (${taps} taps; failed taps: ${tapErrors.slice(-3).join(' | ')})`);
     const movable = page.locator('svg.ludo g.piece.movable');
     if ((await movable.count()) > 0) {
       try {
@@ -52,6 +53,7 @@ test('a Ludo game (arm 6) with a browser player tapping pieces, to its end', { t
         taps++;
       } catch (e) {
         if (e.code === 'ERR_ASSERTION') throw e;
+        tapErrors.push(String(e.message).split('\n').slice(0, 6).join(' / '));
       }
     }
     await sleep(40);

@@ -115,11 +115,18 @@ export function ludoBoard(view, choose) {
   for (const { x, y, items } of groups.values()) {
     const offsets = items.length === 1 ? [[0, 0]] : [[-2.3, -2.3], [2.3, -2.3], [-2.3, 2.3], [2.3, 2.3]];
     const r = items.length === 1 ? 3.9 : 2.5;
+    // Pieces of one colour on one square are one choice: the last of them (drawn on top) takes
+    // the tap for the whole square, so that no piece's target covers another's.
+    const optionOf = (it) => (pending && it.colour === myColour ? pending.decision.options.findIndex((o) => o.from === it.p) : -1);
+    let tapped = -1;
+    items.forEach((it, k) => {
+      if (optionOf(it) >= 0) tapped = k;
+    });
     items.forEach((it, k) => {
       const [dx, dy] = offsets[k % 4];
       const cx = x + dx;
       const cy = y + dy;
-      const option = pending && it.colour === myColour ? pending.decision.options.findIndex((o) => o.from === it.p) : -1;
+      const option = k === tapped ? optionOf(it) : -1;
       const moved = last && last.seat === it.seat && last.piece === it.piece && last.to === it.p;
       const where = it.p === YARD ? 'in the yard' : it.p >= g.home ? 'home' : `on ${it.p}`;
       const grp = svg('g', { class: ['piece', option >= 0 && 'movable', moved && 'moved'] });
@@ -137,7 +144,7 @@ export function ludoBoard(view, choose) {
         grp.addEventListener('keydown', (e) => {
           if (e.key === 'Enter' || e.key === ' ') go(e);
         });
-        grp.appendChild(svg('circle', { class: 'hit-area', cx, cy, r: Math.max(r + 1.6, 4.9) }));
+        grp.appendChild(svg('circle', { class: 'hit-area', cx: x, cy: y, r: 4.9 }));
       } else {
         grp.setAttribute('aria-label', `${COLOURS[it.colour]} piece ${it.piece + 1} ${where}`);
         grp.setAttribute('role', 'img');
