@@ -343,6 +343,8 @@ export class View {
     this.snapshot = s;
     this.room = s.room;
     if (s.state === 'lobby') {
+      // Back after the game ended without us (its game_over went to nobody here).
+      if (this.inGame && !this.result) this.say('info', 'The game ended while you were away; the room is back in its lobby.');
       this.inGame = false;
       this.pending = null;
       this.seedRequested = false;
