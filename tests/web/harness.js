@@ -155,7 +155,7 @@ export async function answerDecisions(page, done, { ms = 120000, pick = 0, stop,
   const end = Date.now() + ms;
   let answered = 0;
   while (!(await done())) {
-    if (stop && stop.value) return answered;
+    if ((stop && stop.value) || page.isClosed()) return answered;
     if (Date.now() > end) throw new Error(`the game did not end within ${ms} ms (answered ${answered})`);
     const buttons = page.locator('#decision button.option:not([disabled])');
     const count = await buttons.count().catch(() => 0);

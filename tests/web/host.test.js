@@ -70,7 +70,7 @@ test('the host adds bots and seats, starts, pauses (countdowns freeze), kicks an
   await ann.click('#start');
   // Ann answers her own decisions until she kicks Ben (a round waits for everyone's choice).
   const stop = { value: false };
-  const annPlays = answerDecisions(ann, async () => stop.value, { ms: 100000 });
+  const annPlays = answerDecisions(ann, async () => stop.value, { ms: 100000 }).catch((e) => e);
   // Pause while Ben has a decision: every countdown stands still.
   await ben.locator('#decision button.option').first().waitFor({ timeout: 30000 });
   await ann.click('#pause-game');

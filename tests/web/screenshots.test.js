@@ -67,7 +67,7 @@ test('screenshots on a phone: the lobby, a Spook decision, a monster, the Ludo b
   await ann.click('#start');
   // Ben answers his own decisions all along (a round waits for everyone's choice).
   const stop = { value: false };
-  const benPlays = answerDecisions(ben, async () => stop.value, { ms: 100000 });
+  const benPlays = answerDecisions(ben, async () => stop.value, { ms: 100000 }).catch((e) => e);
   // A decision with two different moves (hints on).
   const decision = ann.locator('#decision button.option:not([disabled])');
   await decision.first().waitFor({ timeout: 40000 });
