@@ -86,9 +86,20 @@ export function ludoBoard(view, choose) {
       const cell = g.cellOf(myColour, o.to);
       if (!cell) return;
       root.appendChild(svg('rect', { class: 'target', x: cell.col * U + 0.8, y: cell.row * U + 0.8, width: U - 1.6, height: U - 1.6, rx: 1.5 }));
-      root.appendChild(svg('text', { class: 'target-num', x: cell.col * U + U / 2, y: cell.row * U + U * 0.7, 'text-anchor': 'middle' }, String(i + 1)));
     });
   }
+  // The options' numbers, drawn over the pieces (a capture's target holds a piece): in the
+  // square's corner, or in its middle when it is empty.
+  const targetNumbers = () => {
+    if (!pending) return;
+    pending.decision.options.forEach((o, i) => {
+      const cell = g.cellOf(myColour, o.to);
+      if (!cell) return;
+      const taken = groups.has(`${cell.row},${cell.col}`);
+      root.appendChild(svg('text', { class: ['target-num', taken && 'corner'], x: cell.col * U + (taken ? 1.9 : U / 2),
+        y: cell.row * U + (taken ? 3.9 : U * 0.7), 'text-anchor': 'middle' }, String(i + 1)));
+    });
+  };
 
   // The pieces, grouped by cell.
   const groups = new Map();
@@ -154,6 +165,7 @@ export function ludoBoard(view, choose) {
       root.appendChild(grp);
     });
   }
+  targetNumbers();
   return root;
 }
 
