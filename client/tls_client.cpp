@@ -1,5 +1,7 @@
 #include "tls_client.h"
 
+#include "spookludo/openssl_errors.h"
+
 #include <arpa/inet.h>
 #include <openssl/err.h>
 #include <openssl/pem.h>
@@ -14,17 +16,6 @@
 namespace spookludo::client::tls {
 
 namespace {
-
-std::string openssl_errors() {
-    std::string out;
-    while (const unsigned long e = ERR_get_error()) {
-        char buf[256];
-        ERR_error_string_n(e, buf, sizeof buf);
-        if (!out.empty()) out += "; ";
-        out += buf;
-    }
-    return out.empty() ? "unknown OpenSSL error" : out;
-}
 
 // A name's common name ("SpookLudo test CA"), or the whole name when it has none.
 std::string readable_name(const X509_NAME* name) {

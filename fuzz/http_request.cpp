@@ -1,13 +1,17 @@
 // The HTTP the server reads itself, before any WebSocket: Beast's request parser with the
 // server's limits (8192 bytes of header, 8192 of body), fed in chunks as reads deliver them,
 // requests one after another on the connection (keep-alive) as the HTTP session does; then what
-// the server does with a request (server/http_session.cpp): the upgrade check on /ws, or the
-// server's own routes (answer_http, server/http_routes.h) with record ids through
-// RecordStore::path_of, and the answer written out. Also the room codes clients type
-// (normalise_room_code). Invariants: nothing throws; a method other than GET and HEAD gets 405;
-// only 200, 404 and 405 are answered; a file is served only as a 200, only from the records
-// directory and only for an id of letters, digits and '-'; a normalised room code has no white
-// space and no lower case.
+// the server does with a request (server/http_session.cpp): the upgrade check on /ws with its
+// Origin rule (check_origin), or the server's own routes (answer_http, server/http_routes.h) with
+// the headers they read (Host, Accept-Encoding, If-None-Match), record ids through
+// RecordStore::path_of and the web client's embedded files, and the answer written out. Also
+// the room codes clients type (normalise_room_code). Invariants: nothing throws; a method other
+// than GET and HEAD gets 405; only 200, 304, 404 and 405 are answered; a file is served only as
+// a 200, only from the records directory and only for an id of letters, digits and '-'; an
+// embedded body is one of the site's files or its gzip copy (the gzip one only when the request
+// accepts gzip, and then with Content-Encoding: gzip), a 304 has none; an upgrade without an
+// Origin is taken, one with an Origin only when it is an origin; a normalised room code has no
+// white space and no lower case.
 #include <array>
 #include <cctype>
 #include <filesystem>
@@ -26,6 +30,7 @@
 #include "fuzz.h"
 #include "http_routes.h"
 #include "services.h"
+#include "web_site.h"
 
 namespace beast = boost::beast;
 namespace http = beast::http;
@@ -83,17 +88,60 @@ void check_room_code(std::string_view typed) {
     FUZZ_CHECK(spookludo::server::normalise_room_code(code) == code, code);
 }
 
+bool has_header(const spookludo::server::HttpAnswer& a, std::string_view name, std::string_view value) {
+    for (const auto& [n, v] : a.headers)
+        if (n == name && v == value) return true;
+    return false;
+}
+
+// An embedded body is one of the site's files, or its gzip copy.
+void check_embedded(const spookludo::server::HttpAnswer& answer, bool gzip_accepted) {
+    const std::string_view body = *answer.embedded;
+    bool found = false;
+    for (const auto& file : spookludo::server::web::built_in().files) {
+        if (body.data() == file.body.data() && body.size() == file.body.size()) {
+            FUZZ_CHECK(!has_header(answer, "Content-Encoding", "gzip"), std::string(file.path));
+            found = true;
+        }
+        if (!file.gzip.empty() && body.data() == file.gzip.data() && body.size() == file.gzip.size()) {
+            FUZZ_CHECK(gzip_accepted, std::string(file.path));
+            FUZZ_CHECK(has_header(answer, "Content-Encoding", "gzip"), std::string(file.path));
+            found = true;
+        }
+    }
+    FUZZ_CHECK(found, "an embedded body that is no file of the site");
+}
+
 // What the HTTP session does with one request (server/http_session.cpp).
 void serve(const http::request<http::string_body>& req) {
     http::status status = http::status::not_found;
     std::string body;
+    std::vector<std::pair<std::string, std::string>> headers;
+    const std::string_view host(req[http::field::host]);
     if (beast::websocket::is_upgrade(req)) {
-        status = req.target() == "/ws" ? http::status::switching_protocols : http::status::not_found;
+        std::optional<std::string_view> origin;
+        if (const auto field = req.find(http::field::origin); field != req.end()) origin = field->value();
+        static const std::vector<std::string> allowed{"https://party.example.org"};
+        const auto check = spookludo::server::check_origin(origin, host, host.size() % 2 == 1, allowed);
+        if (!origin) FUZZ_CHECK(check.allowed, "an upgrade without an Origin");
+        if (check.allowed && origin) FUZZ_CHECK(spookludo::server::normalise_origin(*origin).has_value(), std::string(*origin));
+        if (!check.allowed) FUZZ_CHECK(!check.why.empty() && check.why.size() < 1024, check.why);
+        status = req.target() != "/ws" ? http::status::not_found
+                 : check.allowed       ? http::status::switching_protocols
+                                       : http::status::forbidden;
+        body = check.why;
     } else {
-        const std::string_view method(req.method_string());
-        const std::string_view target(req.target());
-        const auto answer = spookludo::server::answer_http(records().services, method, target);
-        FUZZ_CHECK(answer.status == 200 || answer.status == 404 || answer.status == 405, std::to_string(answer.status));
+        spookludo::server::HttpRequest request;
+        request.method = std::string_view(req.method_string());
+        request.target = std::string_view(req.target());
+        request.host = host;
+        request.accept_encoding = std::string_view(req[http::field::accept_encoding]);
+        request.if_none_match = std::string_view(req[http::field::if_none_match]);
+        request.tls = request.target.size() % 2 == 1;
+        const auto answer = spookludo::server::answer_http(records().services, request);
+        const std::string_view method = request.method, target = request.target;
+        FUZZ_CHECK(answer.status == 200 || answer.status == 304 || answer.status == 404 || answer.status == 405,
+                   std::to_string(answer.status));
         if (method != "GET" && method != "HEAD") FUZZ_CHECK(answer.status == 405, std::string(method));
         if (answer.file) {
             FUZZ_CHECK(answer.status == 200, std::string(target));
@@ -102,15 +150,23 @@ void serve(const http::request<http::string_body>& req) {
             FUZZ_CHECK(answer.file->parent_path() == records().dir, answer.file->string());
             FUZZ_CHECK(fs::is_regular_file(*answer.file), answer.file->string());
         }
+        if (answer.embedded) {
+            FUZZ_CHECK(answer.status == 200, std::string(target));
+            FUZZ_CHECK(!answer.file, std::string(target));
+            check_embedded(answer, spookludo::server::accepts_gzip(request.accept_encoding));
+        }
+        if (answer.status == 304) FUZZ_CHECK(!answer.embedded && answer.body.empty(), std::string(target));
         status = static_cast<http::status>(answer.status);
         body = answer.body;
+        headers = answer.headers;
     }
     http::response<http::string_body> res{status, req.version()};
     res.set(http::field::server, "spookludo-server");
     res.set(http::field::content_type, "text/plain");
+    for (const auto& [name, value] : headers) res.set(name, value);
     res.keep_alive(req.keep_alive());
     if (req.method() != http::verb::head) res.body() = body;
-    res.prepare_payload();
+    if (status != http::status::not_modified) res.prepare_payload();
     std::ostringstream out;
     out << res;
     FUZZ_CHECK(out.str().rfind("HTTP/1.", 0) == 0, out.str());

@@ -106,6 +106,15 @@ def main():
         "POST /records/x HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello",
         "GET /x HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
         upgrade.replace("/ws", "/records/abc"),
+        # The web client (issue #17): its page, a file by its build's name, gzip, revalidation, and
+        # a browser's upgrade with its Origin, the server's own and another site's.
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1:7777\r\nAccept-Encoding: gzip, deflate, br\r\n\r\n",
+        "GET /r/KQZTM?x=1 HTTP/1.1\r\nHost: [::1]:7777\r\nAccept-Encoding: br;q=1, gzip;q=0, *;q=0.5\r\n\r\n",
+        "GET /v/0123456789ab/js/app.js HTTP/1.1\r\nHost: a\r\nIf-None-Match: W/\"x\", \"0123456789abcdef-gz\"\r\n\r\n",
+        "HEAD /index.html HTTP/1.1\r\nHost: party.example\r\nIf-None-Match: *\r\n\r\n",
+        upgrade.replace("User-Agent", "Origin: http://127.0.0.1:7777\r\nUser-Agent"),
+        upgrade.replace("User-Agent", "Origin: https://EVIL.example:443\r\nUser-Agent"),
+        upgrade.replace("User-Agent", "Origin: null\r\nUser-Agent"),
     ]
     for r in requests:
         put("http_request", bytes([0x40]) + r.encode())

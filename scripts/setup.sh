@@ -7,7 +7,10 @@
 #   scripts/setup.sh test      build + what the test suites use (python3-wsproto: the
 #                              WebSocket conformance suite, tests/conformance; openssl: the
 #                              TLS tests make their certificates and probe versions;
-#                              python3-websockets: a third-party wss:// client), and fuzz
+#                              python3-websockets: a third-party wss:// client; chromium, node
+#                              and npm, zbar-tools: the web client's browser tests, tests/web,
+#                              whose npm packages it installs with `npm ci` when missing or
+#                              older than the lock file), and fuzz
 #   scripts/setup.sh fuzz      clang, its libFuzzer runtime and llvm-symbolizer (scripts/fuzz.sh)
 #   scripts/setup.sh all       everything above
 #   scripts/setup.sh image     podman, buildah, debootstrap, uidmap, python3 and openssl: building and
@@ -19,7 +22,7 @@ mode=${1:-all}
 build_pkgs=(g++ cmake ninja-build ccache pkg-config
             libboost1.81-dev nlohmann-json3-dev doctest-dev libcli11-dev libspdlog-dev libssl-dev)
 runtime_pkgs=(libssl3 libspdlog1.10 libfmt9 ca-certificates)
-test_pkgs=(python3 python3-wsproto python3-websockets openssl coreutils)
+test_pkgs=(python3 python3-wsproto python3-websockets openssl coreutils chromium zbar-tools)
 fuzz_pkgs=(clang libclang-rt-14-dev llvm)
 image_pkgs=(podman buildah debootstrap uidmap python3 openssl)
 
@@ -42,9 +45,29 @@ for p in "${want[@]}"; do
     missing+=("$p")
   fi
 done
+# The browser tests run on node (any node on the PATH will do: it may come from elsewhere than
+# Debian) and install their packages with npm.
+if [ "$mode" = test ] || [ "$mode" = all ]; then
+  command -v node >/dev/null 2>&1 || missing+=(nodejs)
+  command -v npm >/dev/null 2>&1 || missing+=(npm)
+fi
+
+# tests/web's npm packages (playwright-core, pinned by its package-lock.json): `npm ci` when they
+# are missing or older than the lock file.
+web_packages() {
+  case "$mode" in test|all) ;; *) return 0 ;; esac
+  local dir
+  dir="$(cd "$(dirname "$0")/.." && pwd)/tests/web"
+  [ -f "$dir/package-lock.json" ] || return 0
+  if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules" ]; then
+    echo "setup.sh ($mode): npm ci in tests/web"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error && touch node_modules)
+  fi
+}
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup.sh ($mode): everything is installed"
+  web_packages
   exit 0
 fi
 
@@ -57,3 +80,4 @@ echo "setup.sh ($mode): installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}"
+web_packages

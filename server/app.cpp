@@ -19,6 +19,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <spdlog/spdlog.h>
 
+#include "http_routes.h"
 #include "network.h"
 #include "room.h"
 #include "spookludo/command_line.h"
@@ -60,7 +61,9 @@ int run_app(int argc, char** argv) {
     app.footer(
         "Every flag can also be set with the environment variable shown, e.g. SPOOKLUDO_PORT=8000.\n"
         "Players connect with: spookludo play ws://HOST:PORT --room CODE (WebSocket path /ws).\n"
-        "HTTP: GET /healthz, GET /metrics (Prometheus), GET /records/<game id>.\n"
+        "HTTP: the web client on / (a room's join link: /r/<CODE>), GET /healthz, GET /metrics (Prometheus),\n"
+        "GET /records/<game id>. A WebSocket from a web page must come from the server's own pages (or an\n"
+        "--allow-origin); one without an Origin header (a native client) is always taken.\n"
         "Health check (e.g. Docker's HEALTHCHECK): spookludo-server --healthcheck [--port PORT] exits 0 when\n"
         "the server on this machine answers GET /healthz with 200 within 3 s, 1 otherwise.\n"
         "Exit status: 0 stopped cleanly (SIGTERM, SIGINT), --help, --version, or healthy (--healthcheck);\n"
@@ -120,6 +123,24 @@ int run_app(int argc, char** argv) {
         ->envname("SPOOKLUDO_TLS_CERT")->check(CLI::ExistingFile);
     app.add_option("--tls-key", cfg.tls_key, "TLS: the certificate's private key (PEM)")
         ->envname("SPOOKLUDO_TLS_KEY")->check(CLI::ExistingFile);
+    app.add_option("--allow-origin", cfg.allow_origins,
+                   "An origin (scheme://host[:port], e.g. https://party.example.org) whose web pages may open a "
+                   "WebSocket besides the server's own pages; repeat it or separate origins with commas. An upgrade "
+                   "without an Origin header (a native client) is always taken; one from any other site gets 403")
+        ->envname("SPOOKLUDO_ALLOW_ORIGIN")->delimiter(',')->type_name("ORIGIN")
+        ->transform(CLI::Validator(
+            [](std::string& origin) {
+                const auto first = origin.find_first_not_of(" \t");
+                origin = first == std::string::npos ? std::string() : origin.substr(first, origin.find_last_not_of(" \t") - first + 1);
+                // A pasted address may end with a '/': the origin is what comes before it.
+                const auto normalised = normalise_origin(
+                    origin.ends_with("/") ? std::string_view(origin).substr(0, origin.size() - 1) : std::string_view(origin));
+                if (!normalised || (normalised->rfind("http://", 0) != 0 && normalised->rfind("https://", 0) != 0))
+                    return "not an origin: " + origin + " (http:// or https://, a host, maybe a port; no path)";
+                origin = *normalised;
+                return std::string();
+            },
+            "", "origin"));
     bool healthcheck = false;
     app.add_flag("--healthcheck", healthcheck,
                  "Do not serve: ask the server on this machine (127.0.0.1, or the --bind address, at --port) for "
@@ -171,8 +192,9 @@ int run_app(int argc, char** argv) {
     const char* ws = network->tls() ? "wss" : "ws";
     const char* web = network->tls() ? "https" : "http";
     std::cout << "SpookLudo server ready. Players connect to " << ws << "://"
-              << (cfg.bind == "0.0.0.0" ? "<this machine>" : cfg.bind) << ":" << port << " (WebSocket path /ws); health: "
-              << web << "://localhost:" << port << "/healthz" << std::endl;
+              << (cfg.bind == "0.0.0.0" ? "<this machine>" : cfg.bind) << ":" << port << " (WebSocket path /ws), or open "
+              << web << "://" << (cfg.bind == "0.0.0.0" ? "<this machine>" : cfg.bind) << ":" << port
+              << "/ in a browser; health: " << web << "://localhost:" << port << "/healthz" << std::endl;
 
     // SIGHUP: the TLS certificate and key are read again (a renewal); connections go on.
     net::signal_set hangups(io, SIGHUP);

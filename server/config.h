@@ -2,6 +2,7 @@
 // spookludo-server's settings: flags, with SPOOKLUDO_* environment variables as defaults.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace spookludo::server {
 
@@ -32,6 +33,9 @@ struct Config {
     // clear refusal). PEM files; the certificate file may hold the chain. Re-read on SIGHUP.
     std::string tls_cert;
     std::string tls_key;
+    // Origins (normalised: scheme://host[:port], normalise_origin) whose pages may open a WebSocket
+    // besides the server's own (--allow-origin); an upgrade without an Origin is always taken.
+    std::vector<std::string> allow_origins;
     bool tls() const { return !tls_cert.empty() || !tls_key.empty(); }
 };
 

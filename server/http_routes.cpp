@@ -1,22 +1,293 @@
 #include "http_routes.h"
 
+#include <algorithm>
+#include <array>
+#include <charconv>
+
 #include "services.h"
+#include "spookludo/text.h"
+#include "web_site.h"
 
 namespace spookludo::server {
 
-HttpAnswer answer_http(Services& services, std::string_view method, std::string_view target) {
-    if (method != "GET" && method != "HEAD") return {405, "text/plain", "GET only\n", std::nullopt};
-    if (target == "/healthz") return {200, "text/plain", "ok\n", std::nullopt};
-    if (target == "/metrics") return {200, "text/plain; version=0.0.4", services.metrics.prometheus_text(), std::nullopt};
+namespace {
+
+constexpr std::string_view kNotFound =
+    "spookludo-server: the web client on / (a room's link: /r/<CODE>), the WebSocket on /ws; GET /healthz, "
+    "/metrics, /records/<id>\n";
+
+char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+bool letter(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
+bool digit(char c) { return c >= '0' && c <= '9'; }
+bool hex_digit(char c) { return digit(c) || (lower(c) >= 'a' && lower(c) <= 'f'); }
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = lower(c);
+    return out;
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return lower(x) == lower(y); });
+}
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    return s;
+}
+
+// A port: 1 to 5 digits, 1 to 65535.
+std::optional<unsigned> port_of(std::string_view s) {
+    if (s.empty() || s.size() > 5 || !std::all_of(s.begin(), s.end(), digit)) return std::nullopt;
+    unsigned port = 0;
+    std::from_chars(s.data(), s.data() + s.size(), port);
+    if (port == 0 || port > 65535) return std::nullopt;
+    return port;
+}
+
+// A room's join link: /r/ and a room code (5 letters, either case: the page reads it).
+bool is_room_path(std::string_view path) {
+    constexpr std::string_view prefix = "/r/";
+    if (path.size() != prefix.size() + kRoomCodeLength || path.substr(0, prefix.size()) != prefix) return false;
+    const auto code = path.substr(prefix.size());
+    return std::all_of(code.begin(), code.end(), letter);
+}
+
+// A quality value (RFC 9110, 12.4.2) above 0; false for one that is not well formed.
+bool positive_quality(std::string_view q) {
+    if (q.empty() || q.size() > 5 || (q[0] != '0' && q[0] != '1')) return false;
+    if (q.size() > 1 && (q[1] != '.' || !std::all_of(q.begin() + 2, q.end(), digit))) return false;
+    if (q[0] == '1') return std::all_of(q.begin() + std::min<std::size_t>(2, q.size()), q.end(), [](char c) { return c == '0'; });
+    return std::any_of(q.begin() + std::min<std::size_t>(2, q.size()), q.end(), [](char c) { return c != '0'; });
+}
+
+}  // namespace
+
+std::string_view content_type_of(std::string_view path) {
+    const auto dot = path.rfind('.');
+    if (dot == std::string_view::npos || path.find('/', dot) != std::string_view::npos) return "application/octet-stream";
+    const std::string ext = lower(path.substr(dot + 1));
+    static constexpr std::array<std::pair<std::string_view, std::string_view>, 17> types{{
+        {"html", "text/html; charset=utf-8"},
+        {"js", "text/javascript; charset=utf-8"},
+        {"mjs", "text/javascript; charset=utf-8"},
+        {"css", "text/css; charset=utf-8"},
+        {"svg", "image/svg+xml"},
+        {"png", "image/png"},
+        {"jpg", "image/jpeg"},
+        {"jpeg", "image/jpeg"},
+        {"webp", "image/webp"},
+        {"ico", "image/x-icon"},
+        {"json", "application/json"},
+        {"map", "application/json"},
+        {"webmanifest", "application/manifest+json"},
+        {"txt", "text/plain; charset=utf-8"},
+        {"woff2", "font/woff2"},
+        {"woff", "font/woff"},
+        {"wasm", "application/wasm"},
+    }};
+    for (const auto& [e, type] : types)
+        if (e == ext) return type;
+    return "application/octet-stream";
+}
+
+bool accepts_gzip(std::string_view accept_encoding) {
+    std::optional<bool> gzip, x_gzip, any;
+    while (!accept_encoding.empty()) {
+        const auto comma = accept_encoding.find(',');
+        std::string_view item = accept_encoding.substr(0, comma);
+        accept_encoding = comma == std::string_view::npos ? std::string_view() : accept_encoding.substr(comma + 1);
+        const auto semicolon = item.find(';');
+        const std::string_view coding = trim(item.substr(0, semicolon));
+        bool positive = true;  // no q: q=1
+        std::string_view params = semicolon == std::string_view::npos ? std::string_view() : item.substr(semicolon + 1);
+        while (!params.empty()) {
+            const auto next = params.find(';');
+            const std::string_view param = trim(params.substr(0, next));
+            params = next == std::string_view::npos ? std::string_view() : params.substr(next + 1);
+            const auto eq = param.find('=');
+            if (eq != std::string_view::npos && iequals(trim(param.substr(0, eq)), "q"))
+                positive = positive_quality(trim(param.substr(eq + 1)));
+        }
+        if (iequals(coding, "gzip")) gzip = positive;
+        else if (iequals(coding, "x-gzip")) x_gzip = positive;
+        else if (coding == "*") any = positive;
+    }
+    if (gzip) return *gzip;
+    if (x_gzip) return *x_gzip;
+    return any.value_or(false);
+}
+
+bool etag_matches(std::string_view if_none_match, std::string_view etag) {
+    if (trim(if_none_match) == "*") return true;
+    if (etag.substr(0, 2) == "W/") etag.remove_prefix(2);
+    std::string_view s = if_none_match;
+    for (;;) {
+        while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == ',')) s.remove_prefix(1);
+        if (s.empty()) return false;
+        if (s.substr(0, 2) == "W/") s.remove_prefix(2);
+        if (s.empty() || s.front() != '"') return false;  // not a list of entity tags
+        const auto close = s.find('"', 1);
+        if (close == std::string_view::npos) return false;
+        if (s.substr(0, close + 1) == etag) return true;
+        s.remove_prefix(close + 1);
+    }
+}
+
+std::string content_security_policy(std::string_view host, bool tls) {
+    // The host named beside 'self' must be a host-source (CSP3, 2.3.1): dot-separated labels of
+    // letters, digits and '-', and a port. An IPv6 literal cannot be one: 'self' alone then.
+    std::string connect = "'self'";
+    const auto colon = host.find(':');
+    const std::string_view name = host.substr(0, colon);
+    bool well_formed = !name.empty() && name.front() != '.' && name.back() != '.' &&
+                       name.find("..") == std::string_view::npos &&
+                       std::all_of(name.begin(), name.end(), [](char c) { return letter(c) || digit(c) || c == '-' || c == '.'; });
+    if (colon != std::string_view::npos && !port_of(host.substr(colon + 1))) well_formed = false;
+    if (well_formed) connect += (tls ? " wss://" : " ws://") + lower(host);
+    return "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src " + connect +
+           "; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+}
+
+std::optional<HttpAnswer> answer_web(const web::Site& site, const HttpRequest& request) {
+    if (request.method != "GET" && request.method != "HEAD") return std::nullopt;
+    const std::string_view path = request.target.substr(0, request.target.find('?'));
+    const web::File* file = nullptr;
+    bool immutable = false;
+    const std::string versioned = "/v/" + std::string(site.bundle) + "/";
+    if (path == "/" || is_room_path(path)) {
+        file = site.find("/index.html");
+    } else if (path.substr(0, versioned.size()) == versioned) {
+        // This build's name of a file; the page itself is not served there.
+        file = site.find(path.substr(versioned.size() - 1));
+        if (file && content_type_of(file->path).substr(0, 9) == "text/html") file = nullptr;
+        immutable = true;
+    } else {
+        file = site.find(path);
+    }
+    if (!file) return std::nullopt;
+
+    HttpAnswer answer;
+    const bool gzip = !file->gzip.empty() && accepts_gzip(request.accept_encoding);
+    std::string etag = "\"";
+    etag.append(file->hash).append(gzip ? "-gz\"" : "\"");
+    const std::string_view type = content_type_of(file->path);
+    // The page and any file not under its hashed name are asked again each time (a 304 when
+    // unchanged); a hashed name never changes its content.
+    answer.headers.emplace_back("Cache-Control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
+    answer.headers.emplace_back("ETag", etag);
+    if (!file->gzip.empty()) answer.headers.emplace_back("Vary", "Accept-Encoding");
+    if (type.substr(0, 9) == "text/html") {
+        answer.headers.emplace_back("Content-Security-Policy", content_security_policy(request.host, request.tls));
+        answer.headers.emplace_back("X-Frame-Options", "DENY");
+    }
+    if (etag_matches(request.if_none_match, etag)) {
+        answer.status = 304;
+        answer.content_type.clear();
+        return answer;
+    }
+    if (gzip) answer.headers.emplace_back("Content-Encoding", "gzip");
+    answer.content_type = std::string(type);
+    answer.embedded = gzip ? file->gzip : file->body;
+    return answer;
+}
+
+HttpAnswer answer_http(Services& services, const HttpRequest& request) {
+    const auto text = [](int status, std::string_view type, std::string body) {
+        HttpAnswer answer;
+        answer.status = status;
+        answer.content_type = std::string(type);
+        answer.body = std::move(body);
+        return answer;
+    };
+    const std::string_view method = request.method, target = request.target;
+    if (method != "GET" && method != "HEAD") {
+        auto answer = text(405, "text/plain", "GET only\n");
+        answer.headers.emplace_back("Allow", "GET, HEAD");
+        return answer;
+    }
+    if (target == "/healthz") return text(200, "text/plain", "ok\n");
+    if (target == "/metrics") return text(200, "text/plain; version=0.0.4", services.metrics.prometheus_text());
     constexpr std::string_view records = "/records/";
     if (target.substr(0, records.size()) == records) {
         // Served from disk: records are not kept in memory.
-        if (auto path = services.records.path_of(std::string(target.substr(records.size()))))
-            return {200, "application/json", "", std::move(path)};
-        return {404, "text/plain", "no such record\n", std::nullopt};
+        if (auto path = services.records.path_of(std::string(target.substr(records.size())))) {
+            auto answer = text(200, "application/json", "");
+            answer.file = std::move(path);
+            return answer;
+        }
+        return text(404, "text/plain", "no such record\n");
     }
-    return {404, "text/plain", "spookludo-server: WebSocket on /ws; GET /healthz, /metrics, /records/<id>\n",
-            std::nullopt};
+    if (auto answer = answer_web(web::built_in(), request)) return std::move(*answer);
+    return text(404, "text/plain", std::string(kNotFound));
+}
+
+HttpAnswer answer_http(Services& services, std::string_view method, std::string_view target) {
+    HttpRequest request;
+    request.method = method;
+    request.target = target;
+    return answer_http(services, request);
+}
+
+// ---- Origin ---------------------------------------------------------------------------------
+
+std::optional<std::string> normalise_origin(std::string_view text) {
+    const auto sep = text.find("://");
+    if (sep == std::string_view::npos || sep == 0) return std::nullopt;
+    const std::string scheme = lower(text.substr(0, sep));
+    if (!letter(scheme[0]) || !std::all_of(scheme.begin(), scheme.end(), [](char c) {
+            return letter(c) || digit(c) || c == '+' || c == '-' || c == '.';
+        }))
+        return std::nullopt;
+    std::string_view rest = text.substr(sep + 3);
+    std::string host;
+    if (!rest.empty() && rest.front() == '[') {
+        // An IPv6 literal, in its brackets.
+        const auto close = rest.find(']');
+        if (close == std::string_view::npos || close < 3) return std::nullopt;
+        const auto inside = rest.substr(1, close - 1);
+        if (!std::all_of(inside.begin(), inside.end(), [](char c) { return hex_digit(c) || c == ':' || c == '.'; }))
+            return std::nullopt;
+        host = "[" + lower(inside) + "]";
+        rest.remove_prefix(close + 1);
+    } else {
+        const auto colon = rest.find(':');
+        const auto name = rest.substr(0, colon);
+        if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) {
+                return letter(c) || digit(c) || c == '-' || c == '.' || c == '_';
+            }))
+            return std::nullopt;
+        host = lower(name);
+        rest.remove_prefix(name.size());
+    }
+    std::optional<unsigned> port;
+    if (!rest.empty()) {
+        if (rest.front() != ':' || !(port = port_of(rest.substr(1)))) return std::nullopt;
+    }
+    const unsigned default_port = scheme == "http" || scheme == "ws" ? 80u : scheme == "https" || scheme == "wss" ? 443u : 0u;
+    std::string out = scheme + "://" + host;
+    if (port && *port != default_port) out += ":" + std::to_string(*port);
+    return out;
+}
+
+OriginCheck check_origin(std::optional<std::string_view> origin, std::string_view host, bool tls,
+                         const std::vector<std::string>& allowed) {
+    if (!origin) return {};
+    const auto theirs = normalise_origin(*origin);
+    const std::string scheme = tls ? "https://" : "http://";
+    const auto ours = normalise_origin(scheme + std::string(host));
+    if (theirs) {
+        if (ours && *theirs == *ours) return {};
+        if (std::find(allowed.begin(), allowed.end(), *theirs) != allowed.end()) return {};
+    }
+    std::string why = "this server's WebSocket takes the pages of its own site only: the request's Origin " +
+                      quote_client_text(*origin, 100);
+    if (!theirs) why += " is not an origin (scheme://host[:port])";
+    else if (host.empty()) why += " cannot be compared with the request's Host, which is missing";
+    else why += " is not this server, " + quote_client_text(scheme + std::string(host), 100) + " (its Host)";
+    why += ". The server's host can allow another site with --allow-origin (SPOOKLUDO_ALLOW_ORIGIN).\n";
+    return {false, std::move(why)};
 }
 
 }  // namespace spookludo::server

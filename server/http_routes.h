@@ -1,23 +1,81 @@
 #pragma once
 // What the server answers to a plain HTTP request (everything but the WebSocket upgrade): the
-// routes, free of sockets and of Beast, so that they can be tested and fuzzed on their own.
+// routes, free of sockets and of Beast, so that they can be tested and fuzzed on their own. Also
+// the check of a WebSocket upgrade's Origin (check_origin), for the same reason.
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace spookludo::server {
 
 struct Services;
+namespace web {
+struct Site;
+}
+
+// What the routes read of a request: its line and a few headers, as sent (empty when absent).
+struct HttpRequest {
+    std::string_view method;  // GET, HEAD, ...
+    std::string_view target;  // the request line's target
+    std::string_view host;    // Host
+    std::string_view accept_encoding;
+    std::string_view if_none_match;
+    bool tls = false;  // the connection is TLS (https://)
+};
 
 struct HttpAnswer {
     int status = 200;
-    std::string content_type = "text/plain";
-    std::string body;                           // when no file is served
+    std::string content_type = "text/plain";    // none sent when empty (a 304)
+    std::string body;                           // when neither a file nor an embedded body is served
     std::optional<std::filesystem::path> file;  // served from disk (a record)
+    std::optional<std::string_view> embedded;   // served from the program (the web client's files)
+    std::vector<std::pair<std::string, std::string>> headers;  // more headers (caching, encoding, CSP)
 };
 
-// The answer to `method` (GET, HEAD, ...) on `target` (the request line's target, as sent).
+// The answer to a request.
+HttpAnswer answer_http(Services& services, const HttpRequest& request);
+// The same for a request without the headers above.
 HttpAnswer answer_http(Services& services, std::string_view method, std::string_view target);
+
+// The web client's routes over `site` (web_site.h), GET or HEAD, the target's query ignored:
+// / and /r/<room code> (the page, index.html), every file of the site at its own path (both
+// revalidated: no-cache and an ETag), and every file but the pages at /v/<bundle>/<its path>
+// (cached for a year, immutable). gzip when the request accepts it and the file has a gzip
+// copy; 304 when If-None-Match names the answer's ETag. Nothing when the path is none of these.
+std::optional<HttpAnswer> answer_web(const web::Site& site, const HttpRequest& request);
+
+// The content type of a file by its name's extension (application/octet-stream when unknown).
+std::string_view content_type_of(std::string_view path);
+// Whether an Accept-Encoding value lets the answer be gzip (gzip, x-gzip or * with q above 0).
+bool accepts_gzip(std::string_view accept_encoding);
+// Whether an If-None-Match value matches the entity tag `etag` (quoted): "*", or one of its tags
+// by the weak comparison (W/ ignored).
+bool etag_matches(std::string_view if_none_match, std::string_view etag);
+// The page's Content-Security-Policy. `host`: the request's Host, named in connect-src beside
+// 'self' (for browsers whose 'self' does not cover ws:// and wss://) when it is a well-formed
+// host[:port].
+std::string content_security_policy(std::string_view host, bool tls);
+
+// ---- The Origin of a WebSocket upgrade --------------------------------------------------------
+
+// An origin as scheme://host[:port]: scheme and host in lower case, the port left out when it is
+// the scheme's default (http, ws: 80; https, wss: 443). Nothing when `text` is not such an
+// origin (a path, user info, a bad port, "null").
+std::optional<std::string> normalise_origin(std::string_view text);
+
+struct OriginCheck {
+    bool allowed = true;
+    std::string why;  // when refused: the reason, for the 403's body
+};
+
+// Whether a WebSocket upgrade may go on: without an Origin header (`origin` empty optional: a
+// native client), or when its Origin is this server as the Host header names it (same scheme as
+// the connection's, same host, same port, defaults applied), or one of `allowed` (normalised
+// origins, --allow-origin).
+OriginCheck check_origin(std::optional<std::string_view> origin, std::string_view host, bool tls,
+                         const std::vector<std::string>& allowed);
 
 }  // namespace spookludo::server

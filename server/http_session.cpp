@@ -2,12 +2,16 @@
 // (http_routes.h), and hands a WebSocket upgrade on /ws to the WebSocket session.
 #include <cstring>
 #include <optional>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/bind_handler.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/http/span_body.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 #include <spdlog/spdlog.h>
 
@@ -39,6 +43,7 @@ public:
 
 private:
     using Request = http::request<http::string_body>;
+    static constexpr bool kTls = is_tls_v<Stream>;
     static constexpr std::chrono::seconds kRefusalDeadline{1};
 
     void read() {
@@ -81,9 +86,8 @@ private:
                                " (or https://" + where + ")\n",
                            false);
         http::response<http::string_body> res{http::status::moved_permanently, req.version()};
-        res.set(http::field::server, "spookludo-server");
+        decorate(res, "text/plain", {});
         res.set(http::field::location, "https://" + host + std::string(req.target()));
-        res.set(http::field::content_type, "text/plain");
         res.keep_alive(false);
         if (req.method() != http::verb::head) res.body() = "this server speaks https: https://" + host + std::string(req.target()) + "\n";
         res.prepare_payload();
@@ -94,6 +98,18 @@ private:
         if (req.target() != protocol::kWebSocketPath)
             return respond(req, http::status::not_found, "text/plain", "WebSocket path is /ws\n", false);
         auto& services = network_->services;
+        // A page of another site must not drive a visitor's seat: an Origin that is not this
+        // server (nor allowed) is refused. Native clients send no Origin and are taken.
+        std::optional<std::string_view> origin;
+        if (const auto field = req.find(http::field::origin); field != req.end()) origin = field->value();
+        if (const auto check = check_origin(origin, req[http::field::host], kTls, services.config.allow_origins);
+            !check.allowed) {
+            ++services.metrics.origin_refused;
+            spdlog::info("connection from {}: WebSocket refused, Origin {} is another site (Host {})", slot_.address(),
+                         protocol::quote_client_text(*origin, 100),
+                         protocol::quote_client_text(std::string_view(req[http::field::host]), 100));
+            return respond(req, http::status::forbidden, "text/plain", check.why, false);
+        }
         if (services.shutting_down)
             return respond(req, http::status::service_unavailable, "text/plain", "shutting down\n", false);
         handed_over_ = true;
@@ -106,45 +122,81 @@ private:
     void serve(const Request& req) {
         HttpAnswer answer;
         try {
-            answer = answer_http(network_->services, std::string_view(req.method_string()), std::string_view(req.target()));
+            HttpRequest request;
+            request.method = std::string_view(req.method_string());
+            request.target = std::string_view(req.target());
+            request.host = std::string_view(req[http::field::host]);
+            request.accept_encoding = std::string_view(req[http::field::accept_encoding]);
+            request.if_none_match = std::string_view(req[http::field::if_none_match]);
+            request.tls = kTls;
+            answer = answer_http(network_->services, request);
         } catch (const std::exception& e) {
-            // A route that fails answers 500 to this request; the server goes on.
+            // A route that fails answers 500 to this request; the server goes on. The target's
+            // query is left out of the log.
             ++network_->services.metrics.internal_errors;
-            spdlog::error("http: {} failed: {}", protocol::quote_client_text(std::string_view(req.target())), e.what());
+            const std::string_view target(req.target());
+            spdlog::error("http: {} failed: {}", protocol::quote_client_text(target.substr(0, target.find('?'))), e.what());
             return respond(req, http::status::internal_server_error, "text/plain", "internal error\n", false);
         }
         if (answer.file) {
             http::response<http::file_body> res{http::status::ok, req.version()};
             beast::error_code ec;
             res.body().open(answer.file->c_str(), beast::file_mode::scan, ec);
-            if (!ec && req.method() == http::verb::head) {
-                // HEAD: the headers a GET would have, the body left out.
-                http::response<http::empty_body> head{http::status::ok, req.version()};
-                head.set(http::field::server, "spookludo-server");
-                head.set(http::field::content_type, answer.content_type);
-                head.keep_alive(req.keep_alive());
-                head.content_length(res.body().size());
-                return send(std::move(head));
-            }
-            if (!ec) {
-                res.set(http::field::server, "spookludo-server");
-                res.set(http::field::content_type, answer.content_type);
-                res.keep_alive(req.keep_alive());
-                res.prepare_payload();
-                return send(std::move(res));
-            }
-            return respond(req, http::status::not_found, "text/plain", "no such record\n", true);
+            if (ec) return respond(req, http::status::not_found, "text/plain", "no such record\n", true);
+            // HEAD: the headers a GET would have, the body left out.
+            if (req.method() == http::verb::head)
+                return respond_head(req, http::status::ok, answer.content_type, res.body().size(), true, answer.headers);
+            decorate(res, answer.content_type, answer.headers);
+            res.keep_alive(req.keep_alive());
+            res.prepare_payload();
+            return send(std::move(res));
         }
-        respond(req, static_cast<http::status>(answer.status), answer.content_type, answer.body, true);
+        const auto status = static_cast<http::status>(answer.status);
+        if (answer.embedded) {
+            if (req.method() == http::verb::head)
+                return respond_head(req, status, answer.content_type, answer.embedded->size(), true, answer.headers);
+            http::response<http::span_body<const char>> res{status, req.version()};
+            decorate(res, answer.content_type, answer.headers);
+            res.keep_alive(req.keep_alive());
+            res.body() = {answer.embedded->data(), answer.embedded->size()};
+            res.prepare_payload();
+            return send(std::move(res));
+        }
+        respond(req, status, answer.content_type, std::move(answer.body), true, answer.headers);
     }
 
-    void respond(const Request& req, http::status status, std::string_view type, std::string body, bool keep_alive) {
-        http::response<http::string_body> res{status, req.version()};
+    using Headers = std::vector<std::pair<std::string, std::string>>;
+
+    // The headers of every answer: the server's name, the content type (none for a 304), no
+    // sniffing of types, no Referer from the page; then the answer's own.
+    template <class Response>
+    static void decorate(Response& res, std::string_view type, const Headers& headers) {
         res.set(http::field::server, "spookludo-server");
-        res.set(http::field::content_type, type);
+        if (!type.empty()) res.set(http::field::content_type, type);
+        res.set("X-Content-Type-Options", "nosniff");
+        res.set("Referrer-Policy", "no-referrer");
+        for (const auto& [name, value] : headers) res.set(name, value);
+    }
+
+    void respond(const Request& req, http::status status, std::string_view type, std::string body, bool keep_alive,
+                 const Headers& headers = {}) {
+        if (req.method() == http::verb::head || status == http::status::not_modified)
+            return respond_head(req, status, type, body.size(), keep_alive, headers);
+        http::response<http::string_body> res{status, req.version()};
+        decorate(res, type, headers);
         res.keep_alive(keep_alive && req.keep_alive());
-        if (req.method() != http::verb::head) res.body() = std::move(body);
+        res.body() = std::move(body);
         res.prepare_payload();
+        send(std::move(res));
+    }
+
+    // An answer without a body: to HEAD (with the Content-Length a GET would get) or a 304 (none).
+    void respond_head(const Request& req, http::status status, std::string_view type, std::uint64_t size,
+                      bool keep_alive, const Headers& headers) {
+        http::response<http::empty_body> res{status, req.version()};
+        decorate(res, type, headers);
+        res.keep_alive(keep_alive && req.keep_alive());
+        if (status != http::status::not_modified) res.content_length(size);
         send(std::move(res));
     }
 

@@ -48,6 +48,10 @@ std::string Metrics::prometheus_text() {
     gauge("spookludo_plain_on_tls_port_total",
           "TLS port: plain HTTP requests, answered with a redirect to https:// or told to use wss://.", "counter",
           plain_on_tls_port);
+    gauge("spookludo_origin_refused_total",
+          "WebSocket upgrades refused with 403 because their Origin was another site (not this server, not "
+          "--allow-origin).",
+          "counter", origin_refused);
     gauge("spookludo_rooms", "Rooms on the server.", "gauge", rooms);
     gauge("spookludo_games_started_total", "Games started.", "counter", games_started);
     gauge("spookludo_games_finished_total", "Games played to the end.", "counter", games_finished);

@@ -34,6 +34,7 @@ struct Metrics {
     std::atomic<long> refused_out_of_descriptors{0};
     std::atomic<long> tls_handshake_failures{0};  // TLS port: handshakes that failed or timed out
     std::atomic<long> plain_on_tls_port{0};       // TLS port: plain HTTP requests (redirected or refused)
+    std::atomic<long> origin_refused{0};          // WebSocket upgrades from another site's page (403)
     std::atomic<long> rooms{0};
     std::atomic<long> games_started{0};
     std::atomic<long> games_finished{0};

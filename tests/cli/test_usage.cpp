@@ -94,6 +94,10 @@ TEST_CASE("usage errors: spookludo-server exits 2 naming the problem, and --heal
     check_usage_error({kServer, "--max-rooms", "many"}, "spookludo-server", "--max-rooms: must be a number above 0 (got \"many\")");
     check_usage_error({kServer, "--port"}, "spookludo-server", "--port");
     check_usage_error({kServer, "--log-level", "loud"}, "spookludo-server", "loud");
+    check_usage_error({kServer, "--allow-origin", "party.example"}, "spookludo-server", "not an origin: party.example");
+    check_usage_error({kServer, "--allow-origin", "https://a.example,https://b.example/path"}, "spookludo-server",
+                      "not an origin: https://b.example/path");
+    check_usage_error({kServer, "--allow-origin", "ws://a.example"}, "spookludo-server", "not an origin: ws://a.example");
     // Not a usage error: nothing answers on the port.
     ClosedPort closed;
     const Run r = run({kServer, "--healthcheck", "--port", std::to_string(closed.port())});

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <thread>
 #include <variant>
 
@@ -14,6 +15,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/ssl.hpp>
@@ -228,6 +230,37 @@ std::pair<int, std::string> http_get(std::uint16_t port, const std::string& targ
     beast::error_code ec;
     stream.socket().shutdown(tcp::socket::shutdown_both, ec);
     return {static_cast<int>(res.result_int()), res.body()};
+}
+
+std::string tls_exchange(std::uint16_t port, const TlsClientOptions& tls, const std::string& request,
+                         std::chrono::milliseconds timeout) {
+    net::io_context io;
+    net::ssl::context ctx{net::ssl::context::tls_client};
+    ctx.load_verify_file(tls.ca_file);
+    ctx.set_verify_mode(net::ssl::verify_peer);
+    beast::ssl_stream<beast::tcp_stream> stream(io, ctx);
+    SSL_set_tlsext_host_name(stream.native_handle(), tls.host.c_str());
+    stream.set_verify_callback(net::ssl::host_name_verification(tls.host));
+    tcp::resolver resolver(io);
+    beast::get_lowest_layer(stream).expires_after(timeout);
+    beast::get_lowest_layer(stream).connect(resolver.resolve("127.0.0.1", std::to_string(port)));
+    stream.handshake(net::ssl::stream_base::client);
+    net::write(stream, net::buffer(request));
+    // Read until the server closes, the head of a 101 is in, or the time is up (the stream's
+    // timeout holds for its asynchronous reads).
+    std::string got;
+    char buf[4096];
+    std::function<void()> read = [&] {
+        stream.async_read_some(net::buffer(buf), [&](beast::error_code ec, std::size_t n) {
+            got.append(buf, n);
+            if (ec || (got.rfind("HTTP/1.1 101", 0) == 0 && got.find("\r\n\r\n") != std::string::npos)) return;
+            read();
+        });
+    };
+    beast::get_lowest_layer(stream).expires_after(timeout);
+    read();
+    io.run();
+    return got;
 }
 
 std::string create_room(Client& c, const json& options, const std::string& name, json settings) {

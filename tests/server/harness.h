@@ -73,6 +73,12 @@ private:
 // A plain HTTP GET on loopback: status and body.
 std::pair<int, std::string> http_get(std::uint16_t port, const std::string& target);
 
+// Sends the raw HTTP `request` over TLS to loopback (the certificate verified as for Client) and
+// returns what the server answers: the head of a 101, or everything until it closes the
+// connection or `timeout` passes.
+std::string tls_exchange(std::uint16_t port, const TlsClientOptions& tls, const std::string& request,
+                         std::chrono::milliseconds timeout = 5s);
+
 // Says hello and creates a room; returns its code (the client is seat 0 and host).
 std::string create_room(Client& c, const json& options, const std::string& name = "Ann", json settings = nullptr);
 // Answers every decision with its first option (and the commitment with a seed) until

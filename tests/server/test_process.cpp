@@ -34,17 +34,21 @@ std::string read_text(const std::string& path) {
 }
 
 // Starts the server binary on a free port it reports through its pid file and stdout; returns
-// the pid and the port. open_files > 0: the process may open at most that many files.
-std::pair<pid_t, std::uint16_t> start_server(const std::string& dir, rlim_t open_files = 0) {
+// the pid and the port. open_files > 0: the process may open at most that many files. `more`:
+// more arguments; `in_child`: runs in the child before exec (its environment).
+std::pair<pid_t, std::uint16_t> start_server(const std::string& dir, rlim_t open_files = 0,
+                                             const std::vector<std::string>& more = {},
+                                             const std::function<void()>& in_child = {}) {
     const std::string out = dir + "/stdout.txt";
-    const pid_t pid = spawn_server(out,
-                                   {"--port", "0", "--bind", "127.0.0.1", "--data-dir", dir, "--pid-file",
-                                    dir + "/server.pid", "--pace-ms", "0", "--log-level", "info"},
-                                   [open_files] {
-                                       if (open_files == 0) return;
-                                       const rlimit limit{open_files, open_files};
-                                       setrlimit(RLIMIT_NOFILE, &limit);
-                                   });
+    std::vector<std::string> args{"--port",       "0",           "--bind",    "127.0.0.1", "--data-dir", dir,
+                                  "--pid-file",   dir + "/server.pid", "--pace-ms", "0",         "--log-level", "info"};
+    args.insert(args.end(), more.begin(), more.end());
+    const pid_t pid = spawn_server(out, args, [open_files, &in_child] {
+        if (in_child) in_child();
+        if (open_files == 0) return;
+        const rlimit limit{open_files, open_files};
+        setrlimit(RLIMIT_NOFILE, &limit);
+    });
     // The log names the port: "listening on 127.0.0.1:PORT".
     for (int i = 0; i < 200; ++i) {
         const std::string text = read_text(out);
@@ -265,5 +269,73 @@ TEST_CASE("server process: out of file descriptors it says why, does not spin, a
     int exit_status = 0;
     REQUIRE(waitpid(pid, &exit_status, 0) == pid);
     CHECK(WIFEXITED(exit_status));
+    std::filesystem::remove_all(dir);
+}
+
+namespace {
+
+// The status line of the answer to a WebSocket upgrade with `origin` (Host 127.0.0.1:PORT).
+std::string upgrade_status(std::uint16_t port, const std::string& origin) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(fd >= 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    std::string got;
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) {
+        const std::string request = "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port) +
+                                    "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                                    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrigin: " + origin + "\r\n\r\n";
+        ::send(fd, request.data(), request.size(), MSG_NOSIGNAL);
+        while (got.find("\r\n") == std::string::npos) {
+            pollfd p{fd, POLLIN, 0};
+            if (::poll(&p, 1, 5000) <= 0) break;
+            char buf[1024];
+            const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+            if (n <= 0) break;
+            got.append(buf, static_cast<std::size_t>(n));
+        }
+    }
+    ::close(fd);
+    return got.substr(0, got.find("\r\n"));
+}
+
+void stop(pid_t pid) {
+    REQUIRE(kill(pid, SIGTERM) == 0);
+    int status = 0;
+    REQUIRE(waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status));
+}
+
+}  // namespace
+
+TEST_CASE("server process: --allow-origin takes origins repeated or comma-separated, SPOOKLUDO_ALLOW_ORIGIN a comma-separated list [server][process][origin]") {
+    const auto dir = std::filesystem::temp_directory_path() / ("spookludo-origin-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    // Each server in its own directory: start_server reads the port from the log there.
+    std::filesystem::create_directories(dir / "flags");
+    std::filesystem::create_directories(dir / "env");
+    {
+        auto [pid, port] = start_server((dir / "flags").string(), 0,
+                                        {"--allow-origin", "https://a.example", "--allow-origin",
+                                         "HTTP://B.example:8080/,http://c.example:80"});
+        CHECK(upgrade_status(port, "https://a.example") == "HTTP/1.1 101 Switching Protocols");
+        CHECK(upgrade_status(port, "http://b.example:8080") == "HTTP/1.1 101 Switching Protocols");
+        CHECK(upgrade_status(port, "http://c.example") == "HTTP/1.1 101 Switching Protocols");
+        CHECK(upgrade_status(port, "http://d.example") == "HTTP/1.1 403 Forbidden");
+        stop(pid);
+        const std::string log = read_text((dir / "flags" / "stdout.txt").string());
+        CHECK(log.find("WebSocket refused, Origin \"http://d.example\" is another site") != std::string::npos);
+    }
+    {
+        auto [pid, port] = start_server((dir / "env").string(), 0, {}, [] {
+            setenv("SPOOKLUDO_ALLOW_ORIGIN", "https://a.example, http://localhost:5173", 1);
+        });
+        CHECK(upgrade_status(port, "https://a.example") == "HTTP/1.1 101 Switching Protocols");
+        CHECK(upgrade_status(port, "http://localhost:5173") == "HTTP/1.1 101 Switching Protocols");
+        CHECK(upgrade_status(port, "http://evil.example") == "HTTP/1.1 403 Forbidden");
+        stop(pid);
+    }
     std::filesystem::remove_all(dir);
 }

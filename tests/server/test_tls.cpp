@@ -205,3 +205,32 @@ TEST_CASE("tls: SIGHUP re-reads the certificate: new connections get the new one
     ::waitpid(pid, &status, 0);
     CHECK(WIFEXITED(status));
 }
+
+TEST_CASE("tls: the page over https:// has the CSP for wss://, and the WebSocket takes an https:// Origin of its own port, refuses http:// [server][tls][origin]") {
+    TempDir dir("tls");
+    Certificates certs(dir.path);
+    TestServer server(tls_config(certs));
+    const std::string port = std::to_string(server.port());
+    const TlsClientOptions tls{certs.ca};
+    const std::string page = tls_exchange(server.port(), tls,
+                                          "GET /r/ABCDE HTTP/1.1\r\nHost: localhost:" + port + "\r\nConnection: close\r\n\r\n");
+    INFO(page.substr(0, page.find("\r\n\r\n")));
+    CHECK(page.rfind("HTTP/1.1 200", 0) == 0);
+    CHECK(page.find("connect-src 'self' wss://localhost:" + port + ";") != std::string::npos);
+    const auto upgrade = [&](const std::string& host, const std::string& origin) {
+        return tls_exchange(server.port(), tls,
+                            "GET /ws HTTP/1.1\r\nHost: " + host +
+                                "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n" +
+                                (origin.empty() ? std::string() : "Origin: " + origin + "\r\n") + "\r\n");
+    };
+    CHECK(upgrade("127.0.0.1:" + port, "").rfind("HTTP/1.1 101", 0) == 0);
+    CHECK(upgrade("127.0.0.1:" + port, "https://127.0.0.1:" + port).rfind("HTTP/1.1 101", 0) == 0);
+    CHECK(upgrade("localhost:" + port, "https://LOCALHOST:" + port).rfind("HTTP/1.1 101", 0) == 0);
+    const std::string refused = upgrade("127.0.0.1:" + port, "http://127.0.0.1:" + port);
+    CHECK(refused.rfind("HTTP/1.1 403", 0) == 0);
+    CHECK(refused.find("is not this server, \"https://127.0.0.1:" + port + "\"") != std::string::npos);
+    CHECK(upgrade("127.0.0.1:" + port, "https://evil.example").rfind("HTTP/1.1 403", 0) == 0);
+    const auto metrics = tls_exchange(server.port(), tls, "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    CHECK(metrics.find("\nspookludo_origin_refused_total 2\n") != std::string::npos);
+}

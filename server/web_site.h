@@ -1,0 +1,34 @@
+#pragma once
+// The web client's files, embedded into the program at build time from web/ (cmake/embed_web.cmake):
+// each with its URL path, its bytes, a gzip copy when that is worth it, and a hash of its content.
+#include <algorithm>
+#include <span>
+#include <string_view>
+
+namespace spookludo::server::web {
+
+struct File {
+    std::string_view path;  // the URL path: "/" + the file's path under web/, e.g. "/js/app.js"
+    std::string_view body;
+    std::string_view gzip;  // `gzip -9 -n` of body, empty when it saves less than 5%
+    std::string_view hash;  // 16 hex digits of the body's SHA-256 (the ETag)
+};
+
+struct Site {
+    std::span<const File> files;  // sorted by path
+    // 12 hex digits of a hash of every file but the .html ones: those files are also served
+    // under /v/<bundle>/ (cached for good), and the absolute URLs naming them in the site's
+    // .html, .css, .js, .mjs and .webmanifest files were rewritten to those names.
+    std::string_view bundle;
+
+    const File* find(std::string_view path) const {
+        const auto it = std::lower_bound(files.begin(), files.end(), path,
+                                         [](const File& f, std::string_view p) { return f.path < p; });
+        return it != files.end() && it->path == path ? &*it : nullptr;
+    }
+};
+
+// The site built from the repository's web/.
+const Site& built_in();
+
+}  // namespace spookludo::server::web

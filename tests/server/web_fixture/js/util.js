@@ -1,0 +1,3 @@
+export function greet(name) {
+    return 'Hello, ' + name + '! Hello, ' + name + '! Hello, ' + name + '! Hello, ' + name + '!';
+}

@@ -1,0 +1,176 @@
+// What the browser tests share: a real spookludo-server on a free loopback port (a fresh data
+// directory, a fast pace), real terminal bots (`spookludo bot`), `spookludo verify`, and Debian's
+// Chromium driven by playwright-core, on a phone's viewport and a desktop's.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repo = path.resolve(here, '..', '..');
+export const SERVER = process.env.SPOOKLUDO_SERVER_BINARY || path.join(repo, 'build/release/server/spookludo-server');
+export const CLIENT = process.env.SPOOKLUDO_CLIENT_BINARY || path.join(repo, 'build/release/client/spookludo');
+export const CHROMIUM = process.env.SPOOKLUDO_CHROMIUM || '/usr/bin/chromium';
+
+export const PHONE = { viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+export const DESKTOP = { viewport: { width: 1280, height: 800 } };
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Waits until `check()` returns something truthy (polling), or throws `what` after `ms`.
+export async function until(check, what, ms = 20000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms: ${what}`);
+    await sleep(50);
+  }
+}
+
+// A child process whose output is kept (and written to a log file in `dir`).
+class Child {
+  constructor(label, argv, dir) {
+    this.label = label;
+    this.out = '';
+    this.exit = null;
+    this.log = fs.createWriteStream(path.join(dir, `${label}.log`));
+    this.proc = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+    const take = (chunk) => {
+      this.out += chunk.toString();
+      this.log.write(chunk);
+    };
+    this.proc.stdout.on('data', take);
+    this.proc.stderr.on('data', take);
+    this.exited = new Promise((resolve) => this.proc.on('exit', (code, signal) => {
+      this.exit = code === null ? 128 : code;
+      this.signal = signal;
+      resolve(this.exit);
+    }));
+  }
+  async waitFor(re, ms = 20000) {
+    return until(() => {
+      const m = re.exec(this.out);
+      if (!m && this.exit !== null) throw new Error(`${this.label} ended (${this.exit}) before printing ${re}:\n${this.out.slice(-2000)}`);
+      return m;
+    }, `${this.label} printing ${re}:\n${this.out.slice(-1500)}`, ms);
+  }
+  async wait(ms = 60000) {
+    let handle;
+    const timer = new Promise((r) => (handle = setTimeout(() => r('timeout'), ms)));
+    const result = await Promise.race([this.exited, timer]);
+    clearTimeout(handle);
+    if (result === 'timeout') throw new Error(`${this.label} still running after ${ms} ms:\n${this.out.slice(-2000)}`);
+    return result;
+  }
+  kill(signal = 'SIGTERM') {
+    if (this.exit === null) this.proc.kill(signal);
+  }
+}
+
+// The server, which serves the page itself (GET / and /r/<CODE>, its files under hashed names).
+export async function startServer(extra = []) {
+  for (const f of [SERVER, CLIENT]) if (!fs.existsSync(f)) throw new Error(`not built: ${f} (scripts/build.sh release)`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spookludo-web-'));
+  const argv = [SERVER, '--port', '0', '--bind', '127.0.0.1', '--data-dir', path.join(dir, 'data'),
+    ...(extra.includes('--pace-ms') ? [] : ['--pace-ms', '0']), '--log-level', 'info', ...extra];
+  const server = new Child('server', argv, dir);
+  const m = await server.waitFor(/listening on 127\.0\.0\.1:(\d+)/);
+  const port = Number(m[1]);
+  const base = `http://127.0.0.1:${port}`;
+  if (!(await servesPage(base))) throw new Error(`${base}/ does not answer the web client's page`);
+  const s = {
+    dir, port, base, server,
+    ws: `ws://127.0.0.1:${port}`,
+    recordFile: (id) => path.join(dir, 'data', 'records', `${id}.json`),
+    bot(label, args) {
+      return new Child(label, [CLIENT, 'bot', `ws://127.0.0.1:${port}`, ...args], dir);
+    },
+    async verify(target) {
+      const v = new Child(`verify-${Date.now()}`, [CLIENT, 'verify', target], dir);
+      const code = await v.wait(30000);
+      return { code, out: v.out };
+    },
+    async stop() {
+      server.kill('SIGTERM');
+      await server.wait(10000).catch(() => server.kill('SIGKILL'));
+      if (!process.env.SPOOKLUDO_KEEP) fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return s;
+}
+
+async function servesPage(base) {
+  return new Promise((resolve) => {
+    const req = http.get(`${base}/`, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve(res.statusCode === 200 && body.includes('<title>SpookLudo</title>')));
+    });
+    req.on('error', () => resolve(false));
+    req.setTimeout(3000, () => {
+      req.destroy();
+      resolve(false);
+    });
+  });
+}
+
+// A page of another site (its own port on this machine), for the Origin check.
+export function otherSite() {
+  const srv = http.createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><title>another site</title><p>another site</p>');
+  });
+  return new Promise((resolve) => srv.listen(0, '127.0.0.1', () => resolve(srv)));
+}
+
+export async function launch() {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (scripts/setup.sh test installs Debian's chromium)`);
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+}
+
+// A page that fails the test on any error it logs or throws.
+export async function newPage(browser, device, errors) {
+  const context = await browser.newContext(device);
+  const page = await context.newPage();
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/WebSocket|ERR_CONNECTION|Failed to load resource/.test(m.text())) errors.push(`console: ${m.text()}`);
+  });
+  return page;
+}
+
+// The page's current room code (from the top bar).
+export async function roomCode(page) {
+  await page.locator('#bar-room').waitFor({ timeout: 15000 });
+  return (await page.locator('#bar-room').textContent()).trim();
+}
+
+// Plays whatever decision the page shows by pressing its first option's button, until `done()`.
+// With `keys`, by pressing the option's number on the keyboard instead.
+export async function answerDecisions(page, done, { ms = 120000, pick = 0, stop, keys = false } = {}) {
+  const end = Date.now() + ms;
+  let answered = 0;
+  while (!(await done())) {
+    if ((stop && stop.value) || page.isClosed()) return answered;
+    if (Date.now() > end) throw new Error(`the game did not end within ${ms} ms (answered ${answered})`);
+    const buttons = page.locator('#decision button.option:not([disabled])');
+    const count = await buttons.count().catch(() => 0);
+    if (count > 0) {
+      try {
+        if (keys) await page.keyboard.press(String(Math.min(pick, count - 1) + 1));
+        else await buttons.nth(Math.min(pick, count - 1)).click({ timeout: 1000 });
+        answered++;
+      } catch {
+        /* the decision went away (answered, timed out, redrawn): look again */
+      }
+    }
+    await sleep(40);
+  }
+  return answered;
+}
+
+export { sleep };

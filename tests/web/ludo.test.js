@@ -1,0 +1,75 @@
+// Classic Ludo on arms of 6: a browser player on a phone chooses every move by tapping the piece
+// on the SVG board, against a server bot, to the end; the record verifies.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { startServer, launch, newPage, PHONE, roomCode, until, sleep } from './harness.js';
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer(['--decision-ms', '15000']);
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('a Ludo game (arm 6) with a browser player tapping pieces, to its end', { timeout: 150000 }, async () => {
+  const errors = [];
+  const page = await newPage(browser, PHONE, errors);
+  await page.goto(server.base + '/');
+  await page.locator('#create summary').click();
+  await page.fill('#create-name', 'Ann');
+  await page.selectOption('#create-game', 'ludo');
+  await page.fill('#create-players', '2');
+  await page.selectOption('#create-arm', '6');
+  await page.click('#create-go');
+  await roomCode(page);
+  assert.match(await page.locator('#lobby-game').textContent(), /Classic Ludo: 2 seats, arms of 6/);
+  await page.click('#bot-best');
+  await until(async () => (await page.locator('#seats li:not(.free)').count()) === 2, 'the bot seated');
+  await page.click('#start');
+  await page.locator('svg.ludo').waitFor({ timeout: 20000 });
+  // The board: 52 circuit squares, 4 home columns of 5.
+  assert.equal(await page.locator('svg.ludo rect.cell').count(), 52 + 4 + 4 * 5);
+
+  let taps = 0;
+  const tapErrors = []; // taps that found the piece gone (answered, redrawn) or covered
+  let sawTarget = false;
+  let sawOut = false; // the story (its last 200 lines) told a piece coming out
+  const end = Date.now() + 130000;
+  while ((await page.locator('#end-winner').count()) === 0) {
+    assert.ok(Date.now() < end, `the game did not end in time (${taps} taps; failed taps: ${tapErrors.slice(-3).join(' | ')})`);
+    const movable = page.locator('svg.ludo g.piece.movable');
+    if ((await movable.count()) > 0) {
+      try {
+        sawTarget ||= (await page.locator('svg.ludo .target-num').count()) > 0;
+        if (!sawOut) sawOut = /brings piece \d out/.test(await page.locator('#story').textContent());
+        const label = await movable.first().getAttribute('aria-label');
+        assert.match(label, /^Option \d: (green|red) piece \d, /);
+        await movable.first().tap({ timeout: 1000 });
+        taps++;
+      } catch (e) {
+        if (e.code === 'ERR_ASSERTION') throw e;
+        tapErrors.push(String(e.message).split('\n').slice(0, 6).join(' / '));
+      }
+    }
+    await sleep(40);
+  }
+  assert.ok(taps > 0, 'the player chose by tapping pieces');
+  assert.ok(sawTarget, "the options' target squares were marked");
+  const story = await page.locator('#story').textContent();
+  assert.ok(/throws a \d/.test(story), 'the throws are told');
+  assert.ok(sawOut, 'a piece coming out was told');
+  const link = await page.locator('#end-record').getAttribute('href');
+  const id = link.split('/').pop();
+  await until(() => fs.existsSync(server.recordFile(id)), 'the record file');
+  const v = await server.verify(server.recordFile(id));
+  assert.equal(v.code, 0, v.out);
+  const record = JSON.parse(fs.readFileSync(server.recordFile(id), 'utf8'));
+  const winner = record.seats.find((s) => s.seat === record.result.winners[0]).name;
+  assert.ok((await page.locator('#end-winner').textContent()).startsWith(`${winner} wins`));
+  assert.deepEqual(errors, []);
+});

@@ -1,0 +1,120 @@
+// Pictures of the page on a phone (360x640): the lobby and its invitation, a Spook decision, a
+// monster waking, the Ludo board. They are taken on every run (and checked to be PNGs); with
+// SPOOKLUDO_UPDATE_SCREENSHOTS=1 they are written into docs/screenshots/ (the committed ones the
+// README shows), otherwise into a temporary directory. No pixel comparison.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startServer, launch, newPage, PHONE, DESKTOP, roomCode, until, sleep, repo, answerDecisions } from './harness.js';
+
+const out = process.env.SPOOKLUDO_UPDATE_SCREENSHOTS === '1'
+  ? path.join(repo, 'docs', 'screenshots')
+  : fs.mkdtempSync(path.join(os.tmpdir(), 'spookludo-shots-'));
+fs.mkdirSync(out, { recursive: true });
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer(['--decision-ms', '30000']);
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (process.env.SPOOKLUDO_UPDATE_SCREENSHOTS !== '1') fs.rmSync(out, { recursive: true, force: true });
+});
+
+async function shot(page, name) {
+  // Nothing sticks out sideways on a phone.
+  const width = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  assert.ok(width[0] <= width[1], `${name}: the page is ${width[0]} px wide in a ${width[1]} px window`);
+  const file = path.join(out, name);
+  await page.screenshot({ path: file });
+  const head = fs.readFileSync(file).subarray(0, 8);
+  assert.deepEqual([...head], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], `${name} is a PNG`);
+}
+
+test('screenshots on a phone: the lobby, a Spook decision, a monster, the Ludo board', { timeout: 120000 }, async () => {
+  const errors = [];
+  const ann = await newPage(browser, PHONE, errors);
+  const ben = await newPage(browser, DESKTOP, errors);
+  await ann.emulateMedia({ reducedMotion: 'reduce' });
+  await ann.goto(server.base + '/');
+  await ann.locator('#create summary').click();
+  await ann.fill('#create-name', 'Ann');
+  await ann.fill('#create-players', '3');
+  await ann.check('#create-hints');
+  await ann.click('#create-go');
+  const code = await roomCode(ann);
+  await ben.goto(`${server.base}/r/${code}`);
+  await ben.fill('#join-name', 'Ben');
+  await ben.click('#join-go');
+  await ann.click('#bot-best');
+  await until(async () => (await ann.locator('#seats li:not(.free)').count()) === 3, 'three seated');
+  await ann.selectOption('#set-pace', '2000');
+  await until(async () => /2 s between steps/.test(await ann.locator('#lobby-settings').textContent()), 'the pace set');
+  await shot(ann, 'lobby-phone.png');
+  // The invitation: the join link, its QR code, the terminal's command.
+  await ann.evaluate(() => document.querySelector('.invite').scrollIntoView({ block: 'start' }));
+  await shot(ann, 'lobby-invite-phone.png');
+  // The QR code on the page reads back as the join link (zbarimg, Debian's zbar-tools).
+  const read = execFileSync('zbarimg', ['-q', '--raw', path.join(out, 'lobby-invite-phone.png')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  assert.equal(read.trim(), `${server.base}/r/${code}`);
+
+  await ann.click('#start');
+  // Ben answers his own decisions all along (a round waits for everyone's choice).
+  const stop = { value: false };
+  const benPlays = answerDecisions(ben, async () => stop.value, { ms: 100000 }).catch((e) => e);
+  // A decision with two different moves (hints on).
+  const decision = ann.locator('#decision button.option:not([disabled])');
+  await decision.first().waitFor({ timeout: 40000 });
+  // Big buttons: at least 48 CSS px high, and named for a screen reader.
+  for (let i = 0; i < (await decision.count()); i++) {
+    const box = await decision.nth(i).boundingBox();
+    assert.ok(box.height >= 48, `option ${i + 1} is ${box.height} px high`);
+    assert.match(await decision.nth(i).getAttribute('aria-label'), new RegExp(`^Option ${i + 1}: piece \\d from \\d+ to `));
+  }
+  await ann.evaluate(() => window.scrollTo(0, 0));
+  await shot(ann, 'spook-decision-phone.png');
+  // The monster of a round: the squares it hits, where each piece went.
+  await decision.first().click();
+  await ann.locator('#activation').waitFor({ timeout: 20000 });
+  await ann.evaluate(() => window.scrollTo(0, 0));
+  await shot(ann, 'spook-activation-phone.png');
+  await ann.click('#end-game');
+  await ann.click('#confirm-yes');
+  await ann.locator('#end-winner').waitFor();
+  stop.value = true;
+  await benPlays;
+
+  // Ludo, arms of 8, four players: the board with a choice to tap.
+  const lu = await newPage(browser, PHONE, errors);
+  await lu.emulateMedia({ reducedMotion: 'reduce' });
+  await lu.goto(server.base + '/');
+  await lu.locator('#create summary').click();
+  await lu.fill('#create-name', 'Ann');
+  await lu.selectOption('#create-game', 'ludo');
+  await lu.fill('#create-players', '4');
+  await lu.click('#create-go');
+  await roomCode(lu);
+  for (const policy of ['best', 'greedy', 'random']) await lu.click(`#bot-${policy}`);
+  await until(async () => (await lu.locator('#seats li:not(.free)').count()) === 4, 'four seated');
+  await lu.click('#start');
+  // Play on (tapping the first piece) until a choice between two pieces on the circuit.
+  const end = Date.now() + 60000;
+  for (;;) {
+    assert.ok(Date.now() < end, 'no choice of two pieces within a minute');
+    const movable = lu.locator('svg.ludo g.piece.movable');
+    const n = await movable.count();
+    if (n >= 2 && (await lu.locator('svg.ludo .target-num').count()) >= 2) break;
+    if (n > 0) await movable.first().tap({ timeout: 1000 }).catch(() => {});
+    await sleep(50);
+  }
+  await lu.locator('svg.ludo').scrollIntoViewIfNeeded();
+  await lu.evaluate(() => window.scrollTo(0, 0));
+  await shot(lu, 'ludo-board-phone.png');
+  assert.deepEqual(errors, []);
+});

@@ -1,0 +1,48 @@
+// What the page's files must be, read from web/ itself: at most 100 KB gzip-compressed in all,
+// nothing fetched from elsewhere, no inline script or style (the server's Content-Security-Policy
+// allows neither), and no HTML built from strings (text goes in as text).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { repo } from './harness.js';
+
+const web = path.join(repo, 'web');
+const files = (function walk(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+})(web);
+
+test('the page weighs at most 100 KB gzip-compressed, all its files together', () => {
+  let total = 0;
+  for (const f of files) total += zlib.gzipSync(fs.readFileSync(f), { level: 9 }).length;
+  assert.ok(total <= 100 * 1024, `${total} bytes`);
+});
+
+test('the page fetches nothing from elsewhere: no URL of another site, no web fonts', () => {
+  for (const f of files) {
+    const text = fs.readFileSync(f, 'utf8');
+    const urls = (text.match(/(https?:)?\/\/[a-z0-9.-]+\.[a-z]{2,}[^\s"'`)]*/gi) || []).filter((u) => !u.includes('www.w3.org/2000/svg'));
+    assert.deepEqual(urls, [], `${path.relative(repo, f)} names another site`);
+    assert.ok(!/@import|@font-face|url\(\s*["']?https?:/i.test(text), `${path.relative(repo, f)} loads a font or a stylesheet`);
+  }
+});
+
+test('no inline script, no event handler attributes, no style attributes in the page', () => {
+  const html = fs.readFileSync(path.join(web, 'index.html'), 'utf8');
+  for (const m of html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/gi)) {
+    assert.match(m[0], /\ssrc=/, 'every script is a file');
+    assert.equal(m[1].trim(), '', 'no inline script');
+  }
+  assert.doesNotMatch(html, /\son[a-z]+\s*=/i, 'no onclick= and the like');
+  assert.doesNotMatch(html, /\sstyle\s*=/i, 'no style attributes');
+  assert.doesNotMatch(html, /<style\b/i, 'no style element');
+});
+
+test('the scripts never parse strings as HTML', () => {
+  for (const f of files.filter((f) => f.endsWith('.js'))) {
+    const text = fs.readFileSync(f, 'utf8');
+    assert.doesNotMatch(text, /\.(innerHTML|outerHTML)\s*[+]?=|insertAdjacentHTML|document\.write|DOMParser|createContextualFragment|\beval\s*\(|new Function\b/, path.relative(repo, f));
+    assert.doesNotMatch(text, /setAttribute\(\s*['"](style|on[a-z]+)['"]/, `${path.relative(repo, f)} sets a style or handler attribute`);
+  }
+});

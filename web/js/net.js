@@ -1,0 +1,169 @@
+// The connection to the game server: ws(s)://<this page's host>/ws, the protocol's hello, and
+// coming back by itself. A lost connection is tried again with a growing pause (0.5 s up to
+// 10 s); a page that becomes visible again or a network that comes back tries at once. A silent
+// connection is checked with the protocol's ping: no pong within 6 s and it is dropped and
+// opened anew (a phone that slept keeps a dead socket open otherwise).
+
+export const PROTOCOL_VERSION = 1;
+const CLIENT_NAME = 'spookludo-web 0.1.0';
+
+export function serverUrl(loc = window.location) {
+  return `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}/ws`;
+}
+
+export class Connection {
+  // handlers: onopen() once the server's welcome is in (send the room's message then),
+  // onmessage(m), onstatus(text or '') for the page's connection line, onlost() when dropped.
+  constructor(handlers) {
+    this.h = handlers;
+    this.ws = null;
+    this.welcomed = false;
+    this.wanted = false; // keep a connection up (a room to be in)
+    this.attempt = 0;
+    this.retryTimer = null;
+    this.pingTimer = null;
+    this.pongTimer = null;
+    this.lastHeard = 0;
+    const kick = () => this.nudge();
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible') kick();
+    });
+    window.addEventListener('online', kick);
+    window.addEventListener('pageshow', kick);
+  }
+
+  get open() { return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN && this.welcomed); }
+
+  start() {
+    this.wanted = true;
+    if (!this.ws) this.connect();
+  }
+
+  // Stop for good (left the room): no reconnection.
+  stop() {
+    this.wanted = false;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.drop();
+  }
+
+  send(message) {
+    if (!this.open) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  // Try now: after a sleep, a network change, a page shown again. A connection that looks open
+  // is checked with a ping.
+  nudge() {
+    if (!this.wanted) return;
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.checkAlive();
+      return;
+    }
+    if (this.ws && this.ws.readyState === WebSocket.CONNECTING) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.attempt = 0;
+    this.connect();
+  }
+
+  connect() {
+    this.drop();
+    this.welcomed = false;
+    let ws;
+    try {
+      ws = new WebSocket(serverUrl());
+    } catch (e) {
+      this.lost();
+      return;
+    }
+    this.ws = ws;
+    if (this.attempt > 0) this.h.onstatus(`Connecting again (try ${this.attempt + 1})…`);
+    ws.onopen = () => {
+      ws.send(JSON.stringify({ type: 'hello', protocol: PROTOCOL_VERSION, client: CLIENT_NAME }));
+    };
+    ws.onmessage = (event) => {
+      if (ws !== this.ws) return;
+      this.lastHeard = Date.now();
+      clearTimeout(this.pongTimer);
+      this.pongTimer = null;
+      let m;
+      try {
+        m = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (!m || typeof m !== 'object') return;
+      if (m.type === 'welcome') {
+        this.welcomed = true;
+        this.attempt = 0;
+        this.h.onstatus('');
+        this.schedulePing();
+        this.h.onopen();
+        return;
+      }
+      if (m.type === 'pong') return;
+      this.h.onmessage(m);
+    };
+    ws.onclose = () => {
+      if (ws !== this.ws) return;
+      this.ws = null;
+      this.welcomed = false;
+      this.lost();
+    };
+    ws.onerror = () => {};
+  }
+
+  drop() {
+    clearInterval(this.pingTimer);
+    clearTimeout(this.pongTimer);
+    this.pingTimer = null;
+    this.pongTimer = null;
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      ws.onclose = ws.onmessage = ws.onopen = ws.onerror = null;
+      try {
+        ws.close(1000);
+      } catch {
+        /* already closed */
+      }
+    }
+  }
+
+  lost() {
+    this.drop();
+    this.h.onlost();
+    if (!this.wanted) return;
+    const delay = Math.min(10000, 500 * 2 ** Math.min(this.attempt, 5));
+    this.attempt += 1;
+    this.h.onstatus(`The connection was lost: trying again in ${Math.ceil(delay / 1000)} s…`);
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (this.wanted) this.connect();
+    }, delay);
+  }
+
+  schedulePing() {
+    clearInterval(this.pingTimer);
+    this.pingTimer = setInterval(() => {
+      if (Date.now() - this.lastHeard > 20000) this.checkAlive();
+    }, 5000);
+  }
+
+  checkAlive() {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN || !this.welcomed || this.pongTimer) return;
+    try {
+      this.ws.send(JSON.stringify({ type: 'ping', t: Date.now() }));
+    } catch {
+      this.lost();
+      return;
+    }
+    this.pongTimer = setTimeout(() => {
+      this.pongTimer = null;
+      this.lost();
+    }, 6000);
+  }
+}

@@ -1,0 +1,54 @@
+// What the page keeps in this browser (localStorage, never in a URL): the name last used, and
+// per room the seat's secret token, so that a refresh, a tab opened again or a phone that slept
+// takes the seat back with `resume`. The newest 16 rooms are kept.
+const SEATS = 'spookludo.seats';
+const NAME = 'spookludo.name';
+
+function read(key, fallback) {
+  try {
+    const text = localStorage.getItem(key);
+    return text === null ? fallback : JSON.parse(text);
+  } catch {
+    return fallback;
+  }
+}
+
+function write(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    /* private mode or full: the seat just cannot be taken back after a refresh */
+  }
+}
+
+export function savedName() {
+  const name = read(NAME, '');
+  return typeof name === 'string' ? name : '';
+}
+
+export function saveName(name) {
+  write(NAME, name);
+}
+
+export function seats() {
+  const all = read(SEATS, {});
+  return all && typeof all === 'object' ? all : {};
+}
+
+export function seatFor(room) {
+  const s = seats()[room];
+  return s && typeof s.token === 'string' ? s : null;
+}
+
+export function saveSeat(room, entry) {
+  const all = seats();
+  all[room] = { ...entry, at: Date.now() };
+  const keep = Object.entries(all).sort((a, b) => (b[1].at || 0) - (a[1].at || 0)).slice(0, 16);
+  write(SEATS, Object.fromEntries(keep));
+}
+
+export function forgetSeat(room) {
+  const all = seats();
+  delete all[room];
+  write(SEATS, all);
+}

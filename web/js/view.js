@@ -1,0 +1,451 @@
+// The page's picture of a room and its game, built only from the server's messages
+// (protocol/PROTOCOL.md), as the terminal client's GameView (client/view.cpp) builds it: feed
+// every server message to apply() in order. A `room` snapshot replaces what was known (that is
+// how a reconnection redraws); the messages between snapshots update it step by step.
+import { YARD, COLOURS, colourOfPlayer, geometry, parsePosition } from './ludo_geo.js';
+
+export const CHARACTERS = {
+  hat: { letter: 'H', name: "Wizard's Hat" },
+  cat: { letter: 'C', name: 'Black Cat' },
+  spook: { letter: 'S', name: 'Spook' },
+  werewolf: { letter: 'W', name: 'Werewolf' },
+  witch: { letter: 'X', name: 'Witch' },
+};
+export const LETTER_NAMES = { H: "Wizard's Hat", C: 'Black Cat', S: 'Spook', W: 'Werewolf', X: 'Witch', '.': 'entrance', '+': 'the church' };
+
+const MAX_LOG = 200;
+
+const pieceLabel = (piece) => `piece ${piece + 1}`;
+function byText(by) {
+  if (by === 'timeout') return ' (time ran out: the server chose the best move)';
+  if (by === 'away') return ' (away: the server played it)';
+  return '';
+}
+
+export class View {
+  constructor() {
+    this.room = '';
+    this.seat = -1;
+    this.role = '';
+    this.token = null;
+    this.snapshot = null;
+    this.pausedAt = 0;
+    this.inGame = false;
+    this.options = { game: 'spook', players: 2, pieces: 2 };
+    this.gameId = '';
+    this.commitment = '';
+    this.publishedBoards = [];
+    this.seedRequested = false;
+    this.playSeats = [];
+    this.spookBoards = [];
+    this.spookPositions = [];
+    this.spookFinished = [];
+    this.round = 0;
+    this.roll = null;
+    this.activation = null; // the last activation message (until the next roll)
+    this.ludoProgress = [];
+    this.currentSeat = -1;
+    this.turn = 0;
+    this.face = null;
+    this.thrower = null;
+    this.lastMoves = [];
+    this.pending = null; // {decision, deadline, chosen}
+    this.frozenLeft = null;
+    this.disconnected = false;
+    this.serverOffset = 0;
+    this.result = null; // {over, final: {names, options, spookBoards, ...}}
+    this.resultDismissed = false;
+    this.log = [];
+    this.logTotal = 0;
+    this.lastError = null;
+    this.kicked = false;
+    this.closing = null;
+  }
+
+  say(kind, text) {
+    this.log.push({ kind, text, n: ++this.logTotal });
+    while (this.log.length > MAX_LOG) this.log.shift();
+  }
+
+  // ---- The room ---------------------------------------------------------------------------
+  get state() { return this.snapshot ? this.snapshot.state : 'connecting'; }
+  get paused() { return Boolean(this.snapshot && this.snapshot.paused); }
+  get isSpectator() { return this.role === 'spectator'; }
+  get amHost() { return this.seat >= 0 && this.snapshot && this.snapshot.host === this.seat; }
+  seatView(seat) {
+    if (!this.snapshot) return null;
+    return this.snapshot.seats.find((s) => s.seat === seat && !s.free) || null;
+  }
+  seatName(seat) {
+    const s = this.seatView(seat);
+    return s && s.name ? s.name : `seat ${seat + 1}`;
+  }
+  roomSeats() {
+    const seats = [];
+    if (this.snapshot) for (const s of this.snapshot.seats) if (s.seat >= 0 && !seats.includes(s.seat)) seats.push(s.seat);
+    const count = this.snapshot ? this.snapshot.options.players : this.options.players;
+    for (let seat = 0; seats.length < count && seat < 64; seat++) if (!seats.includes(seat)) seats.push(seat);
+    return seats.sort((a, b) => a - b);
+  }
+  seatStatus(seat) {
+    const s = this.seatView(seat);
+    return s && s.status ? s.status : '';
+  }
+  // The label of a taken seat, as the terminal's lobby words it.
+  seatTags(seat) {
+    const tags = [];
+    const s = this.seatView(seat);
+    if (!s) return tags;
+    if (this.snapshot && this.snapshot.host === seat) tags.push('host');
+    const status = s.status || '';
+    if (s.kicked) tags.push('kicked: a best bot plays it');
+    else if (s.bot) tags.push(`bot (${s.policy || 'best'})`);
+    else if (status === 'server') tags.push('away, the server plays');
+    else if (status === 'left') tags.push('left');
+    else if (status === 'away' || s.away || s.connected === false) tags.push('away');
+    else tags.push('here');
+    if (seat === this.seat) tags.push('you');
+    return tags;
+  }
+  playIndex(seat) { return this.playSeats.indexOf(seat); }
+  ludoColour(seat) {
+    const i = this.playIndex(seat);
+    return i < 0 ? -1 : colourOfPlayer(this.playSeats.length, i);
+  }
+  ludoColourName(seat) {
+    const c = this.ludoColour(seat);
+    return c >= 0 ? COLOURS[c] : '?';
+  }
+  autoStartLeft(now) {
+    const at = this.snapshot && this.snapshot.auto_start_at_ms;
+    if (!at || this.state !== 'lobby') return null;
+    return Math.max(0, at - (now + this.serverOffset));
+  }
+  get showingResult() { return Boolean(this.result) && !this.resultDismissed; }
+
+  // ---- Decisions ---------------------------------------------------------------------------
+  timeLeft(now) {
+    const p = this.pending;
+    if (!p) return 0;
+    if (this.frozenLeft !== null) return this.frozenLeft;
+    if (this.paused) now = Math.min(now, Math.max(this.pausedAt, p.deadline - p.decision.time_left_ms));
+    return Math.max(0, p.deadline - now);
+  }
+  setDisconnected(lost, now) {
+    this.disconnected = lost;
+    if (lost && this.pending && this.frozenLeft === null) this.frozenLeft = this.timeLeft(now);
+  }
+
+  // ---- Messages ----------------------------------------------------------------------------
+  apply(m, now) {
+    try {
+      this.applyOne(m, now);
+    } catch (e) {
+      this.say('error', `could not read a server message: ${e && e.message}`);
+    }
+  }
+
+  applyOne(m, now) {
+    switch (m.type) {
+      case 'joined': {
+        this.room = m.room;
+        this.seat = m.seat;
+        this.role = m.role;
+        if (m.token) this.token = m.token;
+        this.kicked = false;
+        if (m.role === 'spectator') this.say('info', `You are watching room ${m.room}.`);
+        else this.say('info', `You are in room ${m.room}, seat ${m.seat + 1}${m.host ? ' (host).' : '.'}`);
+        break;
+      }
+      case 'room': {
+        const wasPaused = this.paused;
+        const wasHost = this.amHost;
+        const sameRoom = Boolean(this.snapshot);
+        if (m.server_time_ms > 0) this.serverOffset = m.server_time_ms - now;
+        this.onSnapshot(m);
+        if (this.paused && !wasPaused) this.pausedAt = now;
+        if (this.state === 'lobby') this.frozenLeft = null;
+        if (sameRoom && this.seat >= 0 && !this.isSpectator && !wasHost && this.amHost) this.say('info', 'You are now the host.');
+        break;
+      }
+      case 'notice':
+        if (m.text) this.say(m.kind === 'paused' || m.kind === 'resumed' ? 'roll' : 'info', m.text);
+        break;
+      case 'commitment':
+        this.gameId = m.game_id;
+        this.commitment = m.commitment;
+        this.publishedBoards = m.boards || [];
+        this.result = null;
+        this.seedRequested = this.seat >= 0 && !this.isSpectator;
+        this.say('info', `A game is starting. The server has locked in its dice seed (SHA-256 ${String(m.commitment).slice(0, 12)}...).`);
+        break;
+      case 'client_seed_accepted':
+        this.seedRequested = false;
+        break;
+      case 'game_started': {
+        this.gameId = m.game_id;
+        this.startGame(m.options, m.players || []);
+        this.seedRequested = false;
+        if (m.options.game === 'spook') {
+          this.spookBoards = this.spookPositions.map(() => '');
+          (m.assignment || []).forEach((index, seat) => {
+            if (index >= 0 && index < this.publishedBoards.length && seat < this.spookBoards.length) this.spookBoards[seat] = this.publishedBoards[index];
+          });
+          this.say('info', `Spook & Werewolf Ludo begins! Bring ${(m.options.pieces || 2) === 1 ? 'your piece' : 'two pieces'} into the church on square 40 to win.`);
+        } else {
+          this.say('info', 'Classic Ludo begins! Bring all four pieces home to win.');
+        }
+        break;
+      }
+      case 'roll':
+        this.round = m.round;
+        this.roll = m.face;
+        this.activation = null;
+        this.say('roll', `Round ${m.round}: the die shows ${m.face}. Everyone moves one piece ${m.face} ${m.face === 1 ? 'square' : 'squares'}.`);
+        break;
+      case 'decision':
+        this.pending = { decision: m, deadline: now + m.time_left_ms, chosen: null };
+        this.frozenLeft = this.disconnected ? m.time_left_ms : null;
+        break;
+      case 'choice_accepted':
+        if (this.pending && this.pending.decision.decision === m.decision) this.pending = null;
+        break;
+      case 'decision_timeout':
+        if (this.pending && this.pending.decision.decision === m.decision) this.pending = null;
+        this.say('error', "Time's up! The server makes the best move for you.");
+        break;
+      case 'moves':
+        this.lastMoves = [];
+        for (const x of m.moves || []) {
+          const who = this.seatName(x.seat);
+          const kind = x.seat === this.seat ? 'mine' : 'move';
+          if (x.stays || x.piece === undefined || x.piece === null) {
+            this.say(kind, `${who} cannot move and stays put.`);
+            continue;
+          }
+          this.setSpookPiece(x.seat, x.piece, x.to);
+          this.lastMoves.push({ seat: x.seat, piece: x.piece, from: x.from, to: x.to, by: x.by });
+          this.say(kind, `${who} moves ${pieceLabel(x.piece)} from square ${x.from} to ${x.to >= 40 ? 'the church' : x.to}${byText(x.by)}.`);
+        }
+        break;
+      case 'activation': {
+        this.activation = m;
+        this.say('monster', `The die shows ${m.face}: it's the ${m.name}! Any piece on the ${m.name} ${m.action}.`);
+        if (!m.moved || m.moved.length === 0) this.say('monster', `Nobody stands on the ${m.name}${m.character === 'hat' ? '.' : '. Phew!'}`);
+        for (const x of m.moved || []) {
+          if (x.piece === undefined || x.piece === null) continue;
+          this.setSpookPiece(x.seat, x.piece, x.to);
+          this.say(x.seat === this.seat ? 'mine' : 'monster', `${this.seatName(x.seat)}'s ${pieceLabel(x.piece)}: ${x.from} → ${x.to >= 40 ? 'the church' : x.to}`);
+        }
+        for (const seat of m.finished || []) {
+          if (seat < this.spookFinished.length) this.spookFinished[seat] = m.round;
+          this.say('finish', `${this.seatName(seat)} has reached the church!`);
+        }
+        break;
+      }
+      case 'roll_off':
+        this.currentSeat = m.starts;
+        this.applyLudoEvents(m.events || []);
+        break;
+      case 'throw':
+        this.turn = m.turn;
+        this.currentSeat = m.seat;
+        this.face = m.face;
+        this.applyLudoEvents(m.events || []);
+        this.thrower = m.seat;
+        break;
+      case 'move':
+        this.turn = m.turn;
+        this.applyLudoEvents(m.events || []);
+        if (m.by === 'timeout' || m.by === 'away') this.say('info', byText(m.by).slice(1));
+        break;
+      case 'game_over': {
+        this.pending = null;
+        this.inGame = false;
+        const names = {};
+        for (const s of this.snapshot ? this.snapshot.seats : []) if (!s.free) names[s.seat] = s.name;
+        this.result = { over: m, names, options: { ...this.options } };
+        this.resultDismissed = false;
+        if (m.status === 'finished') {
+          const winners = (m.winners || []).map((w) => this.seatName(w));
+          const unit = this.options.game === 'spook' ? 'rounds' : 'turns';
+          this.say('finish', `Game over! ${winners.length ? winners.join(' and ') : 'Nobody'} ${winners.length > 1 ? 'win together' : 'wins'} after ${m.length} ${unit}.`);
+        } else {
+          this.say('error', `The game was abandoned${m.reason ? ': ' + m.reason : ''}.`);
+        }
+        if (m.server_seed) this.say('info', `Server seed revealed: ${m.server_seed.slice(0, 16)}... Check the game: spookludo verify${m.record ? ' (record ' + m.record + ')' : ''}`);
+        break;
+      }
+      case 'error':
+        this.lastError = m;
+        if (m.ref === 'choose' && this.pending) this.pending.chosen = null;
+        this.say('error', this.errorWords(m));
+        break;
+      case 'kicked':
+        this.kicked = true;
+        this.token = null;
+        this.say('error', `You were removed from room ${m.room || this.room} by the host.`);
+        break;
+      case 'closing':
+        this.closing = m.reason || 'closing';
+        this.say('error', `The server is closing: ${this.closing}.`);
+        break;
+      default:
+        break; // welcome, pong and whatever a newer server adds
+    }
+  }
+
+  errorWords(e) {
+    const ref = e.ref || '';
+    const game = this.snapshot ? this.snapshot.options.game : this.options.game;
+    if (e.code === 'room_full') return this.amHost ? 'The room is full: add a seat with +.' : 'The room is full.';
+    if (e.code === 'bad_field' && ref === 'set_options' && String(e.message).includes('players'))
+      return game === 'ludo' ? 'Ludo takes 2 to 4 players.' : 'Spook & Werewolf takes 1 to 8 players.';
+    if (e.code === 'paused') return 'The game is paused: choose when it resumes (your time is kept).';
+    if (e.code === 'bad_token') return 'That seat cannot be taken back (its player left or was removed, or the game is over).';
+    if (e.code === 'not_host') return 'Only the host can do that.';
+    return `Server: ${e.message} (${e.code})`;
+  }
+
+  startGame(options, players) {
+    this.inGame = true;
+    this.options = { ...options };
+    this.result = null;
+    this.pending = null;
+    this.lastMoves = [];
+    this.round = 0;
+    this.roll = null;
+    this.activation = null;
+    this.turn = 0;
+    this.face = null;
+    this.thrower = null;
+    if (!players || players.length === 0) {
+      players = [];
+      for (let s = 0; s < options.players; s++) players.push(s);
+    }
+    this.playSeats = players.slice();
+    const length = Math.max(0, ...this.playSeats.map((s) => s + 1));
+    if (options.game === 'spook') {
+      const pieces = options.pieces || 2;
+      this.spookPositions = Array.from({ length }, (_, seat) => (this.playSeats.includes(seat) ? Array(pieces).fill(1) : []));
+      this.spookFinished = Array(length).fill(null);
+      this.ludoProgress = [];
+    } else {
+      this.ludoProgress = Array.from({ length }, () => [YARD, YARD, YARD, YARD]);
+      this.spookPositions = [];
+      this.spookFinished = [];
+      this.spookBoards = [];
+      this.currentSeat = -1;
+    }
+  }
+
+  onSnapshot(s) {
+    this.snapshot = s;
+    this.room = s.room;
+    if (s.state === 'lobby') {
+      // Back after the game ended without us (its game_over went to nobody here).
+      if (this.inGame && !this.result) this.say('info', 'The game ended while you were away; the room is back in its lobby.');
+      this.inGame = false;
+      this.pending = null;
+      this.seedRequested = false;
+      if (!this.result) this.options = { ...s.options };
+      return;
+    }
+    if (s.game_id) this.gameId = s.game_id;
+    if (s.commitment) this.commitment = s.commitment;
+    if (s.boards && s.boards.length) this.publishedBoards = s.boards;
+    const g = s.game;
+    if (!g) {
+      if (!this.inGame) this.options = { ...s.options };
+      return;
+    }
+    const players = g.players && g.players.length ? g.players : [];
+    const same = players.length === this.playSeats.length && players.every((p, i) => p === this.playSeats[i]);
+    if (s.options.game === 'spook') {
+      if (!this.inGame || this.options.game !== 'spook' || (players.length && !same)) this.startGame(s.options, players);
+      this.round = g.round;
+      this.roll = g.roll === undefined ? null : g.roll;
+      this.spookBoards = g.boards || [];
+      this.spookPositions = g.positions || [];
+      this.spookFinished = g.finished_round || [];
+    } else {
+      if (!this.inGame || this.options.game !== 'ludo' || (players.length && !same)) this.startGame(s.options, players);
+      this.currentSeat = g.current_seat;
+      this.turn = g.turn;
+      this.face = g.face === undefined ? null : g.face;
+      this.thrower = g.face !== undefined && g.phase === 'awaiting_choice' ? g.current_seat : null;
+      const parsed = parsePosition(g.position, this.options.arm || 8);
+      parsed.forEach((pieces, i) => {
+        const seat = this.playSeats[i];
+        if (seat !== undefined && seat < this.ludoProgress.length) this.ludoProgress[seat] = pieces;
+      });
+    }
+  }
+
+  setSpookPiece(seat, piece, to) {
+    const pieces = this.spookPositions[seat];
+    if (pieces && piece >= 0 && piece < pieces.length) pieces[piece] = to;
+  }
+
+  applyLudoEvents(events) {
+    const geo = geometry(this.options.arm || 8);
+    const set = (seat, piece, value) => {
+      if (seat >= 0 && piece >= 0 && piece < 4 && seat < this.ludoProgress.length) this.ludoProgress[seat][piece] = value;
+    };
+    let mover = -1;
+    let moverTo = -1;
+    for (const e of events) {
+      const seat = e.seat === undefined ? -1 : e.seat;
+      const piece = e.piece === undefined ? -1 : e.piece;
+      let kind = 'move';
+      if (e.kind === 'entered' || e.kind === 'moved') {
+        set(seat, piece, e.to === undefined ? YARD : e.to);
+        this.lastMoves = [{ seat, piece, from: e.from, to: e.to }];
+      } else if (e.kind === 'captured') {
+        set(seat, piece, YARD);
+        kind = 'capture';
+      } else if (e.kind === 'reached_home') {
+        set(seat, piece, geo.home);
+        kind = 'finish';
+      } else if (e.kind === 'finished') {
+        kind = 'finish';
+      } else if (e.kind === 'starts' || e.kind === 'turn' || e.kind === 'extra_throw') {
+        this.currentSeat = seat;
+        kind = 'info';
+      } else if (e.kind === 'throw' || e.kind === 'roll_off_throw') {
+        if (e.face !== undefined) this.face = e.face;
+        if (seat >= 0) this.thrower = seat;
+        kind = 'roll';
+      } else {
+        kind = 'info';
+      }
+      if (e.kind === 'turn' || e.kind === 'game_over') continue;
+      const who = seat >= 0 ? `${this.seatName(seat)} (${this.ludoColourName(seat)})` : '?';
+      let text;
+      switch (e.kind) {
+        case 'roll_off_throw': text = `${who} throws ${e.face} in the roll-off.`; break;
+        case 'starts': text = `${who} starts.`; break;
+        case 'throw': text = `${who} throws a ${e.face}.`; break;
+        case 'pass': text = `${who} cannot move; play passes on.`; break;
+        case 'three_sixes': text = `${who} threw a third 6 in a row: it is not played.`; break;
+        case 'entered': text = `${who} brings ${pieceLabel(piece)} out.`; break;
+        case 'moved': text = `${who} moves ${pieceLabel(piece)} from ${e.from} to ${e.to >= geo.home ? 'home' : e.to}.`; break;
+        case 'captured': {
+          const by = mover >= 0 ? `${this.seatName(mover)} (${this.ludoColourName(mover)}) captures ` : 'Captured: ';
+          const on = mover >= 0 && moverTo >= 0 ? ` on ${moverTo}` : '';
+          text = `${by}${this.seatName(seat)}'s ${pieceLabel(piece)} (${this.ludoColourName(seat)})${on}: it goes back to the yard.`;
+          break;
+        }
+        case 'reached_home': text = `${who}'s ${pieceLabel(piece)} is home.`; break;
+        case 'finished': text = `${who} has all four pieces home!`; break;
+        case 'extra_throw': text = `${who} played a 6 and throws again.`; break;
+        default: text = e.text || e.kind;
+      }
+      this.say(seat === this.seat && seat >= 0 && kind === 'move' ? 'mine' : kind, text);
+      if (e.kind === 'entered' || e.kind === 'moved') {
+        mover = seat;
+        moverTo = e.to === undefined ? -1 : e.to;
+      }
+    }
+  }
+}
