@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
+import https from 'node:https';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -72,7 +73,10 @@ class Child {
 }
 
 // The server, which serves the page itself (GET / and /r/<CODE>, its files under hashed names).
-export async function startServer(extra = []) {
+// With --tls-cert and --tls-key among `extra`, over https:// and wss://, its certificate checked
+// against `ca` (PEM text).
+export async function startServer(extra = [], { ca } = {}) {
+  const tls = extra.includes('--tls-cert');
   for (const f of [SERVER, CLIENT]) if (!fs.existsSync(f)) throw new Error(`not built: ${f} (scripts/build.sh release)`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spookludo-web-'));
   const argv = [SERVER, '--port', '0', '--bind', '127.0.0.1', '--data-dir', path.join(dir, 'data'),
@@ -80,14 +84,15 @@ export async function startServer(extra = []) {
   const server = new Child('server', argv, dir);
   const m = await server.waitFor(/listening on 127\.0\.0\.1:(\d+)/);
   const port = Number(m[1]);
-  const base = `http://127.0.0.1:${port}`;
-  if (!(await servesPage(base))) throw new Error(`${base}/ does not answer the web client's page`);
+  const base = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
+  const ws = `${tls ? 'wss' : 'ws'}://127.0.0.1:${port}`;
+  if (!(await servesPage(base, ca))) throw new Error(`${base}/ does not answer the web client's page`);
   const s = {
     dir, port, base, server,
-    ws: `ws://127.0.0.1:${port}`,
+    ws,
     recordFile: (id) => path.join(dir, 'data', 'records', `${id}.json`),
     bot(label, args) {
-      return new Child(label, [CLIENT, 'bot', `ws://127.0.0.1:${port}`, ...args], dir);
+      return new Child(label, [CLIENT, 'bot', ws, ...args], dir);
     },
     async verify(target) {
       const v = new Child(`verify-${Date.now()}`, [CLIENT, 'verify', target], dir);
@@ -103,9 +108,9 @@ export async function startServer(extra = []) {
   return s;
 }
 
-async function servesPage(base) {
+async function servesPage(base, ca) {
   return new Promise((resolve) => {
-    const req = http.get(`${base}/`, (res) => {
+    const req = (base.startsWith('https:') ? https : http).get(`${base}/`, { ca }, (res) => {
       let body = '';
       res.on('data', (c) => (body += c));
       res.on('end', () => resolve(res.statusCode === 200 && body.includes('<title>SpookLudo</title>')));
@@ -127,9 +132,10 @@ export function otherSite() {
   return new Promise((resolve) => srv.listen(0, '127.0.0.1', () => resolve(srv)));
 }
 
-export async function launch() {
+// `args`: more of Chromium's switches.
+export async function launch(args = []) {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (scripts/setup.sh test installs Debian's chromium)`);
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage', ...args] });
 }
 
 // A page that fails the test on any error it logs or throws.

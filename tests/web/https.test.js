@@ -1,0 +1,137 @@
+// The web client served over https (issue #16): from a server given --tls-cert and --tls-key the
+// same page opens its WebSocket over wss:// by itself and hosts a room there, a terminal bot joins
+// that room over wss://, and plain http:// on that port is sent to https://. The certificates are
+// made for the run in a temporary folder (a private CA and a server certificate for 127.0.0.1 and
+// localhost, by the openssl command); Chromium trusts exactly that certificate's key.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { startServer, launch, newPage, DESKTOP, roomCode, until, CLIENT } from './harness.js';
+
+let dir;
+let server;
+let browser;
+
+// A private CA (ca.pem) and the server's certificate from it (cert.pem, key.pem), two days each.
+function makeCertificates(d) {
+  const openssl = (...args) => execFileSync('openssl', args, { cwd: d, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  openssl('req', '-x509', ...ec, '-days', '2', '-keyout', 'ca.key', '-out', 'ca.pem', '-subj', '/CN=SpookLudo test CA',
+    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+  openssl('req', '-new', ...ec, '-keyout', 'key.pem', '-out', 'cert.csr', '-subj', '/CN=127.0.0.1');
+  fs.writeFileSync(path.join(d, 'cert.ext'), [
+    'subjectAltName=DNS:localhost,IP:127.0.0.1',
+    'basicConstraints=critical,CA:FALSE',
+    'keyUsage=critical,digitalSignature',
+    'extendedKeyUsage=serverAuth',
+    'subjectKeyIdentifier=hash',
+    'authorityKeyIdentifier=keyid',
+  ].join('\n') + '\n');
+  openssl('x509', '-req', '-in', 'cert.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2',
+    '-sha256', '-extfile', 'cert.ext', '-out', 'cert.pem');
+}
+
+// The base64 SHA-256 of a certificate's public key (its DER SubjectPublicKeyInfo): what
+// `openssl x509 -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64` prints.
+function spkiHash(pemFile) {
+  const spki = new crypto.X509Certificate(fs.readFileSync(pemFile)).publicKey.export({ type: 'spki', format: 'der' });
+  return crypto.createHash('sha256').update(spki).digest('base64');
+}
+
+// Whether this build's terminal client speaks wss:// (its bot takes --ca-file).
+function clientSpeaksWss() {
+  try {
+    return execFileSync(CLIENT, ['bot', '--help'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).includes('--ca-file');
+  } catch {
+    return false;
+  }
+}
+
+before(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spookludo-https-'));
+  makeCertificates(dir);
+  const ca = fs.readFileSync(path.join(dir, 'ca.pem'));
+  server = await startServer(['--tls-cert', path.join(dir, 'cert.pem'), '--tls-key', path.join(dir, 'key.pem')], { ca });
+  // Chromium takes the server's certificate by its key's hash alone: the private CA is not made
+  // trusted, and no other certificate error is let through (no ignoreHTTPSErrors).
+  browser = await launch([`--ignore-certificate-errors-spki-list=${spkiHash(path.join(dir, 'cert.pem'))}`]);
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (dir && !process.env.SPOOKLUDO_KEEP) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+// A page on the https:// address creating a room of three; the URLs of the WebSockets it opened.
+async function hostRoom(errors) {
+  const page = await newPage(browser, DESKTOP, errors);
+  const sockets = [];
+  page.on('websocket', (ws) => sockets.push(ws.url()));
+  await page.goto(server.base + '/');
+  await page.locator('#create summary').click();
+  await page.fill('#create-name', 'Ann');
+  await page.fill('#create-players', '3');
+  await page.click('#create-go');
+  const code = await roomCode(page);
+  return { page, sockets, code };
+}
+
+test('over https the page opens its WebSocket over wss:// by itself and hosts a room', { timeout: 60000 }, async () => {
+  assert.equal(server.base, `https://127.0.0.1:${server.port}`);
+  const errors = [];
+  const { page, sockets, code } = await hostRoom(errors);
+  assert.match(code, /^[A-HJKMNP-Z]{5}$/);
+  assert.equal(await page.evaluate(() => location.protocol), 'https:');
+  assert.ok(sockets.length > 0, 'the page opened a WebSocket');
+  for (const url of sockets) assert.ok(url.startsWith(`wss://127.0.0.1:${server.port}/ws`), `a WebSocket over wss://: ${url}`);
+  // The lobby shows the room, its https:// link and a terminal command with wss://.
+  await until(async () => (await page.locator('#seats li:not(.free)').count()) === 1, "Ann's seat in the lobby");
+  assert.match(await page.locator('.screen-title').textContent(), new RegExp(`^Room ${code}: waiting in the lobby$`));
+  assert.equal(await page.locator('#join-link').textContent(), `${server.base}/r/${code}`);
+  assert.equal(await page.locator('#join-command').textContent(), `spookludo play ${server.ws} --room ${code} --name YOUR_NAME`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+const wss = clientSpeaksWss();
+test('a terminal bot joins the same room over wss:// and the page seats it', {
+  timeout: 60000,
+  skip: wss ? false : `${CLIENT} takes no wss:// (its bot has no --ca-file): a build with the clients' TLS runs this`,
+}, async () => {
+  const errors = [];
+  const { page, sockets, code } = await hostRoom(errors);
+  const bot = server.bot('bot', ['--room', code, '--ca-file', path.join(dir, 'ca.pem'), '--count', '1', '--policy', 'best', '--name', 'Wss']);
+  try {
+    await bot.waitFor(new RegExp(`room ${code}`));
+    await until(async () => (await page.locator('#seats li:not(.free)').count()) === 2, "the bot's seat in Ann's lobby");
+    assert.match(await page.locator('#seats').textContent(), /Wss-1/);
+    assert.equal(bot.exit, null, `the bot is still in the room:\n${bot.out}`);
+    for (const url of sockets) assert.ok(url.startsWith(`wss://127.0.0.1:${server.port}/ws`), url);
+    assert.deepEqual(errors, []);
+  } finally {
+    bot.kill();
+    await bot.wait(10000).catch(() => bot.kill('SIGKILL'));
+    await page.context().close();
+  }
+});
+
+test('plain http:// on the TLS port answers a 301 to the https:// address', { timeout: 20000 }, async () => {
+  const get = (target) => new Promise((resolve, reject) => {
+    const req = http.get(`http://127.0.0.1:${server.port}${target}`, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res));
+    });
+    req.on('error', reject);
+    req.setTimeout(5000, () => req.destroy(new Error(`no answer to http://127.0.0.1:${server.port}${target}`)));
+  });
+  for (const target of ['/', '/r/ABCDE']) {
+    const res = await get(target);
+    assert.equal(res.statusCode, 301, target);
+    assert.equal(res.headers.location, `https://127.0.0.1:${server.port}${target}`);
+  }
+});
