@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer, launch, newPage, DESKTOP, roomCode, until, CLIENT } from './harness.js';
+import { startServer, launch, newPage, DESKTOP, roomCode, until } from './harness.js';
 
 let dir;
 let server;
@@ -41,15 +41,6 @@ function makeCertificates(d) {
 function spkiHash(pemFile) {
   const spki = new crypto.X509Certificate(fs.readFileSync(pemFile)).publicKey.export({ type: 'spki', format: 'der' });
   return crypto.createHash('sha256').update(spki).digest('base64');
-}
-
-// Whether this build's terminal client speaks wss:// (its bot takes --ca-file).
-function clientSpeaksWss() {
-  try {
-    return execFileSync(CLIENT, ['bot', '--help'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).includes('--ca-file');
-  } catch {
-    return false;
-  }
 }
 
 before(async () => {
@@ -98,11 +89,7 @@ test('over https the page opens its WebSocket over wss:// by itself and hosts a 
   await page.context().close();
 });
 
-const wss = clientSpeaksWss();
-test('a terminal bot joins the same room over wss:// and the page seats it', {
-  timeout: 60000,
-  skip: wss ? false : `${CLIENT} takes no wss:// (its bot has no --ca-file): a build with the clients' TLS runs this`,
-}, async () => {
+test('a terminal bot joins the same room over wss:// and the page seats it', { timeout: 60000 }, async () => {
   const errors = [];
   const { page, sockets, code } = await hostRoom(errors);
   const bot = server.bot('bot', ['--room', code, '--ca-file', path.join(dir, 'ca.pem'), '--count', '1', '--policy', 'best', '--name', 'Wss']);
