@@ -239,7 +239,7 @@ EOF
   log "$game room $room: game $id finished, record fetched over HTTP and verified, spectator saw it all"
 }
 
-open_room spook spook 60 --pieces 2
+open_room spook spook 150 --pieces 2
 open_room ludo ludo 20 --arm 6
 crash_and_return spook "] Round " 3
 crash_and_return ludo " throws a " 40
