@@ -1,58 +1,47 @@
 #include "join_hint.h"
 
-#include <arpa/inet.h>
-#include <ifaddrs.h>
-#include <net/if.h>
-#include <netinet/in.h>
-
-#include <algorithm>
-
 namespace spookludo::client {
 
-bool is_loopback_host(const std::string& host) {
-    if (host == "localhost" || host == "::1" || host == "[::1]" || host == "ip6-localhost") return true;
-    in_addr a{};
-    if (::inet_pton(AF_INET, host.c_str(), &a) == 1) return (ntohl(a.s_addr) >> 24) == 127;
-    return false;
-}
-
-std::vector<std::string> lan_ipv4_addresses() {
-    std::vector<std::string> out;
-    ifaddrs* list = nullptr;
-    if (::getifaddrs(&list) != 0) return out;
-    for (const ifaddrs* i = list; i; i = i->ifa_next) {
-        if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET) continue;
-        if (!(i->ifa_flags & IFF_UP) || (i->ifa_flags & IFF_LOOPBACK)) continue;
-        char text[INET_ADDRSTRLEN] = {};
-        const auto* sin = reinterpret_cast<const sockaddr_in*>(i->ifa_addr);
-        if (!::inet_ntop(AF_INET, &sin->sin_addr, text, sizeof text)) continue;
-        if (is_loopback_host(text)) continue;
-        if (std::find(out.begin(), out.end(), text) == out.end()) out.emplace_back(text);
-    }
-    ::freeifaddrs(list);
-    return out;
-}
-
-std::vector<std::string> join_hint_lines(const Url& url, const std::string& room, const std::vector<std::string>& lan) {
-    auto command = [&](const std::string& host) {
+JoinHint join_hint(const Url& url, const std::string& room, const std::vector<std::string>& lan,
+                   const std::optional<std::string>& public_url) {
+    JoinHint hint;
+    if (room.empty()) return hint;
+    auto command = [&](const Url& at) { return "spookludo play " + at.text() + " --room " + room + " --name YOUR_NAME"; };
+    auto at_host = [&](const std::string& host) {
         Url u = url;
         u.host = host;
-        return "spookludo play " + u.text() + " --room " + room + " --name YOUR_NAME";
+        u.ca_file.clear();
+        return u;
     };
-    std::vector<std::string> lines;
-    if (room.empty()) return lines;
+    std::string error;
+    const auto pub = public_url ? parse_http_url(*public_url, error) : std::nullopt;
+    if (pub) {
+        // The host said where the server is reached from outside (a name, a forwarded port).
+        Url u;
+        u.host = pub->host;
+        u.port = pub->port;
+        u.tls = pub->tls;
+        hint.link = *public_url + "/r/" + room;  // as the host wrote it (the default port left out)
+        hint.lines.push_back("on a phone or laptop, open: " + hint.link);
+        hint.lines.push_back("join with: " + command(u));
+        return hint;
+    }
     if (!is_loopback_host(url.host) || lan.empty()) {
-        lines.push_back("join with: " + command(url.host));
-        return lines;
+        hint.link = at_host(url.host).http_base() + "/r/" + room;
+        hint.lines.push_back("on a phone or laptop, open: " + hint.link);
+        hint.lines.push_back("join with: " + command(at_host(url.host)));
+        return hint;
     }
     // On the server's machine: the addresses others can reach it at.
-    for (std::size_t i = 0; i < lan.size() && i < 3; ++i) lines.push_back("join with: " + command(lan[i]));
-    lines.push_back("on this machine: " + command(url.host));
-    return lines;
+    hint.link = at_host(lan.front()).http_base() + "/r/" + room;
+    hint.lines.push_back("on a phone or laptop, open: " + hint.link);
+    for (std::size_t i = 0; i < lan.size() && i < 3; ++i) hint.lines.push_back("join with: " + command(at_host(lan[i])));
+    hint.lines.push_back("on this machine: " + command(at_host(url.host)));
+    return hint;
 }
 
-std::vector<std::string> join_hint_lines(const Url& url, const std::string& room) {
-    return join_hint_lines(url, room, is_loopback_host(url.host) ? lan_ipv4_addresses() : std::vector<std::string>{});
+JoinHint join_hint_here(const Url& url, const std::string& room, const std::optional<std::string>& public_url) {
+    return join_hint(url, room, is_loopback_host(url.host) ? lan_ipv4_addresses() : std::vector<std::string>{}, public_url);
 }
 
 }  // namespace spookludo::client

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "join_hint.h"
+#include "qr_text.h"
 #include "net.h"
 #include "render.h"
 #include "room_flags.h"
@@ -101,11 +102,18 @@ private:
             if (!session_->config().url.ca_file.empty()) s.verify_flags = " --ca-file " + session_->config().url.ca_file;
         }
         if (session_ && !session_->view().room().empty()) {
-            if (hint_room_ != session_->view().room()) {
+            const auto& welcome = session_->view().welcome();
+            const auto public_url = welcome ? welcome->public_url : std::nullopt;
+            if (hint_room_ != session_->view().room() || hint_public_ != public_url || hint_color_ != s.color) {
                 hint_room_ = session_->view().room();
-                join_hint_ = client::join_hint_lines(session_->config().url, hint_room_);
+                hint_public_ = public_url;
+                hint_color_ = s.color;
+                const auto hint = client::join_hint_here(session_->config().url, hint_room_, public_url);
+                join_hint_ = hint.lines;
+                join_qr_ = client::qr_lines(hint.link, s.color);
             }
             s.join_hint = join_hint_;
+            s.join_qr = join_qr_;
         }
         return s;
     }
@@ -446,6 +454,9 @@ private:
     bool told_token_ = false;
     mutable std::string hint_room_;  // the join hint, made once per room
     mutable std::vector<std::string> join_hint_;
+    mutable std::vector<std::string> join_qr_;
+    mutable std::optional<std::string> hint_public_;
+    mutable bool hint_color_ = false;
     bool pending_remove_ = false;
     bool pending_kick_ = false;
     bool left_mid_game_ = false;

@@ -731,6 +731,19 @@ std::vector<std::string> render_lobby(const GameView& view, const Style& style, 
     append(lines, parts.seats);
     lines.emplace_back();
     append(lines, parts.keys);
+    // The join link's QR code for the host and spectators, when the window has room for it.
+    if ((view.am_host() || view.is_spectator()) && !style.join_qr.empty()) {
+        const auto columns = static_cast<int>(style.join_qr.size()) * 2;  // a square: two rows a line
+        if (static_cast<int>(lines.size() + 1 + style.join_qr.size()) <= style.height && columns <= style.width + 2) {
+            lines.emplace_back();
+            append(lines, style.join_qr);
+        } else {
+            lines.push_back(fit("(a window of " + std::to_string(std::max(style.width, columns)) + "x" +
+                                    std::to_string(lines.size() + 1 + style.join_qr.size()) +
+                                    " shows the link as a QR code for a phone's camera)",
+                                style.width));
+        }
+    }
     return lines;
 }
 

@@ -22,6 +22,9 @@ struct Style {
     // The lobby's "join with: spookludo play ..." lines for the host and spectators (join_hint.h);
     // empty: none shown.
     std::vector<std::string> join_hint;
+    // The web join link as a QR code (qr_text.h), drawn under the hint when the window is tall
+    // enough; empty: none. The one thing drawn with non-ASCII characters without colour.
+    std::vector<std::string> join_qr;
     // Flags the verify command needs after the address (" --ca-file FILE" for a private CA).
     std::string verify_flags;
 };

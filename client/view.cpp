@@ -375,7 +375,7 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
     try {
         const std::string type = m.value("type", "");
         if (type == "welcome") {
-            // nothing to show
+            welcome_ = m.get<pr::Welcome>();
         } else if (type == "joined") {
             const auto j = m.get<pr::Joined>();
             room_ = j.room;

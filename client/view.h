@@ -55,6 +55,8 @@ public:
 
     // ---- The room -------------------------------------------------------------------------
     const std::string& room() const noexcept { return room_; }
+    // The server's `welcome` (its --public-url and network addresses), once it came.
+    const std::optional<protocol::Welcome>& welcome() const noexcept { return welcome_; }
     int my_seat() const noexcept { return seat_; }  // -1: spectator or not seated
     const std::optional<std::string>& token() const noexcept { return token_; }
     bool am_host() const noexcept { return seat_ >= 0 && snapshot_ && snapshot_->host == seat_; }
@@ -166,6 +168,7 @@ private:
     void set_spook_piece(int seat, int piece, int to);
 
     std::string room_;
+    std::optional<protocol::Welcome> welcome_;
     int seat_ = -1;
     std::string role_;
     std::optional<std::string> token_;

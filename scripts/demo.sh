@@ -76,14 +76,16 @@ done
 addresses=$(hostname -I 2>/dev/null | tr ' ' '\n' | grep -v '^$' | head -n3 || true)
 echo
 echo "== Room $code is open for $wait_s seconds =="
-echo "Join from another terminal on this machine:"
+echo "Join from a browser on this machine: http://127.0.0.1:$port/r/$code"
+echo "or from another terminal on this machine:"
 echo "  $client play ws://127.0.0.1:$port --room $code --name YOUR_NAME"
 if [ -n "$addresses" ]; then
-  echo "or from another machine on the network (port $port open):"
+  echo "or from a phone or another machine on the network (port $port open):"
   for a in $addresses; do
     case "$a" in *:*) a="[$a]" ;; esac   # IPv6 in brackets
-    echo "  spookludo play ws://$a:$port --room $code --name YOUR_NAME"
+    echo "  http://$a:$port/r/$code   or   spookludo play ws://$a:$port --room $code --name YOUR_NAME"
   done
+  echo "(the lobby below shows the link as a QR code when the window is tall enough)"
 fi
 echo "Then bots fill the free seats and the game starts. This terminal watches (q leaves)."
 echo

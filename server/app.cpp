@@ -23,6 +23,7 @@
 #include "network.h"
 #include "room.h"
 #include "spookludo/command_line.h"
+#include "spookludo/host_addresses.h"
 
 namespace spookludo::server {
 
@@ -52,6 +53,36 @@ int run_healthcheck(const Config& cfg) {
 }
 
 }  // namespace
+
+// http(s)://ADDRESS:PORT for each network address guests may reach the server at: the bound
+// address, or with 0.0.0.0 every IPv4 interface's; none on loopback or inside a container.
+std::vector<std::string> lan_urls(const Config& cfg, std::uint16_t port, bool tls) {
+    std::vector<std::string> hosts;
+    if (cfg.bind == "0.0.0.0" || cfg.bind == "::" || cfg.bind.empty()) {
+        if (!in_container()) hosts = lan_ipv4_addresses();
+    } else if (!is_loopback_host(cfg.bind) && !in_container()) {
+        hosts.push_back(cfg.bind.find(':') != std::string::npos ? "[" + cfg.bind + "]" : cfg.bind);
+    }
+    std::vector<std::string> urls;
+    for (std::size_t i = 0; i < hosts.size() && i < 4; ++i)
+        urls.push_back(std::string(tls ? "https://" : "http://") + hosts[i] + ":" + std::to_string(port));
+    return urls;
+}
+
+// scheme://host[:port] of --allow-origin and --public-url, normalised (normalise_origin); a
+// pasted address may end with a '/'.
+const CLI::Validator origin_validator(
+    [](std::string& origin) {
+        const auto first = origin.find_first_not_of(" \t");
+        origin = first == std::string::npos ? std::string() : origin.substr(first, origin.find_last_not_of(" \t") - first + 1);
+        const auto normalised = normalise_origin(
+            origin.ends_with("/") ? std::string_view(origin).substr(0, origin.size() - 1) : std::string_view(origin));
+        if (!normalised || (normalised->rfind("http://", 0) != 0 && normalised->rfind("https://", 0) != 0))
+            return "not an origin: " + origin + " (http:// or https://, a host, maybe a port; no path)";
+        origin = *normalised;
+        return std::string();
+    },
+    "", "origin");
 
 int run_app(int argc, char** argv) {
     Config cfg;
@@ -87,6 +118,11 @@ int run_app(int argc, char** argv) {
         ->envname("SPOOKLUDO_PACE_MS")->capture_default_str()->check(CLI::Range(0, 10000));
     app.add_option("--reconnect-ms", cfg.reconnect_ms, "How long a dropped player's seat waits for them, in ms")
         ->envname("SPOOKLUDO_RECONNECT_MS")->capture_default_str()->check(CLI::Range(0, 3600000));
+    app.add_option("--drop-grace-ms", cfg.drop_grace_ms,
+                   "How long a decision waits for a player who lost the connection (a refreshed page, a phone that "
+                   "slept) before the server plays it for them, in ms; never longer than the decision's own time, and "
+                   "a pause does not count")
+        ->envname("SPOOKLUDO_DROP_GRACE_MS")->capture_default_str()->check(CLI::Range(0, 600000));
     app.add_option("--seed-wait-ms", cfg.seed_wait_ms, "How long to wait for the players' client seeds, in ms")
         ->envname("SPOOKLUDO_SEED_WAIT_MS")->capture_default_str()->check(CLI::Range(0, 120000));
     app.add_option("--max-rooms", cfg.max_rooms, "Rooms on the server at most")->envname("SPOOKLUDO_MAX_ROOMS")
@@ -123,24 +159,18 @@ int run_app(int argc, char** argv) {
         ->envname("SPOOKLUDO_TLS_CERT")->check(CLI::ExistingFile);
     app.add_option("--tls-key", cfg.tls_key, "TLS: the certificate's private key (PEM)")
         ->envname("SPOOKLUDO_TLS_KEY")->check(CLI::ExistingFile);
+    app.add_option("--public-url", cfg.public_url,
+                   "Where guests reach this server, as they would type it (e.g. https://party.example.org, or "
+                   "http://203.0.113.7:7777 for a forwarded port): the join link and command every lobby shows, and "
+                   "its QR code. Without it, the machine's network addresses are offered (not inside a container: "
+                   "set it there)")
+        ->envname("SPOOKLUDO_PUBLIC_URL")->type_name("URL")->transform(origin_validator);
     app.add_option("--allow-origin", cfg.allow_origins,
                    "An origin (scheme://host[:port], e.g. https://party.example.org) whose web pages may open a "
                    "WebSocket besides the server's own pages; repeat it or separate origins with commas. An upgrade "
                    "without an Origin header (a native client) is always taken; one from any other site gets 403")
         ->envname("SPOOKLUDO_ALLOW_ORIGIN")->delimiter(',')->type_name("ORIGIN")
-        ->transform(CLI::Validator(
-            [](std::string& origin) {
-                const auto first = origin.find_first_not_of(" \t");
-                origin = first == std::string::npos ? std::string() : origin.substr(first, origin.find_last_not_of(" \t") - first + 1);
-                // A pasted address may end with a '/': the origin is what comes before it.
-                const auto normalised = normalise_origin(
-                    origin.ends_with("/") ? std::string_view(origin).substr(0, origin.size() - 1) : std::string_view(origin));
-                if (!normalised || (normalised->rfind("http://", 0) != 0 && normalised->rfind("https://", 0) != 0))
-                    return "not an origin: " + origin + " (http:// or https://, a host, maybe a port; no path)";
-                origin = *normalised;
-                return std::string();
-            },
-            "", "origin"));
+        ->transform(origin_validator);
     bool healthcheck = false;
     app.add_flag("--healthcheck", healthcheck,
                  "Do not serve: ask the server on this machine (127.0.0.1, or the --bind address, at --port) for "
@@ -149,6 +179,8 @@ int run_app(int argc, char** argv) {
     if (const auto usage = parse_command_line(app, argc, argv)) return *usage;
 
     if (healthcheck) return run_healthcheck(cfg);
+    // A page served at the public address talks to this server (through a proxy, its Host may differ).
+    if (!cfg.public_url.empty()) cfg.allow_origins.push_back(cfg.public_url);
 
     spdlog::set_level(spdlog::level::from_str(cfg.log_level));
     spdlog::set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %v");
@@ -187,14 +219,22 @@ int run_app(int argc, char** argv) {
     if (!cfg.pid_file.empty()) std::ofstream(cfg.pid_file) << getpid() << "\n";
     network->start();
     const auto port = network->port();
+    services.lan_urls = lan_urls(cfg, port, network->tls());
     spdlog::info("spookludo-server {} listening on {}:{}{}", SPOOKLUDO_VERSION, cfg.bind, port,
                  network->tls() ? " (TLS: " + network->tls_certificate() + ")" : std::string());
     const char* ws = network->tls() ? "wss" : "ws";
     const char* web = network->tls() ? "https" : "http";
-    std::cout << "SpookLudo server ready. Players connect to " << ws << "://"
-              << (cfg.bind == "0.0.0.0" ? "<this machine>" : cfg.bind) << ":" << port << " (WebSocket path /ws), or open "
-              << web << "://" << (cfg.bind == "0.0.0.0" ? "<this machine>" : cfg.bind) << ":" << port
-              << "/ in a browser; health: " << web << "://localhost:" << port << "/healthz" << std::endl;
+    // Where people reach it: the --public-url, else the network addresses, else "<this machine>".
+    std::vector<std::string> bases;
+    if (!cfg.public_url.empty()) bases.push_back(cfg.public_url);
+    else bases = services.lan_urls;
+    if (bases.empty())
+        bases.push_back(std::string(web) + "://" + (cfg.bind == "0.0.0.0" ? "<this machine>" : cfg.bind) + ":" +
+                        std::to_string(port));
+    std::cout << "SpookLudo server ready. Guests open " << bases.front() << "/ in a browser";
+    for (std::size_t i = 1; i < bases.size(); ++i) std::cout << " (or " << bases[i] << "/)";
+    std::cout << "; terminals connect to " << ws << bases.front().substr(bases.front().find("://"))
+              << " (WebSocket path /ws); health: " << web << "://localhost:" << port << "/healthz" << std::endl;
 
     // SIGHUP: the TLS certificate and key are read again (a renewal); connections go on.
     net::signal_set hangups(io, SIGHUP);

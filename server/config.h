@@ -22,6 +22,7 @@ struct Config {
     int decision_ms = 30000;             // default decision time of a new room
     int pace_ms = 1000;                  // default pause between steps
     int reconnect_ms = 120000;           // how long a dropped player's seat waits for them
+    int drop_grace_ms = 10000;           // how long a dropped player's open decision waits for them
     int seed_wait_ms = 10000;            // how long the server waits for client seeds
     int idle_timeout_ms = 60000;         // a silent connection is closed (pings keep it open)
     int handshake_timeout_ms = 10000;
@@ -36,6 +37,10 @@ struct Config {
     // Origins (normalised: scheme://host[:port], normalise_origin) whose pages may open a WebSocket
     // besides the server's own (--allow-origin); an upgrade without an Origin is always taken.
     std::vector<std::string> allow_origins;
+    // Where guests reach this server from outside (scheme://host[:port], --public-url): the join
+    // link pages and terminals show; its origin may open WebSockets too. Empty: the machine's
+    // network addresses are offered instead.
+    std::string public_url;
     bool tls() const { return !tls_cert.empty() || !tls_key.empty(); }
 };
 

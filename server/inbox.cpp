@@ -120,7 +120,12 @@ Inbox::Outcome Inbox::handle(const std::shared_ptr<Peer>& self, std::string_view
                               std::to_string(hello->protocol) + ": update the client",
                           "hello");
         hello_ = true;
-        self->send(protocol::encode_message(protocol::Welcome{protocol::kProtocolVersion, "spookludo-server", now_ms()}));
+        protocol::Welcome welcome;
+        welcome.server = "spookludo-server";
+        welcome.server_time_ms = now_ms();
+        if (!services.config.public_url.empty()) welcome.public_url = services.config.public_url;
+        welcome.lan_urls = services.lan_urls;
+        self->send(protocol::encode_message(welcome));
         return Outcome::go_on;
     }
     if (!hello_) return reject(self, ErrorCode::hello_first, "say hello first (with the protocol version)");

@@ -79,9 +79,12 @@ struct Seat {
     Presence presence = Presence::here;
     std::optional<std::string> client_seed;
     std::shared_ptr<net::steady_timer> reconnect_timer;
+    Clock::time_point dropped_at{};  // when the connection was lost (away)
     // The decision this seat owes, if any.
     std::string decision_id;
     Clock::time_point decision_sent{};
+    // A dropped player's decision is held open this long (the drop grace) before the server plays it.
+    std::shared_ptr<net::steady_timer> grace_timer;
 
     bool human() const { return taken && !bot; }
     // Played by the server instead of the player (gone, or the window is over, or left).
@@ -138,7 +141,7 @@ public:
                 if (self->table_ || self->state_ == RoomState::seeding)
                     self->end_game(GameStatus::abandoned, "the server is shutting down");
             });
-            self->broadcast(Closing{"the server is shutting down"});
+            self->broadcast(Closing{"shutdown", "the server is shutting down"});
             self->closed_ = true;
             self->step_timer_.cancel();
             self->auto_start_timer_.cancel();
@@ -256,6 +259,7 @@ private:
             r.boards = publication_->boards;
         }
         if (table_) table_->describe(r);
+        if (state_ == RoomState::lobby) r.last_game = last_game_;
         // Arrays by seat have one entry per room seat, like game_started.assignment and
         // game_over.places (the table knows the seats that play, not free ones above them).
         if (r.spook) {
@@ -403,7 +407,7 @@ private:
         for (auto& seat : seats_) {
             if (!seat.human() || seat.token.empty() || seat.token != m.token) continue;
             if (auto old = seat.peer.lock(); old && old != peer && seat.connected) {
-                send(old, Closing{"your seat was taken back from another connection"});
+                send(old, Closing{"replaced", "your seat was taken back from another connection (another tab or device)"});
                 let_go(old);
                 old->close();
             }
@@ -413,6 +417,7 @@ private:
             seat.presence = Presence::here;  // also after the window: the player plays again
             if (seat.reconnect_timer) seat.reconnect_timer->cancel();
             seat.reconnect_timer.reset();
+            cancel_grace(seat);
             pass_host_if_needed();
             welcome_seat(peer, seat);
             send(peer, snapshot());
@@ -658,6 +663,7 @@ private:
         // The clock stops: remember what was left of the deadline or the pause between steps.
         paused_left_ = std::max<Clock::duration>(Clock::duration::zero(), step_timer_.expiry() - Clock::now());
         step_timer_.cancel();
+        for (auto& seat : seats_) cancel_grace(seat);  // a pause does not count against the drop grace
         notice("paused", seat_at(host_), who(seat_ref(host_)) + " paused the game");
         broadcast_snapshot();
     }
@@ -674,9 +680,12 @@ private:
         // Decisions that were open get their remaining time again.
         for (auto& seat : seats_)
             if (!seat.decision_id.empty()) {
-                if (auto p = seat.peer.lock()) {
+                if (auto p = seat.peer.lock(); p && seat.connected) {
                     p->grant_answer();
                     send(p, decision_message(seat.number, seat.decision_id, left));
+                } else {
+                    seat.dropped_at = Clock::now();  // the grace starts again after the pause
+                    hold_for_absent(seat, left);
                 }
             }
         arm(left, waiting_for_decisions_ ? Next::deadline : Next::advance);
@@ -831,8 +840,10 @@ private:
         const bool lobby = state_ == RoomState::lobby;
         notice("away", &s, who(s) + " lost the connection: " + seat_label(s.number) + " waits for them" +
                                (lobby ? "" : " (the server moves for them meanwhile)"));
-        // Away: played at once with the best move, the seat kept for the reconnect window.
-        answer_for_absent(s, ChoiceMaker::away);
+        // Away: the seat is kept for the reconnect window; an open decision waits the drop grace (a
+        // refreshed page or a phone that woke up answers it), then the server plays the best move.
+        s.dropped_at = Clock::now();
+        hold_for_absent(s);
         s.reconnect_timer = std::make_shared<net::steady_timer>(strand_);
         s.reconnect_timer->expires_after(std::chrono::milliseconds(services_.config.reconnect_ms));
         s.reconnect_timer->async_wait([self = self(), number, timer = s.reconnect_timer](boost::system::error_code ec) {
@@ -851,6 +862,7 @@ private:
         s->reconnect_timer.reset();
         if (state_ == RoomState::lobby) return remove_from_seat(*s, "gone");
         s->presence = Presence::server;
+        answer_for_absent(*s, ChoiceMaker::away);
         notice("server_plays", s,
                who(*s) + " did not come back: the server plays " + seat_label(number) + " (their token still takes it back)");
         broadcast_snapshot();
@@ -860,6 +872,7 @@ private:
     // ---- A game -----------------------------------------------------------------------------
     void publish_game(const GameOptions& options) {
         game_options_ = options;
+        last_game_.reset();
         publication_ = publish(options);
         game_id_ = code_ + "-" + std::to_string(now_ms()) + "-" + publication_->seed.commitment().substr(0, 8);
         state_ = RoomState::seeding;
@@ -984,15 +997,17 @@ private:
             auto& s = seat_ref(players_[static_cast<std::size_t>(player)]);
             if (s.bot) {
                 (void)table_->choose(player, table_->bot_choice(player, s.policy, bot_rng_), ChoiceMaker::player);
-            } else if (s.server_played()) {
+            } else if (s.server_played() && !in_grace(s)) {
                 auto_move(player, ChoiceMaker::away);
             } else {
                 s.decision_id = std::to_string(++decision_counter_);
                 s.decision_sent = Clock::now();
                 ++services_.metrics.decisions;
-                if (auto p = s.peer.lock()) {
+                if (auto p = s.peer.lock(); p && s.connected) {
                     p->grant_answer();
                     send(p, decision_message(s.number, s.decision_id, deadline));
+                } else {
+                    hold_for_absent(s, deadline);  // dropped a moment ago: the rest of the grace
                 }
             }
         }
@@ -1023,8 +1038,46 @@ private:
         (void)table_->choose(player, table_->server_choice(player), maker);
     }
 
+    Clock::duration drop_grace() const { return std::chrono::milliseconds(services_.config.drop_grace_ms); }
+
+    // A player who dropped less than the drop grace ago (a refresh, a phone waking up): their
+    // decision waits for them rather than being played at once.
+    bool in_grace(const Seat& s) const {
+        return s.human() && !s.connected && s.presence == Presence::away && Clock::now() - s.dropped_at < drop_grace();
+    }
+
+    void cancel_grace(Seat& s) {
+        if (s.grace_timer) s.grace_timer->cancel();
+        s.grace_timer.reset();
+    }
+
+    // The decision `s` owes stays open until the drop grace (counted from the drop) ends or the
+    // decision's own time (`left`) runs out, whichever is first; a resume answers it, otherwise the
+    // server plays it as away. A pause holds it for as long as the pause lasts.
+    void hold_for_absent(Seat& s, std::optional<Clock::duration> left = std::nullopt) {
+        cancel_grace(s);
+        if (!table_ || s.decision_id.empty() || paused_) return;
+        const auto grace = s.dropped_at + drop_grace() - Clock::now();
+        if (grace <= Clock::duration::zero()) return answer_for_absent(s, ChoiceMaker::away);
+        if (!left) left = step_timer_.expiry() - Clock::now();
+        if (*left <= grace) return;  // the decision's own deadline comes first: it times out as usual
+        s.grace_timer = std::make_shared<net::steady_timer>(strand_);
+        s.grace_timer->expires_after(grace);
+        s.grace_timer->async_wait(
+            [self = self(), number = s.number, id = s.decision_id, timer = s.grace_timer](boost::system::error_code ec) {
+                if (ec || self->closed_) return;
+                self->guarded("the drop grace", [&] {
+                    Seat* seat = self->seat_at(number);
+                    if (!seat || seat->grace_timer != timer || seat->decision_id != id || seat->connected) return;
+                    seat->grace_timer.reset();
+                    self->answer_for_absent(*seat, ChoiceMaker::away);
+                });
+            });
+    }
+
     // A seat that owes a decision and cannot answer (gone, kicked, left): the server answers now.
     void answer_for_absent(Seat& s, ChoiceMaker maker) {
+        cancel_grace(s);
         if (!table_ || s.decision_id.empty()) return;
         s.decision_id.clear();
         const int player = player_of(s.number);
@@ -1037,7 +1090,8 @@ private:
     void deadline() {
         for (auto& seat : seats_) {
             if (seat.decision_id.empty()) continue;
-            if (auto p = seat.peer.lock()) send(p, DecisionTimeout{seat.decision_id});
+            cancel_grace(seat);
+            if (auto p = seat.peer.lock(); p && seat.connected) send(p, DecisionTimeout{seat.decision_id});
             seat.decision_id.clear();
             auto_move(player_of(seat.number), ChoiceMaker::timeout);
         }
@@ -1077,6 +1131,9 @@ private:
             over.places.assign(seat_span(), 0);
             for (std::size_t p = 0; p < record.result.places.size() && p < players_.size(); ++p)
                 over.places[static_cast<std::size_t>(players_[p])] = record.result.places[p];
+            // The players' names as they played (a seat may be free or taken by another later).
+            over.names.assign(seat_span(), "");
+            for (int n : players_) over.names[static_cast<std::size_t>(n)] = seat_ref(n).name;
             over.length = record.result.length;
             over.server_seed = record.server_seed;
             if (!saved.empty()) over.record = "/records/" + saved;
@@ -1086,8 +1143,12 @@ private:
             over.server_seed = publication_->seed.hex();  // abandoned before it started
         }
         if (!why.empty()) over.reason = why;
-        for (auto& s : seats_) s.decision_id.clear();
+        for (auto& s : seats_) {
+            cancel_grace(s);
+            s.decision_id.clear();
+        }
         broadcast(over);
+        last_game_ = over;  // the lobby's snapshot keeps it for a page that comes back later
         spdlog::info("room {}: game {} {}{}", code_, game_id_, to_string(status), why.empty() ? "" : " (" + why + ")");
         table_.reset();
         publication_.reset();
@@ -1123,6 +1184,7 @@ private:
     std::vector<std::weak_ptr<Peer>> spectators_;
     int host_ = -1;  // a seat number
     RoomState state_ = RoomState::lobby;
+    std::optional<GameOver> last_game_;  // how the last game ended, shown in the lobby's snapshot
     bool paused_ = false;
     bool closed_ = false;
     bool waiting_for_decisions_ = false;

@@ -234,6 +234,9 @@ struct Services {
     SharedSolutions solutions;
     Registry registry;
     std::atomic<bool> shutting_down{false};
+    // The `welcome`'s lan_urls: http(s)://ADDRESS:PORT for each network address the server
+    // listens on (none inside a container, none bound to loopback). Set once before serving.
+    std::vector<std::string> lan_urls;
 
     explicit Services(const Config& c)
         : config(c),

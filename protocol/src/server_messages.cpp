@@ -34,11 +34,15 @@ void get(const json& j, const char* key, std::optional<T>& v) {
 
 void to_json(json& j, const Welcome& m) {
     j = {{"protocol", m.protocol}, {"server", m.server}, {"server_time_ms", m.server_time_ms}};
+    put(j, "public_url", m.public_url);
+    if (!m.lan_urls.empty()) j["lan_urls"] = m.lan_urls;
 }
 void from_json(const json& j, Welcome& m) {
     get(j, "protocol", m.protocol);
     get(j, "server", m.server);
     get(j, "server_time_ms", m.server_time_ms);
+    get(j, "public_url", m.public_url);
+    get(j, "lan_urls", m.lan_urls);
 }
 
 void to_json(json& j, const Joined& m) {
@@ -129,6 +133,7 @@ void to_json(json& j, const RoomSnapshot& m) {
     if (!m.boards.empty()) j["boards"] = m.boards;
     if (m.spook) j["game"] = *m.spook;
     if (m.ludo) j["game"] = *m.ludo;
+    put(j, "last_game", m.last_game);
 }
 void from_json(const json& j, RoomSnapshot& m) {
     get(j, "room", m.room);
@@ -152,6 +157,7 @@ void from_json(const json& j, RoomSnapshot& m) {
         else
             m.ludo = it->get<LudoView>();
     }
+    get(j, "last_game", m.last_game);
 }
 
 void to_json(json& j, const Commitment& m) {
@@ -387,6 +393,7 @@ std::string encode_message(const LudoMove& m) { return write_message(m); }
 void to_json(json& j, const GameOver& m) {
     j = {{"game_id", m.game_id}, {"status", m.status}, {"winners", m.winners}, {"places", m.places},
          {"length", m.length},   {"server_seed", m.server_seed ? json(*m.server_seed) : json(nullptr)}};
+    if (!m.names.empty()) j["names"] = m.names;
     put(j, "record", m.record);
     put(j, "reason", m.reason);
 }
@@ -395,6 +402,7 @@ void from_json(const json& j, GameOver& m) {
     get(j, "status", m.status);
     get(j, "winners", m.winners);
     get(j, "places", m.places);
+    get(j, "names", m.names);
     get(j, "length", m.length);
     get(j, "server_seed", m.server_seed);
     get(j, "record", m.record);
@@ -419,8 +427,11 @@ void from_json(const json& j, Notice& m) {
     get(j, "name", m.name);
 }
 
-void to_json(json& j, const Closing& m) { j = {{"reason", m.reason}}; }
-void from_json(const json& j, Closing& m) { get(j, "reason", m.reason); }
+void to_json(json& j, const Closing& m) { j = {{"code", m.code}, {"reason", m.reason}}; }
+void from_json(const json& j, Closing& m) {
+    get(j, "code", m.code);
+    get(j, "reason", m.reason);
+}
 
 void to_json(json& j, const Pong& m) { j = {{"t", m.t}, {"server_time_ms", m.server_time_ms}}; }
 void from_json(const json& j, Pong& m) {

@@ -230,29 +230,43 @@ TEST_CASE("view flow: a lobby with an automatic start shows 'Starts in 0:42 (fre
     CHECK(v.auto_start_text(200).empty());
 }
 
-TEST_CASE("view flow: the host's join command is built from the address the host connected with, and lists LAN addresses only for a loopback one [item20]") {
-    using client::join_hint_lines;
+TEST_CASE("view flow: the host's join link and command are built from the address the host connected with, list LAN addresses only for a loopback one, and use the server's --public-url when it has one [item20]") {
+    const auto lines = [](const client::Url& u, const std::vector<std::string>& lan,
+                          const std::optional<std::string>& pub = std::nullopt) {
+        return client::join_hint(u, "BZYZU", lan, pub).lines;
+    };
     const client::Url lan_url{"192.168.1.20", "7777"};
-    CHECK(join_hint_lines(lan_url, "BZYZU", {"10.0.0.5"}) ==
-          std::vector<std::string>{"join with: spookludo play ws://192.168.1.20:7777 --room BZYZU --name YOUR_NAME"});
+    CHECK(lines(lan_url, {"10.0.0.5"}) ==
+          std::vector<std::string>{"on a phone or laptop, open: http://192.168.1.20:7777/r/BZYZU",
+                                   "join with: spookludo play ws://192.168.1.20:7777 --room BZYZU --name YOUR_NAME"});
     const client::Url loop{"127.0.0.1", "7777"};
-    CHECK(join_hint_lines(loop, "BZYZU", {"192.168.1.20", "10.0.0.5"}) ==
-          std::vector<std::string>{"join with: spookludo play ws://192.168.1.20:7777 --room BZYZU --name YOUR_NAME",
+    CHECK(lines(loop, {"192.168.1.20", "10.0.0.5"}) ==
+          std::vector<std::string>{"on a phone or laptop, open: http://192.168.1.20:7777/r/BZYZU",
+                                   "join with: spookludo play ws://192.168.1.20:7777 --room BZYZU --name YOUR_NAME",
                                    "join with: spookludo play ws://10.0.0.5:7777 --room BZYZU --name YOUR_NAME",
                                    "on this machine: spookludo play ws://127.0.0.1:7777 --room BZYZU --name YOUR_NAME"});
-    CHECK(join_hint_lines(loop, "BZYZU", {}) ==
-          std::vector<std::string>{"join with: spookludo play ws://127.0.0.1:7777 --room BZYZU --name YOUR_NAME"});
-    CHECK(client::is_loopback_host("127.0.0.1"));
-    CHECK(client::is_loopback_host("127.1.2.3"));
-    CHECK(client::is_loopback_host("localhost"));
-    CHECK(client::is_loopback_host("::1"));
-    CHECK_FALSE(client::is_loopback_host("192.168.1.20"));
-    CHECK_FALSE(client::is_loopback_host("gamebox.local"));
-    for (const auto& a : client::lan_ipv4_addresses()) CHECK_FALSE(client::is_loopback_host(a));
+    CHECK(lines(loop, {}) ==
+          std::vector<std::string>{"on a phone or laptop, open: http://127.0.0.1:7777/r/BZYZU",
+                                   "join with: spookludo play ws://127.0.0.1:7777 --room BZYZU --name YOUR_NAME"});
+    // The server's public address wins over every guess (a name, a forwarded port, TLS).
+    CHECK(lines(loop, {"192.168.1.20"}, "https://party.example.org") ==
+          std::vector<std::string>{"on a phone or laptop, open: https://party.example.org/r/BZYZU",
+                                   "join with: spookludo play wss://party.example.org:443 --room BZYZU --name YOUR_NAME"});
+    client::Url tls{"party.example.org", "8443"};
+    tls.tls = true;
+    CHECK(client::join_hint(tls, "BZYZU", {}).link == "https://party.example.org:8443/r/BZYZU");
+    CHECK(client::join_hint(tls, "", {}).lines.empty());
+    CHECK(spookludo::is_loopback_host("127.0.0.1"));
+    CHECK(spookludo::is_loopback_host("127.1.2.3"));
+    CHECK(spookludo::is_loopback_host("localhost"));
+    CHECK(spookludo::is_loopback_host("::1"));
+    CHECK_FALSE(spookludo::is_loopback_host("192.168.1.20"));
+    CHECK_FALSE(spookludo::is_loopback_host("gamebox.local"));
+    for (const auto& a : spookludo::lan_ipv4_addresses()) CHECK_FALSE(spookludo::is_loopback_host(a));
 
     // Drawn in the host's lobby (and a spectator's), not in another player's.
     client::Style style;
-    style.join_hint = join_hint_lines(lan_url, "KQZTM", {});
+    style.join_hint = client::join_hint(lan_url, "KQZTM", {}).lines;
     client::GameView host;
     host.apply(joined(0, true));
     host.apply(lobby(json::array({seat_player(0, "Ann"), seat_free(1)}), 0));

@@ -108,7 +108,7 @@ TEST_CASE("protocol: the error reply for any rejected type serialises, and encod
     const std::string bad = "cut \xC3 here \xFF";
     CHECK_NOTHROW(parsed = json::parse(protocol::error_message(protocol::ErrorCode::bad_field, bad, "x\xE2\x82")));
     CHECK(parsed["message"] == "cut \xEF\xBF\xBD here \xEF\xBF\xBD");
-    CHECK_NOTHROW(parsed = json::parse(protocol::encode_message(protocol::Closing{bad})));
+    CHECK_NOTHROW(parsed = json::parse(protocol::encode_message(protocol::Closing{"shutdown", bad})));
     CHECK(parsed["reason"] == "cut \xEF\xBF\xBD here \xEF\xBF\xBD");
     protocol::LudoMove move{3, bad, {}};
     CHECK_NOTHROW(parsed = json::parse(protocol::encode_message(move)));

@@ -733,3 +733,164 @@ TEST_CASE("party: a Spook game's arrays by seat have one entry per room seat, a 
     ann.send({{"type", "end_game"}});
     CHECK(ann.expect("game_over")["places"].size() == 4);
 }
+
+namespace {
+
+// A Spook game of Ann (the host, answering in a thread) and Ben; returns Ben's first decision,
+// his token and the room code. Ben has not answered it.
+struct BenInADecision {
+    std::string code, token;
+    json decision;
+};
+BenInADecision ben_in_a_decision(TestServer& server, Client& ann, Client& ben) {
+    BenInADecision out;
+    out.code = create_room(ann, spook(2), "Ann", kFast);
+    out.token = join(ben, out.code, "Ben")["token"];
+    ann.send({{"type", "start"}});
+    seed_and_start({&ben, &ann});
+    out.decision = ben.expect("decision", 30s);
+    return out;
+}
+
+server::Config drop_grace(int ms) {
+    auto c = TestServer::fast_config();
+    c.drop_grace_ms = ms;
+    return c;
+}
+
+}  // namespace
+
+TEST_CASE("party: a player whose connection drops in a decision takes the seat back within the drop grace and answers the same decision [server][party]") {
+    TestServer server(drop_grace(8000));
+    Client ann(server.port());
+    Client ben(server.port());
+    const auto [code, token, decision] = ben_in_a_decision(server, ann, ben);
+    auto ann_game = std::async(std::launch::async, [&] { return play_to_end(ann, 60s); });
+    ben.close();  // a refreshed page, a phone that slept
+    std::this_thread::sleep_for(500ms);
+    Client back(server.port());
+    back.hello();
+    back.send({{"type", "resume"}, {"room", code}, {"token", token}});
+    CHECK(back.expect("joined")["seat"] == 1);
+    // The decision is still open: the same one, with the time it has left.
+    const json again = back.expect("decision");
+    CHECK(again["decision"] == decision["decision"]);
+    CHECK(again["time_left_ms"].get<int>() > 50000);
+    back.send({{"type", "choose"}, {"decision", again["decision"]}, {"piece", again["options"][0]["piece"]}});
+    CHECK(back.expect("choice_accepted")["decision"] == decision["decision"]);
+    // Ben's move of that round is his own.
+    const json moves = next_of(back, [](const json& m) { return m["type"] == "moves"; }, "the round's moves", 10s);
+    for (const auto& mv : moves["moves"])
+        if (mv["seat"] == 1) CHECK(mv["by"] == "player");
+    CHECK(play_to_end(back, 60s)["status"] == "finished");
+    CHECK(ann_game.get()["status"] == "finished");
+}
+
+TEST_CASE("party: a dropped player's open decision is played as away when the drop grace is over, long before its own time [server][party]") {
+    TestServer server(drop_grace(400));
+    Client ann(server.port());
+    Client ben(server.port());
+    const auto [code, token, decision] = ben_in_a_decision(server, ann, ben);
+    const auto dropped = std::chrono::steady_clock::now();
+    ben.close();
+    // Ann answers hers; Ben's is made by the server about 0.4 s after the drop (his own time is a
+    // minute): the round's moves show his chosen by "away".
+    json bens;
+    next_of(
+        ann,
+        [&](const json& m) {
+            if (m["type"] == "decision" && m["seat"] == 0)
+                ann.send({{"type", "choose"}, {"decision", m["decision"]}, {"piece", m["options"][0]["piece"]}});
+            if (m["type"] != "moves") return false;
+            for (const auto& mv : m["moves"])
+                if (mv["seat"] == 1 && mv["by"] != "only_move") bens = mv;
+            return !bens.is_null();
+        },
+        "the moves of Ben's round", 10s);
+    const auto after = std::chrono::steady_clock::now() - dropped;
+    CHECK(bens["by"] == "away");
+    CHECK(after >= 350ms);
+    CHECK(after < 5s);
+}
+
+TEST_CASE("party: a pause holds a dropped player's decision for as long as it lasts [server][party]") {
+    TestServer server(drop_grace(300));
+    Client ann(server.port());
+    Client ben(server.port());
+    const auto [code, token, decision] = ben_in_a_decision(server, ann, ben);
+    ann.send({{"type", "pause"}});
+    room_where(ann, [](const json& m) { return m["paused"] == true; }, "the pause");
+    ben.close();
+    std::this_thread::sleep_for(1200ms);  // four times the grace, paused
+    Client back(server.port());
+    back.hello();
+    back.send({{"type", "resume"}, {"room", code}, {"token", token}});
+    back.expect("joined");
+    const json again = back.expect("decision");
+    CHECK(again["decision"] == decision["decision"]);
+    ann.send({{"type", "resume_game"}});
+    const json asked = back.expect("decision");  // asked again when play resumes
+    CHECK(asked["decision"] == decision["decision"]);
+    back.send({{"type", "choose"}, {"decision", asked["decision"]}, {"piece", asked["options"][0]["piece"]}});
+    CHECK(back.expect("choice_accepted")["decision"] == decision["decision"]);
+}
+
+TEST_CASE("party: a seat taken back from another connection closes the old one with the code replaced [server][party]") {
+    TestServer server;
+    Client ann(server.port());
+    const std::string code = create_room(ann, spook(2), "Ann", kFast);
+    Client ben(server.port());
+    const std::string token = join(ben, code, "Ben")["token"];
+    Client tab(server.port());
+    tab.hello();
+    tab.send({{"type", "resume"}, {"room", code}, {"token", token}});
+    CHECK(tab.expect("joined")["seat"] == 1);
+    const json closing = ben.expect("closing");
+    CHECK(closing["code"] == "replaced");
+    CHECK(closing["reason"].get<std::string>().find("another connection") != std::string::npos);
+}
+
+TEST_CASE("party: the server's shutdown closes every connection with the code shutdown [server][party]") {
+    TestServer server;
+    Client ann(server.port());
+    create_room(ann, spook(2), "Ann", kFast);
+    server.shutdown();
+    CHECK(ann.expect("closing")["code"] == "shutdown");
+}
+
+TEST_CASE("party: the lobby after a game keeps how it ended (last_game) for a player who comes back later [server][party]") {
+    TestServer server;
+    Client ann(server.port());
+    const std::string code = create_room(ann, spook(2), "Ann", kFast);
+    std::string token;
+    for (const auto& m : ann.log())
+        if (m["type"] == "joined") token = m.value("token", "");
+    ann.send({{"type", "add_bot"}, {"policy", "best"}});
+    ann.send({{"type", "start"}});
+    seed_and_start(ann);
+    const json over = play_to_end(ann, 60s);
+    const json lobby = room_where(ann, [](const json& m) { return m["state"] == "lobby"; }, "the lobby");
+    REQUIRE(lobby.contains("last_game"));
+    CHECK(lobby["last_game"]["game_id"] == over["game_id"]);
+    CHECK(lobby["last_game"]["winners"] == over["winners"]);
+    CHECK(lobby["last_game"]["record"] == over["record"]);
+    // A page that comes back with the token sees it in its first snapshot.
+    Client back(server.port());
+    back.hello();
+    REQUIRE(!token.empty());
+    back.send({{"type", "resume"}, {"room", code}, {"token", token}});
+    back.expect("joined");
+    CHECK(back.expect("room")["last_game"]["game_id"] == over["game_id"]);
+}
+
+TEST_CASE("party: welcome says where others reach the server: its --public-url [server][party]") {
+    auto config = TestServer::fast_config();
+    config.public_url = "https://party.example.org";
+    TestServer server(config);
+    Client c(server.port());
+    c.send({{"type", "hello"}, {"protocol", 1}});
+    const json welcome = c.expect("welcome");
+    CHECK(welcome["public_url"] == "https://party.example.org");
+    // Bound to loopback: no network address to offer.
+    CHECK_FALSE(welcome.contains("lan_urls"));
+}

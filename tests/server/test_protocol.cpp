@@ -135,7 +135,7 @@ TEST_CASE("protocol: server messages round-trip through to_json and from_json [p
     CHECK_FALSE(dj["options"][0].contains("captures"));
     CHECK(nlohmann::json(dj.get<Decision>()) == nlohmann::json(d));
 
-    GameOver over{"G", "finished", {0}, {1, 2}, 31, std::string(64, 'f'), "/records/G", std::nullopt};
+    GameOver over{"G", "finished", {0}, {1, 2}, {"Ann", "Ben"}, 31, std::string(64, 'f'), "/records/G", std::nullopt};
     CHECK(nlohmann::json(to_message(over).get<GameOver>()) == nlohmann::json(over));
     const auto err = nlohmann::json::parse(error_message(ErrorCode::stale_decision, "late", "choose"));
     CHECK(err["type"] == "error");

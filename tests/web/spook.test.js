@@ -78,6 +78,12 @@ test('two browser players and a terminal bot play a whole Spook game; the record
   assert.ok(/Round \d+: the die shows \d/.test(story), 'the rounds are told');
   assert.ok(/it's the (Wizard's Hat|Black Cat|Spook|Werewolf|Witch)!/.test(story), 'the monsters are told');
   assert.ok(/Game over! .* after \d+ rounds?\./.test(story), 'the end is told');
+  // A page refreshed after the end (a phone that slept through it) still shows how it ended:
+  // the lobby's snapshot carries the last game.
+  await ben.reload();
+  await ben.locator('#end-winner').waitFor({ timeout: 15000 });
+  const again = await ben.locator('#end-winner').textContent();
+  for (const n of names) assert.ok(again.includes(n), `after a refresh, "${again}" names the winner ${n}`);
   await bot.wait(10000);
   assert.deepEqual(errors, []);
 });

@@ -102,6 +102,7 @@ function handle(m) {
   const t = now();
   if (m.type === 'joined') {
     inThisConnection = true;
+    if (intent && intent.type === 'resume') view.cameBack = true;
     view.setDisconnected(false, t);
     if (m.role === 'player' && m.token) {
       const name = (intent && intent.name) || (store.seatFor(m.room) || {}).name || store.savedName();
@@ -131,7 +132,10 @@ function handle(m) {
     // another tab or device. Coming back by itself would take the seat from that one in turn, so
     // the first screen offers it instead.
     view.apply(m, t);
-    backHome(`The server closed this connection: ${m.reason || 'no reason given'}.`);
+    backHome(m.code === 'replaced'
+      ? 'Your seat is now played from another tab or device. To play it here instead, take it back below.'
+      : m.code === 'shutdown' ? `The server is shutting down (${m.reason || 'no reason given'}).`
+        : `The server closed this connection: ${m.reason || 'no reason given'}.`);
     return;
   } else if (m.type === 'commitment') {
     if (view.seat >= 0 && !view.isSpectator) {
@@ -397,9 +401,21 @@ function settingsText(s) {
   return `${secondsText(s.decision_ms)} to choose, ${secondsText(s.pace_ms)} between steps, hints ${s.hints ? 'on' : 'off'}`;
 }
 
+// Where guests reach the server: the host's --public-url; on the server's own machine (a
+// loopback address) its network address; otherwise the address this page came from.
+function joinBase() {
+  const w = view.welcome || {};
+  if (w.public_url) return w.public_url;
+  if (loopback(location.hostname) && w.lan_urls && w.lan_urls.length) return w.lan_urls[0];
+  return location.origin;
+}
+
 function inviteBlock() {
-  const link = `${location.origin}/r/${view.room}`;
-  const ws = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}`;
+  const base = joinBase();
+  const link = `${base}/r/${view.room}`;
+  // The terminal client needs the port even when it is the scheme's default (its own is 7777).
+  const u = new URL(base);
+  const ws = `${u.protocol === 'https:' ? 'wss' : 'ws'}://${u.hostname}:${u.port || (u.protocol === 'https:' ? 443 : 80)}`;
   const command = `spookludo play ${ws} --room ${view.room} --name YOUR_NAME`;
   let qr = null;
   try {
@@ -411,7 +427,7 @@ function inviteBlock() {
     h('h2', { id: 'invite-h' }, 'Invite'),
     h('p', null, 'On a phone or laptop: ', h('a', { href: link, id: 'join-link' }, link),
       ' ', copyButton(link, 'Copy the link')),
-    loopback(location.hostname)
+    loopback(new URL(base).hostname)
       ? h('p', { class: 'small' }, `This address (${location.hostname}) works on this machine only: others use this machine's network address instead, with the same port and path.`)
       : null,
     qr ? h('div', { class: 'qr', role: 'img', 'aria-label': `QR code of ${link}` }, qr) : null,

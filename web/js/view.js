@@ -55,6 +55,8 @@ export class View {
     this.serverOffset = 0;
     this.result = null; // {over, final: {names, options, spookBoards, ...}}
     this.resultDismissed = false;
+    this.welcome = null; // the server's welcome: public_url, lan_urls (the join link)
+    this.cameBack = false; // entered with a seat token (resume): may show the last game's result
     this.log = [];
     this.logTotal = 0;
     this.lastError = null;
@@ -264,6 +266,7 @@ export class View {
         this.inGame = false;
         const names = {};
         for (const s of this.snapshot ? this.snapshot.seats : []) if (!s.free) names[s.seat] = s.name;
+        (m.names || []).forEach((n, seat) => { if (n) names[seat] = n; });
         this.result = { over: m, names, options: { ...this.options } };
         this.resultDismissed = false;
         if (m.status === 'finished') {
@@ -290,8 +293,11 @@ export class View {
         this.closing = m.reason || 'closing';
         this.say('error', `The server is closing: ${this.closing}.`);
         break;
+      case 'welcome':
+        this.welcome = m; // where others reach the server: public_url, lan_urls
+        break;
       default:
-        break; // welcome, pong and whatever a newer server adds
+        break; // pong and whatever a newer server adds
     }
   }
 
@@ -345,6 +351,16 @@ export class View {
     if (s.state === 'lobby') {
       // Back after the game ended without us (its game_over went to nobody here).
       if (this.inGame && !this.result) this.say('info', 'The game ended while you were away; the room is back in its lobby.');
+      // A page that came back to its seat after the game ended (a refresh, a phone that slept)
+      // shows how the game it played in ended, once.
+      const last = s.last_game;
+      if (last && this.cameBack && !this.result && this.seat >= 0 && (last.places || [])[this.seat] > 0) {
+        const names = {};
+        for (const seat of s.seats || []) if (!seat.free) names[seat.seat] = seat.name;
+        (last.names || []).forEach((n, seat) => { if (n) names[seat] = n; });
+        this.result = { over: last, names, options: { ...s.options } };
+        this.resultDismissed = false;
+      }
       this.inGame = false;
       this.pending = null;
       this.seedRequested = false;

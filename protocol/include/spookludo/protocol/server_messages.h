@@ -18,6 +18,10 @@ struct Welcome {
     int protocol = kProtocolVersion;
     std::string server;
     std::int64_t server_time_ms = 0;
+    // Where others reach this server (the page's join link, the terminal's join command):
+    // the host's --public-url, and the machine's network addresses as http(s)://ADDRESS:PORT.
+    std::optional<std::string> public_url;
+    std::vector<std::string> lan_urls;
 };
 
 struct Joined {
@@ -62,6 +66,19 @@ struct LudoView {
     std::optional<int> face;
 };
 
+struct GameOver {
+    static constexpr const char* type = "game_over";
+    std::string game_id;
+    std::string status;  // finished, abandoned
+    std::vector<int> winners;  // room seats
+    std::vector<int> places;   // by room seat (0: no place, or a free seat)
+    std::vector<std::string> names;  // by room seat: who played it ("" for a seat that did not play)
+    int length = 0;
+    std::optional<std::string> server_seed;
+    std::optional<std::string> record;  // "/records/<id>"
+    std::optional<std::string> reason;
+};
+
 struct RoomSnapshot {
     static constexpr const char* type = "room";
     std::string room;
@@ -79,6 +96,7 @@ struct RoomSnapshot {
     std::vector<std::string> boards;  // Spook: the published boards
     std::optional<SpookView> spook;   // "game" during a Spook game
     std::optional<LudoView> ludo;     // "game" during a Ludo game
+    std::optional<GameOver> last_game;  // in the lobby: how the room's last game ended (its game_over)
 };
 
 struct Commitment {
@@ -197,18 +215,6 @@ struct LudoMove {
     std::vector<EventView> events;
 };
 
-struct GameOver {
-    static constexpr const char* type = "game_over";
-    std::string game_id;
-    std::string status;  // finished, abandoned
-    std::vector<int> winners;  // room seats
-    std::vector<int> places;   // by room seat (0: no place, or a free seat)
-    int length = 0;
-    std::optional<std::string> server_seed;
-    std::optional<std::string> record;  // "/records/<id>"
-    std::optional<std::string> reason;
-};
-
 struct Kicked {
     static constexpr const char* type = "kicked";
     std::string room;
@@ -226,6 +232,7 @@ struct Notice {
 
 struct Closing {
     static constexpr const char* type = "closing";
+    std::string code;  // shutdown (the server is stopping), replaced (the seat was taken back elsewhere)
     std::string reason;
 };
 
