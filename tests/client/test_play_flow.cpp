@@ -186,6 +186,7 @@ TEST_CASE("play flow: a kicked player is told they were removed, exits 1 and is 
     // The host's lobby keeps the join command for the others in view.
     REQUIRE_MESSAGE(wait_screen(*ann, "--room " + room + " --name YOUR_NAME"), ann->describe());
     CHECK(screen(*ann).find("join with: spookludo play ws://") != std::string::npos);
+    CHECK(screen(*ann).find("on a phone or laptop, open: http://") != std::string::npos);
     auto ben = server.client("ben", {"play", server.url(), "--room", room, "--name", "Ben"}, piped(state / "ben"));
     REQUIRE_MESSAGE(ben->wait_for_text("You are in room " + room + ", seat 2.", patience(10s)), ben->describe());
     REQUIRE_MESSAGE(wait_screen(*ann, "Ben"), ann->describe());
@@ -516,5 +517,28 @@ TEST_CASE("play flow: a scripted party on pseudo-terminals: the host hands over 
     CHECK(sam->running());
     for (Process* p : {ben.get(), cy_back.get(), sam.get()}) p->write(" q");  // dismiss the result, leave
     for (Process* p : {ben.get(), cy_back.get(), sam.get()}) CHECK(p->wait(patience(10s)) == 0);
+    server.stop();
+}
+
+TEST_CASE("play flow: the host's lobby in a tall enough window draws the join link as a QR code, a small one says how big a window it needs [e2e][play]") {
+    Server server;
+    TempDir state("spookludo-state");
+    auto tall = terminal(state / "ann");
+    tall.rows = 50;
+    auto ann = server.client("ann", {"play", server.url(), "--create", "spook", "--players", "2", "--name", "Ann"}, tall);
+    REQUIRE_MESSAGE(wait_screen(*ann, "You are the host."), ann->describe());
+    const std::string room = room_of(*ann);
+    REQUIRE_MESSAGE(wait_screen(*ann, "/r/" + room), ann->describe());
+    // Half blocks, a dozen lines or more of them: the code's modules.
+    REQUIRE_MESSAGE(ann->wait_for([](const std::string& s) { return count_of(strip_escapes(s), "\u2580") >= 12; }, patience(10s)),
+                    ann->describe());
+    ann->write("qq");
+    CHECK(ann->wait(patience(10s)) == 0);
+
+    auto small = server.client("cid", {"play", server.url(), "--create", "spook", "--players", "2", "--name", "Cid"},
+                               terminal(state / "cid"));
+    REQUIRE_MESSAGE(wait_screen(*small, "shows the link as a QR code for a phone's camera"), small->describe());
+    small->write("qq");
+    CHECK(small->wait(patience(10s)) == 0);
     server.stop();
 }

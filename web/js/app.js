@@ -23,6 +23,7 @@ let showHints = true;
 let storyCursor = 0;
 let seedSentFor = '';
 let afterConfirm = null;
+let serverWelcome = {}; // the server's welcome: where others reach it (public_url, lan_urls)
 
 const conn = new Connection({
   onopen() {
@@ -100,6 +101,10 @@ function send(message) {
 
 function handle(m) {
   const t = now();
+  if (m.type === 'welcome') {
+    serverWelcome = m;
+    return;
+  }
   if (m.type === 'joined') {
     inThisConnection = true;
     if (intent && intent.type === 'resume') view.cameBack = true;
@@ -404,7 +409,7 @@ function settingsText(s) {
 // Where guests reach the server: the host's --public-url; on the server's own machine (a
 // loopback address) its network address; otherwise the address this page came from.
 function joinBase() {
-  const w = view.welcome || {};
+  const w = serverWelcome;
   if (w.public_url) return w.public_url;
   if (loopback(location.hostname) && w.lan_urls && w.lan_urls.length) return w.lan_urls[0];
   return location.origin;

@@ -13,7 +13,7 @@ export function serverUrl(loc = window.location) {
 
 export class Connection {
   // handlers: onopen() once the server's welcome is in (send the room's message then),
-  // onmessage(m), onstatus(text or '') for the page's connection line, onlost() when dropped.
+  // onmessage(m) for every server message (the welcome too, just before onopen), onstatus(text or '') for the page's connection line, onlost() when dropped.
   constructor(handlers) {
     this.h = handlers;
     this.ws = null;
@@ -100,6 +100,7 @@ export class Connection {
         this.attempt = 0;
         this.h.onstatus('');
         this.schedulePing();
+        this.h.onmessage(m); // where others reach the server (public_url, lan_urls)
         this.h.onopen();
         return;
       }

@@ -55,7 +55,6 @@ export class View {
     this.serverOffset = 0;
     this.result = null; // {over, final: {names, options, spookBoards, ...}}
     this.resultDismissed = false;
-    this.welcome = null; // the server's welcome: public_url, lan_urls (the join link)
     this.cameBack = false; // entered with a seat token (resume): may show the last game's result
     this.log = [];
     this.logTotal = 0;
@@ -293,11 +292,8 @@ export class View {
         this.closing = m.reason || 'closing';
         this.say('error', `The server is closing: ${this.closing}.`);
         break;
-      case 'welcome':
-        this.welcome = m; // where others reach the server: public_url, lan_urls
-        break;
       default:
-        break; // pong and whatever a newer server adds
+        break; // welcome, pong and whatever a newer server adds
     }
   }
 
