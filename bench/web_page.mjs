@@ -72,7 +72,7 @@ try {
       rows.push(`| ${kind} | ${slow === 1 ? 'as is' : `${slow}x slower`} | ${fmt(xs.map((x) => x.interactive))} | ${fmt(xs.map((x) => x.dcl))} | ${fmt(xs.map((x) => x.bytes / 1024), 'KB', 1)} | ${median(xs.map((x) => x.requests))} |`);
   }
   console.log(`web client at 360x640 on loopback, ${loads} loads each (median (min-max)):`);
-  console.log('| load | CPU | interactive | DOMContentLoaded | bytes on the wire | requests |');
+  console.log('| load | CPU | interactive | DOMContentLoaded | bytes on the wire | files loaded |');
   console.log('|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
 } finally {
