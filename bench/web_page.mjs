@@ -8,7 +8,8 @@
 // form's button exists (the modules fetched, parsed and run, the first screen drawn): that is
 // "interactive" here. Cold loads use a fresh browser context (empty cache, gzip); warm loads
 // reload in the same context (index revalidated, 304; the versioned files from the cache). Each
-// kind runs as is and with the CPU slowed 4x (Chromium's throttling, a mid-range phone).
+// kind runs as is, with the CPU slowed 4x (Chromium's throttling, a mid-range phone), and with
+// that and 40 ms more of round trip (Chromium's network emulation: a phone on Wi-Fi).
 // Prints medians (min-max) and the bytes that crossed the wire (headers included).
 import { startServer, launch, PHONE } from '../tests/web/harness.js';
 
@@ -54,7 +55,7 @@ const browser = await launch();
 try {
   const url = `${server.base}/r/KQZTM`;
   const rows = [];
-  for (const slow of [1, 4]) {
+  for (const [slow, latency] of [[1, 0], [4, 0], [4, 40]]) {
     const cold = [];
     const warm = [];
     for (let i = 0; i < loads; i++) {
@@ -64,15 +65,17 @@ try {
       const cdp = await context.newCDPSession(page);
       await cdp.send('Network.enable');
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: slow });
+      if (latency)
+        await cdp.send('Network.emulateNetworkConditions', { offline: false, latency, downloadThroughput: -1, uploadThroughput: -1 });
       cold.push(await once(context, page, cdp, url, false));
       warm.push(await once(context, page, cdp, url, true));
       await context.close();
     }
     for (const [kind, xs] of [['cold (empty cache)', cold], ['warm (reload)', warm]])
-      rows.push(`| ${kind} | ${slow === 1 ? 'as is' : `${slow}x slower`} | ${fmt(xs.map((x) => x.interactive))} | ${fmt(xs.map((x) => x.dcl))} | ${fmt(xs.map((x) => x.bytes / 1024), 'KB', 1)} | ${median(xs.map((x) => x.requests))} |`);
+      rows.push(`| ${kind} | ${slow === 1 ? 'as is' : `${slow}x slower`}${latency ? `, +${latency} ms round trip` : ''} | ${fmt(xs.map((x) => x.interactive))} | ${fmt(xs.map((x) => x.dcl))} | ${fmt(xs.map((x) => x.bytes / 1024), 'KB', 1)} | ${median(xs.map((x) => x.requests))} |`);
   }
   console.log(`web client at 360x640 on loopback, ${loads} loads each (median (min-max)):`);
-  console.log('| load | CPU | interactive | DOMContentLoaded | bytes on the wire | files loaded |');
+  console.log('| load | CPU, network | interactive | DOMContentLoaded | bytes on the wire | files loaded |');
   console.log('|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
 } finally {
