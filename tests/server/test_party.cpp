@@ -739,18 +739,26 @@ TEST_CASE("party: a Spook game's arrays by seat have one entry per room seat, a 
 
 namespace {
 
-// A Spook game of Ann (the host, answering in a thread) and Ben; returns Ben's first decision,
-// his token and the room code. Ben has not answered it.
+// A Spook game of Ben (the host, seat 0) and a server bot, watched by `sam` when given; returns
+// Ben's first decision (unanswered), his token and the room code. Ben's are the only decisions
+// anyone waits for.
 struct BenInADecision {
     std::string code, token;
     json decision;
 };
-BenInADecision ben_in_a_decision(TestServer& server, Client& ann, Client& ben) {
+BenInADecision ben_in_a_decision(Client& ben, Client* sam = nullptr) {
     BenInADecision out;
-    out.code = create_room(ann, spook(2), "Ann", kFast);
-    out.token = join(ben, out.code, "Ben")["token"];
-    ann.send({{"type", "start"}});
-    seed_and_start({&ben, &ann});
+    out.code = create_room(ben, spook(2), "Ben", kFast);
+    for (const auto& m : ben.log())
+        if (m["type"] == "joined") out.token = m.value("token", "");
+    ben.send({{"type", "add_bot"}, {"policy", "best"}});
+    if (sam) {
+        sam->hello();
+        sam->send({{"type", "watch"}, {"room", out.code}});
+        sam->expect("joined");
+    }
+    ben.send({{"type", "start"}});
+    seed_and_start(ben);
     out.decision = ben.expect("decision", 30s);
     return out;
 }
@@ -761,20 +769,22 @@ server::Config drop_grace(int ms) {
     return c;
 }
 
+json resume(Client& c, const std::string& code, const std::string& token) {
+    c.hello();
+    c.send({{"type", "resume"}, {"room", code}, {"token", token}});
+    return c.expect("joined");
+}
+
 }  // namespace
 
 TEST_CASE("party: a player whose connection drops in a decision takes the seat back within the drop grace and answers the same decision [server][party]") {
     TestServer server(drop_grace(8000));
-    Client ann(server.port());
     Client ben(server.port());
-    const auto [code, token, decision] = ben_in_a_decision(server, ann, ben);
-    auto ann_game = std::async(std::launch::async, [&] { return play_to_end(ann, 60s); });
+    const auto [code, token, decision] = ben_in_a_decision(ben);
     ben.close();  // a refreshed page, a phone that slept
     std::this_thread::sleep_for(500ms);
     Client back(server.port());
-    back.hello();
-    back.send({{"type", "resume"}, {"room", code}, {"token", token}});
-    CHECK(back.expect("joined")["seat"] == 1);
+    CHECK(resume(back, code, token)["seat"] == 0);
     // The decision is still open: the same one, with the time it has left.
     const json again = back.expect("decision");
     CHECK(again["decision"] == decision["decision"]);
@@ -784,29 +794,26 @@ TEST_CASE("party: a player whose connection drops in a decision takes the seat b
     // Ben's move of that round is his own.
     const json moves = next_of(back, [](const json& m) { return m["type"] == "moves"; }, "the round's moves", 10s);
     for (const auto& mv : moves["moves"])
-        if (mv["seat"] == 1) CHECK(mv["by"] == "player");
+        if (mv["seat"] == 0) CHECK(mv["by"] == "player");
     CHECK(play_to_end(back, 60s)["status"] == "finished");
-    CHECK(ann_game.get()["status"] == "finished");
 }
 
-TEST_CASE("party: a dropped player's open decision is played as away when the drop grace is over, long before its own time [server][party]") {
+TEST_CASE("party: a dropped player's open decision is played as away when the drop grace is over, long before its own time, and their later ones at once [server][party][rules]") {
     TestServer server(drop_grace(400));
-    Client ann(server.port());
     Client ben(server.port());
-    const auto [code, token, decision] = ben_in_a_decision(server, ann, ben);
+    Client sam(server.port());
+    const auto [code, token, decision] = ben_in_a_decision(ben, &sam);
     const auto dropped = std::chrono::steady_clock::now();
     ben.close();
-    // Ann answers hers; Ben's is made by the server about 0.4 s after the drop (his own time is a
-    // minute): the round's moves show his chosen by "away".
+    // Ben's is made by the server about 0.4 s after the drop (his own time is a minute): the
+    // round's moves, as the spectator sees them, show it made "away".
     json bens;
     next_of(
-        ann,
+        sam,
         [&](const json& m) {
-            if (m["type"] == "decision" && m["seat"] == 0)
-                ann.send({{"type", "choose"}, {"decision", m["decision"]}, {"piece", m["options"][0]["piece"]}});
             if (m["type"] != "moves") return false;
             for (const auto& mv : m["moves"])
-                if (mv["seat"] == 1 && mv["by"] != "only_move") bens = mv;
+                if (mv["seat"] == 0 && mv["by"] != "only_move") bens = mv;
             return !bens.is_null();
         },
         "the moves of Ben's round", 10s);
@@ -814,24 +821,25 @@ TEST_CASE("party: a dropped player's open decision is played as away when the dr
     CHECK(bens["by"] == "away");
     CHECK(after >= 350ms);
     CHECK(after < 5s);
+    // Away past the grace: each of Ben's decisions is played at once (a minute each otherwise),
+    // so the game ends well within a minute.
+    const json over = next_of(sam, [](const json& m) { return m["type"] == "game_over"; }, "the end", 40s);
+    CHECK(over["status"] == "finished");
 }
 
 TEST_CASE("party: a pause holds a dropped player's decision for as long as it lasts [server][party]") {
     TestServer server(drop_grace(300));
-    Client ann(server.port());
     Client ben(server.port());
-    const auto [code, token, decision] = ben_in_a_decision(server, ann, ben);
-    ann.send({{"type", "pause"}});
-    room_where(ann, [](const json& m) { return m["paused"] == true; }, "the pause");
+    const auto [code, token, decision] = ben_in_a_decision(ben);
+    ben.send({{"type", "pause"}});
+    room_where(ben, [](const json& m) { return m["paused"] == true; }, "the pause");
     ben.close();
     std::this_thread::sleep_for(1200ms);  // four times the grace, paused
     Client back(server.port());
-    back.hello();
-    back.send({{"type", "resume"}, {"room", code}, {"token", token}});
-    back.expect("joined");
+    resume(back, code, token);
     const json again = back.expect("decision");
     CHECK(again["decision"] == decision["decision"]);
-    ann.send({{"type", "resume_game"}});
+    back.send({{"type", "resume_game"}});
     const json asked = back.expect("decision");  // asked again when play resumes
     CHECK(asked["decision"] == decision["decision"]);
     back.send({{"type", "choose"}, {"decision", asked["decision"]}, {"piece", asked["options"][0]["piece"]}});
