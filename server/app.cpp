@@ -19,6 +19,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <spdlog/spdlog.h>
 
+#include "database.h"
 #include "http_routes.h"
 #include "network.h"
 #include "room.h"
@@ -93,14 +94,17 @@ int run_app(int argc, char** argv) {
         "Every flag can also be set with the environment variable shown, e.g. SPOOKLUDO_PORT=8000.\n"
         "Players connect with: spookludo play ws://HOST:PORT --room CODE (WebSocket path /ws).\n"
         "HTTP: the web client on / (a room's join link: /r/<CODE>), GET /healthz, GET /metrics (Prometheus),\n"
-        "GET /records/<game id>. A WebSocket from a web page must come from the server's own pages (or an\n"
-        "--allow-origin); one without an Origin header (a native client) is always taken.\n"
+        "GET /games (finished games: ?room= &player= &game= &date=YYYY-MM-DD &page=), GET /games/<game id> (its\n"
+        "record; /records/<game id> too), GET /players/<name>. A WebSocket from a web page must come from the\n"
+        "server's own pages (or an --allow-origin); one without an Origin header (a native client) is always taken.\n"
         "Health check (e.g. Docker's HEALTHCHECK): spookludo-server --healthcheck [--port PORT] exits 0 when\n"
         "the server on this machine answers GET /healthz with 200 within 3 s, 1 otherwise.\n"
         "Exit status: 0 stopped cleanly (SIGTERM, SIGINT), --help, --version, or healthy (--healthcheck);\n"
-        "1 could not start (the data directory is not writable, the address or port cannot be bound, the TLS\n"
-        "certificate or key cannot be used) or unhealthy (--healthcheck); 2 a usage error (an unknown option,\n"
-        "a bad value, a file that does not exist: the message names it).");
+        "1 could not start (the data directory or its database is not usable, the address or port cannot be\n"
+        "bound, the TLS certificate or key cannot be used) or unhealthy (--healthcheck); 2 a usage error (an\n"
+        "unknown option, a bad value, a file that does not exist: the message names it); 3 the data\n"
+        "directory's database was written by a newer SpookLudo server (run that version, or use another\n"
+        "--data-dir).");
     app.add_option("--port", cfg.port, "TCP port for HTTP and WebSocket (0: any free port)")
         ->envname("SPOOKLUDO_PORT")->capture_default_str();
     app.add_option("--bind", cfg.bind, "Address to listen on")->envname("SPOOKLUDO_BIND")->capture_default_str();
@@ -208,7 +212,17 @@ int run_app(int argc, char** argv) {
 
     // The io_context outlives the services: rooms in the registry own timers bound to it.
     net::io_context io(cfg.threads);
-    Services services(cfg);
+    std::unique_ptr<Services> owned;
+    try {
+        owned = std::make_unique<Services>(cfg);
+    } catch (const db::TooNew& e) {
+        spdlog::error("{}", e.what());
+        return 3;
+    } catch (const std::exception& e) {
+        spdlog::error("cannot use the data directory {} (--data-dir, SPOOKLUDO_DATA_DIR): {}", cfg.data_dir, e.what());
+        return 1;
+    }
+    Services& services = *owned;
     std::unique_ptr<Network> network;
     try {
         network = std::make_unique<Network>(io, services);

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <variant>
+
+#include <nlohmann/json.hpp>
 
 #include "services.h"
 #include "spookludo/text.h"
@@ -60,6 +63,100 @@ bool positive_quality(std::string_view q) {
     if (q.size() > 1 && (q[1] != '.' || !std::all_of(q.begin() + 2, q.end(), digit))) return false;
     if (q[0] == '1') return std::all_of(q.begin() + std::min<std::size_t>(2, q.size()), q.end(), [](char c) { return c == '0'; });
     return std::any_of(q.begin() + std::min<std::size_t>(2, q.size()), q.end(), [](char c) { return c != '0'; });
+}
+
+// ---- The history: /games, /games/<id>, /players/<name> -----------------------------------------
+
+int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+// %XX and '+' decoded; nothing when the text has a bad escape.
+std::optional<std::string> percent_decoded(std::string_view text) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '+') {
+            out += ' ';
+        } else if (text[i] == '%') {
+            if (i + 2 >= text.size()) return std::nullopt;
+            const int hi = hex_value(text[i + 1]), lo = hex_value(text[i + 2]);
+            if (hi < 0 || lo < 0) return std::nullopt;
+            out += static_cast<char>(hi * 16 + lo);
+            i += 2;
+        } else {
+            out += text[i];
+        }
+    }
+    return out;
+}
+
+// YYYY-MM-DD (UTC) as Unix milliseconds at its midnight.
+std::optional<std::int64_t> day_ms(std::string_view text) {
+    if (text.size() != 10 || text[4] != '-' || text[7] != '-') return std::nullopt;
+    int y = 0, m = 0, d = 0;
+    if (std::from_chars(text.data(), text.data() + 4, y).ptr != text.data() + 4 ||
+        std::from_chars(text.data() + 5, text.data() + 7, m).ptr != text.data() + 7 ||
+        std::from_chars(text.data() + 8, text.data() + 10, d).ptr != text.data() + 10)
+        return std::nullopt;
+    if (m < 1 || m > 12 || d < 1 || d > 31 || y < 1970) return std::nullopt;
+    // Days from the civil date (Howard Hinnant's algorithm).
+    y -= m <= 2;
+    const int era = y / 400;
+    const int yoe = y - era * 400;
+    const int doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    const std::int64_t days = static_cast<std::int64_t>(era) * 146097 + doe - 719468;
+    return days * 86400000;
+}
+
+// The query of GET /games, or why it cannot be read.
+std::variant<GamesQuery, std::string> games_query(std::string_view query) {
+    GamesQuery q;
+    while (!query.empty()) {
+        const auto amp = query.find('&');
+        const auto pair = query.substr(0, amp);
+        query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+        if (pair.empty()) continue;
+        const auto eq = pair.find('=');
+        const auto key = pair.substr(0, eq);
+        const auto value = percent_decoded(eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1));
+        if (!value) return "a bad %-escape in " + std::string(key);
+        auto number = [&](int& into, int lo, int hi) -> std::optional<std::string> {
+            int n = 0;
+            const auto r = std::from_chars(value->data(), value->data() + value->size(), n);
+            if (r.ec != std::errc() || r.ptr != value->data() + value->size() || n < lo || n > hi)
+                return std::string(key) + " must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
+            into = n;
+            return std::nullopt;
+        };
+        if (key == "room") q.room = normalise_room_code(*value);
+        else if (key == "player") q.player = *value;
+        else if (key == "game") {
+            if (*value != "spook" && *value != "ludo") return "game must be spook or ludo";
+            q.game = *value;
+        } else if (key == "page") {
+            if (auto e = number(q.page, 1, 1000000)) return *e;
+        } else if (key == "per_page") {
+            if (auto e = number(q.per_page, 1, 100)) return *e;
+        } else if (key == "date" || key == "since" || key == "until") {
+            const auto ms = day_ms(*value);
+            if (!ms) return std::string(key) + " must be a day such as 2026-12-02 (UTC)";
+            if (key == "date") {
+                q.since_ms = *ms;
+                q.until_ms = *ms + 86400000;
+            } else if (key == "since") {
+                q.since_ms = *ms;
+            } else {
+                q.until_ms = *ms;
+            }
+        } else {
+            return "unknown parameter " + std::string(key) + " (room, player, game, date, since, until, page, per_page)";
+        }
+    }
+    return q;
 }
 
 }  // namespace
@@ -209,15 +306,50 @@ HttpAnswer answer_http(Services& services, const HttpRequest& request) {
     }
     if (target == "/healthz") return text(200, "text/plain", "ok\n");
     if (target == "/metrics") return text(200, "text/plain; version=0.0.4", services.metrics.prometheus_text());
-    constexpr std::string_view records = "/records/";
-    if (target.substr(0, records.size()) == records) {
-        // Served from disk: records are not kept in memory.
-        if (auto path = services.records.path_of(std::string(target.substr(records.size())))) {
+    const auto question = target.find('?');
+    const std::string_view path = target.substr(0, question);
+    const std::string_view query = question == std::string_view::npos ? std::string_view() : target.substr(question + 1);
+    const auto json_answer = [&](int status, const nlohmann::json& body) {
+        return text(status, "application/json", body.dump() + "\n");
+    };
+    constexpr std::string_view records = "/records/", games = "/games/", players = "/players/";
+    const bool record_path = path.substr(0, records.size()) == records;
+    if (record_path || (path.substr(0, games.size()) == games && path.size() > games.size())) {
+        // A record: from the database, else from its file (records are not kept in memory).
+        const std::string id(path.substr(record_path ? records.size() : games.size()));
+        try {
+            if (auto stored = services.history->record(id)) return text(200, "application/json", std::move(*stored));
+        } catch (const std::exception&) {
+            // the file below
+        }
+        if (auto file = services.records.path_of(id)) {
             auto answer = text(200, "application/json", "");
-            answer.file = std::move(path);
+            answer.file = std::move(file);
             return answer;
         }
         return text(404, "text/plain", "no such record\n");
+    }
+    if (path == "/games" || path == "/games/") {
+        auto q = games_query(query);
+        if (auto* why = std::get_if<std::string>(&q)) return json_answer(400, {{"error", *why}});
+        try {
+            return json_answer(200, services.history->games(std::get<GamesQuery>(q)));
+        } catch (const std::exception& e) {
+            return json_answer(503, {{"error", std::string("the history cannot be read now: ") + e.what()}});
+        }
+    }
+    if (path.substr(0, players.size()) == players && path.size() > players.size()) {
+        const auto name = percent_decoded(path.substr(players.size()));
+        if (!name || name->empty() || name->size() > 96) return json_answer(400, {{"error", "not a player's name"}});
+        try {
+            if (auto p = services.history->player(*name)) {
+                (*p)["games_url"] = "/games?player=" + std::string(path.substr(players.size()));
+                return json_answer(200, *p);
+            }
+            return json_answer(404, {{"error", "no game of a player named " + *name + " is kept"}});
+        } catch (const std::exception& e) {
+            return json_answer(503, {{"error", std::string("the history cannot be read now: ") + e.what()}});
+        }
     }
     if (auto answer = answer_web(web::built_in(), request)) return std::move(*answer);
     return text(404, "text/plain", std::string(kNotFound));

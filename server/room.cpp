@@ -1124,7 +1124,7 @@ private:
         if (table_) {
             if (status == GameStatus::abandoned) table_->abandon();
             const GameRecord& record = table_->record();
-            const std::string saved = services_.records.save(record, game_id_, owner_);
+            const std::string saved = services_.save_record(record, game_id_, owner_);
             // The record counts the game's players; the room's messages name its seats.
             for (int w : record.result.winners)
                 if (w >= 0 && w < static_cast<int>(players_.size())) over.winners.push_back(players_[static_cast<std::size_t>(w)]);

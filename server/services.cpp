@@ -1,5 +1,7 @@
 #include "services.h"
 
+#include "database.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -88,6 +90,9 @@ std::string Metrics::prometheus_text() {
       << "\nspookludo_records_evicted_total{class=\"bot_only\"} " << records_evicted[1] << '\n';
     gauge("spookludo_record_write_failures_total", "Attempts to write a game record that failed (each is logged).",
           "counter", record_write_failures);
+    gauge("spookludo_history_write_failures_total",
+          "Finished games the database (GET /games) could not take (each is logged; the record file stays).", "counter",
+          history_write_failures);
     gauge("spookludo_records_pending", "Game records held in memory until they can be written.", "gauge",
           records_pending);
     gauge("spookludo_records_written_on_retry_total", "Game records written after a failed attempt.", "counter",
@@ -635,6 +640,29 @@ std::vector<std::shared_ptr<Room>> Registry::all() {
 std::size_t Registry::size() {
     std::lock_guard lock(mutex_);
     return rooms_.size();
+}
+
+Services::Services(const Config& c)
+    : config(c),
+      records(std::filesystem::path(c.data_dir) / "records",
+              RecordLimits{.human_kept = c.records_kept, .bot_kept = c.bot_records_kept}, &metrics),
+      solutions({std::size_t(c.solution_cache_mb) << 20, c.solves_per_minute}, metrics),
+      registry(c.max_rooms),
+      database(std::make_unique<db::Database>(std::filesystem::path(c.data_dir) / "spookludo.db")),
+      history(std::make_unique<HistoryStore>(*database, HistoryLimits{c.records_kept, c.bot_records_kept})) {}
+
+Services::~Services() = default;
+
+std::string Services::save_record(const GameRecord& record, const std::string& id, const std::string& owner) {
+    const std::string saved = records.save(record, id, owner);
+    if (saved.empty()) return saved;
+    try {
+        history->add(record, id, owner, record_text(record));
+    } catch (const std::exception& e) {
+        ++metrics.history_write_failures;
+        spdlog::error("history: the database could not take game {}: {} (its record file is kept)", id, e.what());
+    }
+    return saved;
 }
 
 }  // namespace spookludo::server

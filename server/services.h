@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "config.h"
+#include "history.h"
 #include "spookludo/record.h"
 #include "spookludo/spook/solver.h"
 
@@ -55,6 +56,7 @@ struct Metrics {
     // The record store (RecordStore).
     std::atomic<long> records_kept[2]{};         // on disk, by RecordClass
     std::atomic<long> records_evicted[2]{};      // removed by retention, by RecordClass
+    std::atomic<long> history_write_failures{0};  // games the database could not take
     std::atomic<long> record_write_failures{0};  // attempts to write a record that failed
     std::atomic<long> records_pending{0};        // held in memory, waiting for a retry
     std::atomic<long> records_written_on_retry{0};
@@ -227,23 +229,31 @@ private:
     std::uint64_t counter_ = 0;
 };
 
+namespace db {
+class Database;
+}
+
 struct Services {
     Config config;
     Metrics metrics;
     RecordStore records;
     SharedSolutions solutions;
     Registry registry;
+    // The database (<data dir>/spookludo.db) and the finished games in it (GET /games ...).
+    std::unique_ptr<db::Database> database;
+    std::unique_ptr<HistoryStore> history;
     std::atomic<bool> shutting_down{false};
     // The `welcome`'s lan_urls: http(s)://ADDRESS:PORT for each network address the server
     // listens on (none inside a container, none bound to loopback). Set once before serving.
     std::vector<std::string> lan_urls;
 
-    explicit Services(const Config& c)
-        : config(c),
-          records(std::filesystem::path(c.data_dir) / "records",
-                  RecordLimits{.human_kept = c.records_kept, .bot_kept = c.bot_records_kept}, &metrics),
-          solutions({std::size_t(c.solution_cache_mb) << 20, c.solves_per_minute}, metrics),
-          registry(c.max_rooms) {}
+    // Opens the database (throws db::Error, or db::TooNew for a newer server's file).
+    explicit Services(const Config& c);
+    ~Services();
+
+    // A game's record, written to the record files and to the history; returns its id ("" when it
+    // could not even be rendered). Never throws: a failure is logged and counted.
+    std::string save_record(const GameRecord& record, const std::string& id, const std::string& owner);
 };
 
 // Room codes: 5 letters from an alphabet without look-alikes (no I, L, O, 0, 1).

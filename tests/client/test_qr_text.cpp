@@ -55,7 +55,8 @@ std::string decode(const std::vector<std::vector<bool>>& rows) {
         for (int y = 0; y < h * scale + 2 * margin; ++y) {
             for (int x = 0; x < w * scale + 2 * margin; ++x) {
                 const int my = (y - margin) / scale, mx = (x - margin) / scale;
-                const bool dark = y >= margin && x >= margin && my < h && mx < w && rows[my][mx];
+                const bool dark = y >= margin && x >= margin && my < h && mx < w &&
+                                  rows[static_cast<std::size_t>(my)][static_cast<std::size_t>(mx)];
                 out << (dark ? '1' : '0');
             }
             out << "\n";

@@ -142,12 +142,12 @@ TEST_CASE("server process: a data directory that cannot be created stops the ser
 TEST_CASE("server process: a record write that fails (file size limit, as a full disk) leaves no temporary file and logs the cause [server][process][records]") {
     Scratch dir("fsize");
     Server server;
-    // Files of at most 24 KB (the log stays below it; a Ludo game's record does not). The
+    // Files of at most 64 KB (the log and the database stay below it; a Ludo game's record does not). The
     // signal a process gets for going over the limit is ignored, as the server does it itself:
     // the write then fails with EFBIG, as a full disk fails with ENOSPC.
     start(server, dir.path, [] {
         std::signal(SIGXFSZ, SIG_IGN);
-        const rlimit limit{24 * 1024, 24 * 1024};
+        const rlimit limit{64 * 1024, 64 * 1024};
         setrlimit(RLIMIT_FSIZE, &limit);
     });
     Client ann(server.port);

@@ -1,0 +1,186 @@
+#include "database.h"
+
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace spookludo::server::db {
+
+namespace {
+
+// Version 1: finished games (their records and an index to query them by).
+constexpr std::string_view kSchema1 = R"sql(
+CREATE TABLE games (
+    id        TEXT PRIMARY KEY,   -- the game id: ROOM-<start ms>-<commitment prefix>
+    room      TEXT NOT NULL,
+    game      TEXT NOT NULL,      -- spook | ludo
+    status    TEXT NOT NULL,      -- finished | abandoned
+    ended_ms  INTEGER NOT NULL,   -- when it ended (Unix ms)
+    length    INTEGER NOT NULL,   -- rounds (Spook) or turns (Ludo)
+    people    INTEGER NOT NULL,   -- players who were people (0: a bot-only game)
+    owner     TEXT NOT NULL,      -- the address it counts against when records are trimmed
+    record    TEXT NOT NULL       -- the game record (docs/game-record.md), as served
+);
+CREATE INDEX games_by_end ON games (ended_ms DESC, id DESC);
+CREATE INDEX games_by_room ON games (room, ended_ms DESC);
+CREATE TABLE game_players (
+    game_id  TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat     INTEGER NOT NULL,    -- the room seat
+    name     TEXT NOT NULL,
+    bot      INTEGER NOT NULL,
+    place    INTEGER NOT NULL,    -- 1 = first; 0 = none (an abandoned game)
+    winner   INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX game_players_by_name ON game_players (name COLLATE NOCASE, game_id);
+)sql";
+
+constexpr Migration kMigrations[] = {{1, kSchema1}};
+
+std::string message_of(sqlite3* db, int rc) {
+    return db ? std::string(sqlite3_errmsg(db)) : std::string(sqlite3_errstr(rc));
+}
+
+}  // namespace
+
+std::span<const Migration> migrations() { return kMigrations; }
+
+Database::Database(const std::filesystem::path& file, std::span<const Migration> steps) : file_(file) {
+    // Created private to this user before SQLite opens it (SQLite would use the umask); the
+    // WAL and shared-memory files SQLite makes beside it take the database file's mode.
+    if (const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600); fd >= 0) {
+        ::fchmod(fd, 0600);
+        ::close(fd);
+    } else {
+        throw Error("cannot open the database " + file.string() + ": " + std::strerror(errno), SQLITE_CANTOPEN);
+    }
+    const int rc = sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, nullptr);
+    if (rc != SQLITE_OK) {
+        const std::string why = message_of(db_, rc);
+        sqlite3_close_v2(db_);
+        db_ = nullptr;
+        throw Error("cannot open the database " + file.string() + ": " + why, rc);
+    }
+    sqlite3_extended_result_codes(db_, 0);
+    sqlite3_busy_timeout(db_, 5000);
+    try {
+        exec("PRAGMA foreign_keys = ON");
+        // WAL: readers never block the writer; NORMAL: no fsync per transaction, only at checkpoints.
+        Statement(*this, "PRAGMA journal_mode = WAL").step();
+        exec("PRAGMA synchronous = NORMAL");
+        migrate(steps);
+    } catch (...) {
+        sqlite3_close_v2(db_);
+        db_ = nullptr;
+        throw;
+    }
+}
+
+Database::~Database() {
+    if (db_) sqlite3_close_v2(db_);
+}
+
+int Database::schema_version() {
+    Statement s(*this, "PRAGMA user_version");
+    s.step();
+    return static_cast<int>(s.int64(0));
+}
+
+void Database::migrate(std::span<const Migration> steps) {
+    const int known = steps.empty() ? 0 : steps.back().version;
+    const int at = schema_version();
+    if (at > known)
+        throw TooNew("the database " + file_.string() + " was written by a newer SpookLudo server (schema version " +
+                         std::to_string(at) + "; this server knows up to " + std::to_string(known) +
+                         "): run that version or newer, or start with another --data-dir",
+                     at, known);
+    for (const auto& step : steps) {
+        if (step.version <= at) continue;
+        Transaction t(*this);
+        exec(step.sql);
+        exec("PRAGMA user_version = " + std::to_string(step.version));
+        t.commit();
+    }
+}
+
+void Database::exec(std::string_view sql) {
+    char* error = nullptr;
+    const std::string text(sql);
+    if (const int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &error); rc != SQLITE_OK) {
+        const std::string why = error ? error : message_of(db_, rc);
+        sqlite3_free(error);
+        throw Error(why, rc);
+    }
+}
+
+Statement Database::prepare(std::string_view sql) { return Statement(*this, sql); }
+
+std::int64_t Database::changes() const { return sqlite3_changes64(db_); }
+
+Statement::Statement(Database& db, std::string_view sql) : db_(&db) {
+    if (const int rc = sqlite3_prepare_v2(db.handle(), sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr);
+        rc != SQLITE_OK)
+        throw Error(message_of(db.handle(), rc) + " (in: " + std::string(sql.substr(0, 80)) + ")", rc);
+}
+
+Statement::~Statement() {
+    if (stmt_) sqlite3_finalize(stmt_);
+}
+
+Statement::Statement(Statement&& other) noexcept : db_(other.db_), stmt_(other.stmt_) { other.stmt_ = nullptr; }
+
+Statement& Statement::bind(int index, std::int64_t value) {
+    sqlite3_bind_int64(stmt_, index, value);
+    return *this;
+}
+Statement& Statement::bind(int index, std::string_view value) {
+    sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
+    return *this;
+}
+Statement& Statement::bind(int index, std::nullopt_t) {
+    sqlite3_bind_null(stmt_, index);
+    return *this;
+}
+
+bool Statement::step() {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    const std::string why = message_of(db_->handle(), rc);
+    sqlite3_reset(stmt_);
+    throw Error(why, rc);
+}
+
+void Statement::reset() { sqlite3_reset(stmt_); }
+
+std::int64_t Statement::int64(int column) const { return sqlite3_column_int64(stmt_, column); }
+
+std::string Statement::text(int column) const {
+    const auto* p = sqlite3_column_text(stmt_, column);
+    return p ? std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)))
+             : std::string();
+}
+
+bool Statement::is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+
+Transaction::Transaction(Database& db) : db_(db) { db_.exec("BEGIN IMMEDIATE"); }
+
+Transaction::~Transaction() {
+    if (done_) return;
+    try {
+        db_.exec("ROLLBACK");
+    } catch (...) {
+        // Nothing to do: SQLite rolls back by itself when a statement failed badly enough.
+    }
+}
+
+void Transaction::commit() {
+    db_.exec("COMMIT");
+    done_ = true;
+}
+
+}  // namespace spookludo::server::db

@@ -1,0 +1,115 @@
+#pragma once
+// The server's SQLite database (<data dir>/spookludo.db): a thin RAII layer over SQLite's C API
+// (Debian's libsqlite3) and the schema's versions.
+//
+// The file is private to the server's user (mode 0600: it will hold seat-token hashes and server
+// seeds). It runs in WAL mode with synchronous=NORMAL: a transaction that returned is safe from a
+// crash of the process (kill -9 included: the WAL is in the operating system's hands); a power
+// cut or a kernel crash may lose the last transactions before a checkpoint, never corrupt the file.
+//
+// The schema's version is SQLite's user_version. At open, the migrations above the file's version
+// run in order, each in a transaction of its own; a file written by a newer server (a version
+// above the newest migration) is refused with TooNew, the file left untouched.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace spookludo::server::db {
+
+// What SQLite said, with what was being done ("cannot open ...: unable to open database file").
+class Error : public std::runtime_error {
+public:
+    Error(const std::string& what, int code) : std::runtime_error(what), code_(code) {}
+    int code() const noexcept { return code_; }  // SQLite's primary result code (SQLITE_FULL, ...)
+
+private:
+    int code_;
+};
+
+// The file's schema is newer than this server knows: upgrade the server (or use another file).
+class TooNew : public Error {
+public:
+    TooNew(const std::string& what, int file_version, int known)
+        : Error(what, 0), file_version(file_version), known(known) {}
+    int file_version;
+    int known;
+};
+
+struct Migration {
+    int version;           // the user_version after it (1, 2, ...: one step each)
+    std::string_view sql;  // statements separated by ';'
+};
+// The server's schema, oldest first (database.cpp).
+std::span<const Migration> migrations();
+
+class Statement;
+
+class Database {
+public:
+    // Opens `file`, creating it (0600) when missing, and brings its schema up to the newest of
+    // `steps` (the server's own by default). Throws Error, or TooNew.
+    explicit Database(const std::filesystem::path& file, std::span<const Migration> steps = migrations());
+    ~Database();
+    Database(const Database&) = delete;
+    Database& operator=(const Database&) = delete;
+
+    int schema_version();
+    const std::filesystem::path& file() const noexcept { return file_; }
+    void exec(std::string_view sql);  // statements without results; throws Error
+    Statement prepare(std::string_view sql);
+    std::int64_t changes() const;  // rows the last statement changed
+    sqlite3* handle() const noexcept { return db_; }
+
+private:
+    void migrate(std::span<const Migration> steps);
+    std::filesystem::path file_;
+    sqlite3* db_ = nullptr;
+};
+
+// A prepared statement: bind (1-based), step through the rows, read columns (0-based).
+class Statement {
+public:
+    Statement(Database& db, std::string_view sql);
+    ~Statement();
+    Statement(Statement&& other) noexcept;
+    Statement& operator=(Statement&&) = delete;
+    Statement(const Statement&) = delete;
+
+    Statement& bind(int index, std::int64_t value);
+    Statement& bind(int index, std::string_view value);
+    Statement& bind(int index, std::nullopt_t);
+    // The next row (true), or the end (false); throws Error.
+    bool step();
+    void run() { while (step()) {} }  // to the end, for statements without rows
+    void reset();                      // to run it again (the bindings stay)
+    std::int64_t int64(int column) const;
+    std::string text(int column) const;
+    bool is_null(int column) const;
+
+private:
+    Database* db_;
+    sqlite3_stmt* stmt_ = nullptr;
+};
+
+// BEGIN IMMEDIATE ... COMMIT; rolled back when destroyed without commit() (an exception).
+class Transaction {
+public:
+    explicit Transaction(Database& db);
+    ~Transaction();
+    Transaction(const Transaction&) = delete;
+    Transaction& operator=(const Transaction&) = delete;
+    void commit();
+
+private:
+    Database& db_;
+    bool done_ = false;
+};
+
+}  // namespace spookludo::server::db

@@ -1,0 +1,157 @@
+#include "history.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "database.h"
+
+namespace spookludo::server {
+
+using nlohmann::json;
+
+namespace {
+
+int people_in(const GameRecord& r) {
+    return static_cast<int>(std::count_if(r.seats.begin(), r.seats.end(), [](const RecordSeat& s) { return !s.bot; }));
+}
+
+}  // namespace
+
+HistoryStore::HistoryStore(db::Database& db, HistoryLimits limits) : db_(db), limits_(limits) {}
+
+void HistoryStore::add(const GameRecord& record, const std::string& id, const std::string& owner, const std::string& text) {
+    std::lock_guard lock(mutex_);
+    const bool people = people_in(record) > 0;
+    db::Transaction t(db_);
+    db_.prepare("INSERT OR REPLACE INTO games (id, room, game, status, ended_ms, length, people, owner, record) "
+                "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")
+        .bind(1, id)
+        .bind(2, id.substr(0, id.find('-')))
+        .bind(3, std::string(to_string(record.options.game)))
+        .bind(4, std::string(to_string(record.result.status)))
+        .bind(5, static_cast<std::int64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                               std::chrono::system_clock::now().time_since_epoch())
+                                               .count()))
+        .bind(6, static_cast<std::int64_t>(record.result.length))
+        .bind(7, static_cast<std::int64_t>(people_in(record)))
+        .bind(8, owner)
+        .bind(9, text)
+        .run();
+    auto seat = db_.prepare("INSERT INTO game_players (game_id, seat, name, bot, place, winner) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+    for (std::size_t p = 0; p < record.seats.size(); ++p) {
+        const auto& s = record.seats[p];
+        const int place = p < record.result.places.size() ? record.result.places[p] : 0;
+        const bool won = std::find(record.result.winners.begin(), record.result.winners.end(), s.seat) != record.result.winners.end();
+        seat.reset();
+        seat.bind(1, id)
+            .bind(2, static_cast<std::int64_t>(s.room_seat.value_or(s.seat)))
+            .bind(3, s.name)
+            .bind(4, std::int64_t{s.bot})
+            .bind(5, static_cast<std::int64_t>(place))
+            .bind(6, std::int64_t{won})
+            .run();
+    }
+    trim(people);
+    t.commit();
+}
+
+void HistoryStore::trim(bool people) {
+    const int bound = people ? limits_.people_kept : limits_.bots_kept;
+    const char* cls = people ? "people > 0" : "people = 0";
+    for (;;) {
+        auto n = db_.prepare(std::string("SELECT count(*) FROM games WHERE ") + cls);
+        n.step();
+        if (n.int64(0) <= bound) return;
+        // The owner holding the most; of those, the one with the oldest game: its oldest goes.
+        auto victim = db_.prepare(std::string("SELECT id FROM games WHERE ") + cls +
+                                  " AND owner = (SELECT owner FROM games WHERE " + cls +
+                                  " GROUP BY owner ORDER BY count(*) DESC, min(ended_ms) ASC LIMIT 1)"
+                                  " ORDER BY ended_ms ASC, id ASC LIMIT 1");
+        if (!victim.step()) return;
+        db_.prepare("DELETE FROM games WHERE id = ?1").bind(1, victim.text(0)).run();
+    }
+}
+
+std::optional<std::string> HistoryStore::record(const std::string& id) {
+    std::lock_guard lock(mutex_);
+    auto s = db_.prepare("SELECT record FROM games WHERE id = ?1");
+    s.bind(1, id);
+    if (!s.step()) return std::nullopt;
+    return s.text(0);
+}
+
+json HistoryStore::games(const GamesQuery& q) {
+    std::lock_guard lock(mutex_);
+    std::string where = " WHERE 1";
+    if (!q.room.empty()) where += " AND g.room = ?1";
+    if (!q.player.empty())
+        where += " AND EXISTS (SELECT 1 FROM game_players p WHERE p.game_id = g.id AND p.name = ?2 COLLATE NOCASE)";
+    if (!q.game.empty()) where += " AND g.game = ?3";
+    if (q.since_ms) where += " AND g.ended_ms >= ?4";
+    if (q.until_ms) where += " AND g.ended_ms < ?5";
+    auto bind = [&](db::Statement& s) {
+        if (!q.room.empty()) s.bind(1, q.room);
+        if (!q.player.empty()) s.bind(2, q.player);
+        if (!q.game.empty()) s.bind(3, q.game);
+        if (q.since_ms) s.bind(4, *q.since_ms);
+        if (q.until_ms) s.bind(5, *q.until_ms);
+    };
+    auto total = db_.prepare("SELECT count(*) FROM games g" + where);
+    bind(total);
+    total.step();
+    const std::int64_t count = total.int64(0);
+    const int per_page = std::clamp(q.per_page, 1, 100);
+    const int page = std::max(q.page, 1);
+    auto rows = db_.prepare("SELECT g.id, g.room, g.game, g.status, g.ended_ms, g.length FROM games g" + where +
+                            " ORDER BY g.ended_ms DESC, g.id DESC LIMIT ?6 OFFSET ?7");
+    bind(rows);
+    rows.bind(6, std::int64_t{per_page}).bind(7, static_cast<std::int64_t>(page - 1) * per_page);
+    json list = json::array();
+    auto players = db_.prepare("SELECT seat, name, bot, place, winner FROM game_players WHERE game_id = ?1 ORDER BY seat");
+    while (rows.step()) {
+        json g = {{"id", rows.text(0)},       {"room", rows.text(1)},        {"game", rows.text(2)},
+                  {"status", rows.text(3)},   {"ended_ms", rows.int64(4)},   {"length", rows.int64(5)},
+                  {"record", "/games/" + rows.text(0)}, {"players", json::array()}};
+        players.reset();
+        players.bind(1, rows.text(0));
+        while (players.step())
+            g["players"].push_back({{"seat", players.int64(0)},
+                                    {"name", players.text(1)},
+                                    {"bot", players.int64(2) != 0},
+                                    {"place", players.int64(3)},
+                                    {"winner", players.int64(4) != 0}});
+        list.push_back(std::move(g));
+    }
+    return {{"games", std::move(list)}, {"page", page}, {"per_page", per_page}, {"total", count},
+            {"pages", (count + per_page - 1) / per_page}};
+}
+
+std::optional<json> HistoryStore::player(const std::string& name) {
+    std::lock_guard lock(mutex_);
+    auto s = db_.prepare(
+        "SELECT g.game, count(*), sum(p.winner), sum(CASE WHEN g.status = 'finished' THEN 1 ELSE 0 END), "
+        "sum(CASE WHEN p.place = 1 THEN 1 ELSE 0 END), sum(CASE WHEN p.place = 2 THEN 1 ELSE 0 END), "
+        "sum(CASE WHEN p.place = 3 THEN 1 ELSE 0 END), max(g.ended_ms) "
+        "FROM game_players p JOIN games g ON g.id = p.game_id WHERE p.name = ?1 COLLATE NOCASE GROUP BY g.game ORDER BY g.game");
+    s.bind(1, name);
+    json by_game = json::object();
+    std::int64_t games = 0, wins = 0;
+    while (s.step()) {
+        by_game[s.text(0)] = {{"games", s.int64(1)},  {"wins", s.int64(2)},   {"finished", s.int64(3)},
+                              {"places", {{"1", s.int64(4)}, {"2", s.int64(5)}, {"3", s.int64(6)}}},
+                              {"last_ms", s.int64(7)}};
+        games += s.int64(1);
+        wins += s.int64(2);
+    }
+    if (games == 0) return std::nullopt;
+    return json{{"name", name}, {"games", games}, {"wins", wins}, {"by_game", std::move(by_game)}};
+}
+
+std::int64_t HistoryStore::count(bool people) {
+    std::lock_guard lock(mutex_);
+    auto n = db_.prepare(std::string("SELECT count(*) FROM games WHERE ") + (people ? "people > 0" : "people = 0"));
+    n.step();
+    return n.int64(0);
+}
+
+}  // namespace spookludo::server

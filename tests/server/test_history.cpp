@@ -1,0 +1,226 @@
+// The server's database (server/database.h) and the history of finished games in it (issue #18):
+// a private WAL file whose schema is migrated at start and refused when newer, and GET /games,
+// /games/<id>, /players/<name> over loopback with the real server.
+#include <doctest/doctest.h>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "database.h"
+#include "harness.h"
+#include "history.h"
+
+using namespace spookludo;
+using namespace spookludo::testing;
+namespace fs = std::filesystem;
+namespace db = spookludo::server::db;
+
+namespace {
+
+json get_json(std::uint16_t port, const std::string& target, int expect_status = 200) {
+    const auto [status, body] = http_get(port, target);
+    CHECK_MESSAGE(status == expect_status, target << " answered " << status << ": " << body);
+    return json::parse(body);
+}
+
+// Ann's room with a server bot; `games` quick games (one piece each: no decisions). Returns the
+// game ids, oldest first.
+std::vector<std::string> play_games(Client& ann, const std::string& name, int games, std::string* code = nullptr) {
+    const std::string room = create_room(ann, {{"game", "spook"}, {"players", 2}, {"pieces", 1}}, name, json{{"pace_ms", 0}});
+    if (code) *code = room;
+    ann.send({{"type", "add_bot"}, {"policy", "random"}});
+    ann.expect("room");
+    std::vector<std::string> ids;
+    for (int g = 0; g < games; ++g) {
+        ann.send({{"type", "start"}});
+        const json over = play_to_end(ann);
+        REQUIRE(over["status"] == "finished");
+        ids.push_back(over["game_id"]);
+    }
+    return ids;
+}
+
+}  // namespace
+
+TEST_CASE("database: a new file is private (0600), in WAL mode, at the newest schema version [history]") {
+    TempDir dir("db");
+    const fs::path file = dir.path / "spookludo.db";
+    db::Database d(file);
+    struct stat st {};
+    REQUIRE(::stat(file.c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0600);
+    CHECK(d.schema_version() == db::migrations().back().version);
+    auto mode = d.prepare("PRAGMA journal_mode");
+    REQUIRE(mode.step());
+    CHECK(mode.text(0) == "wal");
+}
+
+TEST_CASE("database: a file of an older schema is migrated at open, its data kept; a newer one is refused, untouched [history]") {
+    TempDir dir("db");
+    const fs::path file = dir.path / "spookludo.db";
+    // The older server's schema: version 1 only.
+    static constexpr db::Migration v1[] = {{1, "CREATE TABLE seats (name TEXT NOT NULL); INSERT INTO seats VALUES ('Ann')"}};
+    { db::Database old(file, v1); }
+    static constexpr db::Migration v2[] = {
+        {1, "CREATE TABLE seats (name TEXT NOT NULL); INSERT INTO seats VALUES ('Ann')"},
+        {2, "ALTER TABLE seats ADD COLUMN bot INTEGER NOT NULL DEFAULT 0; INSERT INTO seats VALUES ('best bot 1', 1)"}};
+    {
+        db::Database now(file, v2);
+        CHECK(now.schema_version() == 2);
+        auto rows = now.prepare("SELECT name, bot FROM seats ORDER BY rowid");
+        REQUIRE(rows.step());
+        CHECK(rows.text(0) == "Ann");  // the old row, kept
+        CHECK(rows.int64(1) == 0);
+        REQUIRE(rows.step());
+        CHECK(rows.text(0) == "best bot 1");
+    }
+    // Opened by the older server again: refused, and the file stays at version 2.
+    try {
+        db::Database older(file, v1);
+        FAIL("a newer schema was opened");
+    } catch (const db::TooNew& e) {
+        CHECK(e.file_version == 2);
+        CHECK(e.known == 1);
+        CHECK(std::string(e.what()).find("newer SpookLudo server") != std::string::npos);
+    }
+    CHECK(db::Database(file, v2).schema_version() == 2);
+}
+
+TEST_CASE("database: the server refuses a data directory whose database a newer server wrote: the message, exit 3 [history][process]") {
+    TempDir dir("db");
+    {
+        db::Database d(dir.path / "spookludo.db");
+        d.exec("PRAGMA user_version = 999");
+    }
+    const std::string command = std::string(SPOOKLUDO_SERVER_BINARY) + " --port 0 --bind 127.0.0.1 --data-dir " +
+                                dir.path.string() + " 2>&1";
+    FILE* p = ::popen(command.c_str(), "r");
+    REQUIRE(p);
+    std::string out;
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, p)) out += buf;
+    const int status = ::pclose(p);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 3);
+    CHECK_MESSAGE(out.find("was written by a newer SpookLudo server (schema version 999") != std::string::npos, out);
+}
+
+TEST_CASE("history: finished games are listed newest first, filtered by room, player, game and date, page by page [history][server]") {
+    TestServer server;
+    Client ann(server.port());
+    std::string ann_room;
+    const auto anns = play_games(ann, "Ann", 3, &ann_room);
+    Client ben(server.port());
+    std::string ben_room;
+    const auto bens = play_games(ben, "Ben", 2, &ben_room);
+
+    const json all = get_json(server.port(), "/games");
+    CHECK(all["total"] == 5);
+    REQUIRE(all["games"].size() == 5);
+    CHECK(all["games"][0]["id"] == bens.back());  // newest first
+    CHECK(all["games"][4]["id"] == anns.front());
+    const json first = all["games"][4];
+    CHECK(first["room"] == ann_room);
+    CHECK(first["game"] == "spook");
+    CHECK(first["status"] == "finished");
+    CHECK(first["record"] == "/games/" + anns.front());
+    REQUIRE(first["players"].size() == 2);
+    CHECK(first["players"][0]["name"] == "Ann");
+    CHECK(first["players"][1]["bot"] == true);
+
+    CHECK(get_json(server.port(), "/games?room=" + ben_room)["total"] == 2);
+    CHECK(get_json(server.port(), "/games?room=" + std::string(1, static_cast<char>(std::tolower(ann_room[0]))) +
+                                      ann_room.substr(1))["total"] == 3);  // a code in lower case too
+    CHECK(get_json(server.port(), "/games?player=ann")["total"] == 3);  // names: case-insensitive
+    CHECK(get_json(server.port(), "/games?game=ludo")["total"] == 0);
+    CHECK(get_json(server.port(), "/games?date=2001-01-01")["total"] == 0);
+    CHECK(get_json(server.port(), "/games?since=2001-01-01")["total"] == 5);
+
+    const json page2 = get_json(server.port(), "/games?per_page=2&page=2");
+    CHECK(page2["pages"] == 3);
+    CHECK(page2["page"] == 2);
+    REQUIRE(page2["games"].size() == 2);
+    CHECK(page2["games"][0]["id"] == anns[2]);
+    CHECK(page2["games"][1]["id"] == anns[1]);
+    CHECK(get_json(server.port(), "/games?per_page=2&page=9")["games"].empty());
+
+    // Bad parameters say what is wrong.
+    CHECK(get_json(server.port(), "/games?page=0", 400)["error"] == "page must be a whole number from 1 to 1000000");
+    CHECK(get_json(server.port(), "/games?game=chess", 400)["error"] == "game must be spook or ludo");
+    CHECK(get_json(server.port(), "/games?date=yesterday", 400)["error"] == "date must be a day such as 2026-12-02 (UTC)");
+    CHECK(get_json(server.port(), "/games?colour=red", 400)["error"].get<std::string>().rfind("unknown parameter colour", 0) == 0);
+}
+
+TEST_CASE("history: a game's record is at /games/<id> and at /records/<id>, the same document [history][server]") {
+    TestServer server;
+    Client ann(server.port());
+    const auto ids = play_games(ann, "Ann", 1);
+    const auto [status, body] = http_get(server.port(), "/games/" + ids[0]);
+    REQUIRE(status == 200);
+    const auto [status2, body2] = http_get(server.port(), "/records/" + ids[0]);
+    REQUIRE(status2 == 200);
+    CHECK(json::parse(body) == json::parse(body2));
+    CHECK(json::parse(body)["result"]["status"] == "finished");
+    CHECK(http_get(server.port(), "/games/NOPE-1-abc").first == 404);
+}
+
+TEST_CASE("history: a player's page counts games, wins and places by game; a name with SQL in it is just a name [history][server][security]") {
+    TestServer server;
+    Client ann(server.port());
+    const auto ids = play_games(ann, "Ann", 3);
+    const json ann_page = get_json(server.port(), "/players/Ann");
+    CHECK(ann_page["games"] == 3);
+    CHECK(ann_page["by_game"]["spook"]["games"] == 3);
+    const int wins = ann_page["wins"];
+    CHECK(ann_page["by_game"]["spook"]["places"]["1"] == wins);
+    CHECK(ann_page["by_game"]["spook"]["places"]["2"] == 3 - wins);
+    CHECK(get_json(server.port(), "/players/ANN")["games"] == 3);
+
+    const std::string sly = "x'); DROP TABLE games;--";  // 24 characters: a valid name
+    Client bobby(server.port());
+    play_games(bobby, sly, 1);
+    std::string escaped;
+    for (unsigned char c : sly) {
+        char hex[4];
+        std::snprintf(hex, sizeof hex, "%%%02X", c);
+        escaped += std::isalnum(c) ? std::string(1, static_cast<char>(c)) : std::string(hex);
+    }
+    const json page = get_json(server.port(), "/players/" + escaped);
+    CHECK(page["name"] == sly);
+    CHECK(page["games"] == 1);
+    CHECK(get_json(server.port(), "/games?player=" + escaped)["total"] == 1);
+    CHECK(get_json(server.port(), "/games")["total"] == 4);  // every table still there
+    CHECK(get_json(server.port(), "/players/Nobody", 404)["error"] == "no game of a player named Nobody is kept");
+}
+
+TEST_CASE("history: over its bounds the database gives up the oldest game of the address holding the most, each class on its own [history][records]") {
+    TempDir dir("db");
+    db::Database d(dir.path / "spookludo.db");
+    server::HistoryStore history(d, {.people_kept = 3, .bots_kept = 2});
+    auto record = [](bool people) {
+        GameRecord r;
+        r.seats = {{0, people ? "Ann" : "best bot 2", !people, std::nullopt}, {1, "best bot 1", true, PolicyKind::best}};
+        r.result.status = GameStatus::finished;
+        r.result.places = {1, 2};
+        r.result.winners = {0};
+        return r;
+    };
+    // A flood from one address, and one household's games among them.
+    history.add(record(true), "HOUSE-1-a", "10.0.0.1", "{}");
+    for (int i = 0; i < 5; ++i) history.add(record(true), "FLOOD-" + std::to_string(i) + "-a", "10.6.6.6", "{}");
+    for (int i = 0; i < 4; ++i) history.add(record(false), "BOTS-" + std::to_string(i) + "-a", "10.6.6.6", "{}");
+    CHECK(history.count(true) == 3);
+    CHECK(history.count(false) == 2);
+    CHECK(history.record("HOUSE-1-a"));   // the household's game stays
+    CHECK_FALSE(history.record("FLOOD-0-a"));
+    CHECK(history.record("FLOOD-4-a"));
+    CHECK(history.record("BOTS-3-a"));
+    CHECK_FALSE(history.record("BOTS-1-a"));
+}
