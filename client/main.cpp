@@ -3,6 +3,7 @@
 
 #include "boards_command.h"
 #include "bot_command.h"
+#include "history_command.h"
 #include "play_command.h"
 #include "sim_command.h"
 #include "spookludo/command_line.h"
@@ -24,17 +25,20 @@ int main(int argc, char** argv) {
     app.footer(
         "Run 'spookludo COMMAND --help' for a command's flags.\n"
         "Exit status:\n"
-        "  0    done: sim and boards finished, verify verified, play/watch/bot ended normally; --help, --version\n"
+        "  0    done: sim and boards finished, verify verified, history listed, play/watch/bot ended normally;\n"
+        "       --help, --version\n"
         "  1    verify: a discrepancy (named); play, watch, bot: the game ended badly after joining\n"
         "       (abandoned, kicked, the server went away)\n"
         "  2    a usage error (a missing argument, an unknown option, a bad value: the message names it),\n"
-        "       bad input (a file that cannot be read, options the game refuses), or play/watch/bot could\n"
+        "       bad input (a file that cannot be read, options the game refuses), history could not fetch\n"
+        "       the list, or play/watch/bot could\n"
         "       not get in (cannot connect, unknown room, room full, protocol version)\n"
         "  130  bot: interrupted (Ctrl-C)");
     int exit_code = 0;
     spookludo::cli::add_sim_command(app, exit_code);
     spookludo::cli::add_boards_command(app, exit_code);
     spookludo::cli::add_verify_command(app, exit_code);
+    spookludo::cli::add_history_command(app, exit_code);
     spookludo::cli::add_play_command(app, exit_code);
     spookludo::cli::add_watch_command(app, exit_code);
     spookludo::cli::add_bot_command(app, exit_code);

@@ -8,7 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "net.h"
+#include "http_fetch.h"
 #include "spookludo/verify.h"
 
 namespace spookludo::cli {
@@ -18,43 +18,17 @@ namespace {
 // The server's records are a few MB at most; anything much larger is not one.
 constexpr std::size_t kMaxRecordBytes = 64u * 1024 * 1024;
 
-// Why a record could not be had: verify's exit status 2.
-struct Unreadable : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-// The record's text from a file, or over HTTP(S) from a server's /records/<id>.
+// The record's text from a file, or over HTTP(S) from a server's /records/<id> or /games/<id>.
 std::string record_text(const std::string& where, const std::string& ca_file) {
     const bool address = where.starts_with("http://") || where.starts_with("https://");
     if (!ca_file.empty() && !where.starts_with("https://"))
-        throw Unreadable("--ca-file is for an https:// address (" + where + " is not one)");
-    if (address) {
-        std::string error;
-        auto url = client::parse_http_url(where, error);
-        if (!url) throw Unreadable(error);
-        if (!ca_file.empty()) {
-            if (auto problem = client::ca_file_problem(ca_file)) throw Unreadable(*problem);
-            url->ca_file = ca_file;
-        }
-        client::HttpResponse response;
-        try {
-            response = client::http_get(*url, kMaxRecordBytes, std::chrono::seconds(10));
-        } catch (const std::runtime_error& e) {
-            throw Unreadable("cannot fetch " + where + ": " + e.what());
-        }
-        if (response.status == 404)
-            throw Unreadable("no record at " + where +
-                             " (HTTP 404: the server does not have it; check the game id, or verify the file from "
-                             "the server's data directory, <data-dir>/records/<id>.json)");
-        if ((response.status == 301 || response.status == 308) && response.location.starts_with("https://"))
-            throw Unreadable("the server speaks TLS only: verify " + response.location + " (HTTP " +
-                             std::to_string(response.status) + ")");
-        if (response.status != 200)
-            throw Unreadable("cannot fetch " + where + ": the server answered HTTP " + std::to_string(response.status));
-        return std::move(response.body);
-    }
+        throw FetchError("--ca-file is for an https:// address (" + where + " is not one)");
+    if (address)
+        return fetch_text(where, ca_file, kMaxRecordBytes, "record",
+                          "the server does not have it; check the game id, or verify the file from the server's data "
+                          "directory, <data-dir>/records/<id>.json");
     std::ifstream in(where, std::ios::binary);
-    if (!in) throw Unreadable("cannot read " + where);
+    if (!in) throw FetchError("cannot read " + where);
     std::stringstream text;
     text << in.rdbuf();
     return text.str();
@@ -90,7 +64,7 @@ void add_verify_command(CLI::App& app, int& exit_code) {
         std::string text;
         try {
             text = record_text(*path, *ca_file);
-        } catch (const Unreadable& e) {
+        } catch (const FetchError& e) {
             std::cerr << "spookludo verify: " << e.what() << "\n";
             exit_code = 2;
             return;
