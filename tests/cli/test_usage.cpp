@@ -70,13 +70,15 @@ TEST_CASE("usage errors: spookludo and every subcommand exit 2 naming the proble
     check_usage_error({kClient, "watch", "ws://127.0.0.1:7777"}, "spookludo watch", "--room is required");
     check_usage_error({kClient, "verify"}, "spookludo verify", "record is required");
     check_usage_error({kClient, "bot"}, "spookludo bot", "url is required");
+    check_usage_error({kClient, "history"}, "spookludo history", "server is required");
+    check_usage_error({kClient, "history", "http://127.0.0.1:7777", "--game", "chess"}, "spookludo history", "chess");
     check_usage_error({kClient, "sim", "--seed"}, "spookludo sim", "--seed");
     // Unknown options and commands.
     check_usage_error({kClient, "play", "ws://127.0.0.1:7777", "--colour", "red"}, "spookludo play", "--colour");
     check_usage_error({kClient, "sim", "--bogus"}, "spookludo sim", "--bogus");
     check_usage_error({kClient, "boards", "--bogus"}, "spookludo boards", "--bogus");
     check_usage_error({kClient, "verify", "a.json", "--bogus"}, "spookludo verify", "--bogus");
-    check_usage_error({kClient, "dance"}, "spookludo", "'dance' is not a command (the commands: sim, boards, verify, play, watch, bot)");
+    check_usage_error({kClient, "dance"}, "spookludo", "'dance' is not a command (the commands: sim, boards, verify, history, play, watch, bot)");
     // Bad values.
     check_usage_error({kClient, "sim", "--games", "abc"}, "spookludo sim", "--games: must be a number above 0 (got \"abc\")");
     check_usage_error({kClient, "sim", "--game", "chess"}, "spookludo sim", "chess");
@@ -131,7 +133,7 @@ TEST_CASE("usage errors: the benchmark and load programs exit 2 naming the probl
 
 TEST_CASE("usage: --help exits 0 and documents the exit statuses in every program and subcommand, and --version exits 0 [cli]") {
     check_help({kClient});
-    for (const char* sub : {"sim", "boards", "verify", "play", "watch", "bot"}) {
+    for (const char* sub : {"sim", "boards", "verify", "history", "play", "watch", "bot"}) {
         CAPTURE(sub);
         check_help({kClient, sub});
     }
