@@ -8,6 +8,7 @@ import path from 'node:path';
 import http from 'node:http';
 import https from 'node:https';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -180,3 +181,18 @@ export async function answerDecisions(page, done, { ms = 120000, pick = 0, stop,
 }
 
 export { sleep };
+
+// One server (with `args`) and one browser for a test file: started before its tests, stopped
+// after them; `party.server` and `party.browser` are there once the tests run.
+export function serverAndBrowser(args = []) {
+  const party = { server: null, browser: null };
+  before(async () => {
+    party.server = await startServer(args);
+    party.browser = await launch();
+  });
+  after(async () => {
+    await party.browser?.close();
+    await party.server?.stop();
+  });
+  return party;
+}

@@ -1,36 +1,27 @@
 // The host in a browser: seats and bots in the lobby, the start; in the game a pause that freezes
 // every countdown, a kick (asked again first), and the end of the game (asked again first). A
 // spectator's page follows the game.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { startServer, launch, newPage, PHONE, DESKTOP, roomCode, until, sleep, answerDecisions } from './harness.js';
+import { newPage, PHONE, DESKTOP, roomCode, until, sleep, answerDecisions, serverAndBrowser } from './harness.js';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer(['--decision-ms', '30000']);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const party = serverAndBrowser(['--decision-ms', '30000']);
 
 const taken = (page) => page.locator('#seats li:not(.free)').count();
 const seatsShown = (page) => page.locator('#seats li').count();
 
 test('the host adds bots and seats, starts, pauses (countdowns freeze), kicks and ends the game', { timeout: 120000 }, async () => {
   const errors = [];
-  const ann = await newPage(browser, DESKTOP, errors);
-  const ben = await newPage(browser, PHONE, errors);
-  await ann.goto(server.base + '/');
+  const ann = await newPage(party.browser, DESKTOP, errors);
+  const ben = await newPage(party.browser, PHONE, errors);
+  await ann.goto(party.server.base + '/');
   await ann.locator('#create summary').click();
   await ann.fill('#create-name', 'Ann');
   await ann.fill('#create-players', '2');
   await ann.click('#create-go');
   const code = await roomCode(ann);
-  await ben.goto(`${server.base}/r/${code}`);
+  await ben.goto(`${party.server.base}/r/${code}`);
   await ben.fill('#join-name', 'Ben');
   await ben.click('#join-go');
   await until(async () => (await taken(ann)) === 2, 'Ben seated');
@@ -62,8 +53,8 @@ test('the host adds bots and seats, starts, pauses (countdowns freeze), kicks an
   assert.equal(await ben.locator('#start').count(), 0, 'only the host has the controls');
 
   // A spectator joins before the start.
-  const watcher = await newPage(browser, PHONE, errors);
-  await watcher.goto(`${server.base}/r/${code}`);
+  const watcher = await newPage(party.browser, PHONE, errors);
+  await watcher.goto(`${party.server.base}/r/${code}`);
   await watcher.click('#watch-go');
   await until(async () => /watching/.test(await watcher.locator('#bar').textContent()), 'the spectator in');
 
@@ -111,9 +102,9 @@ test('the host adds bots and seats, starts, pauses (countdowns freeze), kicks an
   assert.match(await ann.locator('#end-winner').textContent(), /The game was abandoned/);
   await watcher.locator('#end-winner').waitFor({ timeout: 10000 });
   const link = await ann.locator('#end-record').getAttribute('href');
-  const file = server.recordFile(link.split('/').pop());
+  const file = party.server.recordFile(link.split('/').pop());
   await until(() => fs.existsSync(file), 'the record of the abandoned game');
-  const v = await server.verify(file);
+  const v = await party.server.verify(file);
   assert.equal(v.code, 0, v.out);
   // Back to the room's lobby for a rematch.
   await ann.click('#end-close');
@@ -123,8 +114,8 @@ test('the host adds bots and seats, starts, pauses (countdowns freeze), kicks an
 
 test('a spectator page follows a whole game to its end', { timeout: 120000 }, async () => {
   const errors = [];
-  const ann = await newPage(browser, DESKTOP, errors);
-  await ann.goto(server.base + '/');
+  const ann = await newPage(party.browser, DESKTOP, errors);
+  await ann.goto(party.server.base + '/');
   await ann.locator('#create summary').click();
   await ann.fill('#create-name', 'Ann');
   await ann.fill('#create-players', '2');
@@ -135,8 +126,8 @@ test('a spectator page follows a whole game to its end', { timeout: 120000 }, as
   await ann.click('#start');
   await ann.locator('#standings').waitFor({ timeout: 20000 });
   // A latecomer who asks for a seat after the start watches.
-  const late = await newPage(browser, PHONE, errors);
-  await late.goto(`${server.base}/r/${code}`);
+  const late = await newPage(party.browser, PHONE, errors);
+  await late.goto(`${party.server.base}/r/${code}`);
   await late.fill('#join-name', 'Cid');
   await late.click('#join-go');
   await until(async () => /watching/.test(await late.locator('#bar').textContent()), 'the latecomer watching');

@@ -1,31 +1,22 @@
 // Names and every server string go into the page as text: a name made of HTML shows as those
 // characters, in the lobby, the story and the game, and no element comes out of it. And a page of
 // another site cannot open the game's WebSocket from a browser (the server checks the Origin).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, PHONE, DESKTOP, roomCode, until, otherSite } from './harness.js';
+import { newPage, PHONE, DESKTOP, roomCode, until, otherSite, serverAndBrowser } from './harness.js';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const party = serverAndBrowser();
 
 test('a hostile name renders as text, never as HTML', { timeout: 60000 }, async () => {
   const errors = [];
   const dialogs = [];
-  const host = await newPage(browser, DESKTOP, errors);
-  const guest = await newPage(browser, PHONE, errors);
+  const host = await newPage(party.browser, DESKTOP, errors);
+  const guest = await newPage(party.browser, PHONE, errors);
   for (const p of [host, guest]) p.on('dialog', (d) => {
     dialogs.push(d.message());
     d.dismiss();
   });
-  await host.goto(server.base + '/');
+  await host.goto(party.server.base + '/');
   await host.locator('#create summary').click();
   await host.fill('#create-name', 'Ann');
   await host.fill('#create-players', '3');
@@ -33,7 +24,7 @@ test('a hostile name renders as text, never as HTML', { timeout: 60000 }, async 
   const code = await roomCode(host);
 
   // Too long for the server (28 characters): the refusal names it, as text.
-  await guest.goto(`${server.base}/r/${code}`);
+  await guest.goto(`${party.server.base}/r/${code}`);
   await guest.fill('#join-name', '<img src=x onerror=alert(1)>');
   await guest.click('#join-go');
   await guest.locator('#home-message').waitFor();
@@ -67,7 +58,7 @@ test("a page of another site cannot open the server's WebSocket; the server's ow
   const other = await otherSite();
   try {
     const errors = [];
-    const page = await newPage(browser, DESKTOP, errors);
+    const page = await newPage(party.browser, DESKTOP, errors);
     const tryOpen = (url) => page.evaluate((u) => new Promise((resolve) => {
       const ws = new WebSocket(u);
       ws.onopen = () => {
@@ -77,9 +68,9 @@ test("a page of another site cannot open the server's WebSocket; the server's ow
       ws.onclose = () => resolve('refused');
     }), url);
     await page.goto(`http://127.0.0.1:${other.address().port}/`);
-    assert.equal(await tryOpen(`${server.ws}/ws`), 'refused');
-    await page.goto(`${server.base}/`);
-    assert.equal(await tryOpen(`${server.ws}/ws`), 'open');
+    assert.equal(await tryOpen(`${party.server.ws}/ws`), 'refused');
+    await page.goto(`${party.server.base}/`);
+    assert.equal(await tryOpen(`${party.server.ws}/ws`), 'open');
   } finally {
     other.close();
   }

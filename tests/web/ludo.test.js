@@ -1,25 +1,16 @@
 // Classic Ludo on arms of 6: a browser player on a phone chooses every move by tapping the piece
 // on the SVG board, against a server bot, to the end; the record verifies.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { startServer, launch, newPage, PHONE, roomCode, until, sleep } from './harness.js';
+import { newPage, PHONE, roomCode, until, sleep, serverAndBrowser } from './harness.js';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer(['--decision-ms', '15000']);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const party = serverAndBrowser(['--decision-ms', '15000']);
 
 test('a Ludo game (arm 6) with a browser player tapping pieces, to its end', { timeout: 150000 }, async () => {
   const errors = [];
-  const page = await newPage(browser, PHONE, errors);
-  await page.goto(server.base + '/');
+  const page = await newPage(party.browser, PHONE, errors);
+  await page.goto(party.server.base + '/');
   await page.locator('#create summary').click();
   await page.fill('#create-name', 'Ann');
   await page.selectOption('#create-game', 'ludo');
@@ -65,10 +56,10 @@ test('a Ludo game (arm 6) with a browser player tapping pieces, to its end', { t
   assert.ok(sawOut, 'a piece coming out was told');
   const link = await page.locator('#end-record').getAttribute('href');
   const id = link.split('/').pop();
-  await until(() => fs.existsSync(server.recordFile(id)), 'the record file');
-  const v = await server.verify(server.recordFile(id));
+  await until(() => fs.existsSync(party.server.recordFile(id)), 'the record file');
+  const v = await party.server.verify(party.server.recordFile(id));
   assert.equal(v.code, 0, v.out);
-  const record = JSON.parse(fs.readFileSync(server.recordFile(id), 'utf8'));
+  const record = JSON.parse(fs.readFileSync(party.server.recordFile(id), 'utf8'));
   const winner = record.seats.find((s) => s.seat === record.result.winners[0]).name;
   assert.ok((await page.locator('#end-winner').textContent()).startsWith(`${winner} wins`));
   assert.deepEqual(errors, []);

@@ -2,21 +2,12 @@
 // refresh in the middle of a decision, and a tab closed and opened again, take the seat back and
 // the decision that was open is still answerable: the server holds a dropped player's open
 // decision for the drop grace (--drop-grace-ms, 10 s by default) before it plays it as away.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, PHONE, DESKTOP, roomCode, until, sleep, answerDecisions } from './harness.js';
+import { newPage, PHONE, DESKTOP, roomCode, until, sleep, answerDecisions, serverAndBrowser } from './harness.js';
 
-let server;
-let browser;
-before(async () => {
-  // A pace, so that the game does not run away from a refreshing page.
-  server = await startServer(['--decision-ms', '30000', '--pace-ms', '200']);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+// A pace, so that the game does not run away from a refreshing page.
+const party = serverAndBrowser(['--decision-ms', '30000', '--pace-ms', '200']);
 
 // Counts the server's choice_accepted frames on a page's WebSockets, and keeps the ids of the
 // decisions asked and accepted.
@@ -39,7 +30,7 @@ function acceptedCounter(page) {
 // Three pieces (a choice nearly every round) and play on (the game lasts until two of the
 // three have finished): the game outlasts every step below.
 async function createSpook(page, name, seats) {
-  await page.goto(server.base + '/');
+  await page.goto(party.server.base + '/');
   await page.locator('#create summary').click();
   await page.fill('#create-name', name);
   await page.fill('#create-players', String(seats));
@@ -54,13 +45,13 @@ const option = (page) => page.locator('#decision button.option:not([disabled])')
 test('a refresh in a decision and a tab closed and opened again take the seat back; the decisions are answered', { timeout: 150000 }, async () => {
   const errors = [];
   // Ben hosts on a laptop and answers his own decisions all along.
-  const ben = await newPage(browser, DESKTOP, errors);
+  const ben = await newPage(party.browser, DESKTOP, errors);
   const code = await createSpook(ben, 'Ben', 3);
-  const context = await browser.newContext(PHONE);
+  const context = await party.browser.newContext(PHONE);
   let page = await context.newPage();
   page.on('pageerror', (e) => errors.push(e.message));
   const counter = acceptedCounter(page);
-  await page.goto(`${server.base}/r/${code}`);
+  await page.goto(`${party.server.base}/r/${code}`);
   await page.fill('#join-name', 'Ann');
   await page.click('#join-go');
   await until(async () => /you: Ann/.test(await page.locator('#bar').textContent()), 'Ann seated');
@@ -97,7 +88,7 @@ test('a refresh in a decision and a tab closed and opened again take the seat ba
     page = await context.newPage();
     page.on('pageerror', (e) => errors.push(e.message));
     const counter2 = acceptedCounter(page);
-    await page.goto(`${server.base}/r/${code}`);
+    await page.goto(`${party.server.base}/r/${code}`);
     await until(async () => /you: Ann/.test(await page.locator('#bar').textContent()), 'Ann back after reopening the tab');
     await option(page).waitFor({ timeout: 30000 });
     await option(page).click();
@@ -123,7 +114,7 @@ test('a refresh in a decision and a tab closed and opened again take the seat ba
     //    take it back by itself (which would send it back and forth): it says why.
     const second = await context.newPage();
     second.on('pageerror', (e) => errors.push(e.message));
-    await second.goto(`${server.base}/r/${code}`);
+    await second.goto(`${party.server.base}/r/${code}`);
     await until(async () => /you: Ann/.test(await second.locator('#bar').textContent()), 'Ann in the second tab');
     await page.locator('#home-message').waitFor({ timeout: 10000 });
     assert.match(await page.locator('#home-message').textContent(), /Your seat is now played from another tab or device/);

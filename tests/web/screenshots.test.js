@@ -2,28 +2,21 @@
 // monster waking, the Ludo board. They are taken on every run (and checked to be PNGs); with
 // SPOOKLUDO_UPDATE_SCREENSHOTS=1 they are written into docs/screenshots/ (the committed ones the
 // README shows), otherwise into a temporary directory. No pixel comparison.
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer, launch, newPage, PHONE, DESKTOP, roomCode, until, sleep, repo, answerDecisions } from './harness.js';
+import { serverAndBrowser, newPage, PHONE, DESKTOP, roomCode, until, sleep, repo, answerDecisions } from './harness.js';
 
 const out = process.env.SPOOKLUDO_UPDATE_SCREENSHOTS === '1'
   ? path.join(repo, 'docs', 'screenshots')
   : fs.mkdtempSync(path.join(os.tmpdir(), 'spookludo-shots-'));
 fs.mkdirSync(out, { recursive: true });
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer(['--decision-ms', '30000']);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
+const party = serverAndBrowser(['--decision-ms', '30000']);
+after(() => {
   if (process.env.SPOOKLUDO_UPDATE_SCREENSHOTS !== '1') fs.rmSync(out, { recursive: true, force: true });
 });
 
@@ -39,17 +32,17 @@ async function shot(page, name) {
 
 test('screenshots on a phone: the lobby, a Spook decision, a monster, the Ludo board', { timeout: 120000 }, async () => {
   const errors = [];
-  const ann = await newPage(browser, PHONE, errors);
-  const ben = await newPage(browser, DESKTOP, errors);
+  const ann = await newPage(party.browser, PHONE, errors);
+  const ben = await newPage(party.browser, DESKTOP, errors);
   await ann.emulateMedia({ reducedMotion: 'reduce' });
-  await ann.goto(server.base + '/');
+  await ann.goto(party.server.base + '/');
   await ann.locator('#create summary').click();
   await ann.fill('#create-name', 'Ann');
   await ann.fill('#create-players', '3');
   await ann.check('#create-hints');
   await ann.click('#create-go');
   const code = await roomCode(ann);
-  await ben.goto(`${server.base}/r/${code}`);
+  await ben.goto(`${party.server.base}/r/${code}`);
   await ben.fill('#join-name', 'Ben');
   await ben.click('#join-go');
   await ann.click('#bot-best');
@@ -62,7 +55,7 @@ test('screenshots on a phone: the lobby, a Spook decision, a monster, the Ludo b
   await shot(ann, 'lobby-invite-phone.png');
   // The QR code on the page reads back as the join link (zbarimg, Debian's zbar-tools).
   const read = execFileSync('zbarimg', ['-q', '--raw', path.join(out, 'lobby-invite-phone.png')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  assert.equal(read.trim(), `${server.base}/r/${code}`);
+  assert.equal(read.trim(), `${party.server.base}/r/${code}`);
 
   await ann.click('#start');
   // Ben answers his own decisions all along (a round waits for everyone's choice).
@@ -91,9 +84,9 @@ test('screenshots on a phone: the lobby, a Spook decision, a monster, the Ludo b
   await benPlays;
 
   // Ludo, arms of 8, four players: the board with a choice to tap.
-  const lu = await newPage(browser, PHONE, errors);
+  const lu = await newPage(party.browser, PHONE, errors);
   await lu.emulateMedia({ reducedMotion: 'reduce' });
-  await lu.goto(server.base + '/');
+  await lu.goto(party.server.base + '/');
   await lu.locator('#create summary').click();
   await lu.fill('#create-name', 'Ann');
   await lu.selectOption('#create-game', 'ludo');

@@ -1,29 +1,20 @@
 // A whole Spook & Werewolf game: two people in browsers (a phone, tapping the option buttons, and
 // a desktop, choosing with the keyboard's number keys) and a terminal bot (`spookludo bot`); the
 // record verifies, and both end screens name the record's winners.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { startServer, launch, newPage, PHONE, DESKTOP, roomCode, answerDecisions, until } from './harness.js';
+import { newPage, PHONE, DESKTOP, roomCode, answerDecisions, until, serverAndBrowser } from './harness.js';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer(['--decision-ms', '15000']);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const party = serverAndBrowser(['--decision-ms', '15000']);
 
 test('two browser players and a terminal bot play a whole Spook game; the record verifies; the end screens name its winners', { timeout: 150000 }, async () => {
   const errors = [];
-  const ann = await newPage(browser, PHONE, errors);
-  const ben = await newPage(browser, DESKTOP, errors);
+  const ann = await newPage(party.browser, PHONE, errors);
+  const ben = await newPage(party.browser, DESKTOP, errors);
 
   // Ann creates a room of three seats on her phone.
-  await ann.goto(server.base + '/');
+  await ann.goto(party.server.base + '/');
   await ann.locator('#create summary').click();
   await ann.fill('#create-name', 'Ann');
   await ann.selectOption('#create-game', 'spook');
@@ -33,17 +24,17 @@ test('two browser players and a terminal bot play a whole Spook game; the record
   const code = await roomCode(ann);
   assert.match(code, /^[A-HJKMNP-Z]{5}$/);
   // The lobby shows the join link and the terminal command.
-  assert.equal(await ann.locator('#join-link').textContent(), `${server.base}/r/${code}`);
+  assert.equal(await ann.locator('#join-link').textContent(), `${party.server.base}/r/${code}`);
   assert.match(await ann.locator('#join-command').textContent(), new RegExp(`^spookludo play ws://127\\.0\\.0\\.1:\\d+ --room ${code} --name YOUR_NAME$`));
 
   // Ben follows the link on his laptop.
-  await ben.goto(`${server.base}/r/${code}`);
+  await ben.goto(`${party.server.base}/r/${code}`);
   await ben.fill('#join-name', 'Ben');
   await ben.click('#join-go');
   await until(async () => (await ann.locator('#seats li:not(.free)').count()) === 2, "Ben's seat in Ann's lobby");
 
   // A terminal bot takes the third seat.
-  const bot = server.bot('bot', ['--room', code, '--count', '1', '--policy', 'best']);
+  const bot = party.server.bot('bot', ['--room', code, '--count', '1', '--policy', 'best']);
   await until(async () => (await ann.locator('#seats li:not(.free)').count()) === 3, "the bot's seat in Ann's lobby");
   assert.match(await ben.locator('#waiting').textContent(), /Waiting for Ann \(host\) to start/);
 
@@ -55,14 +46,14 @@ test('two browser players and a terminal bot play a whole Spook game; the record
   // The bot saw the end; the record verifies.
   await bot.waitFor(/game_over (\S+) finished record (\S+)/, 20000);
   const gameId = /game_over (\S+) finished/.exec(bot.out)[1];
-  const file = server.recordFile(gameId);
+  const file = party.server.recordFile(gameId);
   await until(() => fs.existsSync(file), 'the record file');
-  const verified = await server.verify(file);
+  const verified = await party.server.verify(file);
   assert.equal(verified.code, 0, verified.out);
   assert.match(verified.out, /VERIFIED/);
   // Its address on the end screen verifies too.
   const link = await ann.locator('#end-record').getAttribute('href');
-  assert.equal(link, `${server.base}/records/${gameId}`);
+  assert.equal(link, `${party.server.base}/records/${gameId}`);
   assert.match(await ann.locator('#end-verify').textContent(), new RegExp(`^spookludo verify ${link.replace(/[.]/g, '\\.')}$`));
 
   const record = JSON.parse(fs.readFileSync(file, 'utf8'));
