@@ -35,21 +35,28 @@ std::string percent_encoded(const std::string& text) {
     return out;
 }
 
-// http(s)://HOST:PORT from what the user typed: an http(s) address, or the ws(s):// one players use.
+// http(s)://HOST:PORT from what the user typed: an http(s) address, or the ws(s):// one players
+// use (whose port is 7777 unless given, as for play).
 std::string http_base(std::string url) {
-    if (url.starts_with("ws://")) url = "http://" + url.substr(5);
-    else if (url.starts_with("wss://")) url = "https://" + url.substr(6);
+    bool websocket = false;
+    if (url.starts_with("ws://")) url = "http://" + url.substr(5), websocket = true;
+    else if (url.starts_with("wss://")) url = "https://" + url.substr(6), websocket = true;
     if (url.ends_with("/ws")) url.resize(url.size() - 3);
     while (url.ends_with("/")) url.pop_back();
+    if (websocket) {
+        const auto host = url.find("://") + 3;
+        const auto after = url[host] == '[' ? url.find(']', host) : host;
+        if (after != std::string::npos && url.find(':', after) == std::string::npos) url += ":7777";
+    }
     return url;
 }
 
 std::string when(std::int64_t ms) {
     const std::time_t t = static_cast<std::time_t>(ms / 1000);
     std::tm tm{};
-    ::localtime_r(&t, &tm);
+    ::gmtime_r(&t, &tm);  // UTC, as --date filters
     char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M", &tm);
+    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &tm);
     return text;
 }
 
@@ -70,11 +77,11 @@ void print(const nlohmann::json& page, const std::string& base, const HistoryArg
     std::cout << "Games on " << base << ", newest first (page " << page.value("page", 1) << " of " << page.value("pages", 1)
               << ", " << total << (total == 1 ? " game" : " games") << "):\n";
     const std::string ca = a.ca_file.empty() ? "" : " --ca-file " + a.ca_file;
-    for (const auto& g : page["games"]) {
+    for (const auto& g : page.value("games", nlohmann::json::array())) {
         const bool spook = g.value("game", "") == "spook";
         const auto length = g.value("length", 0);
         std::string players;
-        for (const auto& p : g["players"]) {
+        for (const auto& p : g.value("players", nlohmann::json::array())) {
             if (!players.empty()) players += ", ";
             players += p.value("name", "?");
             if (p.value("place", 0) > 0) players += " " + ordinal(p.value("place", 0));

@@ -108,7 +108,18 @@ private:
                 hint_room_ = session_->view().room();
                 hint_public_ = public_url;
                 hint_color_ = s.color;
-                const auto hint = client::join_hint_here(session_->config().url, hint_room_, public_url);
+                // The server's own network addresses when it said them (a server bound to
+                // loopback has none); this machine's otherwise.
+                std::vector<std::string> lan;
+                if (welcome) {
+                    for (const auto& u : welcome->lan_urls) {
+                        const auto host = u.find("://") == std::string::npos ? 0 : u.find("://") + 3;
+                        const auto end = u[host] == '[' ? u.find(']', host) + 1 : u.find(':', host);
+                        lan.push_back(u.substr(host, end == std::string::npos ? std::string::npos : end - host));
+                    }
+                }
+                const auto hint = welcome ? client::join_hint(session_->config().url, hint_room_, lan, public_url)
+                                          : client::join_hint_here(session_->config().url, hint_room_, public_url);
                 join_hint_ = hint.lines;
                 join_qr_ = client::qr_lines(hint.link, s.color);
             }

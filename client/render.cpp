@@ -733,8 +733,16 @@ std::vector<std::string> render_lobby(const GameView& view, const Style& style, 
     append(lines, parts.keys);
     // The join link's QR code for the host and spectators, when the window has room for it.
     if ((view.am_host() || view.is_spectator()) && !style.join_qr.empty()) {
-        const auto columns = static_cast<int>(style.join_qr.size()) * 2;  // a square: two rows a line
-        if (static_cast<int>(lines.size() + 1 + style.join_qr.size()) <= style.height && columns <= style.width + 2) {
+        int columns = 0;  // the code's width: one column a module (escapes and UTF-8 continuation bytes aside)
+        for (std::size_t i = 0; i < style.join_qr.front().size(); ++i) {
+            const char c = style.join_qr.front()[i];
+            if (c == '\x1b') {
+                while (i < style.join_qr.front().size() && style.join_qr.front()[i] != 'm') ++i;
+                continue;
+            }
+            if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++columns;
+        }
+        if (static_cast<int>(lines.size() + 1 + style.join_qr.size()) <= style.height && columns <= style.width) {
             lines.emplace_back();
             append(lines, style.join_qr);
         } else {

@@ -4,9 +4,10 @@
 // the server does with a request (server/http_session.cpp): the upgrade check on /ws with its
 // Origin rule (check_origin), or the server's own routes (answer_http, server/http_routes.h) with
 // the headers they read (Host, Accept-Encoding, If-None-Match), record ids through
-// RecordStore::path_of and the web client's embedded files, and the answer written out. Also
+// RecordStore::path_of (at /records/<id> and /games/<id>), the history's JSON (/games?..., /players/<name>:
+// always valid JSON, a 400 only for a bad query) and the web client's embedded files, and the answer written out. Also
 // the room codes clients type (normalise_room_code). Invariants: nothing throws; a method other
-// than GET and HEAD gets 405; only 200, 304, 404 and 405 are answered; a file is served only as
+// than GET and HEAD gets 405; only 200, 304, 400, 404 and 405 are answered; a file is served only as
 // a 200, only from the records directory and only for an id of letters, digits and '-'; an
 // embedded body is one of the site's files or its gzip copy (the gzip one only when the request
 // accepts gzip, and then with Content-Encoding: gzip), a 304 has none; an upgrade without an
@@ -26,6 +27,8 @@
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
+
+#include <nlohmann/json.hpp>
 
 #include "fuzz.h"
 #include "http_routes.h"
@@ -140,13 +143,20 @@ void serve(const http::request<http::string_body>& req) {
         request.tls = request.target.size() % 2 == 1;
         const auto answer = spookludo::server::answer_http(records().services, request);
         const std::string_view method = request.method, target = request.target;
-        FUZZ_CHECK(answer.status == 200 || answer.status == 304 || answer.status == 404 || answer.status == 405,
+        FUZZ_CHECK(answer.status == 200 || answer.status == 304 || answer.status == 400 || answer.status == 404 ||
+                       answer.status == 405,
                    std::to_string(answer.status));
+        // The history's answers (/games, /players/...) are JSON whatever bytes the request held; a
+        // 400 is only theirs.
+        if (answer.content_type == "application/json" && !answer.file && !answer.body.empty() &&
+            target.rfind("/records/", 0) != 0 && !(target.rfind("/games/", 0) == 0 && answer.status == 200))
+            FUZZ_CHECK(nlohmann::json::accept(answer.body), answer.body);
+        if (answer.status == 400) FUZZ_CHECK(target.rfind("/games", 0) == 0 || target.rfind("/players/", 0) == 0, std::string(target));
         if (method != "GET" && method != "HEAD") FUZZ_CHECK(answer.status == 405, std::string(method));
         if (answer.file) {
             FUZZ_CHECK(answer.status == 200, std::string(target));
-            FUZZ_CHECK(target.rfind("/records/", 0) == 0, std::string(target));
-            check_record_id(std::string(target.substr(9)));
+            FUZZ_CHECK(target.rfind("/records/", 0) == 0 || target.rfind("/games/", 0) == 0, std::string(target));
+            check_record_id(std::string(target.substr(target.find('/', 1) + 1)));
             FUZZ_CHECK(answer.file->parent_path() == records().dir, answer.file->string());
             FUZZ_CHECK(fs::is_regular_file(*answer.file), answer.file->string());
         }

@@ -236,7 +236,7 @@ int run_app(int argc, char** argv) {
     services.lan_urls = lan_urls(cfg, port, network->tls());
     spdlog::info("spookludo-server {} listening on {}:{}{}", SPOOKLUDO_VERSION, cfg.bind, port,
                  network->tls() ? " (TLS: " + network->tls_certificate() + ")" : std::string());
-    const char* ws = network->tls() ? "wss" : "ws";
+    const std::string ws = network->tls() ? "wss" : "ws";
     const char* web = network->tls() ? "https" : "http";
     // Where people reach it: the --public-url, else the network addresses, else "<this machine>".
     std::vector<std::string> bases;
@@ -247,8 +247,13 @@ int run_app(int argc, char** argv) {
                         std::to_string(port));
     std::cout << "SpookLudo server ready. Guests open " << bases.front() << "/ in a browser";
     for (std::size_t i = 1; i < bases.size(); ++i) std::cout << " (or " << bases[i] << "/)";
-    std::cout << "; terminals connect to " << ws << bases.front().substr(bases.front().find("://"))
-              << " (WebSocket path /ws); health: " << web << "://localhost:" << port << "/healthz" << std::endl;
+    // The terminal client's port is 7777 unless given: always name it.
+    std::string terminal = ws + bases.front().substr(bases.front().find("://"));
+    if (const auto host_end = terminal.find(']') != std::string::npos ? terminal.find(']') : terminal.find("://") + 3;
+        terminal.find(':', host_end) == std::string::npos)
+        terminal += bases.front().starts_with("https://") ? ":443" : ":80";
+    std::cout << "; terminals connect to " << terminal << " (WebSocket path /ws); health: " << web << "://localhost:"
+              << port << "/healthz" << std::endl;
 
     // SIGHUP: the TLS certificate and key are read again (a renewal); connections go on.
     net::signal_set hangups(io, SIGHUP);

@@ -50,13 +50,14 @@ std::string message_of(sqlite3* db, int rc) {
 std::span<const Migration> migrations() { return kMigrations; }
 
 Database::Database(const std::filesystem::path& file, std::span<const Migration> steps) : file_(file) {
-    // Created private to this user before SQLite opens it (SQLite would use the umask); the
-    // WAL and shared-memory files SQLite makes beside it take the database file's mode.
-    if (const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600); fd >= 0) {
-        ::fchmod(fd, 0600);
-        ::close(fd);
-    } else {
-        throw Error("cannot open the database " + file.string() + ": " + std::strerror(errno), SQLITE_CANTOPEN);
+    // A new file is created private to this user before SQLite opens it (SQLite would follow the
+    // umask); the WAL and shared-memory files SQLite makes beside it take the database's mode.
+    const bool existed = ::access(file.c_str(), F_OK) == 0;
+    if (!existed) {
+        const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd < 0 && errno != EEXIST)
+            throw Error("cannot create the database " + file.string() + ": " + std::strerror(errno), SQLITE_CANTOPEN);
+        if (fd >= 0) ::close(fd);
     }
     const int rc = sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, nullptr);
     if (rc != SQLITE_OK) {
@@ -68,9 +69,25 @@ Database::Database(const std::filesystem::path& file, std::span<const Migration>
     sqlite3_extended_result_codes(db_, 0);
     sqlite3_busy_timeout(db_, 5000);
     try {
+        // A newer server's file is refused before anything here changes it.
+        const int known = steps.empty() ? 0 : steps.back().version;
+        if (const int at = schema_version(); at > known)
+            throw TooNew("the database " + file_.string() + " was written by a newer SpookLudo server (schema version " +
+                             std::to_string(at) + "; this server knows up to " + std::to_string(known) +
+                             "): run that version or newer, or start with another --data-dir",
+                         at, known);
+        if (existed) ::chmod(file.c_str(), 0600);
         exec("PRAGMA foreign_keys = ON");
         // WAL: readers never block the writer; NORMAL: no fsync per transaction, only at checkpoints.
-        Statement(*this, "PRAGMA journal_mode = WAL").step();
+        std::string mode;
+        {
+            Statement wal(*this, "PRAGMA journal_mode = WAL");
+            if (wal.step()) mode = wal.text(0);
+        }
+        if (mode != "wal")
+            throw Error("the database " + file.string() + " cannot use write-ahead logging (journal mode " + mode +
+                            "): is the data directory on a network file system?",
+                        SQLITE_CANTOPEN);
         exec("PRAGMA synchronous = NORMAL");
         migrate(steps);
     } catch (...) {
@@ -91,16 +108,11 @@ int Database::schema_version() {
 }
 
 void Database::migrate(std::span<const Migration> steps) {
-    const int known = steps.empty() ? 0 : steps.back().version;
-    const int at = schema_version();
-    if (at > known)
-        throw TooNew("the database " + file_.string() + " was written by a newer SpookLudo server (schema version " +
-                         std::to_string(at) + "; this server knows up to " + std::to_string(known) +
-                         "): run that version or newer, or start with another --data-dir",
-                     at, known);
     for (const auto& step : steps) {
-        if (step.version <= at) continue;
+        // The version is read again inside the step's transaction: of two servers starting on
+        // one directory, the second finds the step done.
         Transaction t(*this);
+        if (schema_version() >= step.version) continue;
         exec(step.sql);
         exec("PRAGMA user_version = " + std::to_string(step.version));
         t.commit();

@@ -101,7 +101,10 @@ std::optional<std::int64_t> day_ms(std::string_view text) {
         std::from_chars(text.data() + 5, text.data() + 7, m).ptr != text.data() + 7 ||
         std::from_chars(text.data() + 8, text.data() + 10, d).ptr != text.data() + 10)
         return std::nullopt;
-    if (m < 1 || m > 12 || d < 1 || d > 31 || y < 1970) return std::nullopt;
+    static constexpr int kDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    if (m < 1 || m > 12 || y < 1970 || y > 9999 || d < 1 || d > kDays[m - 1] || (m == 2 && d == 29 && !leap))
+        return std::nullopt;
     // Days from the civil date (Howard Hinnant's algorithm).
     y -= m <= 2;
     const int era = y / 400;
@@ -150,7 +153,7 @@ std::variant<GamesQuery, std::string> games_query(std::string_view query) {
             } else if (key == "since") {
                 q.since_ms = *ms;
             } else {
-                q.until_ms = *ms;
+                q.until_ms = *ms + 86400000;  // up to that day's end: since=D&until=D is the day D
             }
         } else {
             return "unknown parameter " + std::string(key) + " (room, player, game, date, since, until, page, per_page)";
@@ -310,7 +313,8 @@ HttpAnswer answer_http(Services& services, const HttpRequest& request) {
     const std::string_view path = target.substr(0, question);
     const std::string_view query = question == std::string_view::npos ? std::string_view() : target.substr(question + 1);
     const auto json_answer = [&](int status, const nlohmann::json& body) {
-        return text(status, "application/json", body.dump() + "\n");
+        // Whatever bytes a request carried, the answer is valid JSON (bad UTF-8 replaced).
+        return text(status, "application/json", body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     };
     constexpr std::string_view records = "/records/", games = "/games/", players = "/players/";
     const bool record_path = path.substr(0, records.size()) == records;

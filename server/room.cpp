@@ -423,8 +423,10 @@ private:
             send(peer, snapshot());
             if (was_away) notice("back", &seat, who(seat) + " is back at " + seat_label(seat.number));
             broadcast_snapshot();
-            // A decision still open for the seat (a resume during a pause) is asked again.
+            // A decision still open for the seat (within the drop grace, or during a pause) is
+            // asked again; the answer's time counts from now (the metrics' decision time).
             if (!seat.decision_id.empty() && table_) {
+                seat.decision_sent = Clock::now();
                 peer->grant_answer();
                 send(peer, decision_message(seat.number, seat.decision_id,
                                             paused_ ? paused_left_ : step_timer_.expiry() - Clock::now()));
@@ -663,6 +665,7 @@ private:
         // The clock stops: remember what was left of the deadline or the pause between steps.
         paused_left_ = std::max<Clock::duration>(Clock::duration::zero(), step_timer_.expiry() - Clock::now());
         step_timer_.cancel();
+        paused_at_ = Clock::now();
         for (auto& seat : seats_) cancel_grace(seat);  // a pause does not count against the drop grace
         notice("paused", seat_at(host_), who(seat_ref(host_)) + " paused the game");
         broadcast_snapshot();
@@ -675,19 +678,26 @@ private:
         const auto left = paused_left_;
         notice("resumed", seat_at(host_), who(seat_ref(host_)) + " resumed the game");
         broadcast_snapshot();
-        // Answers that came in for absent seats during the pause complete the step now.
-        if (waiting_for_decisions_ && pending_decisions() == 0) return decisions_complete();
-        // Decisions that were open get their remaining time again.
+        // The pause does not count against a dropped player's drop grace.
+        const auto paused_for = Clock::now() - paused_at_;
         for (auto& seat : seats_)
-            if (!seat.decision_id.empty()) {
-                if (auto p = seat.peer.lock(); p && seat.connected) {
-                    p->grant_answer();
-                    send(p, decision_message(seat.number, seat.decision_id, left));
-                } else {
-                    seat.dropped_at = Clock::now();  // the grace starts again after the pause
-                    hold_for_absent(seat, left);
-                }
+            if (seat.human() && !seat.connected && seat.presence == Presence::away) seat.dropped_at += paused_for;
+        // Decisions that were open get their remaining time again; a dropped player's waits for
+        // the rest of their grace, or is played now (without completing the step yet).
+        for (auto& seat : seats_) {
+            if (seat.decision_id.empty()) continue;
+            if (auto p = seat.peer.lock(); p && seat.connected) {
+                p->grant_answer();
+                send(p, decision_message(seat.number, seat.decision_id, left));
+            } else if (const auto grace = grace_left(seat)) {
+                arm_grace(seat, *grace, left);
+            } else {
+                seat.decision_id.clear();
+                auto_move(player_of(seat.number), ChoiceMaker::away);
             }
+        }
+        // Answers that came in for absent seats, during the pause or just now, complete the step.
+        if (waiting_for_decisions_ && pending_decisions() == 0) return decisions_complete();
         arm(left, waiting_for_decisions_ ? Next::deadline : Next::advance);
     }
 
@@ -843,7 +853,10 @@ private:
         // Away: the seat is kept for the reconnect window; an open decision waits the drop grace (a
         // refreshed page or a phone that woke up answers it), then the server plays the best move.
         s.dropped_at = Clock::now();
-        hold_for_absent(s);
+        if (table_ && !s.decision_id.empty() && !paused_) {
+            if (const auto grace = grace_left(s)) arm_grace(s, *grace, step_timer_.expiry() - Clock::now());
+            else answer_for_absent(s, ChoiceMaker::away);  // no grace (--drop-grace-ms 0)
+        }
         s.reconnect_timer = std::make_shared<net::steady_timer>(strand_);
         s.reconnect_timer->expires_after(std::chrono::milliseconds(services_.config.reconnect_ms));
         s.reconnect_timer->async_wait([self = self(), number, timer = s.reconnect_timer](boost::system::error_code ec) {
@@ -997,18 +1010,21 @@ private:
             auto& s = seat_ref(players_[static_cast<std::size_t>(player)]);
             if (s.bot) {
                 (void)table_->choose(player, table_->bot_choice(player, s.policy, bot_rng_), ChoiceMaker::player);
-            } else if (s.server_played() && !in_grace(s)) {
+                continue;
+            }
+            const auto grace = grace_left(s);  // once: a dropped player's decision waits for them
+            if (s.server_played() && !grace) {
                 auto_move(player, ChoiceMaker::away);
-            } else {
-                s.decision_id = std::to_string(++decision_counter_);
-                s.decision_sent = Clock::now();
-                ++services_.metrics.decisions;
-                if (auto p = s.peer.lock(); p && s.connected) {
-                    p->grant_answer();
-                    send(p, decision_message(s.number, s.decision_id, deadline));
-                } else {
-                    hold_for_absent(s, deadline);  // dropped a moment ago: the rest of the grace
-                }
+                continue;
+            }
+            s.decision_id = std::to_string(++decision_counter_);
+            s.decision_sent = Clock::now();
+            ++services_.metrics.decisions;
+            if (auto p = s.peer.lock(); p && s.connected) {
+                p->grant_answer();
+                send(p, decision_message(s.number, s.decision_id, deadline));
+            } else if (grace) {
+                arm_grace(s, *grace, deadline);  // dropped a moment ago: the rest of the grace
             }
         }
         if (pending_decisions() > 0) {
@@ -1040,10 +1056,14 @@ private:
 
     Clock::duration drop_grace() const { return std::chrono::milliseconds(services_.config.drop_grace_ms); }
 
-    // A player who dropped less than the drop grace ago (a refresh, a phone waking up): their
-    // decision waits for them rather than being played at once.
-    bool in_grace(const Seat& s) const {
-        return s.human() && !s.connected && s.presence == Presence::away && Clock::now() - s.dropped_at < drop_grace();
+    // What is left of the drop grace of a player who lost the connection (a refresh, a phone
+    // waking up), counted from the drop, pauses left out; nothing when it is over or the seat is
+    // not away.
+    std::optional<Clock::duration> grace_left(const Seat& s) const {
+        if (!s.human() || s.connected || s.presence != Presence::away) return std::nullopt;
+        const auto left = s.dropped_at + drop_grace() - Clock::now();
+        if (left <= Clock::duration::zero()) return std::nullopt;
+        return left;
     }
 
     void cancel_grace(Seat& s) {
@@ -1051,16 +1071,12 @@ private:
         s.grace_timer.reset();
     }
 
-    // The decision `s` owes stays open until the drop grace (counted from the drop) ends or the
-    // decision's own time (`left`) runs out, whichever is first; a resume answers it, otherwise the
-    // server plays it as away. A pause holds it for as long as the pause lasts.
-    void hold_for_absent(Seat& s, std::optional<Clock::duration> left = std::nullopt) {
+    // The decision `s` owes waits `grace` more for its player, unless its own time (`left`) ends
+    // first (it then times out as usual); when the grace ends the server plays it as away. Never
+    // answers anything itself: the caller decides what to do when there is no grace left.
+    void arm_grace(Seat& s, Clock::duration grace, Clock::duration left) {
         cancel_grace(s);
-        if (!table_ || s.decision_id.empty() || paused_) return;
-        const auto grace = s.dropped_at + drop_grace() - Clock::now();
-        if (grace <= Clock::duration::zero()) return answer_for_absent(s, ChoiceMaker::away);
-        if (!left) left = step_timer_.expiry() - Clock::now();
-        if (*left <= grace) return;  // the decision's own deadline comes first: it times out as usual
+        if (left <= grace) return;
         s.grace_timer = std::make_shared<net::steady_timer>(strand_);
         s.grace_timer->expires_after(grace);
         s.grace_timer->async_wait(
@@ -1068,7 +1084,7 @@ private:
                 if (ec || self->closed_) return;
                 self->guarded("the drop grace", [&] {
                     Seat* seat = self->seat_at(number);
-                    if (!seat || seat->grace_timer != timer || seat->decision_id != id || seat->connected) return;
+                    if (!seat || seat->grace_timer != timer || seat->decision_id != id || seat->connected || self->paused_) return;
                     seat->grace_timer.reset();
                     self->answer_for_absent(*seat, ChoiceMaker::away);
                 });
@@ -1191,6 +1207,7 @@ private:
     bool pumping_ = false;                // running zero-pace steps (arm)
     std::optional<Immediate> immediate_;  // the zero-pace step to run next
     Clock::duration paused_left_{};
+    Clock::time_point paused_at_{};
     std::optional<std::int64_t> auto_start_at_;  // server clock ms
     std::uint64_t epoch_ = 0;
     std::uint64_t decision_counter_ = 0;

@@ -9,6 +9,8 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -62,7 +64,7 @@ TEST_CASE("database: a new file is private (0600), in WAL mode, at the newest sc
     CHECK(mode.text(0) == "wal");
 }
 
-TEST_CASE("database: a file of an older schema is migrated at open, its data kept; a newer one is refused, untouched [history]") {
+TEST_CASE("database: a file of an older schema is migrated at open, its data kept, and a newer one is refused, untouched [history]") {
     TempDir dir("db");
     const fs::path file = dir.path / "spookludo.db";
     // The older server's schema: version 1 only.
@@ -81,7 +83,12 @@ TEST_CASE("database: a file of an older schema is migrated at open, its data kep
         REQUIRE(rows.step());
         CHECK(rows.text(0) == "best bot 1");
     }
-    // Opened by the older server again: refused, and the file stays at version 2.
+    // Opened by the older server again: refused, and the file is left as it was.
+    auto bytes = [&] {
+        std::ifstream in(file, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    const std::string before = bytes();
     try {
         db::Database older(file, v1);
         FAIL("a newer schema was opened");
@@ -90,6 +97,7 @@ TEST_CASE("database: a file of an older schema is migrated at open, its data kep
         CHECK(e.known == 1);
         CHECK(std::string(e.what()).find("newer SpookLudo server") != std::string::npos);
     }
+    CHECK(bytes() == before);
     CHECK(db::Database(file, v2).schema_version() == 2);
 }
 
@@ -142,6 +150,8 @@ TEST_CASE("history: finished games are listed newest first, filtered by room, pl
     CHECK(get_json(server.port(), "/games?game=ludo")["total"] == 0);
     CHECK(get_json(server.port(), "/games?date=2001-01-01")["total"] == 0);
     CHECK(get_json(server.port(), "/games?since=2001-01-01")["total"] == 5);
+    CHECK(get_json(server.port(), "/games?until=2001-01-01")["total"] == 0);
+    CHECK(get_json(server.port(), "/games?date=2026-02-30", 400)["error"] == "date must be a day such as 2026-12-02 (UTC)");
 
     const json page2 = get_json(server.port(), "/games?per_page=2&page=2");
     CHECK(page2["pages"] == 3);
@@ -171,7 +181,7 @@ TEST_CASE("history: a game's record is at /games/<id> and at /records/<id>, the 
     CHECK(http_get(server.port(), "/games/NOPE-1-abc").first == 404);
 }
 
-TEST_CASE("history: a player's page counts games, wins and places by game; a name with SQL in it is just a name [history][server][security]") {
+TEST_CASE("history: a player's page counts games, wins and places by game, and a name with SQL in it is just a name [history][server][security]") {
     TestServer server;
     Client ann(server.port());
     const auto ids = play_games(ann, "Ann", 3);
@@ -198,6 +208,8 @@ TEST_CASE("history: a player's page counts games, wins and places by game; a nam
     CHECK(get_json(server.port(), "/games?player=" + escaped)["total"] == 1);
     CHECK(get_json(server.port(), "/games")["total"] == 4);  // every table still there
     CHECK(get_json(server.port(), "/players/Nobody", 404)["error"] == "no game of a player named Nobody is kept");
+    // Bytes that are not UTF-8 still get a JSON answer that says so.
+    CHECK(get_json(server.port(), "/players/%FF", 404)["error"].get<std::string>().rfind("no game of a player named", 0) == 0);
 }
 
 TEST_CASE("history: over its bounds the database gives up the oldest game of the address holding the most, each class on its own [history][records]") {

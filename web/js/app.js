@@ -107,7 +107,8 @@ function handle(m) {
   }
   if (m.type === 'joined') {
     inThisConnection = true;
-    if (intent && intent.type === 'resume') view.cameBack = true;
+    // Entered with a seat's token (a refresh, a reopened tab): not a reconnection of this page.
+    if (intent && intent.type === 'resume' && view.seat < 0) view.cameBack = true;
     view.setDisconnected(false, t);
     if (m.role === 'player' && m.token) {
       const name = (intent && intent.name) || (store.seatFor(m.room) || {}).name || store.savedName();

@@ -350,7 +350,8 @@ export class View {
       // A page that came back to its seat after the game ended (a refresh, a phone that slept)
       // shows how the game it played in ended, once.
       const last = s.last_game;
-      if (last && this.cameBack && !this.result && this.seat >= 0 && (last.places || [])[this.seat] > 0) {
+      const mine = this.seat >= 0 && (last?.names || [])[this.seat] === this.seatName(this.seat);
+      if (last && this.cameBack && !this.result && mine) {
         const names = {};
         for (const seat of s.seats || []) if (!seat.free) names[seat.seat] = seat.name;
         (last.names || []).forEach((n, seat) => { if (n) names[seat] = n; });
