@@ -210,8 +210,9 @@ int run_app(int argc, char** argv) {
         spdlog::warn("the open-files limit ({}) is below --max-connections ({}): raise it (ulimit -n)", files.rlim_cur,
                      cfg.max_connections);
 
-    // The io_context outlives the services: rooms in the registry own timers bound to it.
-    net::io_context io(cfg.threads);
+    // The services outlive the io_context: the handlers it still holds when it is destroyed
+    // (sessions) count themselves out of the services' metrics. The rooms, whose timers are bound
+    // to the io_context, are let go before it (at the end below).
     std::unique_ptr<Services> owned;
     try {
         owned = std::make_unique<Services>(cfg);
@@ -223,6 +224,7 @@ int run_app(int argc, char** argv) {
         return 1;
     }
     Services& services = *owned;
+    net::io_context io(cfg.threads);
     std::unique_ptr<Network> network;
     try {
         network = std::make_unique<Network>(io, services);
@@ -324,6 +326,9 @@ int run_app(int argc, char** argv) {
     run();
     for (auto& t : threads) t.join();
     warm_up.join();
+    // The rooms still listed go now, while their timers' io_context is there.
+    for (const auto& room : services.registry.all()) services.registry.remove(room->code());
+    network.reset();
     if (!cfg.pid_file.empty()) std::remove(cfg.pid_file.c_str());
     spdlog::info("stopped");
     return 0;
