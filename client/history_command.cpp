@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "http_fetch.h"
+#include "net.h"
 
 namespace spookludo::cli {
 
@@ -36,19 +37,14 @@ std::string percent_encoded(const std::string& text) {
 }
 
 // http(s)://HOST:PORT from what the user typed: an http(s) address, or the ws(s):// one players
-// use (whose port is 7777 unless given, as for play).
-std::string http_base(std::string url) {
-    bool websocket = false;
-    if (url.starts_with("ws://")) url = "http://" + url.substr(5), websocket = true;
-    else if (url.starts_with("wss://")) url = "https://" + url.substr(6), websocket = true;
-    if (url.ends_with("/ws")) url.resize(url.size() - 3);
-    while (url.ends_with("/")) url.pop_back();
-    if (websocket) {
-        const auto host = url.find("://") + 3;
-        const auto after = url[host] == '[' ? url.find(']', host) : host;
-        if (after != std::string::npos && url.find(':', after) == std::string::npos) url += ":7777";
-    }
-    return url;
+// use (read as play reads it: port 7777 unless given).
+std::string http_base(const std::string& typed) {
+    std::string ignored;
+    if (typed.starts_with("ws://") || typed.starts_with("wss://"))
+        if (const auto url = client::parse_url(typed, ignored)) return url->http_base();
+    std::string base = typed;
+    while (base.ends_with("/")) base.pop_back();
+    return base;
 }
 
 std::string when(std::int64_t ms) {

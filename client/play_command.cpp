@@ -112,11 +112,9 @@ private:
                 // loopback has none); this machine's otherwise.
                 std::vector<std::string> lan;
                 if (welcome) {
-                    for (const auto& u : welcome->lan_urls) {
-                        const auto host = u.find("://") == std::string::npos ? 0 : u.find("://") + 3;
-                        const auto end = u[host] == '[' ? u.find(']', host) + 1 : u.find(':', host);
-                        lan.push_back(u.substr(host, end == std::string::npos ? std::string::npos : end - host));
-                    }
+                    std::string ignored;
+                    for (const auto& u : welcome->lan_urls)
+                        if (const auto parsed = client::parse_http_url(u, ignored)) lan.push_back(parsed->host);
                 }
                 const auto hint = welcome ? client::join_hint(session_->config().url, hint_room_, lan, public_url)
                                           : client::join_hint_here(session_->config().url, hint_room_, public_url);
