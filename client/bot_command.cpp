@@ -104,6 +104,9 @@ private:
         if (b.index == 0) report(view);
         if (b.index == 0 && transcript_) *transcript_ << m.dump() << "\n";
         if (type == "joined") {
+            // Back after a drop or a server restart: a decision still open is asked again, and
+            // answered again (an answer sent just before the drop may never have arrived).
+            b.answered.clear();
             if (b.index == 0 && !announced_) {
                 announced_ = true;
                 say("room " + view.room());

@@ -876,7 +876,13 @@ std::string title_text(const GameView& view, const Style& style) {
     } else {
         title += " | " + view.state();
     }
-    if (view.paused()) title += " | " + paint(style, "1;31", "PAUSED");
+    if (view.paused()) {
+        const auto& why = view.snapshot()->pause_reason;
+        title += " | " + paint(style, "1;31",
+                               why == "restart"   ? "PAUSED (server restarted: waiting for the players)"
+                               : why == "journal" ? "PAUSED (the server cannot save the game)"
+                                                  : "PAUSED");
+    }
     if (view.is_spectator()) title += " | watching";
     else if (view.my_seat() >= 0) title += " | you: " + view.seat_name(view.my_seat());
     return title;

@@ -136,6 +136,13 @@ void Session::on_text(std::string_view text) {
         return;
     } else if (type == "closing") {
         if (callbacks_.on_message) callbacks_.on_message(message);
+        // A restart keeps the room: the session reconnects with its token when the connection
+        // closes, as after any drop, and finds the room where it was.
+        if (message.value("code", std::string()) == "restart" && config_.reconnect && entered_) {
+            if (callbacks_.on_status)
+                callbacks_.on_status("The server is restarting: the room is saved; reconnecting when it is back ...");
+            return;
+        }
         end(SessionEnd{1, "the server is closing: " + message.value("reason", std::string("shutting down"))});
         return;
     }

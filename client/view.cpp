@@ -135,6 +135,7 @@ std::string GameView::error_words(const pr::ErrorReply& e) const {
     if (e.code == "bad_field" && ref == "set_options" && e.message.find("players") != std::string::npos)
         return game == GameKind::ludo ? "Ludo takes 2 to 4 players." : "Spook & Werewolf takes 1 to 8 players.";
     if (e.code == "paused") return "The game is paused: choose when it resumes (your time is kept).";
+    if (e.code == "unavailable") return "The server cannot save the game right now: it is paused and goes on by itself when it can (" + e.message + ").";
     if (e.code == "bad_token")
         return "That seat cannot be taken back (its player left or was removed, or the game is over).";
     if (e.code == "not_host") return "Only the host can do that.";

@@ -41,7 +41,7 @@ host_pid=""
 cleanup() {
   [ -n "$host_pid" ] && kill "$host_pid" 2>/dev/null || true
   if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-    kill -TERM "$server_pid" 2>/dev/null || true   # graceful: any game is ended, its record written
+    kill -TERM "$server_pid" 2>/dev/null || true   # graceful: rooms are saved in the journal
     wait "$server_pid" 2>/dev/null || true
   fi
   rm -rf "$run"

@@ -53,6 +53,11 @@ int run_healthcheck(const Config& cfg) {
     return 1;
 }
 
+std::int64_t unix_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
 }  // namespace
 
 // http(s)://ADDRESS:PORT for each network address guests may reach the server at: the bound
@@ -127,6 +132,11 @@ int run_app(int argc, char** argv) {
                    "slept) before the server plays it for them, in ms; never longer than the decision's own time, and "
                    "a pause does not count")
         ->envname("SPOOKLUDO_DROP_GRACE_MS")->capture_default_str()->check(CLI::Range(0, 600000));
+    app.add_flag("--abandon-on-exit", cfg.abandon_on_exit,
+                 "On SIGTERM or SIGINT, end the games in progress (abandoned: records written, seeds revealed) and "
+                 "forget the rooms, for a server going away for good. Without it the rooms are saved in the journal "
+                 "and the next start takes them up again where they were")
+        ->envname("SPOOKLUDO_ABANDON_ON_EXIT");
     app.add_option("--seed-wait-ms", cfg.seed_wait_ms, "How long to wait for the players' client seeds, in ms")
         ->envname("SPOOKLUDO_SEED_WAIT_MS")->capture_default_str()->check(CLI::Range(0, 120000));
     app.add_option("--max-rooms", cfg.max_rooms, "Rooms on the server at most")->envname("SPOOKLUDO_MAX_ROOMS")
@@ -232,6 +242,7 @@ int run_app(int argc, char** argv) {
         spdlog::error("{}", e.what());
         return 1;
     }
+    resume_rooms(io, services);
     if (!cfg.pid_file.empty()) std::ofstream(cfg.pid_file) << getpid() << "\n";
     network->start();
     const auto port = network->port();
@@ -271,6 +282,23 @@ int run_app(int argc, char** argv) {
     };
     on_hangup();
 
+    // The server's sign of life in the journal, every second: after a crash, the decisions that were
+    // open get the time they had left then.
+    net::steady_timer alive(io);
+    std::function<void()> beat = [&] {
+        try {
+            services.journal->mark("alive_ms", unix_ms());
+            services.journal_recovered();
+        } catch (const std::exception& e) {
+            services.journal_failed(e.what());
+        }
+        alive.expires_after(std::chrono::seconds(1));
+        alive.async_wait([&](boost::system::error_code ec) {
+            if (!ec && !services.shutting_down) beat();
+        });
+    };
+    beat();
+
     // Graceful shutdown: stop accepting, abandon games (records written, seeds revealed), tell
     // every client, then stop.
     net::signal_set signals(io, SIGINT, SIGTERM);
@@ -278,6 +306,7 @@ int run_app(int argc, char** argv) {
     // Runs once every room has finished its shutdown: stop accepting, let the last messages go
     // out, stop.
     const std::function<void()> finish = [&] {
+        services.mark_stop();
         network->stop();
         grace.expires_after(std::chrono::milliseconds(300));
         grace.async_wait([&](boost::system::error_code) { io.stop(); });
@@ -286,6 +315,7 @@ int run_app(int argc, char** argv) {
         if (ec) return;
         spdlog::info("signal {}: shutting down", signal);
         hangups.cancel();
+        alive.cancel();
         services.shutting_down = true;
         auto rooms = services.registry.all();
         if (rooms.empty()) return finish();

@@ -41,6 +41,9 @@ struct Config {
     // link pages and terminals show; its origin may open WebSockets too. Empty: the machine's
     // network addresses are offered instead.
     std::string public_url;
+    // SIGTERM ends the games in progress (abandoned, their seeds revealed) and closes the rooms,
+    // instead of saving them for the next start (--abandon-on-exit: a server going away for good).
+    bool abandon_on_exit = false;
     bool tls() const { return !tls_cert.empty() || !tls_key.empty(); }
 };
 

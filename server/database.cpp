@@ -39,10 +39,41 @@ CREATE TABLE game_players (
 CREATE INDEX game_players_by_name ON game_players (name COLLATE NOCASE, game_id);
 )sql";
 
-constexpr Migration kMigrations[] = {{1, kSchema1}};
+// Version 2: the journal of open rooms (journal.h): each room's durable state, the game in
+// progress (its seeds and seats) and its events in order, and the server's clock marks.
+constexpr std::string_view kSchema2 = R"sql(
+CREATE TABLE rooms (
+    code        TEXT PRIMARY KEY,
+    created_ms  INTEGER NOT NULL,
+    state       TEXT NOT NULL       -- the room's durable state (JSON: options, settings, seats with token hashes, ...)
+);
+CREATE TABLE room_games (
+    code  TEXT PRIMARY KEY,         -- the room playing it
+    game  TEXT NOT NULL             -- the game as published (JSON: id, options, seats, server seed, boards, client seeds)
+);
+CREATE TABLE room_events (
+    code  TEXT NOT NULL,
+    seq   INTEGER NOT NULL,         -- the room's order
+    kind  TEXT NOT NULL,            -- seed | advance | choice | resolve
+    data  TEXT NOT NULL,            -- JSON
+    PRIMARY KEY (code, seq)
+) WITHOUT ROWID;
+CREATE TABLE server_marks (
+    name   TEXT PRIMARY KEY,        -- alive_ms: the server was running then; stopped_ms: it stopped cleanly then
+    value  INTEGER NOT NULL
+);
+)sql";
 
+constexpr Migration kMigrations[] = {{1, kSchema1}, {2, kSchema2}};
+
+// SQLite's words, and the system's when the operating system refused (a full disk, a read-only
+// file system: "disk I/O error (Read-only file system)").
 std::string message_of(sqlite3* db, int rc) {
-    return db ? std::string(sqlite3_errmsg(db)) : std::string(sqlite3_errstr(rc));
+    if (!db) return sqlite3_errstr(rc);
+    std::string why = sqlite3_errmsg(db);
+    if (const int e = sqlite3_system_errno(db); e != 0 && (rc & 0xff) != SQLITE_CONSTRAINT)
+        why += std::string(" (") + std::strerror(e) + ")";
+    return why;
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 // above the newest migration) is refused with TooNew, the file left untouched.
 #include <cstdint>
 #include <filesystem>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -66,11 +67,15 @@ public:
     Statement prepare(std::string_view sql);
     std::int64_t changes() const;  // rows the last statement changed
     sqlite3* handle() const noexcept { return db_; }
+    // The connection is used by one thread at a time: whoever uses it (the history, the journal)
+    // holds this lock for the whole of what it does, its transaction included.
+    std::mutex& mutex() noexcept { return mutex_; }
 
 private:
     void migrate(std::span<const Migration> steps);
     std::filesystem::path file_;
     sqlite3* db_ = nullptr;
+    std::mutex mutex_;
 };
 
 // A prepared statement: bind (1-based), step through the rows, read columns (0-based).

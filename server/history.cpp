@@ -20,7 +20,7 @@ int people_in(const GameRecord& r) {
 HistoryStore::HistoryStore(db::Database& db, HistoryLimits limits) : db_(db), limits_(limits) {}
 
 void HistoryStore::add(const GameRecord& record, const std::string& id, const std::string& owner, const std::string& text) {
-    std::lock_guard lock(mutex_);
+    std::lock_guard lock(db_.mutex());
     const bool people = people_in(record) > 0;
     db::Transaction t(db_);
     db_.prepare("INSERT OR REPLACE INTO games (id, room, game, status, ended_ms, length, people, owner, record) "
@@ -73,7 +73,7 @@ void HistoryStore::trim(bool people) {
 }
 
 std::optional<std::string> HistoryStore::record(const std::string& id) {
-    std::lock_guard lock(mutex_);
+    std::lock_guard lock(db_.mutex());
     auto s = db_.prepare("SELECT record FROM games WHERE id = ?1");
     s.bind(1, id);
     if (!s.step()) return std::nullopt;
@@ -81,7 +81,7 @@ std::optional<std::string> HistoryStore::record(const std::string& id) {
 }
 
 json HistoryStore::games(const GamesQuery& q) {
-    std::lock_guard lock(mutex_);
+    std::lock_guard lock(db_.mutex());
     std::string where = " WHERE 1";
     if (!q.room.empty()) where += " AND g.room = ?1";
     if (!q.player.empty())
@@ -127,7 +127,7 @@ json HistoryStore::games(const GamesQuery& q) {
 }
 
 std::optional<json> HistoryStore::player(const std::string& name) {
-    std::lock_guard lock(mutex_);
+    std::lock_guard lock(db_.mutex());
     auto s = db_.prepare(
         "SELECT g.game, count(*), sum(p.winner), sum(CASE WHEN g.status = 'finished' THEN 1 ELSE 0 END), "
         "sum(CASE WHEN p.place = 1 THEN 1 ELSE 0 END), sum(CASE WHEN p.place = 2 THEN 1 ELSE 0 END), "
@@ -148,7 +148,7 @@ std::optional<json> HistoryStore::player(const std::string& name) {
 }
 
 std::int64_t HistoryStore::count(bool people) {
-    std::lock_guard lock(mutex_);
+    std::lock_guard lock(db_.mutex());
     auto n = db_.prepare(std::string("SELECT count(*) FROM games WHERE ") + (people ? "people > 0" : "people = 0"));
     n.step();
     return n.int64(0);

@@ -51,7 +51,6 @@ private:
     void trim(bool people);
     db::Database& db_;
     HistoryLimits limits_;
-    std::mutex mutex_;
 };
 
 }  // namespace spookludo::server

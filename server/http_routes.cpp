@@ -307,7 +307,15 @@ HttpAnswer answer_http(Services& services, const HttpRequest& request) {
         answer.headers.emplace_back("Allow", "GET, HEAD");
         return answer;
     }
-    if (target == "/healthz") return text(200, "text/plain", "ok\n");
+    if (target == "/healthz") {
+        // Degraded while the journal cannot be written: the rooms it concerns are paused, and
+        // new players are better sent elsewhere.
+        if (auto problem = services.journal_problem())
+            return text(503, "text/plain", "degraded: the journal cannot be written (" + *problem + "); " +
+                                               std::to_string(services.metrics.journal_paused_rooms.load()) +
+                                               " rooms paused until it can\n");
+        return text(200, "text/plain", "ok\n");
+    }
     if (target == "/metrics") return text(200, "text/plain; version=0.0.4", services.metrics.prometheus_text());
     const auto question = target.find('?');
     const std::string_view path = target.substr(0, question);

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include "spookludo/policy.h"
 #include "spookludo/protocol/server_messages.h"
 #include "table.h"
 
@@ -73,7 +74,7 @@ struct Seat {
     bool bot = false;
     PolicyKind policy = PolicyKind::best;
     bool kicked = false;  // a bot playing a kicked player's seat to the end of the game
-    std::string token;
+    std::string token_hash;  // SHA-256 of the seat's token, hex (the token goes to its player only)
     std::weak_ptr<Peer> peer;
     bool connected = false;
     Presence presence = Presence::here;
@@ -97,6 +98,26 @@ Seat empty_seat(int number) {
     return s;
 }
 
+Presence presence_named(const std::string& name) {
+    for (Presence p : {Presence::here, Presence::away, Presence::server, Presence::left})
+        if (name == name_of(p)) return p;
+    throw std::invalid_argument("unknown presence " + name);
+}
+
+// Why a game is paused (the snapshot's pause_reason).
+enum class PauseReason { host, restart, journal };
+const char* name_of(PauseReason r) {
+    switch (r) {
+        case PauseReason::host: return "host";
+        case PauseReason::restart: return "restart";
+        case PauseReason::journal: return "journal";
+    }
+    return "?";
+}
+
+// A decision taken up again after a restart gets at least this long.
+constexpr std::chrono::milliseconds kLeastTimeLeft{3000};
+
 // People count seats from 1; the wire counts from 0.
 std::string seat_label(int number) { return "seat " + std::to_string(number + 1); }
 
@@ -111,9 +132,14 @@ public:
           code_(std::move(code)),
           options_(options),
           settings_(settings),
-          bot_rng_(std::random_device{}()) {
+          bot_rng_(std::random_device{}()),
+          created_ms_(now_ms()) {
         for (int n = 0; n < options_.players; ++n) seats_.push_back(empty_seat(n));
     }
+
+    // Takes up a room the journal held (before serving: nothing else knows the room yet). Throws
+    // when the journal cannot be read back (the caller logs it and lets the room go).
+    void take_up(const SavedRoom& saved);
 
     const std::string& code() const noexcept override { return code_; }
 
@@ -124,6 +150,7 @@ public:
             if (entering(message)) self->entries_[peer->id()] = entry;
             else if (auto it = self->entries_.find(peer->id()); it != self->entries_.end()) it->second = entry;
             self->on_message(peer, message);
+            self->end_pass();
         });
     }
 
@@ -136,17 +163,26 @@ public:
 
     void shutdown(std::function<void()> done) override {
         net::post(strand_, [self = self(), done = std::move(done)] {
-            // A game being seeded is ended too: its commitment is out, so its seed is revealed.
-            self->guarded("the shutdown", [&] {
-                if (self->table_ || self->state_ == RoomState::seeding)
-                    self->end_game(GameStatus::abandoned, "the server is shutting down");
-            });
-            self->broadcast(Closing{"shutdown", "the server is shutting down"});
+            if (self->services_.config.abandon_on_exit) {
+                // Going away for good: a game in progress ends (a game being seeded too: its
+                // commitment is out, so its seed is revealed), and the room is not kept.
+                self->guarded("the shutdown", [&] {
+                    if (self->table_ || self->state_ == RoomState::seeding)
+                        self->end_game(GameStatus::abandoned, "the server is shutting down");
+                    if (!self->closed_) self->ops_.push_back({JournalOp::Kind::closed, {}, {}});
+                    self->closed_ = true;
+                    self->broadcast(Closing{"shutdown", "the server is shutting down"});
+                });
+            } else {
+                // A restart: everything the room did is in the journal already (each pass wrote
+                // its part before its messages went out); the next start takes it up again.
+                self->end_pass();
+                self->tell_now(Closing{"restart", "the server is restarting: the room is saved and goes on when it is "
+                                                  "back (reconnect with your seat's token)"});
+            }
+            self->stopped_ = true;
             self->closed_ = true;
-            self->step_timer_.cancel();
-            self->auto_start_timer_.cancel();
-            for (auto& s : self->seats_)
-                if (s.reconnect_timer) s.reconnect_timer->cancel();
+            self->stop_timers();
             done();
         });
     }
@@ -161,9 +197,14 @@ private:
 
     // Work that runs from a timer or a hang-up, with nobody to answer: a failure is logged and
     // counted, and a game it breaks ends abandoned (its record written); the room and the server
-    // go on.
+    // go on. It is a pass of its own: its journal writes go before its messages (end_pass).
     template <class F>
     void guarded(const char* what, F&& f) {
+        run_guarded(what, f);
+        end_pass();
+    }
+    template <class F>
+    void run_guarded(const char* what, F& f) {
         try {
             f();
         } catch (const std::exception& e) {
@@ -181,14 +222,46 @@ private:
     }
 
     // ---- Sending ----------------------------------------------------------------------------
+    // Every message goes through out(): while the pass has journal writes to make (or earlier
+    // ones are still waiting for the journal), it is held and goes out, in order, once they are
+    // written (end_pass): nothing leaves the room that the journal does not have.
+    bool holding() const { return dirty_ || !ops_.empty() || !held_.empty(); }
+    void out(const std::shared_ptr<Peer>& peer, std::shared_ptr<const std::string> text) {
+        if (!peer) return;
+        if (holding()) held_.push_back({peer, std::move(text)});
+        else peer->send(std::move(text));
+    }
+    // Closes a connection after what was sent (or held) for it.
+    void close_peer(const std::shared_ptr<Peer>& peer) {
+        if (holding()) held_.push_back({peer, nullptr});
+        else peer->close();
+    }
+    void release_held() {
+        auto held = std::exchange(held_, {});
+        for (auto& [peer, text] : held) {
+            if (text) peer->send(std::move(text));
+            else peer->close();
+        }
+    }
+    // Straight out, past what is held: what says the server cannot save (its text shows
+    // nothing of the game) and refusals while it cannot.
+    template <class M>
+    void tell_now(const M& message) {
+        const auto text = frame(message);
+        for (auto& seat : seats_)
+            if (auto p = seat.peer.lock(); p && seat.connected) p->send(text);
+        for (auto& w : spectators_)
+            if (auto p = w.lock()) p->send(text);
+    }
+
     template <class M>
     void send(const std::shared_ptr<Peer>& peer, const M& message) {
-        if (peer) peer->send(frame(message));
+        out(peer, frame(message));
     }
     void error(const std::shared_ptr<Peer>& peer, ErrorCode code, const std::string& message,
                std::string_view ref = {}) {
         services_.metrics.count_error(protocol::to_string(code));
-        if (peer) peer->send(protocol::error_message(code, message, ref));
+        out(peer, std::make_shared<const std::string>(protocol::error_message(code, message, ref)));
     }
     // Serialised once, the same buffer for every recipient.
     template <class M>
@@ -197,10 +270,10 @@ private:
     }
     void send_to_all(const std::shared_ptr<const std::string>& text) {
         for (auto& seat : seats_)
-            if (auto p = seat.peer.lock(); p && seat.connected) p->send(text);
+            if (auto p = seat.peer.lock(); p && seat.connected) out(p, text);
         for (auto it = spectators_.begin(); it != spectators_.end();)
             if (auto p = it->lock()) {
-                p->send(text);
+                out(p, text);
                 ++it;
             } else {
                 it = spectators_.erase(it);
@@ -228,6 +301,7 @@ private:
         r.room = code_;
         r.state = name_of(state_);
         r.paused = paused_;
+        if (paused_ && pause_reason_) r.pause_reason = name_of(*pause_reason_);
         r.options = options_;
         r.settings = settings_;
         r.host = host_;
@@ -317,15 +391,26 @@ private:
         s = empty_seat(s.number);
     }
 
-    void welcome_seat(const std::shared_ptr<Peer>& peer, const Seat& seat) {
-        send(peer, Joined{code_, seat.number, seat.token, "player", host_ == seat.number});
+    void welcome_seat(const std::shared_ptr<Peer>& peer, const Seat& seat, const std::string& token) {
+        send(peer, Joined{code_, seat.number, token, "player", host_ == seat.number});
     }
 
     // ---- Messages ---------------------------------------------------------------------------
     void on_message(const std::shared_ptr<Peer>& peer, protocol::ClientMessage& message) {
+        const bool ping = std::holds_alternative<Ping>(message);
         if (closed_) {
             error(peer, ErrorCode::room_not_found, "the room is closed");
+        } else if (journal_fault_ && !ping) {
+            // Nothing changes while the journal cannot take it; said at once (not held).
+            services_.metrics.count_error(protocol::to_string(ErrorCode::unavailable));
+            peer->send(protocol::error_message(ErrorCode::unavailable,
+                                               "the server cannot save this room right now (" + *journal_fault_ +
+                                                   "): it is paused and goes on by itself when it can; try again then",
+                                               protocol::type_of(message)));
         } else {
+            // Every message but a ping or a choice may change the room's durable state: the room
+            // writes it to the journal at the end of the pass (a choice writes its own event).
+            if (!ping && !std::holds_alternative<Choose>(message)) dirty_ = true;
             // One message's failure is that connection's problem alone: the room goes on.
             try {
                 std::visit([&](auto& m) { handle(peer, m); }, message);
@@ -376,11 +461,12 @@ private:
         seat = empty_seat(seat.number);
         seat.taken = true;
         seat.name = name;
-        seat.token = random_token();
+        const std::string token = random_token();
+        seat.token_hash = sha256_hex(token);
         seat.peer = peer;
         seat.connected = true;
         if (host_ < 0) host_ = seat.number;
-        welcome_seat(peer, seat);
+        welcome_seat(peer, seat, token);
         notice("joined", &seat, who(seat) + " sits at " + seat_label(seat.number) + (host_ == seat.number ? " (the host)" : ""));
         broadcast_snapshot();
     }
@@ -404,12 +490,13 @@ private:
         // A connection already in the room does not take a second seat.
         if (seat_of(peer) >= 0 || is_spectator(peer))
             return error(peer, ErrorCode::already_in_room, "you are already in this room: leave it first", "resume");
+        const std::string hash = sha256_hex(m.token);
         for (auto& seat : seats_) {
-            if (!seat.human() || seat.token.empty() || seat.token != m.token) continue;
+            if (!seat.human() || seat.token_hash.empty() || seat.token_hash != hash) continue;
             if (auto old = seat.peer.lock(); old && old != peer && seat.connected) {
                 send(old, Closing{"replaced", "your seat was taken back from another connection (another tab or device)"});
                 let_go(old);
-                old->close();
+                close_peer(old);
             }
             const bool was_away = !seat.connected || seat.presence != Presence::here;
             seat.peer = peer;
@@ -419,10 +506,16 @@ private:
             seat.reconnect_timer.reset();
             cancel_grace(seat);
             pass_host_if_needed();
-            welcome_seat(peer, seat);
+            welcome_seat(peer, seat, m.token);
             send(peer, snapshot());
             if (was_away) notice("back", &seat, who(seat) + " is back at " + seat_label(seat.number));
             broadcast_snapshot();
+            // After a restart the game waits for its players: when the last is back it goes on
+            // (and asks the decisions that were open).
+            if (paused_ && pause_reason_ == PauseReason::restart && nobody_expected()) {
+                notice("resumed", nullptr, "everyone is back: the game goes on");
+                return start_clock();
+            }
             // A decision still open for the seat (within the drop grace, or during a pause) is
             // asked again; the answer's time counts from now (the metrics' decision time).
             if (!seat.decision_id.empty() && table_) {
@@ -447,6 +540,7 @@ private:
         if (s.client_seed) return error(peer, ErrorCode::wrong_state, "your client seed is already in", "client_seed");
         if (auto err = check_client_seed(m.seed)) return error(peer, ErrorCode::bad_field, "seed: " + *err, "client_seed");
         s.client_seed = m.seed;
+        event("seed", {{"seat", number}, {"seed", m.seed}});
         send(peer, ClientSeedAccepted{});
         if (all_seeds_in()) begin_game();
     }
@@ -462,7 +556,7 @@ private:
             return error(peer, ErrorCode::paused,
                          "the game is paused: choose when it resumes (your decision stays open, its time is kept)",
                          "choose");
-        if (auto v = table_->choose(player_of(number), m.piece, ChoiceMaker::player); !v)
+        if (auto v = choose_on_table(player_of(number), m.piece, ChoiceMaker::player); !v)
             return error(peer, ErrorCode::illegal_choice, v.reason, "choose");
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - s.decision_sent).count();
         services_.metrics.observe_round_trip(ms);
@@ -570,7 +664,7 @@ private:
         seat->bot = true;
         seat->kicked = true;
         seat->policy = PolicyKind::best;
-        seat->token.clear();
+        seat->token_hash.clear();
         notice("kicked", seat, who(*seat) + " (" + seat_label(seat->number) + ") was kicked: a best bot plays it");
         answer_for_absent(*seat, ChoiceMaker::away);
         broadcast_snapshot();
@@ -632,6 +726,7 @@ private:
     }
     void auto_start() {
         if (state_ != RoomState::lobby || !auto_start_at_) return;
+        dirty_ = true;
         auto_start_at_.reset();
         settings_.auto_start_ms = 0;
         int filled = 0;
@@ -661,12 +756,7 @@ private:
     void handle(const std::shared_ptr<Peer>& peer, protocol::Pause&) {
         if (!host_only(peer, "pause")) return;
         if (state_ != RoomState::playing || paused_) return error(peer, ErrorCode::wrong_state, "nothing to pause", "pause");
-        paused_ = true;
-        // The clock stops: remember what was left of the deadline or the pause between steps.
-        paused_left_ = std::max<Clock::duration>(Clock::duration::zero(), step_timer_.expiry() - Clock::now());
-        step_timer_.cancel();
-        paused_at_ = Clock::now();
-        for (auto& seat : seats_) cancel_grace(seat);  // a pause does not count against the drop grace
+        stop_clock(PauseReason::host);
         notice("paused", seat_at(host_), who(seat_ref(host_)) + " paused the game");
         broadcast_snapshot();
     }
@@ -674,9 +764,30 @@ private:
     void handle(const std::shared_ptr<Peer>& peer, protocol::Unpause&) {
         if (!host_only(peer, "resume_game")) return;
         if (!paused_) return error(peer, ErrorCode::wrong_state, "the game is not paused", "resume_game");
-        paused_ = false;
-        const auto left = paused_left_;
         notice("resumed", seat_at(host_), who(seat_ref(host_)) + " resumed the game");
+        start_clock();
+    }
+
+    // The game's clock stops: what was left of the deadline or of the pause between steps is kept.
+    void stop_clock(PauseReason why) {
+        paused_ = true;
+        pause_reason_ = why;
+        paused_left_ = std::max<Clock::duration>(Clock::duration::zero(), step_timer_.expiry() - Clock::now());
+        step_timer_.cancel();
+        paused_at_ = Clock::now();
+        for (auto& seat : seats_) cancel_grace(seat);  // a pause does not count against the drop grace
+    }
+
+    // The clock goes on from where it stopped (the host resumed, everyone is back after a
+    // restart, the journal takes writes again).
+    void start_clock() {
+        paused_ = false;
+        pause_reason_.reset();
+        fault_paused_ = false;
+        if (restart_wait_) restart_wait_->cancel();
+        restart_wait_.reset();
+        const auto left = paused_left_;
+        dirty_ = true;
         broadcast_snapshot();
         // The pause does not count against a dropped player's drop grace.
         const auto paused_for = Clock::now() - paused_at_;
@@ -696,6 +807,7 @@ private:
                 auto_move(player_of(seat.number), ChoiceMaker::away);
             }
         }
+        if (!table_) return;
         // Answers that came in for absent seats, during the pause or just now, complete the step.
         if (waiting_for_decisions_ && pending_decisions() == 0) return decisions_complete();
         arm(left, waiting_for_decisions_ ? Next::deadline : Next::advance);
@@ -722,7 +834,7 @@ private:
         s.connected = false;
         s.presence = Presence::left;
         s.peer.reset();
-        s.token.clear();
+        s.token_hash.clear();
         if (s.reconnect_timer) s.reconnect_timer->cancel();
         s.reconnect_timer.reset();
         notice("left", &s, who(s) + " left: the server plays " + seat_label(s.number));
@@ -810,6 +922,8 @@ private:
         if (table_ || state_ == RoomState::seeding) return;  // the game ends first (abandoned after the reconnect window)
         if (anyone_expected()) return;                        // a lobby seat waits for its player
         closed_ = true;
+        dirty_ = false;
+        ops_.push_back({JournalOp::Kind::closed, {}, {}});
         step_timer_.cancel();
         auto_start_timer_.cancel();
         services_.registry.remove(code_);
@@ -836,6 +950,7 @@ private:
     }
 
     void on_disconnected(const std::shared_ptr<Peer>& peer) {
+        if (stopped_) return;
         const bool watched = drop_spectator(peer);
         const int number = seat_of(peer);
         if (number < 0) {
@@ -845,6 +960,7 @@ private:
         }
         auto& s = seat_ref(number);
         if (!s.connected) return;
+        dirty_ = true;
         s.connected = false;
         if (s.presence == Presence::here) s.presence = Presence::away;
         const bool lobby = state_ == RoomState::lobby;
@@ -872,6 +988,7 @@ private:
     void window_over(int number, const std::shared_ptr<net::steady_timer>& timer) {
         Seat* s = seat_at(number);
         if (!s || !s->human() || s->reconnect_timer != timer || s->connected) return;
+        dirty_ = true;
         s->reconnect_timer.reset();
         if (state_ == RoomState::lobby) return remove_from_seat(*s, "gone");
         s->presence = Presence::server;
@@ -889,6 +1006,8 @@ private:
         publication_ = publish(options);
         game_id_ = code_ + "-" + std::to_string(now_ms()) + "-" + publication_->seed.commitment().substr(0, 8);
         state_ = RoomState::seeding;
+        dirty_ = true;
+        journal_game(false, {});
         for (auto& s : seats_) {
             s.client_seed.reset();
             // The room asks every player for a seed: that answer is not rate limited either
@@ -931,6 +1050,8 @@ private:
             return;
         }
         state_ = RoomState::playing;
+        dirty_ = true;
+        journal_game(true, client_seeds);
         ++services_.metrics.games_started;
         GameStarted started{game_id_, *game_options_, {}, {}, players_};
         for (const auto& c : client_seeds) started.client_seeds.push_back({players_[static_cast<std::size_t>(c.seat)], c.seed});
@@ -1004,12 +1125,14 @@ private:
             spdlog::error("room {}: the game failed: {}", code_, e.what());
             return end_game(GameStatus::abandoned, "an internal error");
         }
+        event("advance", {{"out", out}});
         for (auto& m : out) send_to_all(frame(std::move(m)));
         const auto deadline = std::chrono::milliseconds(settings_.decision_ms);
+        json asked = json::array();
         for (int player : needs) {
             auto& s = seat_ref(players_[static_cast<std::size_t>(player)]);
             if (s.bot) {
-                (void)table_->choose(player, table_->bot_choice(player, s.policy, bot_rng_), ChoiceMaker::player);
+                (void)choose_on_table(player, table_->bot_choice(player, s.policy, bot_rng_), ChoiceMaker::player);
                 continue;
             }
             const auto grace = grace_left(s);  // once: a dropped player's decision waits for them
@@ -1019,6 +1142,7 @@ private:
             }
             s.decision_id = std::to_string(++decision_counter_);
             s.decision_sent = Clock::now();
+            asked.push_back({s.number, s.decision_id});
             ++services_.metrics.decisions;
             if (auto p = s.peer.lock(); p && s.connected) {
                 p->grant_answer();
@@ -1027,6 +1151,7 @@ private:
                 arm_grace(s, *grace, deadline);  // dropped a moment ago: the rest of the grace
             }
         }
+        if (!asked.empty()) event("ask", {{"decisions", asked}, {"deadline_ms", now_ms() + settings_.decision_ms}});
         if (pending_decisions() > 0) {
             waiting_for_decisions_ = true;
             arm(deadline, Next::deadline);
@@ -1051,7 +1176,7 @@ private:
 
     void auto_move(int player, ChoiceMaker maker) {
         ++services_.metrics.auto_moves;
-        (void)table_->choose(player, table_->server_choice(player), maker);
+        (void)choose_on_table(player, table_->server_choice(player), maker);
     }
 
     Clock::duration drop_grace() const { return std::chrono::milliseconds(services_.config.drop_grace_ms); }
@@ -1097,7 +1222,7 @@ private:
         if (!table_ || s.decision_id.empty()) return;
         s.decision_id.clear();
         const int player = player_of(s.number);
-        if (s.bot) (void)table_->choose(player, table_->bot_choice(player, s.policy, bot_rng_), ChoiceMaker::player);
+        if (s.bot) (void)choose_on_table(player, table_->bot_choice(player, s.policy, bot_rng_), ChoiceMaker::player);
         else auto_move(player, maker);
         // During a pause the step completes when play resumes.
         if (pending_decisions() == 0 && !paused_) decisions_complete();
@@ -1123,6 +1248,7 @@ private:
     void after_decisions(bool nothing_shown) {
         std::vector<std::string> out;
         table_->resolve(out);
+        event("resolve", {{"out", out}});
         for (auto& m : out) send_to_all(frame(std::move(m)));
         if (table_->over()) return end_game(GameStatus::finished, "");
         const auto pace = nothing_shown && out.empty() ? Clock::duration::zero() : std::chrono::milliseconds(settings_.pace_ms);
@@ -1134,6 +1260,10 @@ private:
         ++epoch_;
         waiting_for_decisions_ = false;
         paused_ = false;
+        pause_reason_.reset();
+        fault_paused_ = false;
+        if (restart_wait_) restart_wait_->cancel();
+        restart_wait_.reset();
         GameOver over;
         over.game_id = game_id_;
         over.status = std::string(to_string(status));
@@ -1141,6 +1271,8 @@ private:
             if (status == GameStatus::abandoned) table_->abandon();
             const GameRecord& record = table_->record();
             const std::string saved = services_.save_record(record, game_id_, owner_);
+            // The record is kept first: a crash before the journal forgets the game replays it
+            // to the same end, and the same record.
             // The record counts the game's players; the room's messages name its seats.
             for (int w : record.result.winners)
                 if (w >= 0 && w < static_cast<int>(players_.size())) over.winners.push_back(players_[static_cast<std::size_t>(w)]);
@@ -1163,6 +1295,8 @@ private:
             cancel_grace(s);
             s.decision_id.clear();
         }
+        ops_.push_back({JournalOp::Kind::game_over, {}, {}});
+        dirty_ = true;
         broadcast(over);
         last_game_ = over;  // the lobby's snapshot keeps it for a page that comes back later
         spdlog::info("room {}: game {} {}{}", code_, game_id_, to_string(status), why.empty() ? "" : " (" + why + ")");
@@ -1184,6 +1318,169 @@ private:
         pass_host_if_needed();
         broadcast_snapshot();
         close_if_empty();
+    }
+
+    // ---- The journal ------------------------------------------------------------------------
+    // One event of the game in progress, written with the pass.
+    void event(const char* kind, const json& data) { ops_.push_back({JournalOp::Kind::event, kind, data.dump()}); }
+
+    Verdict choose_on_table(int player, int piece, ChoiceMaker maker) {
+        Verdict v = table_->choose(player, piece, maker);
+        if (v) event("choice", {{"player", player}, {"piece", piece}, {"maker", to_string(maker)}});
+        return v;
+    }
+
+    // The game as published (`started` false: its seeds are being collected) or started.
+    void journal_game(bool started, const std::vector<ClientSeed>& client_seeds) {
+        json seats = json::array();
+        for (int n : players_) {
+            const auto& s = seat_ref(n);
+            seats.push_back({{"name", s.name}, {"bot", s.bot}, {"policy", to_string(s.policy)}, {"number", s.number}});
+        }
+        json seeds = json::array();
+        for (const auto& c : client_seeds) seeds.push_back({{"seat", c.seat}, {"seed", c.seed}});
+        json g = {{"id", game_id_},   {"options", *game_options_}, {"players", players_},
+                  {"seats", seats},   {"seed", publication_->seed.hex()}, {"boards", publication_->boards},
+                  {"owner", owner_},  {"started", started},         {"client_seeds", seeds}};
+        ops_.push_back({JournalOp::Kind::game, {}, g.dump()});
+    }
+
+    // What the room must have again after a restart, besides its game: a JSON text.
+    std::string durable_state() const {
+        json seats = json::array();
+        for (const auto& s : seats_) {
+            json v = {{"number", s.number}, {"taken", s.taken}};
+            if (s.taken)
+                v.update({{"name", s.name},
+                          {"bot", s.bot},
+                          {"policy", to_string(s.policy)},
+                          {"kicked", s.kicked},
+                          {"token_hash", s.token_hash},
+                          {"presence", name_of(s.presence)}});
+            seats.push_back(std::move(v));
+        }
+        json j = {{"options", options_},   {"settings", settings_},          {"host", host_},
+                  {"seats", seats},        {"state", name_of(state_)},       {"decisions", decision_counter_},
+                  {"owner", owner_},       {"paused", paused_}};
+        if (paused_) {
+            j["paused_left_ms"] = std::chrono::duration_cast<std::chrono::milliseconds>(paused_left_).count();
+            if (pause_reason_) j["pause_reason"] = name_of(*pause_reason_);
+        }
+        if (auto_start_at_) j["auto_start_at_ms"] = *auto_start_at_;
+        if (last_game_) j["last_game"] = *last_game_;
+        return j.dump();
+    }
+
+    // The end of a pass (a message, a timer, a hang-up): what it changed goes to the journal in
+    // one transaction, then what it sent goes out. When the journal cannot take it, the room
+    // holds both and pauses (journal_fault); a retry writes them later, in order.
+    void end_pass() {
+        if (stopped_) {
+            ops_.clear();
+            dirty_ = false;
+            held_.clear();
+            return;
+        }
+        for (int round = 0; round < 8; ++round) {
+            if (dirty_ && !closed_) ops_.push_back({JournalOp::Kind::room, {}, durable_state()});
+            dirty_ = false;
+            if (ops_.empty()) break;
+            try {
+                services_.journal->write(code_, created_ms_, ops_, journal_seq_);
+            } catch (const std::exception& e) {
+                return journal_fault(e.what());
+            }
+            ++services_.metrics.journal_writes;
+            ops_.clear();
+            release_held();
+            if (journal_fault_) journal_back();  // may change the room again: another round
+        }
+        if (ops_.empty() && !dirty_) release_held();
+    }
+
+    void journal_fault(const std::string& why) {
+        ++services_.metrics.journal_write_failures;
+        services_.journal_failed(why);
+        if (!journal_fault_) {
+            journal_fault_ = why;
+            ++services_.metrics.journal_paused_rooms;
+            spdlog::error("room {}: the journal cannot be written ({}): the room is paused until it can", code_, why);
+            if (state_ == RoomState::playing && !paused_ && !closed_) {
+                stop_clock(PauseReason::journal);
+                fault_paused_ = true;
+            }
+            Notice n;
+            n.kind = "journal";
+            n.text = "The server cannot save this room right now (" + why +
+                     "): the game is paused and goes on by itself when saving works again. Nothing is lost.";
+            tell_now(n);
+        }
+        // Tried again in a second (each try is a pass: the timer's guarded() ends it).
+        journal_retry_ = std::make_shared<net::steady_timer>(strand_);
+        journal_retry_->expires_after(std::chrono::seconds(1));
+        journal_retry_->async_wait([self = self(), timer = journal_retry_](boost::system::error_code ec) {
+            if (ec || self->stopped_ || self->journal_retry_ != timer) return;
+            self->guarded("the journal's retry", [] {});
+        });
+    }
+
+    void journal_back() {
+        journal_fault_.reset();
+        journal_retry_.reset();
+        --services_.metrics.journal_paused_rooms;
+        services_.journal_recovered();
+        spdlog::info("room {}: the journal takes writes again", code_);
+        if (closed_) return;
+        notice("journal", nullptr, std::string("The server can save this room again") + (fault_paused_ ? ": the game goes on." : "."));
+        if (fault_paused_ && paused_ && pause_reason_ == PauseReason::journal) start_clock();
+        else broadcast_snapshot();
+    }
+
+    void stop_timers() {
+        step_timer_.cancel();
+        auto_start_timer_.cancel();
+        if (restart_wait_) restart_wait_->cancel();
+        if (journal_retry_) journal_retry_->cancel();
+        for (auto& s : seats_) {
+            if (s.reconnect_timer) s.reconnect_timer->cancel();
+            cancel_grace(s);
+        }
+    }
+
+    // After a restart: human seats whose player has not come back yet.
+    bool nobody_expected() const {
+        return std::none_of(seats_.begin(), seats_.end(),
+                            [](const Seat& s) { return s.human() && !s.connected && s.presence == Presence::away; });
+    }
+
+    // The first pass after a restart (on the strand, the server serving).
+    void after_restore(bool seeding) {
+        dirty_ = true;
+        if (seeding) begin_game();  // the seeds that were in; the others are left out, as at the seed deadline
+        if (state_ == RoomState::lobby) {
+            if (auto_start_at_) {
+                settings_.auto_start_ms = static_cast<int>(std::max<std::int64_t>(*auto_start_at_ - now_ms(), 5000));
+                arm_auto_start();
+            }
+            return close_if_empty();
+        }
+        if (!table_ || !paused_ || pause_reason_ != PauseReason::restart) return;
+        if (nobody_expected()) {
+            notice("resumed", nullptr, "the server restarted: the game goes on");
+            return start_clock();
+        }
+        notice("paused", nullptr, "the server restarted: the game waits for its players to come back (at most " +
+                                      std::to_string(services_.config.reconnect_ms / 1000) + " s; the host may resume it)");
+        restart_wait_ = std::make_shared<net::steady_timer>(strand_);
+        restart_wait_->expires_after(std::chrono::milliseconds(services_.config.reconnect_ms));
+        restart_wait_->async_wait([self = self(), timer = restart_wait_](boost::system::error_code ec) {
+            if (ec || self->closed_ || self->restart_wait_ != timer) return;
+            self->guarded("the restart's wait", [&] {
+                if (!self->paused_ || self->pause_reason_ != PauseReason::restart) return;
+                self->notice("resumed", nullptr, "the wait for the players is over: the game goes on");
+                self->start_clock();
+            });
+        });
     }
 
     net::strand<net::io_context::executor_type> strand_;
@@ -1217,14 +1514,191 @@ private:
     std::string owner_;  // the address of the host who started the game (record retention)
     std::unique_ptr<Table> table_;
     Rng bot_rng_;
+    std::optional<PauseReason> pause_reason_;  // while paused_
+    bool fault_paused_ = false;                // paused_ by journal_fault (it resumes by itself)
+    std::shared_ptr<net::steady_timer> restart_wait_;  // after a restart: the longest the game waits for its players
+    // The journal: this pass's writes, the room's own state to write at its end, the messages
+    // held until they are written, the next event number, and why it cannot write (paused).
+    std::vector<JournalOp> ops_;
+    bool dirty_ = false;
+    std::vector<std::pair<std::shared_ptr<Peer>, std::shared_ptr<const std::string>>> held_;  // nullptr: close
+    std::int64_t created_ms_;
+    std::int64_t journal_seq_ = 1;
+    std::optional<std::string> journal_fault_;
+    std::shared_ptr<net::steady_timer> journal_retry_;
+    bool stopped_ = false;  // the server stopped: nothing more is written or sent
 };
 
+void RoomImpl::take_up(const SavedRoom& saved) {
+    const json st = json::parse(saved.state);
+    created_ms_ = saved.created_ms;
+    journal_seq_ = saved.events.empty() ? 1 : saved.events.back().seq + 1;
+    options_ = st.at("options").get<GameOptions>();
+    settings_ = st.at("settings").get<protocol::RoomSettings>();
+    host_ = st.at("host").get<int>();
+    decision_counter_ = st.at("decisions").get<std::uint64_t>();
+    owner_ = st.value("owner", std::string());
+    if (auto it = st.find("auto_start_at_ms"); it != st.end()) auto_start_at_ = it->get<std::int64_t>();
+    if (auto it = st.find("last_game"); it != st.end()) last_game_ = it->get<GameOver>();
+    const auto now = Clock::now();
+    seats_.clear();
+    for (const auto& v : st.at("seats")) {
+        Seat seat = empty_seat(v.at("number").get<int>());
+        if (v.at("taken").get<bool>()) {
+            seat.taken = true;
+            seat.name = v.at("name").get<std::string>();
+            seat.bot = v.at("bot").get<bool>();
+            seat.policy = parse_policy(v.at("policy").get<std::string>()).value_or(PolicyKind::best);
+            seat.kicked = v.at("kicked").get<bool>();
+            seat.token_hash = v.at("token_hash").get<std::string>();
+            seat.presence = presence_named(v.at("presence").get<std::string>());
+        }
+        seats_.push_back(std::move(seat));
+    }
+    // Nobody is connected yet: the players who were here are away, each with a reconnect window
+    // from now; their tokens take their seats back.
+    for (auto& s : seats_) {
+        if (!s.human()) continue;
+        s.connected = false;
+        if (s.presence != Presence::here && s.presence != Presence::away) continue;
+        s.presence = Presence::away;
+        s.dropped_at = now;
+        s.reconnect_timer = std::make_shared<net::steady_timer>(strand_);
+        s.reconnect_timer->expires_after(std::chrono::milliseconds(services_.config.reconnect_ms));
+        s.reconnect_timer->async_wait([self = self(), number = s.number, timer = s.reconnect_timer](boost::system::error_code ec) {
+            if (ec || self->closed_) return;
+            self->guarded("the reconnect window", [&] { self->window_over(number, timer); });
+        });
+    }
+    bool seeding = false;
+    if (saved.game) {
+        const json g = json::parse(*saved.game);
+        game_id_ = g.at("id").get<std::string>();
+        game_options_ = g.at("options").get<GameOptions>();
+        players_ = g.at("players").get<std::vector<int>>();
+        owner_ = g.value("owner", owner_);
+        publication_ = Publication{ServerSeed::from_hex(g.at("seed").get<std::string>()),
+                                   g.at("boards").get<std::vector<std::string>>()};
+        for (int n : players_)
+            if (!seat_at(n)) throw std::runtime_error("the game's seat " + std::to_string(n) + " is not a seat of the room");
+        if (!g.at("started").get<bool>()) {
+            // Its seeds were being collected: the ones that were in are used.
+            state_ = RoomState::seeding;
+            seeding = true;
+            for (const auto& e : saved.events)
+                if (e.kind == "seed") {
+                    const json d = json::parse(e.text);
+                    if (Seat* s = seat_at(d.at("seat").get<int>())) s->client_seed = d.at("seed").get<std::string>();
+                }
+        } else {
+            std::vector<TableSeat> table_seats;
+            for (const auto& v : g.at("seats"))
+                table_seats.push_back({v.at("name").get<std::string>(), v.at("bot").get<bool>(),
+                                       parse_policy(v.at("policy").get<std::string>()).value_or(PolicyKind::best),
+                                       v.at("number").get<int>()});
+            std::vector<ClientSeed> client_seeds;
+            for (const auto& c : g.at("client_seeds")) client_seeds.push_back({c.at("seat").get<int>(), c.at("seed").get<std::string>()});
+            table_ = make_table(*game_options_, table_seats, *publication_, client_seeds, services_);
+            state_ = RoomState::playing;
+            // The game again, step by step, with the same choices: the dice come from the seeds, so
+            // every step must show exactly what it showed before.
+            std::int64_t deadline_ms = 0;
+            for (const auto& e : saved.events) {
+                const json d = json::parse(e.text);
+                std::vector<std::string> out;
+                if (e.kind == "advance" || e.kind == "resolve") {
+                    if (e.kind == "advance") table_->advance(out);
+                    else table_->resolve(out);
+                    if (out != d.at("out").get<std::vector<std::string>>())
+                        throw std::runtime_error("event " + std::to_string(e.seq) + " (" + e.kind +
+                                                 "): the game engine shows another step than the journal has");
+                    waiting_for_decisions_ = false;
+                } else if (e.kind == "choice") {
+                    const int player = d.at("player").get<int>();
+                    ChoiceMaker maker = ChoiceMaker::player;
+                    const auto m = d.at("maker").get<std::string>();
+                    if (m == "timeout") maker = ChoiceMaker::timeout;
+                    else if (m == "away") maker = ChoiceMaker::away;
+                    if (auto v = table_->choose(player, d.at("piece").get<int>(), maker); !v)
+                        throw std::runtime_error("event " + std::to_string(e.seq) + ": a choice the game refuses: " + v.reason);
+                    if (player >= 0 && player < static_cast<int>(players_.size()))
+                        seat_ref(players_[static_cast<std::size_t>(player)]).decision_id.clear();
+                } else if (e.kind == "ask") {
+                    for (const auto& a : d.at("decisions")) {
+                        const auto id = a.at(1).get<std::string>();
+                        seat_ref(a.at(0).get<int>()).decision_id = id;
+                        decision_counter_ = std::max<std::uint64_t>(decision_counter_, std::stoull(id));
+                    }
+                    deadline_ms = d.at("deadline_ms").get<std::int64_t>();
+                    waiting_for_decisions_ = true;
+                }
+            }
+            if (table_->over()) throw std::runtime_error("the game is over but its end is not in the journal");
+            // The clock: a host's pause keeps what it had left; otherwise an open decision gets
+            // what it had left when the server stopped, the time between steps a whole pace.
+            paused_left_ = std::chrono::milliseconds(settings_.pace_ms);
+            if (st.value("paused", false)) {
+                paused_left_ = std::chrono::milliseconds(st.value("paused_left_ms", std::int64_t{0}));
+            } else if (waiting_for_decisions_) {
+                const std::int64_t stop = services_.previous_stop_ms > 0 ? services_.previous_stop_ms : now_ms();
+                paused_left_ = std::max<Clock::duration>(std::chrono::milliseconds(deadline_ms - stop), kLeastTimeLeft);
+            }
+            ++services_.metrics.games_resumed;
+        }
+        paused_ = true;
+        pause_reason_ = PauseReason::restart;
+        paused_at_ = now;
+        if (seeding) paused_left_ = std::chrono::milliseconds(settings_.pace_ms);
+    }
+    ++services_.metrics.rooms_resumed;
+    net::post(strand_, [self = self(), seeding] { self->guarded("the restart", [&] { self->after_restore(seeding); }); });
+}
+
 }  // namespace
+
+std::shared_ptr<Room> Room::restore(net::io_context& io, Services& services, const SavedRoom& saved) {
+    const json st = json::parse(saved.state);
+    auto room = std::make_shared<RoomImpl>(io, services, saved.code, st.at("options").get<GameOptions>(),
+                                           st.at("settings").get<protocol::RoomSettings>());
+    room->take_up(saved);
+    ++services.metrics.rooms;
+    return room;
+}
 
 std::shared_ptr<Room> Room::make(net::io_context& io, Services& services, std::string code, GameOptions options,
                                  protocol::RoomSettings settings) {
     ++services.metrics.rooms;
     return std::make_shared<RoomImpl>(io, services, std::move(code), options, settings);
+}
+
+std::size_t resume_rooms(net::io_context& io, Services& services) {
+    Journal& journal = *services.journal;
+    const auto stopped = journal.read_mark("stopped_ms");
+    const auto alive = journal.read_mark("alive_ms");
+    services.previous_stop_ms = stopped ? *stopped : alive.value_or(0);
+    if (stopped) journal.forget_mark("stopped_ms");
+    const std::vector<SavedRoom> saved = journal.load();
+    std::size_t rooms = 0, games = 0;
+    for (const auto& r : saved) {
+        try {
+            services.registry.adopt(r.code, Room::restore(io, services, r));
+            ++rooms;
+            if (r.game) ++games;
+        } catch (const std::exception& e) {
+            ++services.metrics.internal_errors;
+            spdlog::error("room {}: cannot be taken up again from the journal ({}): it is dropped", r.code, e.what());
+            std::int64_t seq = 0;
+            try {
+                journal.write(r.code, 0, {{JournalOp::Kind::closed, {}, {}}}, seq);
+            } catch (const std::exception&) {
+                // it stays in the journal; the next start tries again
+            }
+        }
+    }
+    if (!saved.empty())
+        spdlog::info("resumed {} rooms ({} with a game in progress) from the journal; the server stopped {}", rooms, games,
+                     stopped ? "cleanly" : "without warning (a crash or kill -9)");
+    return rooms;
 }
 
 }  // namespace spookludo::server

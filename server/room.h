@@ -19,6 +19,10 @@ class Room : public std::enable_shared_from_this<Room> {
 public:
     static std::shared_ptr<Room> make(boost::asio::io_context& io, Services& services, std::string code,
                                       GameOptions options, protocol::RoomSettings settings);
+    // A room the journal held when the server stopped, taken up again (throws when its journal
+    // cannot be read back). Its players find it paused until they are back (or the reconnect
+    // window ends); its bots just go on.
+    static std::shared_ptr<Room> restore(boost::asio::io_context& io, Services& services, const SavedRoom& saved);
     virtual ~Room() = default;
     virtual const std::string& code() const noexcept = 0;
     // A message from a peer: create_room's creator, join_room, watch and resume arrive here too.
@@ -27,9 +31,16 @@ public:
     virtual void deliver(std::shared_ptr<Peer> peer, protocol::ClientMessage message, std::uint64_t entry) = 0;
     // The peer's connection is gone.
     virtual void disconnected(std::shared_ptr<Peer> peer) = 0;
-    // The server is stopping: abandon a game in progress (record written, seed revealed), tell
-    // everyone. `done` is called on the room's strand when that is finished.
+    // The server is stopping: tell everyone (closing "restart") and write nothing more; the next
+    // start takes the room up again from the journal. With --abandon-on-exit: end a game in
+    // progress (record written, seed revealed) and forget the room (closing "shutdown").
+    // `done` is called on the room's strand when that is finished.
     virtual void shutdown(std::function<void()> done) = 0;
 };
+
+// The rooms that were open when the server last stopped (a crash, kill -9, a restart), taken up
+// again from the journal (before serving); a room that cannot be read back is logged and
+// dropped. Returns how many rooms were taken up.
+std::size_t resume_rooms(boost::asio::io_context& io, Services& services);
 
 }  // namespace spookludo::server

@@ -95,6 +95,17 @@ std::string Metrics::prometheus_text() {
           history_write_failures);
     gauge("spookludo_records_pending", "Game records held in memory until they can be written.", "gauge",
           records_pending);
+    gauge("spookludo_journal_writes_total", "Journal transactions written (one per room step that changed something).",
+          "counter", journal_writes);
+    gauge("spookludo_journal_write_failures_total",
+          "Journal transactions that failed (a full disk, a read-only file, ...; each retry counts).", "counter",
+          journal_write_failures);
+    gauge("spookludo_journal_paused_rooms", "Rooms paused because the journal cannot take their writes.", "gauge",
+          journal_paused_rooms);
+    gauge("spookludo_rooms_resumed_total", "Rooms taken up again from the journal when the server started.", "counter",
+          rooms_resumed);
+    gauge("spookludo_games_resumed_total", "Games in progress taken up again from the journal when the server started.",
+          "counter", games_resumed);
     gauge("spookludo_records_written_on_retry_total", "Game records written after a failed attempt.", "counter",
           records_written_on_retry);
     gauge("spookludo_records_dropped_total", "Game records given up on (never written; each is logged).", "counter",
@@ -625,6 +636,11 @@ std::shared_ptr<Room> Registry::find(const std::string& code) {
     return it == rooms_.end() ? nullptr : it->second;
 }
 
+void Registry::adopt(const std::string& code, std::shared_ptr<Room> room) {
+    std::lock_guard lock(mutex_);
+    rooms_[code] = std::move(room);
+}
+
 void Registry::remove(const std::string& code) {
     std::lock_guard lock(mutex_);
     rooms_.erase(code);
@@ -649,7 +665,8 @@ Services::Services(const Config& c)
       solutions({std::size_t(c.solution_cache_mb) << 20, c.solves_per_minute}, metrics),
       registry(c.max_rooms),
       database(std::make_unique<db::Database>(std::filesystem::path(c.data_dir) / "spookludo.db")),
-      history(std::make_unique<HistoryStore>(*database, HistoryLimits{c.records_kept, c.bot_records_kept})) {}
+      history(std::make_unique<HistoryStore>(*database, HistoryLimits{c.records_kept, c.bot_records_kept})),
+      journal(std::make_unique<Journal>(*database)) {}
 
 Services::~Services() = default;
 
@@ -663,6 +680,31 @@ std::string Services::save_record(const GameRecord& record, const std::string& i
         spdlog::error("history: the database could not take game {}: {} (its record file is kept)", id, e.what());
     }
     return saved;
+}
+
+void Services::mark_stop() {
+    try {
+        journal->mark("stopped_ms", std::chrono::duration_cast<std::chrono::milliseconds>(
+                                        std::chrono::system_clock::now().time_since_epoch())
+                                        .count());
+    } catch (const std::exception& e) {
+        spdlog::error("the journal cannot take the time of the stop ({}): the next start uses the last sign of life", e.what());
+    }
+}
+
+void Services::journal_failed(const std::string& why) {
+    std::lock_guard lock(journal_problem_mutex_);
+    journal_problem_ = why;
+}
+
+void Services::journal_recovered() {
+    std::lock_guard lock(journal_problem_mutex_);
+    if (metrics.journal_paused_rooms == 0) journal_problem_.reset();
+}
+
+std::optional<std::string> Services::journal_problem() {
+    std::lock_guard lock(journal_problem_mutex_);
+    return journal_problem_;
 }
 
 }  // namespace spookludo::server

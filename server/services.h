@@ -21,6 +21,7 @@
 
 #include "config.h"
 #include "history.h"
+#include "journal.h"
 #include "spookludo/record.h"
 #include "spookludo/spook/solver.h"
 
@@ -61,6 +62,12 @@ struct Metrics {
     std::atomic<long> records_pending{0};        // held in memory, waiting for a retry
     std::atomic<long> records_written_on_retry{0};
     std::atomic<long> records_dropped{0};  // given up on: never written
+    // The journal (journal.h).
+    std::atomic<long> journal_writes{0};          // transactions written (one per room pass that changed something)
+    std::atomic<long> journal_write_failures{0};  // transactions that failed (each retry counts)
+    std::atomic<long> journal_paused_rooms{0};    // rooms waiting for the journal to take their writes
+    std::atomic<long> rooms_resumed{0};           // rooms taken up again from the journal at start
+    std::atomic<long> games_resumed{0};           // of them, games in progress
     // Decision round trip (request sent to answer received), histogram buckets in ms.
     static constexpr double kBuckets[] = {0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000};
     std::atomic<long> round_trip_count[std::size(kBuckets) + 1]{};
@@ -217,6 +224,8 @@ public:
     template <class Make>
     std::shared_ptr<Room> create(Make&& make);
     std::shared_ptr<Room> find(const std::string& code);
+    // A room taken up again from the journal under its own code (before serving).
+    void adopt(const std::string& code, std::shared_ptr<Room> room);
     void remove(const std::string& code);
     std::vector<std::shared_ptr<Room>> all();
     std::size_t size();
@@ -242,6 +251,11 @@ struct Services {
     // The database (<data dir>/spookludo.db) and the finished games in it (GET /games ...).
     std::unique_ptr<db::Database> database;
     std::unique_ptr<HistoryStore> history;
+    // The open rooms' journal, in the same database.
+    std::unique_ptr<Journal> journal;
+    // When the previous run stopped (Unix ms): its clean stop, else its last sign of life; 0 when
+    // unknown. Set at start, before the rooms are taken up again (their decisions' time left).
+    std::int64_t previous_stop_ms = 0;
     std::atomic<bool> shutting_down{false};
     // The `welcome`'s lan_urls: http(s)://ADDRESS:PORT for each network address the server
     // listens on (none inside a container, none bound to loopback). Set once before serving.
@@ -254,6 +268,19 @@ struct Services {
     // A game's record, written to the record files and to the history; returns its id ("" when it
     // could not even be rendered). Never throws: a failure is logged and counted.
     std::string save_record(const GameRecord& record, const std::string& id, const std::string& owner);
+
+    // A clean stop: the time the rooms stopped goes to the journal, for the next start. Never throws.
+    void mark_stop();
+
+    // The journal's health for /healthz: empty while every write succeeds; else why the last
+    // failed (rooms are paused meanwhile).
+    void journal_failed(const std::string& why);
+    void journal_recovered();
+    std::optional<std::string> journal_problem();
+
+private:
+    std::mutex journal_problem_mutex_;
+    std::optional<std::string> journal_problem_;
 };
 
 // Room codes: 5 letters from an alphabet without look-alikes (no I, L, O, 0, 1).

@@ -39,6 +39,7 @@ std::string_view to_string(ErrorCode code) noexcept {
         case ErrorCode::internal_error: return "internal_error";
         case ErrorCode::bad_name: return "bad_name";
         case ErrorCode::paused: return "paused";
+        case ErrorCode::unavailable: return "unavailable";
     }
     return "?";
 }

@@ -127,6 +127,7 @@ void to_json(json& j, const RoomSnapshot& m) {
     j = {{"room", m.room},         {"state", m.state}, {"paused", m.paused},         {"options", m.options},
          {"settings", m.settings}, {"host", m.host},   {"seats", m.seats},           {"spectators", m.spectators},
          {"server_time_ms", m.server_time_ms}};
+    put(j, "pause_reason", m.pause_reason);
     put(j, "auto_start_at_ms", m.auto_start_at_ms);
     put(j, "game_id", m.game_id);
     put(j, "commitment", m.commitment);
@@ -139,6 +140,7 @@ void from_json(const json& j, RoomSnapshot& m) {
     get(j, "room", m.room);
     get(j, "state", m.state);
     get(j, "paused", m.paused);
+    get(j, "pause_reason", m.pause_reason);
     get(j, "options", m.options);
     get(j, "settings", m.settings);
     get(j, "host", m.host);

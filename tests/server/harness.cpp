@@ -41,8 +41,10 @@ struct TestServer::Impl {
     std::unique_ptr<server::Network> network;
     std::vector<std::thread> threads;
     std::atomic<bool> down{false};
+    bool keep_data = false;
 
     explicit Impl(const server::Config& c) : io(2), services(c) {
+        server::resume_rooms(io, services);  // what an earlier server on this data directory left
         network = std::make_unique<server::Network>(io, services);
         network->start();
         for (int i = 0; i < 2; ++i) threads.emplace_back([this] { io.run(); });
@@ -75,6 +77,7 @@ void TestServer::shutdown() {
     std::atomic<std::size_t> left{rooms.size()};
     for (auto& room : rooms) room->shutdown([&left] { --left; });
     for (int i = 0; i < 500 && left > 0; ++i) std::this_thread::sleep_for(10ms);
+    impl_->services.mark_stop();
     impl_->network->stop();
     std::this_thread::sleep_for(100ms);
     impl_->io.stop();
@@ -83,12 +86,16 @@ void TestServer::shutdown() {
 
 TestServer::~TestServer() {
     shutdown();
+    // The rooms go before the io_context their timers are bound to.
+    for (const auto& room : impl_->services.registry.all()) impl_->services.registry.remove(room->code());
+    if (impl_->keep_data) return;
     std::error_code ec;
     std::filesystem::remove_all(impl_->services.config.data_dir, ec);
 }
 
 std::uint16_t TestServer::port() const { return impl_->network->port(); }
 std::string TestServer::data_dir() const { return impl_->services.config.data_dir; }
+void TestServer::keep_data_dir() { impl_->keep_data = true; }
 
 // ---- Client -----------------------------------------------------------------------------------
 using PlainWs = websocket::stream<beast::tcp_stream>;
@@ -216,6 +223,26 @@ void Client::hello() {
     expect("welcome");
 }
 
+json next_of(Client& c, const std::function<bool(const json&)>& pred, const std::string& what,
+             std::chrono::milliseconds timeout) {
+    const auto until = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < until) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
+        auto m = c.read(std::max(left, 1ms));
+        if (!m) break;
+        if (pred(*m)) return *m;
+    }
+    FAIL("no " << what << " arrived");
+    return {};
+}
+json room_where(Client& c, const std::function<bool(const json&)>& pred, const std::string& what,
+                std::chrono::milliseconds timeout) {
+    return next_of(c, [&](const json& m) { return m["type"] == "room" && pred(m); }, "room snapshot with " + what, timeout);
+}
+json notice_of(Client& c, const std::string& kind, std::chrono::milliseconds timeout) {
+    return next_of(c, [&](const json& m) { return m["type"] == "notice" && m["kind"] == kind; },
+                   "notice of kind " + kind, timeout);
+}
 std::pair<int, std::string> http_get(std::uint16_t port, const std::string& target) {
     net::io_context io;
     beast::tcp_stream stream(io);

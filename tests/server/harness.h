@@ -27,7 +27,10 @@ public:
     ~TestServer();  // graceful shutdown, like SIGTERM
     std::uint16_t port() const;
     std::string data_dir() const;
-    // Shuts down now (abandons games, tells clients); idempotent.
+    // Leaves the data directory behind (another TestServer takes up its rooms).
+    void keep_data_dir();
+    // Shuts down now, like SIGTERM (rooms saved for the next start, or abandoned with
+    // abandon_on_exit; clients told); idempotent.
     void shutdown();
     static server::Config fast_config();  // pace 0, short timeouts, a fresh data dir
 
@@ -69,6 +72,15 @@ private:
     std::unique_ptr<Impl> impl_;
     std::vector<json> log_;
 };
+
+// Reads until a message satisfies `pred` (returned); fails the test when none comes in time.
+json next_of(Client& c, const std::function<bool(const json&)>& pred, const std::string& what,
+             std::chrono::milliseconds timeout = 5s);
+// The next `room` snapshot that satisfies `pred`.
+json room_where(Client& c, const std::function<bool(const json&)>& pred, const std::string& what,
+                std::chrono::milliseconds timeout = 5s);
+// The next notice of `kind`.
+json notice_of(Client& c, const std::string& kind, std::chrono::milliseconds timeout = 5s);
 
 // A plain HTTP GET on loopback: status and body.
 std::pair<int, std::string> http_get(std::uint16_t port, const std::string& target);

@@ -89,7 +89,9 @@ TEST_CASE("server: a Spook game ended by the host or by shutdown at any step lea
                           When::after_activation}) {
             const std::string where = std::string(how == How::end_game ? "end_game " : "shutdown ") + name_of(when);
             CAPTURE(where);
-            TestServer server;
+            auto config = TestServer::fast_config();
+            config.abandon_on_exit = true;  // a shutdown for good: games end and reveal their seeds
+            TestServer server(config);
             Client ann(server.port());
             // Paced: every pause (after the start, after the moves, after the activation) lasts
             // long enough for the end to arrive in it.

@@ -33,27 +33,6 @@ std::vector<int> seat_numbers(const json& room) {
     return out;
 }
 
-// Reads until a message satisfies `pred` (returned); fails the test when none comes in time.
-json next_of(Client& c, const std::function<bool(const json&)>& pred, const std::string& what,
-             std::chrono::milliseconds timeout = 5s) {
-    const auto until = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < until) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
-        auto m = c.read(std::max(left, 1ms));
-        if (!m) break;
-        if (pred(*m)) return *m;
-    }
-    FAIL("no " << what << " arrived");
-    return {};
-}
-json room_where(Client& c, const std::function<bool(const json&)>& pred, const std::string& what,
-                std::chrono::milliseconds timeout = 5s) {
-    return next_of(c, [&](const json& m) { return m["type"] == "room" && pred(m); }, "room snapshot with " + what, timeout);
-}
-json notice_of(Client& c, const std::string& kind, std::chrono::milliseconds timeout = 5s) {
-    return next_of(c, [&](const json& m) { return m["type"] == "notice" && m["kind"] == kind; },
-                   "notice of kind " + kind, timeout);
-}
 // Every message that comes within `time` (the client is closed afterwards: a read that times out
 // leaves it unusable).
 std::vector<json> drain(Client& c, std::chrono::milliseconds time) {
@@ -861,12 +840,24 @@ TEST_CASE("party: a seat taken back from another connection closes the old one w
     CHECK(closing["reason"].get<std::string>().find("another connection") != std::string::npos);
 }
 
-TEST_CASE("party: the server's shutdown closes every connection with the code shutdown [server][party]") {
-    TestServer server;
+TEST_CASE("party: a server going away for good (abandon_on_exit) closes every connection with the code shutdown [server][party]") {
+    auto config = TestServer::fast_config();
+    config.abandon_on_exit = true;
+    TestServer server(config);
     Client ann(server.port());
     create_room(ann, spook(2), "Ann", kFast);
     server.shutdown();
     CHECK(ann.expect("closing")["code"] == "shutdown");
+}
+
+TEST_CASE("party: a restarting server closes every connection with the code restart, saying the room is saved [server][party]") {
+    TestServer server;
+    Client ann(server.port());
+    create_room(ann, spook(2), "Ann", kFast);
+    server.shutdown();
+    const json closing = ann.expect("closing");
+    CHECK(closing["code"] == "restart");
+    CHECK(closing["reason"].get<std::string>().find("saved") != std::string::npos);
 }
 
 TEST_CASE("party: the lobby after a game keeps how it ended (last_game) for a player who comes back later [server][party]") {

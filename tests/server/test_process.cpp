@@ -22,6 +22,8 @@
 #include <vector>
 
 #include "harness.h"
+#include "spookludo/record.h"
+#include "spookludo/verify.h"
 
 using namespace spookludo::testing;
 
@@ -156,41 +158,113 @@ TEST_CASE("server process: --healthcheck exits 0 against a running server and 1 
     std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("server process: SIGTERM with a game in progress stops gracefully and exits 0 [server][process]") {
-    const auto dir = std::filesystem::temp_directory_path() / ("spookludo-proc-" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
-    auto [pid, port] = start_server(dir.string());
-    CHECK(std::filesystem::exists(dir / "server.pid"));
-    CHECK(http_get(port, "/healthz").first == 200);
+namespace {
 
-    Client ann(port);
+// SIGTERM, waits for the exit (at most 5 s); the exit status, or -1 (the log printed).
+int stop_with_sigterm(pid_t pid, const std::filesystem::path& dir) {
+    const auto t0 = std::chrono::steady_clock::now();
+    REQUIRE(kill(pid, SIGTERM) == 0);
+    int status = 0;
+    REQUIRE(waitpid(pid, &status, 0) == pid);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(seconds < 5.0);
+    if (!WIFEXITED(status)) {
+        MESSAGE("server output:\n" << read_text((dir / "stdout.txt").string()));
+        return -1;
+    }
+    return WEXITSTATUS(status);
+}
+
+// Ann's room with a bot, started; returns Ann's first decision (Ann's token in `token`).
+json game_waiting_for_ann(Client& ann, std::string& room, std::string& token) {
     ann.hello();
     ann.send({{"type", "create_room"}, {"options", {{"game", "spook"}, {"players", 2}}}, {"name", "Ann"}});
-    ann.expect("joined");
+    const json joined = ann.expect("joined");
+    room = joined["room"];
+    token = joined["token"];
     ann.send({{"type", "add_bot"}});
     ann.send({{"type", "start"}});
     ann.expect("commitment");
     ann.send({{"type", "client_seed"}, {"seed", "s"}});
-    ann.expect("decision", std::chrono::seconds(20));
+    return ann.expect("decision", std::chrono::seconds(20));
+}
 
-    const auto t0 = std::chrono::steady_clock::now();
+}  // namespace
+
+TEST_CASE("server process: SIGTERM in the middle of a decision saves the game: the next start asks the same decision with the time it had left, and the game ends with a record that verifies [server][process][journal]") {
+    const auto dir = std::filesystem::temp_directory_path() / ("spookludo-proc-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    const std::vector<std::string> slow{"--decision-ms", "60000"};
+    auto [pid, port] = start_server(dir.string(), 0, slow);
+    CHECK(std::filesystem::exists(dir / "server.pid"));
+
+    Client ann(port);
+    std::string room, token;
+    const json decision = game_waiting_for_ann(ann, room, token);
+    std::this_thread::sleep_for(std::chrono::seconds(2));  // two of its 60 seconds go by
+    REQUIRE(kill(pid, SIGTERM) == 0);
+    const json closing = ann.expect("closing");
+    CHECK(closing["code"] == "restart");
+    for (auto m = ann.read(5s); m; m = ann.read(5s)) CHECK((*m)["type"] != "game_over");  // nothing ends
+    int status = 0;
+    REQUIRE(waitpid(pid, &status, 0) == pid);
+    CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+    CHECK_FALSE(std::filesystem::exists(dir / "server.pid"));
+
+    // The next start: the room is there, paused for Ann; her token takes her seat back and the
+    // decision she owed is asked again, the same one, with what it had left.
+    std::tie(pid, port) = start_server(dir.string(), 0, slow);
+    CHECK(read_text((dir / "stdout.txt").string()).find("resumed 1 rooms (1 with a game in progress)") != std::string::npos);
+    Client back(port);
+    back.hello();
+    back.send({{"type", "resume"}, {"room", room}, {"token", token}});
+    CHECK(back.expect("joined")["seat"] == 0);
+    const json paused = back.expect("room");
+    CHECK(paused["paused"] == true);
+    CHECK(paused["pause_reason"] == "restart");
+    const json again = back.expect("decision", 10s);
+    CHECK(again["decision"] == decision["decision"]);
+    CHECK(again["options"] == decision["options"]);
+    const int left = again["time_left_ms"];
+    CHECK(left <= 58500);
+    CHECK(left >= 45000);
+    const json over = play_to_end(back, 60s);
+    CHECK(over["status"] == "finished");
+    const auto [code, text] = http_get(port, over["record"].get<std::string>());
+    REQUIRE(code == 200);
+    const auto record = spookludo::parse_record(text);
+    const auto report = spookludo::verify(record);
+    INFO(report.failure);
+    CHECK(report.ok);
+    CHECK(stop_with_sigterm(pid, dir) == 0);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("server process: SIGTERM with --abandon-on-exit ends the game in progress (seed revealed, record written) and exits 0 [server][process]") {
+    const auto dir = std::filesystem::temp_directory_path() / ("spookludo-proc-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    auto [pid, port] = start_server(dir.string(), 0, {"--abandon-on-exit"});
+    Client ann(port);
+    std::string room, token;
+    game_waiting_for_ann(ann, room, token);
     REQUIRE(kill(pid, SIGTERM) == 0);
     const json over = ann.expect("game_over");
     CHECK(over["status"] == "abandoned");
     CHECK(over["server_seed"].get<std::string>().size() == 64);
+    CHECK(ann.expect("closing")["code"] == "shutdown");
     int status = 0;
     REQUIRE(waitpid(pid, &status, 0) == pid);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (!WIFEXITED(status)) {
-        std::ifstream log(dir / "stdout.txt");
-        MESSAGE("server output:\n" << std::string((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>()));
-    }
-    CHECK(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) == 0);
-    CHECK(seconds < 5.0);
-    CHECK_FALSE(std::filesystem::exists(dir / "server.pid"));
+    CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
     const std::string id = over["record"].get<std::string>().substr(9);
     CHECK(std::filesystem::exists(dir / "records" / (id + ".json")));
+    // Nothing is taken up again at the next start.
+    std::tie(pid, port) = start_server(dir.string());
+    CHECK(read_text((dir / "stdout.txt").string()).find("resumed") == std::string::npos);
+    Client late(port);
+    late.hello();
+    late.send({{"type", "resume"}, {"room", room}, {"token", token}});
+    CHECK(late.expect("error")["code"] == "room_not_found");
+    CHECK(stop_with_sigterm(pid, dir) == 0);
     std::filesystem::remove_all(dir);
 }
 

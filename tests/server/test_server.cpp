@@ -207,8 +207,10 @@ TEST_CASE("server: /healthz, /metrics and unknown records over HTTP [server][htt
     CHECK(http_get(server.port(), "/nothing").first == 404);
 }
 
-TEST_CASE("server: shutting down abandons a game in progress, reveals the seed and writes the record [server]") {
-    TestServer server;
+TEST_CASE("server: shutting down with abandon_on_exit abandons a game in progress, reveals the seed and writes the record [server]") {
+    auto config = TestServer::fast_config();
+    config.abandon_on_exit = true;
+    TestServer server(config);
     Client ann(server.port());
     create_room(ann, spook_options(), "Ann", json{{"pace_ms", 0}, {"decision_ms", 60000}});
     ann.send({{"type", "add_bot"}});

@@ -133,6 +133,11 @@ function handle(m) {
     view.apply(m, t);
     backHome(`You were removed from room ${m.room || view.room} by the host.`);
     return;
+  } else if (m.type === 'closing' && m.code === 'restart') {
+    // The server restarts and keeps the room: the connection comes back by itself (with the
+    // seat's token) and the game waits for its players.
+    view.apply(m, t);
+    return;
   } else if (m.type === 'closing') {
     // The server ends this connection: it is shutting down, or this seat was taken back from
     // another tab or device. Coming back by itself would take the seat from that one in turn, so
@@ -211,7 +216,10 @@ function renderBar() {
     if (view.face) parts.push(h('span', { class: 'item' }, 'throw ', h('span', { class: 'die', 'aria-label': `throw ${view.face}` }, String(view.face))));
     if (view.currentSeat >= 0) parts.push(h('span', { class: 'item' }, `${view.seatName(view.currentSeat)} to play`));
   }
-  if (view.paused) parts.push(h('span', { class: ['item', 'paused'] }, 'PAUSED'));
+  if (view.paused) {
+    const why = { restart: 'PAUSED: waiting for the players after a server restart', journal: 'PAUSED: the server cannot save the game' };
+    parts.push(h('span', { class: ['item', 'paused'] }, why[view.snapshot.pause_reason] || 'PAUSED'));
+  }
   if (view.isSpectator) parts.push(h('span', { class: 'item' }, 'watching'));
   else if (view.seat >= 0 && view.snapshot) parts.push(h('span', { class: 'item' }, `you: ${view.seatName(view.seat)} (seat ${view.seat + 1})`));
   replace($('bar'), parts);

@@ -289,6 +289,10 @@ export class View {
         this.say('error', `You were removed from room ${m.room || this.room} by the host.`);
         break;
       case 'closing':
+        if (m.code === 'restart') {
+          this.say('info', 'The server is restarting: the room is saved, and this page reconnects when it is back.');
+          break;
+        }
         this.closing = m.reason || 'closing';
         this.say('error', `The server is closing: ${this.closing}.`);
         break;
@@ -304,6 +308,7 @@ export class View {
     if (e.code === 'bad_field' && ref === 'set_options' && String(e.message).includes('players'))
       return game === 'ludo' ? 'Ludo takes 2 to 4 players.' : 'Spook & Werewolf takes 1 to 8 players.';
     if (e.code === 'paused') return 'The game is paused: choose when it resumes (your time is kept).';
+    if (e.code === 'unavailable') return `The server cannot save the game right now: it is paused and goes on by itself when it can (${e.message}).`;
     if (e.code === 'bad_token') return 'That seat cannot be taken back (its player left or was removed, or the game is over).';
     if (e.code === 'not_host') return 'Only the host can do that.';
     return `Server: ${e.message} (${e.code})`;

@@ -52,6 +52,7 @@ enum class ErrorCode : unsigned char {
     internal_error,    // the server failed to handle the message (logged and counted); nothing changed
     bad_name,          // a name the server would have to change (the message says why: name_problem)
     paused,            // a choice while the game is paused: the decision stays open, its time kept
+    unavailable,       // the server cannot save the room now (its journal: a full disk, ...): try again later
 };
 std::string_view to_string(ErrorCode code) noexcept;
 

@@ -84,6 +84,9 @@ struct RoomSnapshot {
     std::string room;
     std::string state;  // lobby, seeding, playing
     bool paused = false;
+    // Why it is paused: host (the host paused it), restart (the server restarted: it waits for the
+    // players to come back), journal (the server cannot save the game: a full disk, ...).
+    std::optional<std::string> pause_reason;
     GameOptions options;
     RoomSettings settings;
     int host = -1;
@@ -232,7 +235,9 @@ struct Notice {
 
 struct Closing {
     static constexpr const char* type = "closing";
-    std::string code;  // shutdown (the server is stopping), replaced (the seat was taken back elsewhere)
+    // restart (the server is restarting: the room is saved, reconnect), shutdown (the server is
+    // going away: games were ended), replaced (the seat was taken back elsewhere)
+    std::string code;
     std::string reason;
 };
 

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""The crash loop (issue #18): a real server with rooms of bot processes (Spook and Ludo, some with
+hints, some too slow for their decisions' time) is killed with SIGKILL at random moments, at
+least KILLS times, and started again on the same port and data directory each time.
+
+Then: every game finished, every record verifies (`spookludo verify URL`), and every roll, move,
+activation and throw in each bot's --transcript is in the final record at the same step (a
+client that was away between a crash and its return misses steps: gaps are fine, a different
+die is not). No die anyone saw was rolled again differently.
+
+usage: crash_loop.py SERVER_BINARY CLIENT_BINARY [KILLS]
+"""
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+SERVER, CLIENT = sys.argv[1], sys.argv[2]
+KILLS = int(sys.argv[3]) if len(sys.argv) > 3 else 20
+work = tempfile.mkdtemp(prefix="spookludo-crash-loop-")
+data = os.path.join(work, "data")
+rng = random.Random(int(os.environ.get("CRASH_LOOP_SEED", str(int(time.time())))))
+
+
+def fail(message, log=None):
+    print("crash loop: FAILED: " + message, flush=True)
+    if log and os.path.exists(log):
+        with open(log, errors="replace") as f:
+            print("---- " + log + " (last lines)\n" + "".join(f.readlines()[-40:]), flush=True)
+    print("(work directory kept: " + work + ")")
+    sys.exit(1)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+PORT = free_port()
+URL = "ws://127.0.0.1:%d" % PORT
+HTTP = "http://127.0.0.1:%d" % PORT
+server = None
+server_log = os.path.join(work, "server.log")
+
+
+def start_server():
+    global server
+    log = open(server_log, "a")
+    log.write("==== start\n")
+    log.flush()
+    server = subprocess.Popen(
+        [SERVER, "--port", str(PORT), "--bind", "127.0.0.1", "--data-dir", data, "--pace-ms", "100",
+         "--decision-ms", "2000", "--reconnect-ms", "60000", "--log-level", "info"],
+        stdout=log, stderr=subprocess.STDOUT)
+    until = time.time() + 20
+    while time.time() < until:
+        if server.poll() is not None:
+            fail("the server exited with %s at start" % server.returncode, server_log)
+        try:
+            with urllib.request.urlopen(HTTP + "/healthz", timeout=1) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.05)
+    fail("the server did not answer /healthz within 20 s", server_log)
+
+
+# The rooms: (name, bot arguments). Each is one `spookludo bot` process seating every player.
+KINDS = [
+    ("spook", ["--create", "spook", "--players", "3", "--count", "3", "--pieces", "2"]),
+    ("spook-hints", ["--create", "spook", "--players", "2", "--count", "2", "--pieces", "3", "--hints",
+                     "--policy", "greedy"]),
+    ("ludo", ["--create", "ludo", "--players", "4", "--count", "4", "--arm", "6"]),
+    # Thinks longer than its decisions' 2 s now and then: timeouts, answers that come too late.
+    ("ludo-slow", ["--create", "ludo", "--players", "2", "--count", "2", "--arm", "6", "--think", "1500",
+                   "--decision-ms", "1000", "--policy", "random"]),
+]
+bots = []  # dicts: name, proc, transcript, out
+
+
+def start_bot(kind, args):
+    n = len(bots)
+    transcript = os.path.join(work, "%02d-%s.jsonl" % (n, kind))
+    out = os.path.join(work, "%02d-%s.out" % (n, kind))
+    proc = subprocess.Popen([CLIENT, "bot", URL, "--start", "--name", "%s%d" % (kind, n), "--transcript", transcript]
+                            + args, stdout=open(out, "w"), stderr=subprocess.STDOUT)
+    bots.append({"name": kind, "proc": proc, "transcript": transcript, "out": out})
+
+
+os.makedirs(data)
+start_server()
+for kind, args in KINDS:
+    start_bot(kind, args)
+
+started = time.time()
+kills = 0
+while kills < KILLS:
+    time.sleep(rng.uniform(0.2, 1.6))
+    server.send_signal(signal.SIGKILL)
+    server.wait()
+    kills += 1
+    time.sleep(rng.uniform(0.0, 0.8))  # the clients find nobody for a moment
+    start_server()
+    # A room whose game is over makes way for another, so that games are running at every kill.
+    for b in list(bots):
+        if b["proc"].poll() is not None and not b.get("replaced"):
+            b["replaced"] = True
+            kind, args = next(k for k in KINDS if k[0] == b["name"])
+            start_bot(kind, args)
+    if time.time() - started > 600:
+        fail("the loop ran for 10 minutes", server_log)
+print("crash loop: %d kills in %.0f s; waiting for the games to end" % (kills, time.time() - started), flush=True)
+
+for b in bots:
+    try:
+        code = b["proc"].wait(timeout=300)
+    except subprocess.TimeoutExpired:
+        fail("the %s bots did not finish within 5 minutes of the last kill" % b["name"], b["out"])
+    if code != 0:
+        fail("the %s bots exited with %d" % (b["name"], code), b["out"])
+
+
+def faces(draws, purpose):
+    return [d["value"] + 1 for d in draws if d["purpose"] == purpose]
+
+
+checked = 0
+for b in bots:
+    messages = [json.loads(line) for line in open(b["transcript"]) if line.strip()]
+    overs = [m for m in messages if m.get("type") == "game_over"]
+    if not overs:
+        fail("the %s bots' transcript has no game_over" % b["name"], b["transcript"])
+    over = overs[-1]
+    if over.get("status") != "finished" or "record" not in over:
+        fail("the %s game did not finish: %s" % (b["name"], json.dumps(over)), b["out"])
+    url = HTTP + over["record"]
+    verified = subprocess.run([CLIENT, "verify", url], capture_output=True, text=True)
+    if verified.returncode != 0:
+        fail("%s does not verify: %s%s" % (url, verified.stdout, verified.stderr))
+    with urllib.request.urlopen(url, timeout=5) as r:
+        record = json.load(r)
+    draws = record["draws"]
+    movement, activation, throws = faces(draws, "movement"), faces(draws, "activation"), faces(draws, "throw")
+    chosen = {(c["step"], c["seat"], c["piece"]) for c in record["choices"]}
+    seen_rounds = {}
+    for m in messages:
+        t = m.get("type")
+        if t == "game_started":
+            seen_rounds = {}
+        elif t == "roll":
+            r = m["round"]
+            if seen_rounds.setdefault(("roll", r), m["face"]) != m["face"]:
+                fail("%s: round %d's roll was shown as %s, then as %s" % (b["name"], r, seen_rounds[("roll", r)], m["face"]))
+            if r > len(movement) or movement[r - 1] != m["face"]:
+                fail("%s: round %d's roll %d is not the record's" % (b["name"], r, m["face"]), b["transcript"])
+        elif t == "activation":
+            r = m["round"]
+            if r > len(activation) or activation[r - 1] != m["face"]:
+                fail("%s: round %d's activation %d is not the record's" % (b["name"], r, m["face"]), b["transcript"])
+        elif t == "moves":
+            for mv in m["moves"]:
+                if "piece" in mv and (m["round"], mv["seat"], mv["piece"]) not in chosen:
+                    fail("%s: round %d's move of seat %d piece %d is not in the record" %
+                         (b["name"], m["round"], mv["seat"], mv["piece"]), b["transcript"])
+        elif t == "throw":
+            turn = m["turn"]
+            if turn > len(throws) or throws[turn - 1] != m["face"]:
+                fail("%s: throw %d (%d) is not the record's" % (b["name"], turn, m["face"]), b["transcript"])
+        else:
+            continue
+        checked += 1
+
+with urllib.request.urlopen(HTTP + "/metrics", timeout=5) as r:
+    metrics = r.read().decode()
+server.send_signal(signal.SIGTERM)
+server.wait(timeout=10)
+print("crash loop: %d kills, %d games finished and verified, %d steps of the transcripts found in the records"
+      % (kills, len(bots), checked))
+shutil.rmtree(work, ignore_errors=True)

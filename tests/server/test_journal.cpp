@@ -1,0 +1,395 @@
+// The journal (issue #18): rooms and games that outlive the server. A server stops (as SIGTERM
+// does) and another starts on the same data directory: lobbies keep their seats, games go on at
+// the same step with the same dice, and wait for their players; over the real server on loopback.
+#include <doctest/doctest.h>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "database.h"
+#include "harness.h"
+#include "journal.h"
+#include "spookludo/record.h"
+#include "spookludo/verify.h"
+
+using namespace spookludo;
+using namespace spookludo::testing;
+namespace db = spookludo::server::db;
+
+namespace {
+
+json spook(int players) { return {{"game", "spook"}, {"players", players}, {"pieces", 2}}; }
+
+// A server on `config`'s data directory that leaves it behind for the next one.
+std::unique_ptr<TestServer> server_on(const server::Config& config) {
+    auto s = std::make_unique<TestServer>(config);
+    s->keep_data_dir();
+    return s;
+}
+
+json resume(Client& c, const std::string& room, const std::string& token) {
+    c.hello();
+    c.send({{"type", "resume"}, {"room", room}, {"token", token}});
+    return c.expect("joined");
+}
+
+GameRecord record_of(std::uint16_t port, const json& over) {
+    REQUIRE(over.contains("record"));
+    const auto [status, text] = http_get(port, over["record"].get<std::string>());
+    REQUIRE(status == 200);
+    return parse_record(text);
+}
+
+}  // namespace
+
+TEST_CASE("journal: a lobby outlives a restart: same code, settings and seats, and each token takes its seat back [server][journal]") {
+    auto config = TestServer::fast_config();
+    std::string code, ann_token, ben_token;
+    {
+        auto first = server_on(config);
+        Client ann(first->port()), ben(first->port());
+        code = create_room(ann, spook(3), "Ann", json{{"decision_ms", 45000}});
+        for (const auto& m : ann.log())
+            if (m["type"] == "joined") ann_token = m["token"];
+        ben.hello();
+        ben.send({{"type", "join_room"}, {"room", code}, {"name", "Ben"}});
+        ben_token = ben.expect("joined")["token"];
+        ann.send({{"type", "add_bot"}});
+        room_where(ann, [](const json& r) { return taken_seats(r).size() == 3; }, "three seats taken");
+        first->shutdown();
+        CHECK(ann.expect("closing")["code"] == "restart");
+    }
+    TestServer second_server(config);  // removes the data directory at the end
+    TestServer* second = &second_server;
+    Client ann(second->port()), ben(second->port()), eve(second->port());
+    const json joined = resume(ann, code, ann_token);
+    CHECK(joined["seat"] == 0);
+    CHECK(joined["host"] == true);
+    CHECK(joined["token"] == ann_token);
+    const json room = ann.expect("room");
+    CHECK(room["room"] == code);
+    CHECK(room["state"] == "lobby");
+    CHECK(room["settings"]["decision_ms"] == 45000);
+    REQUIRE(taken_seats(room).size() == 3);
+    CHECK(taken_seats(room)[1]["name"] == "Ben");
+    CHECK(taken_seats(room)[1]["connected"] == false);  // not back yet: his seat waits for him
+    CHECK(taken_seats(room)[2]["bot"] == true);
+    CHECK(resume(ben, code, ben_token)["seat"] == 1);
+    // A token is stored only as its hash: a made-up one takes nothing.
+    eve.hello();
+    eve.send({{"type", "resume"}, {"room", code}, {"token", std::string(32, 'a')}});
+    CHECK(eve.expect("error")["code"] == "bad_token");
+}
+
+TEST_CASE("journal: a game taken up after a restart waits for its player, asks the same decision with the time it had left, shows the same dice, and ends with one record that verifies [server][journal]") {
+    auto config = TestServer::fast_config();
+    config.decision_ms = 60000;
+    std::string code, token;
+    json decision;
+    std::vector<json> seen;  // Ann's rolls and moves before the restart
+    {
+        auto first = server_on(config);
+        Client ann(first->port());
+        code = create_room(ann, spook(2), "Ann", json{{"pace_ms", 0}});
+        for (const auto& m : ann.log())
+            if (m["type"] == "joined") token = m["token"];
+        ann.send({{"type", "add_bot"}});
+        ann.send({{"type", "start"}});
+        ann.expect("commitment");
+        ann.send({{"type", "client_seed"}, {"seed", "ann"}});
+        // Two decisions answered, then the server stops in the third.
+        for (int answered = 0;;) {
+            const json m = *ann.read(10s);
+            if (m["type"] == "roll" || m["type"] == "moves" || m["type"] == "activation") seen.push_back(m);
+            REQUIRE(m["type"] != "game_over");
+            if (m["type"] != "decision") continue;
+            if (answered++ == 2) {
+                decision = m;
+                break;
+            }
+            ann.send({{"type", "choose"}, {"decision", m["decision"]}, {"piece", m["options"][0]["piece"]}});
+        }
+        std::this_thread::sleep_for(1s);
+        first->shutdown();
+    }
+    TestServer second_server(config);  // removes the data directory at the end
+    TestServer* second = &second_server;
+    Client ann(second->port());
+    CHECK(resume(ann, code, token)["seat"] == 0);
+    const json paused = ann.expect("room");
+    CHECK(paused["state"] == "playing");
+    CHECK(paused["paused"] == true);
+    CHECK(paused["pause_reason"] == "restart");
+    // Ann was the one player to wait for: the game goes on, asking what it asked.
+    const json again = ann.expect("decision");
+    CHECK(again["decision"] == decision["decision"]);
+    CHECK(again["options"] == decision["options"]);
+    CHECK(again["time_left_ms"].get<int>() <= 59500);
+    CHECK(again["time_left_ms"].get<int>() >= 50000);
+    ann.send({{"type", "choose"}, {"decision", again["decision"]}, {"piece", again["options"][0]["piece"]}});
+    // The decisions after the restart have ids of their own (a client may know the old ones).
+    const json next = ann.expect("decision", 10s);
+    CHECK(std::stoull(next["decision"].get<std::string>()) > std::stoull(again["decision"].get<std::string>()));
+    ann.send({{"type", "choose"}, {"decision", next["decision"]}, {"piece", next["options"][0]["piece"]}});
+    const json over = play_to_end(ann, 60s);
+    CHECK(over["status"] == "finished");
+    const GameRecord record = record_of(second->port(), over);
+    const VerifyReport report = verify(record);
+    INFO(report.failure);
+    CHECK(report.ok);
+    // The rolls Ann saw before the restart are the record's first movement draws.
+    std::vector<int> rolls;
+    for (const auto& m : seen)
+        if (m["type"] == "roll") rolls.push_back(m["face"]);
+    REQUIRE(rolls.size() >= 3);
+    std::vector<int> recorded;
+    for (const auto& d : record.draws)
+        if (d.purpose == DrawPurpose::movement) recorded.push_back(static_cast<int>(d.value) + 1);
+    REQUIRE(recorded.size() >= rolls.size());
+    CHECK(std::vector<int>(recorded.begin(), recorded.begin() + static_cast<std::ptrdiff_t>(rolls.size())) == rolls);
+    // Ann's two answers before the restart are in it, as hers.
+    int by_player = 0;
+    for (const auto& c : record.choices)
+        if (c.seat == 0 && c.maker == ChoiceMaker::player) ++by_player;
+    CHECK(by_player >= 3);
+}
+
+TEST_CASE("journal: after a restart the game waits for every player (paused, reason restart) until the host resumes it [server][journal]") {
+    auto config = TestServer::fast_config();
+    config.decision_ms = 60000;
+    config.reconnect_ms = 60000;
+    std::string code, ann_token;
+    {
+        auto first = server_on(config);
+        Client ann(first->port()), ben(first->port());
+        code = create_room(ann, spook(2), "Ann", json{{"pace_ms", 0}});
+        for (const auto& m : ann.log())
+            if (m["type"] == "joined") ann_token = m["token"];
+        ben.hello();
+        ben.send({{"type", "join_room"}, {"room", code}, {"name", "Ben"}});
+        ben.expect("joined");
+        ann.send({{"type", "start"}});
+        ann.expect("commitment");
+        ben.expect("commitment");
+        ann.send({{"type", "client_seed"}, {"seed", "ann"}});
+        ben.send({{"type", "client_seed"}, {"seed", "ben"}});
+        ann.expect("decision", 10s);
+        first->shutdown();
+    }
+    TestServer second_server(config);  // removes the data directory at the end
+    TestServer* second = &second_server;
+    Client ann(second->port());
+    resume(ann, code, ann_token);
+    const json paused = ann.expect("room");
+    CHECK(paused["paused"] == true);
+    CHECK(paused["pause_reason"] == "restart");
+    CHECK(taken_seats(paused)[1]["status"] == "away");  // Ben is not back
+    // Ann sees her decision, but its clock stands still until the host resumes the game.
+    const json open = ann.expect("decision");
+    ann.send({{"type", "choose"}, {"decision", open["decision"]}, {"piece", open["options"][0]["piece"]}});
+    CHECK(ann.expect("error")["code"] == "paused");
+    ann.send({{"type", "resume_game"}});
+    CHECK(notice_of(ann, "resumed")["text"] == "Ann resumed the game");
+    const json asked = ann.expect("decision");
+    CHECK(asked["decision"] == open["decision"]);
+    CHECK(asked["time_left_ms"].get<int>() > 3000);
+}
+
+TEST_CASE("journal: a database written by the first schema (the history alone) is migrated, keeps its games, and the server serves them [server][journal][history]") {
+    auto config = TestServer::fast_config();
+    std::filesystem::create_directories(config.data_dir);
+    {
+        db::Database old(std::filesystem::path(config.data_dir) / "spookludo.db", db::migrations().first(1));
+        old.exec("INSERT INTO games (id, room, game, status, ended_ms, length, people, owner, record) VALUES "
+                 "('ABCDE-1-00000000', 'ABCDE', 'spook', 'finished', 1000, 12, 1, '127.0.0.1', '{\"old\":true}')");
+        CHECK(old.schema_version() == 1);
+    }
+    TestServer server(config);
+    const auto [status, body] = http_get(server.port(), "/games/ABCDE-1-00000000");
+    CHECK(status == 200);
+    CHECK(body.find("\"old\"") != std::string::npos);
+    db::Database now(std::filesystem::path(config.data_dir) / "spookludo.db");
+    CHECK(now.schema_version() == db::migrations().back().version);
+    auto rooms = now.prepare("SELECT count(*) FROM rooms");
+    REQUIRE(rooms.step());
+}
+
+namespace {
+
+int sh(const std::string& command) { return std::system((command + " >/dev/null 2>&1").c_str()); }
+
+// A file system of its own for a data directory. `tmpfs`: a small tmpfs (it fills up, and space
+// can be freed); else an ext4 image on a loop device mounted errors=remount-ro (the kernel turns
+// it read-only on an error, as it does a failing disk's: a file system in use cannot be
+// remounted read-only by hand, Linux refuses while files are open for writing). Mounting needs
+// root, as CI runs; elsewhere the tests say they skipped.
+struct Mount {
+    std::filesystem::path path, image;
+    bool mounted = false;
+    Mount(bool tmpfs, const std::string& size) {
+        static int counter = 0;
+        const std::string name = "spookludo-mount-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+        path = std::filesystem::temp_directory_path() / name;
+        std::filesystem::create_directories(path);
+        if (::geteuid() != 0) return;
+        if (tmpfs) {
+            mounted = sh("mount -t tmpfs -o size=" + size + " tmpfs " + path.string()) == 0;
+        } else {
+            image = path.string() + ".ext4";
+            mounted = sh("truncate -s " + size + " " + image.string()) == 0 && sh("mkfs.ext4 -q " + image.string()) == 0 &&
+                      sh("mount -o loop,errors=remount-ro " + image.string() + " " + path.string()) == 0;
+        }
+    }
+    ~Mount() {
+        if (mounted) sh("umount -l " + path.string());
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+        if (!image.empty()) std::filesystem::remove(image, ec);
+    }
+    // Fills the file system up (a file of everything that is left).
+    void fill() {
+        const int fd = ::open((path / "filler").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        REQUIRE(fd >= 0);
+        const std::string block(1 << 16, 'x');
+        while (::write(fd, block.data(), block.size()) > 0) {
+        }
+        ::close(fd);
+    }
+    void free_space() { std::filesystem::remove(path / "filler"); }
+    // The kernel turns the file system read-only, as after a disk error.
+    bool turn_read_only() {
+        FILE* p = ::popen(("findmnt -n -o SOURCE " + path.string()).c_str(), "r");
+        char line[256] = {};
+        const bool got = p && std::fgets(line, sizeof line, p);
+        if (p) ::pclose(p);
+        if (!got) return false;
+        const std::string device = std::filesystem::path(std::string(line).substr(0, std::strcspn(line, "\n"))).filename();
+        {
+            std::ofstream trigger("/sys/fs/ext4/" + device + "/trigger_fs_error");
+            if (!(trigger << "crash-test\n" << std::flush)) return false;
+        }
+        // The kernel turns it read-only a moment later.
+        for (int i = 0; i < 200; ++i) {
+            if (sh("touch " + (path / "probe").string()) != 0) return true;
+            std::this_thread::sleep_for(10ms);
+        }
+        return false;
+    }
+};
+
+// Ann's game with a bot on `server`: answers her decisions until the room says the journal cannot
+// take its writes (the notice, returned).
+json play_until_journal_fails(Client& ann, const std::function<void()>& fault) {
+    create_room(ann, spook(2), "Ann", json{{"pace_ms", 0}});
+    ann.send({{"type", "add_bot"}});
+    ann.send({{"type", "start"}});
+    ann.expect("commitment");
+    ann.send({{"type", "client_seed"}, {"seed", "ann"}});
+    const json first = ann.expect("decision", 10s);
+    fault();
+    ann.send({{"type", "choose"}, {"decision", first["decision"]}, {"piece", first["options"][0]["piece"]}});
+    const auto until = std::chrono::steady_clock::now() + 30s;
+    while (std::chrono::steady_clock::now() < until) {
+        auto m = ann.read(10s);
+        REQUIRE(m.has_value());
+        REQUIRE((*m)["type"] != "game_over");
+        if ((*m)["type"] == "notice" && (*m)["kind"] == "journal") return *m;
+        if ((*m)["type"] == "decision")
+            ann.send({{"type", "choose"}, {"decision", (*m)["decision"]}, {"piece", (*m)["options"][0]["piece"]}});
+    }
+    FAIL("the room never said its journal failed");
+    return {};
+}
+
+std::string token_of(const Client& c) {
+    for (const auto& m : c.log())
+        if (m["type"] == "joined") return m["token"];
+    return {};
+}
+
+}  // namespace
+
+TEST_CASE("journal: a full disk pauses the room with the reason, /healthz says degraded, and when space is freed the game goes on by itself and its record verifies [server][journal][faults]") {
+    Mount disk(true, "24m");
+    if (!disk.mounted) {
+        MESSAGE("skipped: mounting a tmpfs needs root");
+        return;
+    }
+    auto config = TestServer::fast_config();
+    config.data_dir = (disk.path / "data").string();
+    config.decision_ms = 60000;
+    TestServer server(config);
+    Client ann(server.port());
+    const json notice = play_until_journal_fails(ann, [&] { disk.fill(); });
+    CHECK(notice["text"].get<std::string>().find("cannot save this room") != std::string::npos);
+    CHECK(notice["text"].get<std::string>().find("full") != std::string::npos);  // SQLite: "database or disk is full"
+    const auto [status, health] = http_get(server.port(), "/healthz");
+    CHECK(status == 503);
+    CHECK(health.find("degraded") != std::string::npos);
+    const std::string metrics = http_get(server.port(), "/metrics").second;
+    CHECK(metrics.find("spookludo_journal_paused_rooms 1") != std::string::npos);
+    // Nothing changes meanwhile, and the room says why.
+    ann.send({{"type", "pause"}});
+    const json refused = next_of(ann, [](const json& m) { return m["type"] == "error"; }, "the refusal");
+    CHECK(refused["code"] == "unavailable");
+
+    disk.free_space();
+    const json back = notice_of(ann, "journal", 10s);
+    CHECK(back["text"].get<std::string>().find("can save this room again") != std::string::npos);
+    const json over = play_to_end(ann, 60s);
+    CHECK(over["status"] == "finished");
+    const auto [code, text] = http_get(server.port(), over["record"].get<std::string>());
+    REQUIRE(code == 200);
+    const VerifyReport report = verify(parse_record(text));
+    INFO(report.failure);
+    CHECK(report.ok);
+    CHECK(http_get(server.port(), "/healthz").first == 200);
+}
+
+TEST_CASE("journal: a data directory the kernel turns read-only mid-game pauses the room with the reason, and a server started on a copy of it finishes the game [server][journal][faults]") {
+    Mount disk(false, "32M");
+    if (!disk.mounted) {
+        MESSAGE("skipped: mounting an ext4 image needs root and a loop device");
+        return;
+    }
+    auto config = TestServer::fast_config();
+    config.data_dir = (disk.path / "data").string();
+    config.decision_ms = 60000;
+    std::string code, token;
+    {
+        auto first = server_on(config);
+        Client ann(first->port());
+        const json notice = play_until_journal_fails(ann, [&] { REQUIRE(disk.turn_read_only()); });
+        CHECK(notice["text"].get<std::string>().find("cannot save this room") != std::string::npos);
+        CHECK(http_get(first->port(), "/healthz").first == 503);
+        for (const auto& m : ann.log())
+            if (m["type"] == "joined") code = m["room"];
+        token = token_of(ann);
+    }
+    // The disk is replaced: its data directory, copied as it was, goes on elsewhere.
+    auto copy = TestServer::fast_config();
+    copy.decision_ms = 60000;
+    std::filesystem::copy(config.data_dir, copy.data_dir, std::filesystem::copy_options::recursive);
+    TestServer second(copy);
+    Client ann(second.port());
+    resume(ann, code, token);
+    const json over = play_to_end(ann, 60s);
+    CHECK(over["status"] == "finished");
+    const auto [status, text] = http_get(second.port(), over["record"].get<std::string>());
+    REQUIRE(status == 200);
+    const VerifyReport report = verify(parse_record(text));
+    INFO(report.failure);
+    CHECK(report.ok);
+}
