@@ -6,6 +6,10 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <fstream>
+#include <cstring>
+#include <cstdlib>
+#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <thread>
@@ -328,6 +332,60 @@ TempDir::TempDir(const std::string& what) {
 TempDir::~TempDir() {
     std::error_code ec;
     std::filesystem::remove_all(path, ec);
+}
+
+static int sh(const std::string& command) { return std::system((command + " >/dev/null 2>&1").c_str()); }
+
+TestMount::TestMount(bool tmpfs, const std::string& size, std::filesystem::path at) {
+    static std::atomic<int> counter{0};
+    const std::string name = "spookludo-mount-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+    path = at.empty() ? std::filesystem::temp_directory_path() / name : at;
+    std::filesystem::create_directories(path);
+    if (::geteuid() != 0) return;
+    if (tmpfs) {
+        mounted = sh("mount -t tmpfs -o size=" + size + " tmpfs " + path.string()) == 0;
+    } else {
+        image = path.string() + ".ext4";
+        mounted = sh("truncate -s " + size + " " + image.string()) == 0 && sh("mkfs.ext4 -q " + image.string()) == 0 &&
+                  sh("mount -o loop,errors=remount-ro " + image.string() + " " + path.string()) == 0;
+    }
+}
+
+TestMount::~TestMount() {
+    if (mounted) sh("umount -l " + path.string());
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+    if (!image.empty()) std::filesystem::remove(image, ec);
+}
+
+void TestMount::fill() {
+    const int fd = ::open((path / "filler").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    REQUIRE(fd >= 0);
+    const std::string block(1 << 16, 'x');
+    while (::write(fd, block.data(), block.size()) > 0) {
+    }
+    ::close(fd);
+}
+
+void TestMount::free_space() { std::filesystem::remove(path / "filler"); }
+
+bool TestMount::turn_read_only() {
+    FILE* p = ::popen(("findmnt -n -o SOURCE " + path.string()).c_str(), "r");
+    char line[256] = {};
+    const bool got = p && std::fgets(line, sizeof line, p);
+    if (p) ::pclose(p);
+    if (!got) return false;
+    const std::string device = std::filesystem::path(std::string(line).substr(0, std::strcspn(line, "\n"))).filename();
+    {
+        std::ofstream trigger("/sys/fs/ext4/" + device + "/trigger_fs_error");
+        if (!(trigger << "crash-test\n" << std::flush)) return false;
+    }
+    // The kernel turns it read-only a moment later.
+    for (int i = 0; i < 200; ++i) {
+        if (sh("touch " + (path / "probe").string()) != 0) return true;
+        std::this_thread::sleep_for(10ms);
+    }
+    return false;
 }
 
 std::set<std::string> record_ids_in(const std::filesystem::path& dir) {

@@ -113,6 +113,25 @@ struct TempDir {
     TempDir& operator=(const TempDir&) = delete;
 };
 
+// A file system of its own for a data directory, mounted for a test and unmounted after it.
+// `tmpfs`: a small tmpfs of `size` (it fills up, and space can be freed); else an ext4 image of
+// `size` on a loop device mounted errors=remount-ro (the kernel turns it read-only on an error,
+// as it does a failing disk's: a file system in use cannot be remounted read-only by hand, Linux
+// refuses while files are open for writing). Mounting needs root, as CI runs: `mounted` says
+// whether it worked (a test without it says it skipped).
+struct TestMount {
+    std::filesystem::path path, image;
+    bool mounted = false;
+    TestMount(bool tmpfs, const std::string& size, std::filesystem::path at = {});
+    ~TestMount();
+    TestMount(const TestMount&) = delete;
+    TestMount& operator=(const TestMount&) = delete;
+    void fill();        // a file of all the space that is left
+    void free_space();  // that file removed
+    // The kernel turns the ext4 file system read-only, as after a disk error (waits until it is).
+    bool turn_read_only();
+};
+
 // The ids of the game records in a directory (its *.json files).
 std::set<std::string> record_ids_in(const std::filesystem::path& dir);
 

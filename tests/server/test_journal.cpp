@@ -228,67 +228,6 @@ TEST_CASE("journal: a database written by the first schema (the history alone) i
 
 namespace {
 
-int sh(const std::string& command) { return std::system((command + " >/dev/null 2>&1").c_str()); }
-
-// A file system of its own for a data directory. `tmpfs`: a small tmpfs (it fills up, and space
-// can be freed); else an ext4 image on a loop device mounted errors=remount-ro (the kernel turns
-// it read-only on an error, as it does a failing disk's: a file system in use cannot be
-// remounted read-only by hand, Linux refuses while files are open for writing). Mounting needs
-// root, as CI runs; elsewhere the tests say they skipped.
-struct Mount {
-    std::filesystem::path path, image;
-    bool mounted = false;
-    Mount(bool tmpfs, const std::string& size) {
-        static int counter = 0;
-        const std::string name = "spookludo-mount-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-        path = std::filesystem::temp_directory_path() / name;
-        std::filesystem::create_directories(path);
-        if (::geteuid() != 0) return;
-        if (tmpfs) {
-            mounted = sh("mount -t tmpfs -o size=" + size + " tmpfs " + path.string()) == 0;
-        } else {
-            image = path.string() + ".ext4";
-            mounted = sh("truncate -s " + size + " " + image.string()) == 0 && sh("mkfs.ext4 -q " + image.string()) == 0 &&
-                      sh("mount -o loop,errors=remount-ro " + image.string() + " " + path.string()) == 0;
-        }
-    }
-    ~Mount() {
-        if (mounted) sh("umount -l " + path.string());
-        std::error_code ec;
-        std::filesystem::remove_all(path, ec);
-        if (!image.empty()) std::filesystem::remove(image, ec);
-    }
-    // Fills the file system up (a file of everything that is left).
-    void fill() {
-        const int fd = ::open((path / "filler").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        REQUIRE(fd >= 0);
-        const std::string block(1 << 16, 'x');
-        while (::write(fd, block.data(), block.size()) > 0) {
-        }
-        ::close(fd);
-    }
-    void free_space() { std::filesystem::remove(path / "filler"); }
-    // The kernel turns the file system read-only, as after a disk error.
-    bool turn_read_only() {
-        FILE* p = ::popen(("findmnt -n -o SOURCE " + path.string()).c_str(), "r");
-        char line[256] = {};
-        const bool got = p && std::fgets(line, sizeof line, p);
-        if (p) ::pclose(p);
-        if (!got) return false;
-        const std::string device = std::filesystem::path(std::string(line).substr(0, std::strcspn(line, "\n"))).filename();
-        {
-            std::ofstream trigger("/sys/fs/ext4/" + device + "/trigger_fs_error");
-            if (!(trigger << "crash-test\n" << std::flush)) return false;
-        }
-        // The kernel turns it read-only a moment later.
-        for (int i = 0; i < 200; ++i) {
-            if (sh("touch " + (path / "probe").string()) != 0) return true;
-            std::this_thread::sleep_for(10ms);
-        }
-        return false;
-    }
-};
-
 // Ann's game with a bot on `server`: answers her decisions until the room says the journal cannot
 // take its writes (the notice, returned).
 json play_until_journal_fails(Client& ann, const std::function<void()>& fault) {
@@ -322,7 +261,7 @@ std::string token_of(const Client& c) {
 }  // namespace
 
 TEST_CASE("journal: a full disk pauses the room with the reason, /healthz says degraded, and when space is freed the game goes on by itself and its record verifies [server][journal][faults]") {
-    Mount disk(true, "24m");
+    TestMount disk(true, "24m");
     if (!disk.mounted) {
         MESSAGE("skipped: mounting a tmpfs needs root");
         return;
@@ -359,7 +298,7 @@ TEST_CASE("journal: a full disk pauses the room with the reason, /healthz says d
 }
 
 TEST_CASE("journal: a data directory the kernel turns read-only mid-game pauses the room with the reason, and a server started on a copy of it finishes the game [server][journal][faults]") {
-    Mount disk(false, "32M");
+    TestMount disk(false, "32M");
     if (!disk.mounted) {
         MESSAGE("skipped: mounting an ext4 image needs root and a loop device");
         return;

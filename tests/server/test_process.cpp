@@ -213,6 +213,7 @@ TEST_CASE("server process: SIGTERM in the middle of a decision saves the game: t
 
     // The next start: the room is there, paused for Ann; her token takes her seat back and the
     // decision she owed is asked again, the same one, with what it had left.
+    std::filesystem::rename(dir / "stdout.txt", dir / "stdout-before.txt");  // the new log only
     std::tie(pid, port) = start_server(dir.string(), 0, slow);
     CHECK(read_text((dir / "stdout.txt").string()).find("resumed 1 rooms (1 with a game in progress)") != std::string::npos);
     Client back(port);
@@ -228,6 +229,7 @@ TEST_CASE("server process: SIGTERM in the middle of a decision saves the game: t
     const int left = again["time_left_ms"];
     CHECK(left <= 58500);
     CHECK(left >= 45000);
+    back.send({{"type", "choose"}, {"decision", again["decision"]}, {"piece", again["options"][0]["piece"]}});
     const json over = play_to_end(back, 60s);
     CHECK(over["status"] == "finished");
     const auto [code, text] = http_get(port, over["record"].get<std::string>());
@@ -258,6 +260,7 @@ TEST_CASE("server process: SIGTERM with --abandon-on-exit ends the game in progr
     const std::string id = over["record"].get<std::string>().substr(9);
     CHECK(std::filesystem::exists(dir / "records" / (id + ".json")));
     // Nothing is taken up again at the next start.
+    std::filesystem::rename(dir / "stdout.txt", dir / "stdout-before.txt");
     std::tie(pid, port) = start_server(dir.string());
     CHECK(read_text((dir / "stdout.txt").string()).find("resumed") == std::string::npos);
     Client late(port);
