@@ -1382,7 +1382,12 @@ private:
             return;
         }
         for (int round = 0; round < 8; ++round) {
-            if (dirty_ && !closed_) ops_.push_back({JournalOp::Kind::room, {}, durable_state()});
+            // The room's state is written when it changed (a refused message changes nothing).
+            if (dirty_ && !closed_)
+                if (std::string state = durable_state(); state != journaled_state_) {
+                    journaled_state_ = state;
+                    ops_.push_back({JournalOp::Kind::room, {}, std::move(state)});
+                }
             dirty_ = false;
             if (ops_.empty()) break;
             try {
@@ -1521,6 +1526,7 @@ private:
     // held until they are written, the next event number, and why it cannot write (paused).
     std::vector<JournalOp> ops_;
     bool dirty_ = false;
+    std::string journaled_state_;  // the room's state as last given to the journal
     std::vector<std::pair<std::shared_ptr<Peer>, std::shared_ptr<const std::string>>> held_;  // nullptr: close
     std::int64_t created_ms_;
     std::int64_t journal_seq_ = 1;
