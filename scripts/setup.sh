@@ -22,7 +22,7 @@ mode=${1:-all}
 build_pkgs=(g++ cmake ninja-build ccache pkg-config
             libboost1.81-dev nlohmann-json3-dev doctest-dev libcli11-dev libspdlog-dev libssl-dev libqrencode-dev libsqlite3-dev)
 runtime_pkgs=(libssl3 libspdlog1.10 libfmt9 libqrencode4 libsqlite3-0 ca-certificates)
-test_pkgs=(python3 python3-wsproto python3-websockets openssl coreutils chromium zbar-tools)
+test_pkgs=(python3 python3-wsproto python3-websockets openssl coreutils chromium zbar-tools e2fsprogs mount util-linux)
 fuzz_pkgs=(clang libclang-rt-14-dev llvm)
 image_pkgs=(podman buildah debootstrap uidmap python3 openssl)
 

@@ -1,0 +1,92 @@
+// journal_cost: what the journal costs a room's step, measured on the journal itself (the same
+// Journal::write a room calls at the end of each pass), in a database in --dir.
+//
+// A party-pace round of a 4-player Spook room writes: one pass for the step the table takes (its
+// `advance` event with the messages it shows, and the `ask` of the decisions), one pass per
+// player's choice (a `choice` event), one pass for the resolution (`resolve`). Each pass is one
+// transaction. The figures: CPU time (user + system) and wall time per transaction, medians of
+// --runs runs of --passes passes each, for the two kinds of pass.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "database.h"
+#include "journal.h"
+
+using namespace spookludo::server;
+
+namespace {
+
+double cpu_seconds() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string dir = (std::filesystem::temp_directory_path() / "spookludo-journal-cost").string();
+    int passes = 4000;
+    int runs = 7;
+    CLI::App app{"journal_cost: CPU and wall time per journal transaction (one room pass), medians of several runs"};
+    app.add_option("--dir", dir, "Directory for the database (created; its spookludo.db is removed first)")->capture_default_str();
+    app.add_option("--passes", passes, "Transactions per run")->capture_default_str();
+    app.add_option("--runs", runs, "Runs (the median is reported)")->capture_default_str();
+    CLI11_PARSE(app, argc, argv);
+
+    std::filesystem::create_directories(dir);
+    const auto file = std::filesystem::path(dir) / "spookludo.db";
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(file.string() + suffix);
+    db::Database database(file);
+    Journal journal(database);
+
+    // What a room writes (sizes as in a Spook game: the table's messages are a few hundred bytes).
+    const std::string step_out =
+        R"({"out":["{\"face\":4,\"round\":7,\"type\":\"roll\"}"]})";
+    const std::string ask = R"({"deadline_ms":1796230021212,"decisions":[[0,"41"],[1,"42"],[2,"43"],[3,"44"]]})";
+    const std::string choice = R"({"maker":"player","piece":1,"player":2})";
+    const std::string resolve =
+        R"({"out":["{\"moves\":[{\"by\":\"player\",\"from\":11,\"piece\":0,\"seat\":0,\"to\":15},{\"by\":\"player\",\"from\":3,\"piece\":1,\"seat\":1,\"to\":7},{\"by\":\"player\",\"from\":9,\"piece\":0,\"seat\":2,\"to\":13},{\"by\":\"player\",\"from\":1,\"piece\":1,\"seat\":3,\"to\":5}],\"round\":7,\"type\":\"moves\"}","{\"action\":\"moves forward 3 squares\",\"character\":\"hat\",\"face\":1,\"finished\":[],\"moved\":[],\"name\":\"Wizard's Hat\",\"round\":7,\"type\":\"activation\"}"]})";
+    std::int64_t seq = 1;
+    journal.write("BENCH", 0, {{JournalOp::Kind::room, {}, std::string(600, ' ')}}, seq);
+
+    struct Kind {
+        const char* name;
+        std::vector<JournalOp> ops;
+        std::vector<double> cpu_us, wall_us;
+    };
+    std::vector<Kind> kinds{
+        {"a choice (one event)", {{JournalOp::Kind::event, "choice", choice}}, {}, {}},
+        {"a step (advance + ask)", {{JournalOp::Kind::event, "advance", step_out}, {JournalOp::Kind::event, "ask", ask}}, {}, {}},
+        {"a resolution (moves + activation)", {{JournalOp::Kind::event, "resolve", resolve}}, {}, {}},
+    };
+    for (int r = 0; r < runs; ++r)
+        for (auto& k : kinds) {
+            const double c0 = cpu_seconds();
+            const auto w0 = std::chrono::steady_clock::now();
+            for (int i = 0; i < passes; ++i) journal.write("BENCH", 0, k.ops, seq);
+            const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+            k.cpu_us.push_back((cpu_seconds() - c0) * 1e6 / passes);
+            k.wall_us.push_back(wall * 1e6 / passes);
+            // A game's end forgets its events: keep the table the size a game makes.
+            journal.write("BENCH", 0, {{JournalOp::Kind::game_over, {}, {}}}, seq);
+        }
+    std::printf("journal transactions in %s (%d runs of %d)\n", file.c_str(), runs, passes);
+    std::printf("%-36s %14s %14s\n", "pass", "CPU us (med)", "wall us (med)");
+    for (const auto& k : kinds) std::printf("%-36s %14.1f %14.1f\n", k.name, median(k.cpu_us), median(k.wall_us));
+    return 0;
+}
