@@ -101,6 +101,13 @@ void Session::on_text(std::string_view text) {
         const bool refused = std::find(std::begin(refusals), std::end(refusals), code) != std::end(refusals);
         const std::string ref = message.value("ref", "");
         const bool entering = ref == "create_room" || ref == "join_room" || ref == "resume" || ref == "watch" || ref == "hello";
+        // The room cannot save anything right now (the server's disk): come back in a moment, as
+        // after a drop.
+        if (code == "unavailable" && entering && entered_) {
+            if (callbacks_.on_status) callbacks_.on_status(text_of);
+            if (connection_) connection_->close();
+            return;
+        }
         // Back after a drop while the room was in its lobby: the server freed the seat, so sit
         // down again by name.
         if (code == "bad_token" && ref == "resume" && entered_ && !view_.in_game() && !rejoined_) {

@@ -315,8 +315,7 @@ int run_app(int argc, char** argv) {
         if (ec) return;
         spdlog::info("signal {}: shutting down", signal);
         hangups.cancel();
-        alive.cancel();
-        services.shutting_down = true;
+        services.shutting_down = true;  // the sign of life stops at its next beat
         auto rooms = services.registry.all();
         if (rooms.empty()) return finish();
         auto left = std::make_shared<std::atomic<std::size_t>>(rooms.size());

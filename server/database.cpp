@@ -68,12 +68,15 @@ constexpr Migration kMigrations[] = {{1, kSchema1}, {2, kSchema2}};
 
 // SQLite's words, and the system's when the operating system refused (a full disk, a read-only
 // file system: "disk I/O error (Read-only file system)").
-std::string message_of(sqlite3* db, int rc) {
-    if (!db) return sqlite3_errstr(rc);
-    std::string why = sqlite3_errmsg(db);
-    if (const int e = sqlite3_system_errno(db); e != 0 && (rc & 0xff) != SQLITE_CONSTRAINT)
+std::string with_system_error(sqlite3* db, std::string why, int rc) {
+    if (const int e = db ? sqlite3_system_errno(db) : 0; e != 0 && (rc & 0xff) != SQLITE_CONSTRAINT)
         why += std::string(" (") + std::strerror(e) + ")";
     return why;
+}
+
+std::string message_of(sqlite3* db, int rc) {
+    if (!db) return sqlite3_errstr(rc);
+    return with_system_error(db, sqlite3_errmsg(db), rc);
 }
 
 }  // namespace
@@ -154,7 +157,7 @@ void Database::exec(std::string_view sql) {
     char* error = nullptr;
     const std::string text(sql);
     if (const int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &error); rc != SQLITE_OK) {
-        const std::string why = error ? error : message_of(db_, rc);
+        const std::string why = error ? with_system_error(db_, error, rc) : message_of(db_, rc);
         sqlite3_free(error);
         throw Error(why, rc);
     }

@@ -222,20 +222,14 @@ private:
     }
 
     // ---- Sending ----------------------------------------------------------------------------
-    // Every message goes through out(): while the pass has journal writes to make (or earlier
-    // ones are still waiting for the journal), it is held and goes out, in order, once they are
-    // written (end_pass): nothing leaves the room that the journal does not have.
-    bool holding() const { return dirty_ || !ops_.empty() || !held_.empty(); }
+    // Every message goes through out(): it is held until the end of the pass (every handler on
+    // the strand ends with end_pass), and goes out, in order, once the pass's journal writes are
+    // written: nothing leaves the room that the journal does not have.
     void out(const std::shared_ptr<Peer>& peer, std::shared_ptr<const std::string> text) {
-        if (!peer) return;
-        if (holding()) held_.push_back({peer, std::move(text)});
-        else peer->send(std::move(text));
+        if (peer) held_.push_back({peer, std::move(text)});
     }
     // Closes a connection after what was sent (or held) for it.
-    void close_peer(const std::shared_ptr<Peer>& peer) {
-        if (holding()) held_.push_back({peer, nullptr});
-        else peer->close();
-    }
+    void close_peer(const std::shared_ptr<Peer>& peer) { held_.push_back({peer, nullptr}); }
     void release_held() {
         auto held = std::exchange(held_, {});
         for (auto& [peer, text] : held) {
@@ -725,7 +719,7 @@ private:
         settings_.auto_start_ms = 0;  // it fires once
     }
     void auto_start() {
-        if (state_ != RoomState::lobby || !auto_start_at_) return;
+        if (state_ != RoomState::lobby || !auto_start_at_ || journal_fault_) return;
         dirty_ = true;
         auto_start_at_.reset();
         settings_.auto_start_ms = 0;
@@ -781,6 +775,7 @@ private:
     // The clock goes on from where it stopped (the host resumed, everyone is back after a
     // restart, the journal takes writes again).
     void start_clock() {
+        if (journal_fault_) return;  // journal_back starts it
         paused_ = false;
         pause_reason_.reset();
         fault_paused_ = false;
@@ -810,6 +805,7 @@ private:
         if (!table_) return;
         // Answers that came in for absent seats, during the pause or just now, complete the step.
         if (waiting_for_decisions_ && pending_decisions() == 0) return decisions_complete();
+        if (waiting_for_decisions_) journal_asked(left);  // the open decisions' new deadline
         arm(left, waiting_for_decisions_ ? Next::deadline : Next::advance);
     }
 
@@ -847,7 +843,9 @@ private:
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::Ping& m) {
-        send(peer, Pong{m.t, now_ms()});
+        // Straight out: it says nothing of the room, and keeps a connection alive while the room
+        // waits for its journal.
+        peer->send(frame(Pong{m.t, now_ms()}));
     }
 
     template <class M>
@@ -973,21 +971,27 @@ private:
             if (const auto grace = grace_left(s)) arm_grace(s, *grace, step_timer_.expiry() - Clock::now());
             else answer_for_absent(s, ChoiceMaker::away);  // no grace (--drop-grace-ms 0)
         }
-        s.reconnect_timer = std::make_shared<net::steady_timer>(strand_);
-        s.reconnect_timer->expires_after(std::chrono::milliseconds(services_.config.reconnect_ms));
-        s.reconnect_timer->async_wait([self = self(), number, timer = s.reconnect_timer](boost::system::error_code ec) {
-            if (ec || self->closed_) return;
-            self->guarded("the reconnect window", [&] { self->window_over(number, timer); });
-        });
+        arm_reconnect_window(s, std::chrono::milliseconds(services_.config.reconnect_ms));
         pass_host_if_needed();
         broadcast_snapshot();
         if (state_ == RoomState::seeding && all_seeds_in()) begin_game();
+    }
+
+    // A dropped player's seat waits this long for them.
+    void arm_reconnect_window(Seat& s, Clock::duration after) {
+        s.reconnect_timer = std::make_shared<net::steady_timer>(strand_);
+        s.reconnect_timer->expires_after(after);
+        s.reconnect_timer->async_wait([self = self(), number = s.number, timer = s.reconnect_timer](boost::system::error_code ec) {
+            if (ec || self->closed_) return;
+            self->guarded("the reconnect window", [&] { self->window_over(number, timer); });
+        });
     }
 
     // The reconnect window of a dropped player ran out.
     void window_over(int number, const std::shared_ptr<net::steady_timer>& timer) {
         Seat* s = seat_at(number);
         if (!s || !s->human() || s->reconnect_timer != timer || s->connected) return;
+        if (journal_fault_) return arm_reconnect_window(*s, std::chrono::seconds(1));  // not while nothing can be saved
         dirty_ = true;
         s->reconnect_timer.reset();
         if (state_ == RoomState::lobby) return remove_from_seat(*s, "gone");
@@ -1045,6 +1049,10 @@ private:
             spdlog::error("room {}: cannot start the game: {}", code_, e.what());
             state_ = RoomState::lobby;
             publication_.reset();
+            paused_ = false;
+            pause_reason_.reset();
+            dirty_ = true;
+            ops_.push_back({JournalOp::Kind::game_over, {}, {}});
             broadcast(ErrorReply{std::string(to_string(ErrorCode::wrong_state)), std::string("cannot start: ") + e.what(),
                                  "start"});
             return;
@@ -1105,7 +1113,7 @@ private:
     }
 
     void fire(Next next, std::uint64_t epoch) {
-        if (epoch != epoch_ || paused_ || closed_) return;  // superseded, paused or closed since
+        if (epoch != epoch_ || paused_ || closed_ || journal_fault_) return;  // superseded, paused or closed since
         switch (next) {
             case Next::advance: advance(); break;
             case Next::deadline: deadline(); break;
@@ -1128,7 +1136,6 @@ private:
         event("advance", {{"out", out}});
         for (auto& m : out) send_to_all(frame(std::move(m)));
         const auto deadline = std::chrono::milliseconds(settings_.decision_ms);
-        json asked = json::array();
         for (int player : needs) {
             auto& s = seat_ref(players_[static_cast<std::size_t>(player)]);
             if (s.bot) {
@@ -1142,7 +1149,6 @@ private:
             }
             s.decision_id = std::to_string(++decision_counter_);
             s.decision_sent = Clock::now();
-            asked.push_back({s.number, s.decision_id});
             ++services_.metrics.decisions;
             if (auto p = s.peer.lock(); p && s.connected) {
                 p->grant_answer();
@@ -1151,7 +1157,7 @@ private:
                 arm_grace(s, *grace, deadline);  // dropped a moment ago: the rest of the grace
             }
         }
-        if (!asked.empty()) event("ask", {{"decisions", asked}, {"deadline_ms", now_ms() + settings_.decision_ms}});
+        journal_asked(deadline);
         if (pending_decisions() > 0) {
             waiting_for_decisions_ = true;
             arm(deadline, Next::deadline);
@@ -1324,6 +1330,16 @@ private:
     // One event of the game in progress, written with the pass.
     void event(const char* kind, const json& data) { ops_.push_back({JournalOp::Kind::event, kind, data.dump()}); }
 
+    // The decisions open now and their deadline (after `left`): asked at a step, or again after a pause.
+    void journal_asked(Clock::duration left) {
+        json asked = json::array();
+        for (const auto& s : seats_)
+            if (!s.decision_id.empty()) asked.push_back({s.number, s.decision_id});
+        if (asked.empty()) return;
+        event("ask", {{"decisions", asked},
+                      {"deadline_ms", now_ms() + std::chrono::duration_cast<std::chrono::milliseconds>(left).count()}});
+    }
+
     Verdict choose_on_table(int player, int piece, ChoiceMaker maker) {
         Verdict v = table_->choose(player, piece, maker);
         if (v) event("choice", {{"player", player}, {"piece", piece}, {"maker", to_string(maker)}});
@@ -1405,15 +1421,20 @@ private:
 
     void journal_fault(const std::string& why) {
         ++services_.metrics.journal_write_failures;
-        services_.journal_failed(why);
+        if (journal_fault_) services_.journal_failed(why);
         if (!journal_fault_) {
+            ++services_.metrics.journal_paused_rooms;  // before /healthz hears of it
+            services_.journal_failed(why);
             journal_fault_ = why;
-            ++services_.metrics.journal_paused_rooms;
             spdlog::error("room {}: the journal cannot be written ({}): the room is paused until it can", code_, why);
+            // Nothing moves until it can be written: the game's clock, the seed deadline, the
+            // automatic start (timers that fire meanwhile find journal_fault_ and wait).
             if (state_ == RoomState::playing && !paused_ && !closed_) {
                 stop_clock(PauseReason::journal);
                 fault_paused_ = true;
             }
+            step_timer_.cancel();
+            auto_start_timer_.cancel();
             Notice n;
             n.kind = "journal";
             n.text = "The server cannot save this room right now (" + why +
@@ -1436,9 +1457,22 @@ private:
         services_.journal_recovered();
         spdlog::info("room {}: the journal takes writes again", code_);
         if (closed_) return;
-        notice("journal", nullptr, std::string("The server can save this room again") + (fault_paused_ ? ": the game goes on." : "."));
-        if (fault_paused_ && paused_ && pause_reason_ == PauseReason::journal) start_clock();
-        else broadcast_snapshot();
+        auto go_on = [&] {
+            notice("journal", nullptr, std::string("The server can save this room again") + (paused_ ? "." : ": it goes on."));
+            // What waited for the journal goes on: the game's clock (a pause for the journal, a
+            // restart's wait that ended meanwhile), the seeds, the automatic start.
+            if (paused_ && (fault_paused_ || (pause_reason_ == PauseReason::restart && !restart_wait_))) {
+                notice("resumed", nullptr, "the game goes on");
+                return start_clock();
+            }
+            if (state_ == RoomState::seeding) return begin_game();
+            if (state_ == RoomState::lobby && auto_start_at_) {
+                settings_.auto_start_ms = static_cast<int>(std::max<std::int64_t>(*auto_start_at_ - now_ms(), 5000));
+                arm_auto_start();
+            }
+            broadcast_snapshot();
+        };
+        run_guarded("the journal's recovery", go_on);
     }
 
     void stop_timers() {
@@ -1461,6 +1495,9 @@ private:
     // The first pass after a restart (on the strand, the server serving).
     void after_restore(bool seeding) {
         dirty_ = true;
+        for (auto& s : seats_)
+            if (s.human() && !s.connected && s.presence == Presence::away)
+                arm_reconnect_window(s, std::chrono::milliseconds(services_.config.reconnect_ms));
         if (seeding) begin_game();  // the seeds that were in; the others are left out, as at the seed deadline
         if (state_ == RoomState::lobby) {
             if (auto_start_at_) {
@@ -1481,7 +1518,8 @@ private:
         restart_wait_->async_wait([self = self(), timer = restart_wait_](boost::system::error_code ec) {
             if (ec || self->closed_ || self->restart_wait_ != timer) return;
             self->guarded("the restart's wait", [&] {
-                if (!self->paused_ || self->pause_reason_ != PauseReason::restart) return;
+                self->restart_wait_.reset();
+                if (!self->paused_ || self->pause_reason_ != PauseReason::restart || self->journal_fault_) return;
                 self->notice("resumed", nullptr, "the wait for the players is over: the game goes on");
                 self->start_clock();
             });
@@ -1561,24 +1599,37 @@ void RoomImpl::take_up(const SavedRoom& saved) {
         }
         seats_.push_back(std::move(seat));
     }
-    // Nobody is connected yet: the players who were here are away, each with a reconnect window
-    // from now; their tokens take their seats back.
+    // Nobody is connected yet: the players who were here are away (their reconnect windows start
+    // with the first pass, after_restore); their tokens take their seats back.
     for (auto& s : seats_) {
         if (!s.human()) continue;
         s.connected = false;
         if (s.presence != Presence::here && s.presence != Presence::away) continue;
         s.presence = Presence::away;
         s.dropped_at = now;
-        s.reconnect_timer = std::make_shared<net::steady_timer>(strand_);
-        s.reconnect_timer->expires_after(std::chrono::milliseconds(services_.config.reconnect_ms));
-        s.reconnect_timer->async_wait([self = self(), number = s.number, timer = s.reconnect_timer](boost::system::error_code ec) {
-            if (ec || self->closed_) return;
-            self->guarded("the reconnect window", [&] { self->window_over(number, timer); });
-        });
     }
     bool seeding = false;
-    if (saved.game) {
-        const json g = json::parse(*saved.game);
+    std::optional<json> game;
+    if (saved.game) game = json::parse(*saved.game);
+    // A game whose record is kept already ended: the crash came between its record and the
+    // journal's note of its end. It stays ended (its seed is public).
+    if (game) {
+        const std::string id = game->at("id").get<std::string>();
+        bool recorded = services_.records.path_of(id).has_value();
+        try {
+            recorded = recorded || services_.history->record(id).has_value();
+        } catch (const std::exception&) {
+            // the file said enough
+        }
+        if (recorded) {
+            spdlog::info("room {}: game {} ended before the server stopped (its record is kept)", code_, id);
+            game.reset();
+            state_ = RoomState::lobby;
+            ops_.push_back({JournalOp::Kind::game_over, {}, {}});
+        }
+    }
+    if (game) {
+        const json& g = *game;
         game_id_ = g.at("id").get<std::string>();
         game_options_ = g.at("options").get<GameOptions>();
         players_ = g.at("players").get<std::vector<int>>();
@@ -1632,7 +1683,9 @@ void RoomImpl::take_up(const SavedRoom& saved) {
                 } else if (e.kind == "ask") {
                     for (const auto& a : d.at("decisions")) {
                         const auto id = a.at(1).get<std::string>();
-                        seat_ref(a.at(0).get<int>()).decision_id = id;
+                        Seat* seat = seat_at(a.at(0).get<int>());
+                        if (!seat) throw std::runtime_error("event " + std::to_string(e.seq) + ": no such seat");
+                        seat->decision_id = id;
                         decision_counter_ = std::max<std::uint64_t>(decision_counter_, std::stoull(id));
                     }
                     deadline_ms = d.at("deadline_ms").get<std::int64_t>();
@@ -1652,7 +1705,9 @@ void RoomImpl::take_up(const SavedRoom& saved) {
             ++services_.metrics.games_resumed;
         }
         paused_ = true;
-        pause_reason_ = PauseReason::restart;
+        // A game the host had paused stays paused for the host; any other waits for its players.
+        pause_reason_ = st.value("paused", false) && st.value("pause_reason", std::string()) == "host" ? PauseReason::host
+                                                                                                      : PauseReason::restart;
         paused_at_ = now;
         if (seeding) paused_left_ = std::chrono::milliseconds(settings_.pace_ms);
     }
@@ -1679,11 +1734,23 @@ std::shared_ptr<Room> Room::make(net::io_context& io, Services& services, std::s
 
 std::size_t resume_rooms(net::io_context& io, Services& services) {
     Journal& journal = *services.journal;
-    const auto stopped = journal.read_mark("stopped_ms");
-    const auto alive = journal.read_mark("alive_ms");
-    services.previous_stop_ms = stopped ? *stopped : alive.value_or(0);
-    if (stopped) journal.forget_mark("stopped_ms");
-    const std::vector<SavedRoom> saved = journal.load();
+    std::optional<std::int64_t> stopped;
+    std::vector<SavedRoom> saved;
+    try {
+        stopped = journal.read_mark("stopped_ms");
+        services.previous_stop_ms = stopped ? *stopped : journal.read_mark("alive_ms").value_or(0);
+        saved = journal.load();
+    } catch (const std::exception& e) {
+        // The server serves anyway (degraded): a start must not fail on a disk that is failing.
+        spdlog::error("the journal cannot be read ({}): no room is taken up again", e.what());
+        services.journal_failed(e.what());
+        return 0;
+    }
+    try {
+        if (stopped) journal.forget_mark("stopped_ms");
+    } catch (const std::exception& e) {
+        services.journal_failed(e.what());
+    }
     std::size_t rooms = 0, games = 0;
     for (const auto& r : saved) {
         try {

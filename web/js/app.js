@@ -118,6 +118,12 @@ function handle(m) {
       intent = { type: 'watch', room: m.room };
     }
     if (codeFromPath() !== m.room) history.replaceState(null, '', `/r/${m.room}`);
+  } else if (m.type === 'error' && m.code === 'unavailable' && m.ref === 'resume') {
+    // The room cannot save anything right now (the server's disk): the seat is still ours; come
+    // back in a moment, as after a drop.
+    view.apply(m, t);
+    conn.lost();
+    return;
   } else if (m.type === 'error' && ENTERING.includes(m.ref) && !inThisConnection) {
     // The way in was refused: a seat that cannot be taken back, a wrong code, a name taken...
     const room = (intent && intent.room) || view.room;
