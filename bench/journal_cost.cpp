@@ -17,19 +17,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cpu_time.h"
+
 #include "database.h"
 #include "journal.h"
 
 using namespace spookludo::server;
 
 namespace {
-
-double cpu_seconds() {
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-           static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -38,7 +33,7 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     std::string dir = (std::filesystem::temp_directory_path() / "spookludo-journal-cost").string();
     int passes = 4000;
     int runs = 7;
@@ -76,11 +71,11 @@ int main(int argc, char** argv) {
     };
     for (int r = 0; r < runs; ++r)
         for (auto& k : kinds) {
-            const double c0 = cpu_seconds();
+            const double c0 = spookludo::bench::process_cpu_seconds();
             const auto w0 = std::chrono::steady_clock::now();
             for (int i = 0; i < passes; ++i) journal.write("BENCH", 0, k.ops, seq);
             const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
-            k.cpu_us.push_back((cpu_seconds() - c0) * 1e6 / passes);
+            k.cpu_us.push_back((spookludo::bench::process_cpu_seconds() - c0) * 1e6 / passes);
             k.wall_us.push_back(wall * 1e6 / passes);
             // A game's end forgets its events: keep the table the size a game makes.
             journal.write("BENCH", 0, {{JournalOp::Kind::game_over, {}, {}}}, seq);
@@ -89,4 +84,13 @@ int main(int argc, char** argv) {
     std::printf("%-36s %14s %14s\n", "pass", "CPU us (med)", "wall us (med)");
     for (const auto& k : kinds) std::printf("%-36s %14.1f %14.1f\n", k.name, median(k.cpu_us), median(k.wall_us));
     return 0;
+}
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "journal_cost: %s\n", e.what());
+        return 1;
+    }
 }

@@ -24,16 +24,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cpu_time.h"
+
 #include "spookludo/command_line.h"
 
 namespace {
-
-double cpu_seconds() {
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-           static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
 
 void check(bool ok, const char* what) {
     if (!ok) throw std::runtime_error(std::string(what) + ": " + std::strerror(errno));
@@ -135,10 +130,10 @@ int main(int argc, char** argv) {
         const std::string message(size, 'm');
         for (int fd : fds) check(::write(fd, message.data(), message.size()) == static_cast<ssize_t>(size), "write");
         loop(fds, answer, message, warmup);
-        const double cpu0 = cpu_seconds();
+        const double cpu0 = spookludo::bench::process_cpu_seconds();
         const auto t0 = std::chrono::steady_clock::now();
         const long answers = loop(fds, answer, message, duration);
-        const double cpu = cpu_seconds() - cpu0;
+        const double cpu = spookludo::bench::process_cpu_seconds() - cpu0;
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         for (int fd : fds) ::close(fd);
         ::kill(child, SIGTERM);

@@ -37,8 +37,8 @@ private:
 // The file's schema is newer than this server knows: upgrade the server (or use another file).
 class TooNew : public Error {
 public:
-    TooNew(const std::string& what, int file_version, int known)
-        : Error(what, 0), file_version(file_version), known(known) {}
+    TooNew(const std::string& what, int file_schema, int known_schema)
+        : Error(what, 0), file_version(file_schema), known(known_schema) {}
     int file_version;
     int known;
 };

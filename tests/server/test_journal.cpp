@@ -58,6 +58,14 @@ GameRecord record_of(std::uint16_t port, const json& over) {
     return parse_record(text);
 }
 
+// The game ended (finished) and its record, served by the server, verifies.
+void check_finished_and_verifies(std::uint16_t port, const json& over) {
+    CHECK(over["status"] == "finished");
+    const VerifyReport report = verify(record_of(port, over));
+    INFO(report.failure);
+    CHECK(report.ok);
+}
+
 }  // namespace
 
 TEST_CASE("journal: a lobby outlives a restart: same code, settings and seats, and each token takes its seat back [server][journal]") {
@@ -294,13 +302,7 @@ TEST_CASE("journal: a full disk pauses the room with the reason, /healthz says d
     disk.free_space();
     const json back = notice_of(ann, "journal", 10s);
     CHECK(back["text"].get<std::string>().find("can save this room again") != std::string::npos);
-    const json over = play_to_end(ann, 60s);
-    CHECK(over["status"] == "finished");
-    const auto [code, text] = http_get(server.port(), over["record"].get<std::string>());
-    REQUIRE(code == 200);
-    const VerifyReport report = verify(parse_record(text));
-    INFO(report.failure);
-    CHECK(report.ok);
+    check_finished_and_verifies(server.port(), play_to_end(ann, 60s));
     CHECK(http_get(server.port(), "/healthz").first == 200);
 }
 
@@ -331,11 +333,5 @@ TEST_CASE("journal: a data directory the kernel turns read-only mid-game pauses 
     TestServer second(copy);
     Client ann(second.port());
     resume(ann, code, token);
-    const json over = play_to_end(ann, 60s);
-    CHECK(over["status"] == "finished");
-    const auto [status, text] = http_get(second.port(), over["record"].get<std::string>());
-    REQUIRE(status == 200);
-    const VerifyReport report = verify(parse_record(text));
-    INFO(report.failure);
-    CHECK(report.ok);
+    check_finished_and_verifies(second.port(), play_to_end(ann, 60s));
 }
