@@ -4,48 +4,79 @@
 
 namespace spookludo::server {
 
-Journal::Journal(db::Database& db) : db_(db) {}
+// A room's pass is a few rows: the statements are prepared once (preparing costs as much as
+// running them), and the transaction's BEGIN, COMMIT and ROLLBACK are statements too.
+struct Journal::Statements {
+    db::Statement begin, commit, rollback, room, game, event, forget_events, forget_game, forget_room;
+    explicit Statements(db::Database& d)
+        : begin(d, "BEGIN IMMEDIATE"),
+          commit(d, "COMMIT"),
+          rollback(d, "ROLLBACK"),
+          room(d, "INSERT INTO rooms (code, created_ms, state) VALUES (?1, ?2, ?3) "
+                  "ON CONFLICT (code) DO UPDATE SET state = excluded.state"),
+          game(d, "INSERT OR REPLACE INTO room_games (code, game) VALUES (?1, ?2)"),
+          event(d, "INSERT INTO room_events (code, seq, kind, data) VALUES (?1, ?2, ?3, ?4)"),
+          forget_events(d, "DELETE FROM room_events WHERE code = ?1"),
+          forget_game(d, "DELETE FROM room_games WHERE code = ?1"),
+          forget_room(d, "DELETE FROM rooms WHERE code = ?1") {}
+};
+
+namespace {
+
+void run(db::Statement& s) {
+    s.reset();
+    s.run();
+}
+
+}  // namespace
+
+Journal::Journal(db::Database& db) : db_(db), statements_(std::make_unique<Statements>(db)) {}
 Journal::~Journal() = default;
 
 void Journal::write(const std::string& code, std::int64_t created_ms, const std::vector<JournalOp>& ops,
                     std::int64_t& seq) {
     if (ops.empty()) return;
     std::lock_guard lock(db_.mutex());
+    Statements& st = *statements_;
     std::int64_t next = seq;
-    db::Transaction t(db_);
-    for (const auto& op : ops) {
-        switch (op.op) {
-            case JournalOp::Kind::room:
-                db_.prepare("INSERT INTO rooms (code, created_ms, state) VALUES (?1, ?2, ?3) "
-                            "ON CONFLICT (code) DO UPDATE SET state = excluded.state")
-                    .bind(1, code)
-                    .bind(2, created_ms)
-                    .bind(3, op.text)
-                    .run();
-                break;
-            case JournalOp::Kind::game:
-                db_.prepare("INSERT OR REPLACE INTO room_games (code, game) VALUES (?1, ?2)").bind(1, code).bind(2, op.text).run();
-                break;
-            case JournalOp::Kind::event:
-                db_.prepare("INSERT INTO room_events (code, seq, kind, data) VALUES (?1, ?2, ?3, ?4)")
-                    .bind(1, code)
-                    .bind(2, next++)
-                    .bind(3, op.kind)
-                    .bind(4, op.text)
-                    .run();
-                break;
-            case JournalOp::Kind::game_over:
-                db_.prepare("DELETE FROM room_events WHERE code = ?1").bind(1, code).run();
-                db_.prepare("DELETE FROM room_games WHERE code = ?1").bind(1, code).run();
-                break;
-            case JournalOp::Kind::closed:
-                db_.prepare("DELETE FROM room_events WHERE code = ?1").bind(1, code).run();
-                db_.prepare("DELETE FROM room_games WHERE code = ?1").bind(1, code).run();
-                db_.prepare("DELETE FROM rooms WHERE code = ?1").bind(1, code).run();
-                break;
+    run(st.begin);
+    try {
+        for (const auto& op : ops) {
+            switch (op.op) {
+                case JournalOp::Kind::room:
+                    st.room.reset();
+                    st.room.bind(1, code).bind(2, created_ms).bind(3, op.text).run();
+                    break;
+                case JournalOp::Kind::game:
+                    st.game.reset();
+                    st.game.bind(1, code).bind(2, op.text).run();
+                    break;
+                case JournalOp::Kind::event:
+                    st.event.reset();
+                    st.event.bind(1, code).bind(2, next++).bind(3, op.kind).bind(4, op.text).run();
+                    break;
+                case JournalOp::Kind::game_over:
+                case JournalOp::Kind::closed:
+                    for (db::Statement* s : {&st.forget_events, &st.forget_game}) {
+                        s->reset();
+                        s->bind(1, code).run();
+                    }
+                    if (op.op == JournalOp::Kind::closed) {
+                        st.forget_room.reset();
+                        st.forget_room.bind(1, code).run();
+                    }
+                    break;
+            }
         }
+        run(st.commit);
+    } catch (...) {
+        try {
+            run(st.rollback);
+        } catch (...) {
+            // SQLite rolls back by itself when a statement failed badly enough
+        }
+        throw;
     }
-    t.commit();
     seq = next;
 }
 

@@ -16,6 +16,7 @@
 // the last checkpoint's fsync (never corrupt the file); the server then resumes from an earlier
 // step, with the same dice (they come from the seeds), but people may have seen a later step.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -72,7 +73,9 @@ public:
     void forget_mark(const std::string& name);
 
 private:
+    struct Statements;  // prepared once, used under the database's lock
     db::Database& db_;
+    std::unique_ptr<Statements> statements_;
 };
 
 }  // namespace spookludo::server
