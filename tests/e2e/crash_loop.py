@@ -97,6 +97,31 @@ def start_bot(kind, args):
     bots.append({"name": kind, "proc": proc, "transcript": transcript, "out": out})
 
 
+def seated(b):
+    """Every bot of the process is in its room (its first bot's transcript shows a snapshot with
+    every seat taken), or the process is over. Until then a kill would stop a bot that never got
+    in: such a client gives up at once (exit 2), as it should for a wrong address."""
+    if b["proc"].poll() is not None:
+        return True
+    try:
+        with open(b["transcript"]) as f:
+            for line in f:
+                m = json.loads(line) if line.strip() else {}
+                if m.get("type") == "room" and m.get("seats") and all(not s.get("free") for s in m["seats"]):
+                    return True
+    except (OSError, ValueError):
+        pass
+    return False
+
+
+def wait_seated():
+    until = time.time() + 60
+    while not all(seated(b) for b in bots):
+        if time.time() > until:
+            fail("bots did not get into their rooms within 60 s", server_log)
+        time.sleep(0.05)
+
+
 os.makedirs(data)
 start_server()
 for kind, args in KINDS:
@@ -105,6 +130,7 @@ for kind, args in KINDS:
 started = time.time()
 kills = 0
 while kills < KILLS:
+    wait_seated()
     time.sleep(rng.uniform(0.2, 1.6))
     server.send_signal(signal.SIGKILL)
     server.wait()

@@ -141,9 +141,9 @@ TEST_CASE("server process: a data directory that cannot be created stops the ser
 
 TEST_CASE("server process: a record write that fails (a full disk) leaves no temporary file and logs the cause [server][process][records]") {
     Scratch dir("fsize");
-    // The records' directory on a file system of 64 KB: a Ludo game's record does not fit (the
+    // The records' directory on a file system of one page (4 KB): a Ludo game's record does not fit (the
     // journal, in the database beside it, is not on it).
-    TestMount small(true, "64k", dir.path / "data" / "records");
+    TestMount small(true, "4k", dir.path / "data" / "records");
     if (!small.mounted) {
         MESSAGE("skipped: mounting a tmpfs needs root");
         return;
