@@ -242,10 +242,7 @@ private:
     template <class M>
     void tell_now(const M& message) {
         const auto text = frame(message);
-        for (auto& seat : seats_)
-            if (auto p = seat.peer.lock(); p && seat.connected) p->send(text);
-        for (auto& w : spectators_)
-            if (auto p = w.lock()) p->send(text);
+        for_each_recipient([&](const std::shared_ptr<Peer>& p) { p->send(text); });
     }
 
     template <class M>
@@ -263,11 +260,16 @@ private:
         send_to_all(frame(message));
     }
     void send_to_all(const std::shared_ptr<const std::string>& text) {
+        for_each_recipient([&](const std::shared_ptr<Peer>& p) { out(p, text); });
+    }
+    // Every connected player and spectator (spectators that are gone are dropped on the way).
+    template <class F>
+    void for_each_recipient(F&& f) {
         for (auto& seat : seats_)
-            if (auto p = seat.peer.lock(); p && seat.connected) out(p, text);
+            if (auto p = seat.peer.lock(); p && seat.connected) f(p);
         for (auto it = spectators_.begin(); it != spectators_.end();)
             if (auto p = it->lock()) {
-                out(p, text);
+                f(p);
                 ++it;
             } else {
                 it = spectators_.erase(it);
@@ -712,6 +714,13 @@ private:
             if (ec || self->closed_) return;
             self->guarded("the automatic start", [&] { self->auto_start(); });
         });
+    }
+    // An automatic start that could not fire when it was due (a restart, the journal failing)
+    // fires when it was due, or in 5 s at the earliest.
+    void rearm_auto_start() {
+        if (!auto_start_at_) return;
+        settings_.auto_start_ms = static_cast<int>(std::max<std::int64_t>(*auto_start_at_ - now_ms(), 5000));
+        arm_auto_start();
     }
     void cancel_auto_start() {
         auto_start_timer_.cancel();
@@ -1466,10 +1475,7 @@ private:
                 return start_clock();
             }
             if (state_ == RoomState::seeding) return begin_game();
-            if (state_ == RoomState::lobby && auto_start_at_) {
-                settings_.auto_start_ms = static_cast<int>(std::max<std::int64_t>(*auto_start_at_ - now_ms(), 5000));
-                arm_auto_start();
-            }
+            if (state_ == RoomState::lobby) rearm_auto_start();
             broadcast_snapshot();
         };
         run_guarded("the journal's recovery", go_on);
@@ -1500,10 +1506,7 @@ private:
                 arm_reconnect_window(s, std::chrono::milliseconds(services_.config.reconnect_ms));
         if (seeding) begin_game();  // the seeds that were in; the others are left out, as at the seed deadline
         if (state_ == RoomState::lobby) {
-            if (auto_start_at_) {
-                settings_.auto_start_ms = static_cast<int>(std::max<std::int64_t>(*auto_start_at_ - now_ms(), 5000));
-                arm_auto_start();
-            }
+            rearm_auto_start();
             return close_if_empty();
         }
         if (!table_ || !paused_ || pause_reason_ != PauseReason::restart) return;
