@@ -174,7 +174,7 @@ void play_match(const GameOptions& o, std::vector<spook::Board> boards, Bytes& i
     for (int s = 0; s < o.players; ++s) {
         const bool bot = in.flag();
         seats.push_back({s, bot ? "bot " + std::to_string(s) : "player " + std::to_string(s), bot,
-                         bot ? std::optional<PolicyKind>(PolicyKind::greedy) : std::nullopt});
+                         bot ? std::optional<PolicyKind>(PolicyKind::greedy) : std::nullopt, std::nullopt});
         if (!bot && in.flag()) client_seeds.push_back({s, "seed " + std::to_string(in.byte())});
     }
     ServerSeed seed;

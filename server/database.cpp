@@ -112,6 +112,12 @@ Database::Database(const std::filesystem::path& file, std::span<const Migration>
                          at, known);
         if (existed) ::chmod(file.c_str(), 0600);
         exec("PRAGMA foreign_keys = ON");
+        // One process owns the file: its locks are taken once and kept (a transaction costs no
+        // lock calls, the WAL index is in this process's memory), and a second server started on
+        // the same directory is refused instead of sharing the journal.
+        exec("PRAGMA locking_mode = EXCLUSIVE");
+        exec("BEGIN EXCLUSIVE");  // takes the lock now, so a second server fails here and not later
+        exec("COMMIT");
         // WAL: readers never block the writer; NORMAL: no fsync per transaction, only at checkpoints.
         std::string mode;
         {
@@ -123,7 +129,19 @@ Database::Database(const std::filesystem::path& file, std::span<const Migration>
                             "): is the data directory on a network file system?",
                         SQLITE_CANTOPEN);
         exec("PRAGMA synchronous = NORMAL");
+        // 16 MiB of pages in memory (the default is 2): a thousand rooms' journals and the history's
+        // index stay cached, so a transaction writes and never reads.
+        exec("PRAGMA cache_size = -16384");
         migrate(steps);
+    } catch (const Error& e) {
+        sqlite3_close_v2(db_);
+        db_ = nullptr;
+        if (e.code() == SQLITE_BUSY)
+            throw Error("the database " + file.string() +
+                            " is in use by another process: is another SpookLudo server running on this data "
+                            "directory? (" + e.what() + ")",
+                        SQLITE_BUSY);
+        throw;
     } catch (...) {
         sqlite3_close_v2(db_);
         db_ = nullptr;

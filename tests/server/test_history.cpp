@@ -120,6 +120,27 @@ TEST_CASE("database: the server refuses a data directory whose database a newer 
     CHECK_MESSAGE(out.find("was written by a newer SpookLudo server (schema version 999") != std::string::npos, out);
 }
 
+TEST_CASE("database: a second server on a data directory in use is refused with a message that says so, exit 1, and the first carries on [history][process][journal]") {
+    auto config = TestServer::fast_config();
+    TestServer first(config);
+    const std::string command = std::string(SPOOKLUDO_SERVER_BINARY) + " --port 0 --bind 127.0.0.1 --data-dir " +
+                                config.data_dir + " 2>&1";
+    FILE* p = ::popen(command.c_str(), "r");
+    REQUIRE(p);
+    std::string out;
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, p)) out += buf;
+    const int status = ::pclose(p);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 1);
+    CHECK_MESSAGE(out.find("is in use by another process: is another SpookLudo server running on this data directory?") !=
+                      std::string::npos,
+                  out);
+    Client ann(first.port());
+    std::vector<std::string> ids = play_games(ann, "Ann", 1);
+    CHECK(get_json(first.port(), "/games/" + ids[0])["result"]["status"] == "finished");
+}
+
 TEST_CASE("history: finished games are listed newest first, filtered by room, player, game and date, page by page [history][server]") {
     TestServer server;
     Client ann(server.port());
@@ -218,7 +239,7 @@ TEST_CASE("history: over its bounds the database gives up the oldest game of the
     server::HistoryStore history(d, {.people_kept = 3, .bots_kept = 2});
     auto record = [](bool people) {
         GameRecord r;
-        r.seats = {{0, people ? "Ann" : "best bot 2", !people, std::nullopt}, {1, "best bot 1", true, PolicyKind::best}};
+        r.seats = {{0, people ? "Ann" : "best bot 2", !people, std::nullopt, std::nullopt}, {1, "best bot 1", true, PolicyKind::best, std::nullopt}};
         r.result.status = GameStatus::finished;
         r.result.places = {1, 2};
         r.result.winners = {0};

@@ -237,14 +237,20 @@ TEST_CASE("journal: a database written by the first schema (the history alone) i
                  "('ABCDE-1-00000000', 'ABCDE', 'spook', 'finished', 1000, 12, 1, '127.0.0.1', '{\"old\":true}')");
         CHECK(old.schema_version() == 1);
     }
-    TestServer server(config);
-    const auto [status, body] = http_get(server.port(), "/games/ABCDE-1-00000000");
-    CHECK(status == 200);
-    CHECK(body.find("\"old\"") != std::string::npos);
+    {
+        TestServer server(config);
+        server.keep_data_dir();
+        const auto [status, body] = http_get(server.port(), "/games/ABCDE-1-00000000");
+        CHECK(status == 200);
+        CHECK(body.find("\"old\"") != std::string::npos);
+    }
+    // The server owns the file while it runs; once it has stopped, the file is at the newest schema.
     db::Database now(std::filesystem::path(config.data_dir) / "spookludo.db");
     CHECK(now.schema_version() == db::migrations().back().version);
     auto rooms = now.prepare("SELECT count(*) FROM rooms");
     REQUIRE(rooms.step());
+    std::error_code ec;
+    std::filesystem::remove_all(config.data_dir, ec);
 }
 
 namespace {
