@@ -137,6 +137,9 @@ int run_app(int argc, char** argv) {
                  "forget the rooms, for a server going away for good. Without it the rooms are saved in the journal "
                  "and the next start takes them up again where they were")
         ->envname("SPOOKLUDO_ABANDON_ON_EXIT");
+    app.add_flag("--no-journal", cfg.no_journal,
+                 "For measuring the journal's cost only: rooms and games are not saved, so a restart or a crash "
+                 "loses them (finished games still go to the history)");
     app.add_option("--seed-wait-ms", cfg.seed_wait_ms, "How long to wait for the players' client seeds, in ms")
         ->envname("SPOOKLUDO_SEED_WAIT_MS")->capture_default_str()->check(CLI::Range(0, 120000));
     app.add_option("--max-rooms", cfg.max_rooms, "Rooms on the server at most")->envname("SPOOKLUDO_MAX_ROOMS")
@@ -193,6 +196,7 @@ int run_app(int argc, char** argv) {
     if (const auto usage = parse_command_line(app, argc, argv)) return *usage;
 
     if (healthcheck) return run_healthcheck(cfg);
+    if (cfg.no_journal) cfg.abandon_on_exit = true;  // nothing saved: a stop ends the games as before
     // A page served at the public address talks to this server (through a proxy, its Host may differ).
     if (!cfg.public_url.empty()) cfg.allow_origins.push_back(cfg.public_url);
 
@@ -242,7 +246,7 @@ int run_app(int argc, char** argv) {
         spdlog::error("{}", e.what());
         return 1;
     }
-    resume_rooms(io, services);
+    if (!cfg.no_journal) resume_rooms(io, services);
     if (!cfg.pid_file.empty()) std::ofstream(cfg.pid_file) << getpid() << "\n";
     network->start();
     const auto port = network->port();
@@ -287,7 +291,7 @@ int run_app(int argc, char** argv) {
     net::steady_timer alive(io);
     std::function<void()> beat = [&] {
         try {
-            services.journal->mark("alive_ms", unix_ms());
+            if (!cfg.no_journal) services.journal->mark("alive_ms", unix_ms());
             services.journal_recovered();
         } catch (const std::exception& e) {
             services.journal_failed(e.what());

@@ -44,6 +44,9 @@ struct Config {
     // SIGTERM ends the games in progress (abandoned, their seeds revealed) and closes the rooms,
     // instead of saving them for the next start (--abandon-on-exit: a server going away for good).
     bool abandon_on_exit = false;
+    // For measuring only (--no-journal): rooms are not written to the journal, so a restart or a
+    // crash loses them. The history and the records are kept as always.
+    bool no_journal = false;
     bool tls() const { return !tls_cert.empty() || !tls_key.empty(); }
 };
 

@@ -1370,8 +1370,10 @@ private:
         ops_.push_back({JournalOp::Kind::game, {}, g.dump()});
     }
 
-    // What the room must have again after a restart, besides its game: a JSON text.
-    std::string durable_state() const {
+    // What the room must have again after a restart, besides its game: a JSON object. Without the
+    // decision counter: it changes at every step, and a restart finds it in the game's `ask`
+    // events (the state written at the game's end has it).
+    json durable_state() const {
         json seats = json::array();
         for (const auto& s : seats_) {
             json v = {{"number", s.number}, {"taken", s.taken}};
@@ -1385,15 +1387,15 @@ private:
             seats.push_back(std::move(v));
         }
         json j = {{"options", options_},   {"settings", settings_},          {"host", host_},
-                  {"seats", seats},        {"state", name_of(state_)},       {"decisions", decision_counter_},
-                  {"owner", owner_},       {"paused", paused_}};
+                  {"seats", seats},        {"state", name_of(state_)},       {"owner", owner_},
+                  {"paused", paused_}};
         if (paused_) {
             j["paused_left_ms"] = std::chrono::duration_cast<std::chrono::milliseconds>(paused_left_).count();
             if (pause_reason_) j["pause_reason"] = name_of(*pause_reason_);
         }
         if (auto_start_at_) j["auto_start_at_ms"] = *auto_start_at_;
         if (last_game_) j["last_game"] = *last_game_;
-        return j.dump();
+        return j;
     }
 
     // The end of a pass (a message, a timer, a hang-up): what it changed goes to the journal in
@@ -1408,13 +1410,20 @@ private:
         }
         for (int round = 0; round < 8; ++round) {
             // The room's state is written when it changed (a refused message changes nothing).
-            if (dirty_ && !closed_)
-                if (std::string state = durable_state(); state != journaled_state_) {
-                    journaled_state_ = state;
-                    ops_.push_back({JournalOp::Kind::room, {}, std::move(state)});
+            if (dirty_ && !closed_) {
+                json state = durable_state();
+                if (std::string text = state.dump(); text != journaled_state_) {
+                    journaled_state_ = std::move(text);
+                    state["decisions"] = decision_counter_;
+                    ops_.push_back({JournalOp::Kind::room, {}, state.dump()});
                 }
+            }
             dirty_ = false;
             if (ops_.empty()) break;
+            if (services_.config.no_journal) {
+                ops_.clear();
+                break;
+            }
             try {
                 services_.journal->write(code_, created_ms_, ops_, journal_seq_);
             } catch (const std::exception& e) {

@@ -683,6 +683,7 @@ std::string Services::save_record(const GameRecord& record, const std::string& i
 }
 
 void Services::mark_stop() {
+    if (config.no_journal) return;
     try {
         journal->mark("stopped_ms", std::chrono::duration_cast<std::chrono::milliseconds>(
                                         std::chrono::system_clock::now().time_since_epoch())
