@@ -47,7 +47,7 @@ int run(int argc, char** argv) {
     const auto file = std::filesystem::path(dir) / "spookludo.db";
     for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(file.string() + suffix);
     db::Database database(file);
-    Journal journal(database);
+    Journal journal(database, nullptr);
 
     // What a room writes (sizes as in a Spook game: the table's messages are a few hundred bytes).
     const std::string step_out =

@@ -13,9 +13,10 @@
 #     in a directory mounted from here (chroot isolation shares the host's process table);
 #  6. waits until the image's own health check command passes;
 #  7. plays a whole Spook game with four bots run from the image;
-#  8. checks /healthz, /metrics (games finished >= 1) and the game record (GET /records/<id>, the
-#     file in the data volume) from the host, and verifies the record with `spookludo verify`
-#     from the image;
+#  8. checks /healthz, /metrics (games finished >= 1) and the game record (GET /records/<id>, from
+#     the database in the data volume, private to the server's uid; the same record as a file
+#     exported there with SPOOKLUDO_EXPORT_RECORDS) from the host, and verifies the record with
+#     `spookludo verify` from the image;
 #  9. sends SIGTERM to the server's own process and checks that it exits 0 promptly;
 # 10. starts the server again with a certificate from a mounted directory (SPOOKLUDO_TLS_CERT and
 #     SPOOKLUDO_TLS_KEY; the certificate made here by openssl), waits for the image's health check
@@ -197,8 +198,9 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 mkdir -p "$work/run"
 chown "$user" "$work/run"
 # As `docker run -e ... image`: the image's environment, this test's port, loopback only, no pause
-# between steps; the entrypoint with the pid file as its argument.
-buildah config --env SPOOKLUDO_PORT="$port" --env SPOOKLUDO_BIND=127.0.0.1 --env SPOOKLUDO_PACE_MS=0 "$server_c"
+# between steps, the records also exported as files; the entrypoint with the pid file as its argument.
+buildah config --env SPOOKLUDO_PORT="$port" --env SPOOKLUDO_BIND=127.0.0.1 --env SPOOKLUDO_PACE_MS=0 \
+  --env SPOOKLUDO_EXPORT_RECORDS="$data_dir/records" "$server_c"
 # Before the server runs, the health check must fail, and say why.
 if out=$(buildah run --isolation chroot --network host "$server_c" -- "${healthcheck[@]}" 2>&1); then
   fail "the health check passed with no server running: $out"
@@ -287,11 +289,16 @@ mkdir -p "$work/check"
 status=$(http_get "$record_path" "$work/check/record.json")
 [ "$status" = 200 ] || fail "GET $record_path: $status $(head -c 200 "$work/check/record.json")"
 pass "GET $record_path: 200, $(wc -c <"$work/check/record.json") bytes"
+database="$volume/spookludo.db"
+[ -f "$database" ] || fail "no database spookludo.db in the data volume ($data_dir)"
+[ "$(stat -c %u:%a "$database")" = "$server_uid:600" ] \
+  || fail "the database in the volume is $(stat -c %u:%a "$database") (want uid $server_uid, mode 600)"
+pass "the database is in the data volume ($data_dir/spookludo.db), private to uid $server_uid"
 on_volume="$volume/records/$game_id.json"
 [ -f "$on_volume" ] || fail "no record $game_id.json in the data volume ($data_dir/records)"
 [ "$(stat -c %u "$on_volume")" = "$server_uid" ] || fail "the record in the volume is not owned by uid $server_uid"
 cmp -s "$on_volume" "$work/check/record.json" || fail "the record served differs from the one in the volume"
-pass "the same record is in the data volume ($data_dir/records/$game_id.json), owned by uid $server_uid"
+pass "the same record is exported to the data volume ($data_dir/records/$game_id.json), owned by uid $server_uid"
 
 step "spookludo verify from the image"
 new_container verify_c

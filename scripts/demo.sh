@@ -49,9 +49,11 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-echo "== Starting the server on port $port (records in $data) =="
+# The database (the journal, the history) in $data; each finished game's record also as a file in
+# $data/records (--export-records), to verify once the server has stopped.
+echo "== Starting the server on port $port (data in $data) =="
 "$server" --port "$port" --pace-ms "$pace" --decision-ms "$decision" --data-dir "$data" \
-  --pid-file "$run/server.pid" >"$run/server.log" 2>&1 &
+  --export-records "$data/records" --pid-file "$run/server.pid" >"$run/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 1 100); do
   "$server" --healthcheck --port "$port" >/dev/null 2>&1 && break
@@ -95,7 +97,7 @@ host_pid=""
 echo
 echo "== The demo is over =="
 # The server stops with the demo, and the record's address the players were shown
-# (http://...:$port/records/ID) with it: the file in the data directory stays. The host's
+# (http://...:$port/records/ID) with it: the exported file in the data directory stays. The host's
 # "game_over ID STATUS record /records/NAME" line names it.
 record=$(sed -n 's|^game_over [^ ]* [a-z]* record /records/\(.*\)$|\1|p' "$run/host.log" | tail -n1)
 if [ -n "$record" ] && [ -f "$data/records/$record.json" ]; then

@@ -113,7 +113,9 @@ int run_app(int argc, char** argv) {
     app.add_option("--port", cfg.port, "TCP port for HTTP and WebSocket (0: any free port)")
         ->envname("SPOOKLUDO_PORT")->capture_default_str();
     app.add_option("--bind", cfg.bind, "Address to listen on")->envname("SPOOKLUDO_BIND")->capture_default_str();
-    app.add_option("--data-dir", cfg.data_dir, "Where game records are written (<dir>/records)")
+    app.add_option("--data-dir", cfg.data_dir,
+                   "Where the server keeps its database (<dir>/spookludo.db): the open rooms' journal and the "
+                   "finished games' records")
         ->envname("SPOOKLUDO_DATA_DIR")->capture_default_str();
     app.add_option("--pid-file", cfg.pid_file, "Write the process id here")->envname("SPOOKLUDO_PID_FILE");
     app.add_option("--log-level", cfg.log_level, "trace, debug, info, warn, error or off")
@@ -137,6 +139,10 @@ int run_app(int argc, char** argv) {
                  "forget the rooms, for a server going away for good. Without it the rooms are saved in the journal "
                  "and the next start takes them up again where they were")
         ->envname("SPOOKLUDO_ABANDON_ON_EXIT");
+    app.add_option("--export-records", cfg.export_records,
+                   "Also write each finished game's record as a file, <dir>/<game id>.json, kept within the same "
+                   "bounds as the database's (the database stays the store: /records/<id> serves from it)")
+        ->envname("SPOOKLUDO_EXPORT_RECORDS");
     app.add_flag("--no-journal", cfg.no_journal,
                  "For measuring the journal's cost only: rooms and games are not saved, so a restart or a crash "
                  "loses them (finished games still go to the history)");
@@ -157,8 +163,8 @@ int run_app(int argc, char** argv) {
     app.add_option("--idle-timeout-ms", cfg.idle_timeout_ms, "Close a connection silent this long (pings count)")
         ->envname("SPOOKLUDO_IDLE_TIMEOUT_MS")->capture_default_str()->check(CLI::Range(1000, 3600000));
     app.add_option("--records-kept", cfg.records_kept,
-                   "Records of games with human players kept on disk (over it, the address holding the most gives "
-                   "up its oldest)")
+                   "Finished games with human players kept, in the database and as files of --export-records (over "
+                   "it, the address holding the most gives up its oldest)")
         ->envname("SPOOKLUDO_RECORDS_KEPT")->capture_default_str()->check(positive_number());
     app.add_option("--solution-cache-mb", cfg.solution_cache_mb,
                    "Memory for board solutions kept for reuse, in MB (the balanced pools' boards are kept aside)")
@@ -168,7 +174,7 @@ int run_app(int argc, char** argv) {
                    "(0: no limit)")
         ->envname("SPOOKLUDO_SOLVES_PER_MINUTE")->capture_default_str()->check(non_negative_number());
     app.add_option("--bot-records-kept", cfg.bot_records_kept,
-                   "Records of bot-only games kept on disk (their own bound: they never push out the others)")
+                   "Finished bot-only games kept (their own bound: they never push out the others)")
         ->envname("SPOOKLUDO_BOT_RECORDS_KEPT")->capture_default_str()->check(positive_number());
     app.add_option("--tls-cert", cfg.tls_cert,
                    "TLS: the certificate (PEM; the file may hold the chain). With --tls-key the port serves https:// "
@@ -208,10 +214,16 @@ int run_app(int argc, char** argv) {
     std::signal(SIGXFSZ, SIG_IGN);
     // The data directory must be usable from the start: say why not and stop, rather than lose
     // every game's record later.
-    if (auto problem = RecordStore::check_writable(std::filesystem::path(cfg.data_dir) / "records")) {
+    if (auto problem = RecordStore::check_writable(cfg.data_dir)) {
         spdlog::error("cannot use the data directory {} (--data-dir, SPOOKLUDO_DATA_DIR): {}", cfg.data_dir, *problem);
         return 1;
     }
+    if (!cfg.export_records.empty())
+        if (auto problem = RecordStore::check_writable(cfg.export_records)) {
+            spdlog::error("cannot write records into {} (--export-records, SPOOKLUDO_EXPORT_RECORDS): {}",
+                          cfg.export_records, *problem);
+            return 1;
+        }
 
     // Every connection is a file descriptor: take the hard limit of open files (the soft one is
     // often 1024, below --max-connections).

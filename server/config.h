@@ -9,7 +9,7 @@ namespace spookludo::server {
 struct Config {
     std::string bind = "0.0.0.0";
     std::uint16_t port = 7777;
-    std::string data_dir = "spookludo-data";  // game records go to <data_dir>/records
+    std::string data_dir = "spookludo-data";  // the database: <data_dir>/spookludo.db
     std::string pid_file;
     std::string log_level = "info";
     int threads = 2;
@@ -47,6 +47,9 @@ struct Config {
     // For measuring only (--no-journal): rooms are not written to the journal, so a restart or a
     // crash loses them. The history and the records are kept as always.
     bool no_journal = false;
+    // Where finished games' records are also written as files, <dir>/<id>.json (--export-records;
+    // empty: the database alone keeps them).
+    std::string export_records;
     bool tls() const { return !tls_cert.empty() || !tls_key.empty(); }
 };
 

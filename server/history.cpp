@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "database.h"
+#include "services.h"
 
 namespace spookludo::server {
 
@@ -17,12 +18,32 @@ int people_in(const GameRecord& r) {
 
 }  // namespace
 
-HistoryStore::HistoryStore(db::Database& db, HistoryLimits limits) : db_(db), limits_(limits) {}
+HistoryStore::HistoryStore(db::Database& db, HistoryLimits limits, Metrics* metrics)
+    : db_(db), limits_(limits), metrics_(metrics) {
+    if (metrics_) {
+        metrics_->records_kept[0] = static_cast<long>(count(true));
+        metrics_->records_kept[1] = static_cast<long>(count(false));
+    }
+}
 
-void HistoryStore::add(const GameRecord& record, const std::string& id, const std::string& owner, const std::string& text) {
+void HistoryStore::add(const FinishedGame& game) {
     std::lock_guard lock(db_.mutex());
-    const bool people = people_in(record) > 0;
     db::Transaction t(db_);
+    const Added added = insert(game);
+    t.commit();
+    counted(added);
+}
+
+void HistoryStore::counted(const Added& added) {
+    if (!metrics_) return;
+    metrics_->records_kept[added.cls] = static_cast<long>(added.kept);
+    metrics_->records_evicted[added.cls] += added.evicted;
+}
+
+HistoryStore::Added HistoryStore::insert(const FinishedGame& game) {
+    const GameRecord& record = game.record;
+    const std::string& id = game.id;
+    const bool people = people_in(record) > 0;
     db_.prepare("INSERT OR REPLACE INTO games (id, room, game, status, ended_ms, length, people, owner, record) "
                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")
         .bind(1, id)
@@ -34,8 +55,8 @@ void HistoryStore::add(const GameRecord& record, const std::string& id, const st
                                                .count()))
         .bind(6, static_cast<std::int64_t>(record.result.length))
         .bind(7, static_cast<std::int64_t>(people_in(record)))
-        .bind(8, owner)
-        .bind(9, text)
+        .bind(8, game.owner)
+        .bind(9, game.text)
         .run();
     auto seat = db_.prepare("INSERT INTO game_players (game_id, seat, name, bot, place, winner) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
     for (std::size_t p = 0; p < record.seats.size(); ++p) {
@@ -51,25 +72,25 @@ void HistoryStore::add(const GameRecord& record, const std::string& id, const st
             .bind(6, std::int64_t{won})
             .run();
     }
-    trim(people);
-    t.commit();
-}
-
-void HistoryStore::trim(bool people) {
+    // Over the bound: the owner holding the most (of those, the one with the oldest game) gives
+    // up its oldest.
+    Added added{people ? 0 : 1, 0, 0};
     const int bound = people ? limits_.people_kept : limits_.bots_kept;
     const char* cls = people ? "people > 0" : "people = 0";
     for (;;) {
         auto n = db_.prepare(std::string("SELECT count(*) FROM games WHERE ") + cls);
         n.step();
-        if (n.int64(0) <= bound) return;
-        // The owner holding the most; of those, the one with the oldest game: its oldest goes.
+        added.kept = n.int64(0);
+        if (added.kept <= bound) break;
         auto victim = db_.prepare(std::string("SELECT id FROM games WHERE ") + cls +
                                   " AND owner = (SELECT owner FROM games WHERE " + cls +
                                   " GROUP BY owner ORDER BY count(*) DESC, min(ended_ms) ASC LIMIT 1)"
                                   " ORDER BY ended_ms ASC, id ASC LIMIT 1");
-        if (!victim.step()) return;
+        if (!victim.step()) break;
         db_.prepare("DELETE FROM games WHERE id = ?1").bind(1, victim.text(0)).run();
+        ++added.evicted;
     }
+    return added;
 }
 
 std::optional<std::string> HistoryStore::record(const std::string& id) {

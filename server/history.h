@@ -20,6 +20,18 @@ namespace db {
 class Database;
 }
 
+struct Metrics;
+
+// A finished or abandoned game on its way into the history: it goes in with the journal's
+// transaction that forgets the game (journal.h), so a crash leaves either the game to replay or
+// its record, never neither.
+struct FinishedGame {
+    GameRecord record;
+    std::string id;     // the game id
+    std::string owner;  // the address it counts against (retention); empty: a group of its own
+    std::string text;   // the record as served
+};
+
 struct HistoryLimits {
     int people_kept = 1000;
     int bots_kept = 200;
@@ -37,10 +49,20 @@ struct GamesQuery {
 
 class HistoryStore {
 public:
-    HistoryStore(db::Database& db, HistoryLimits limits);
-    // Adds a finished or abandoned game (`text`: its record as served). Throws db::Error when the
-    // database cannot take it (a full disk, a read-only file); the caller keeps the record.
-    void add(const GameRecord& record, const std::string& id, const std::string& owner, const std::string& text);
+    // `metrics` (optional) gets the counts of games kept and evicted, by class.
+    HistoryStore(db::Database& db, HistoryLimits limits, Metrics* metrics = nullptr);
+    // Adds a finished or abandoned game in a transaction of its own. Throws db::Error when the
+    // database cannot take it (a full disk, a read-only file); nothing is written then.
+    void add(const FinishedGame& game);
+    // The same inside the caller's transaction, under the database's lock (the journal's). What
+    // it did is counted by counted(), once the transaction is committed.
+    struct Added {
+        int cls = 0;       // RecordClass: 0 with people, 1 bot-only
+        int evicted = 0;   // games of that class given up to stay within the bound
+        std::int64_t kept = 0;
+    };
+    Added insert(const FinishedGame& game);
+    void counted(const Added& added);
     std::optional<std::string> record(const std::string& id);
     nlohmann::json games(const GamesQuery& q);
     // A player's games, wins and places, by game kind; nothing when no game has that name.
@@ -48,9 +70,9 @@ public:
     std::int64_t count(bool people);
 
 private:
-    void trim(bool people);
     db::Database& db_;
     HistoryLimits limits_;
+    Metrics* metrics_;
 };
 
 }  // namespace spookludo::server

@@ -327,17 +327,12 @@ HttpAnswer answer_http(Services& services, const HttpRequest& request) {
     constexpr std::string_view records = "/records/", games = "/games/", players = "/players/";
     const bool record_path = path.substr(0, records.size()) == records;
     if (record_path || (path.substr(0, games.size()) == games && path.size() > games.size())) {
-        // A record: from the database, else from its file (records are not kept in memory).
+        // A record, from the database (records are not kept in memory).
         const std::string id(path.substr(record_path ? records.size() : games.size()));
         try {
             if (auto stored = services.history->record(id)) return text(200, "application/json", std::move(*stored));
-        } catch (const std::exception&) {
-            // the file below
-        }
-        if (auto file = services.records.path_of(id)) {
-            auto answer = text(200, "application/json", "");
-            answer.file = std::move(file);
-            return answer;
+        } catch (const std::exception& e) {
+            return json_answer(503, {{"error", std::string("the history cannot be read now: ") + e.what()}});
         }
         return text(404, "text/plain", "no such record\n");
     }

@@ -2,7 +2,6 @@
 // What the server answers to a plain HTTP request (everything but the WebSocket upgrade): the
 // routes, free of sockets and of Beast, so that they can be tested and fuzzed on their own. Also
 // the check of a WebSocket upgrade's Origin (check_origin), for the same reason.
-#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,8 +28,7 @@ struct HttpRequest {
 struct HttpAnswer {
     int status = 200;
     std::string content_type = "text/plain";    // none sent when empty (a 304)
-    std::string body;                           // when neither a file nor an embedded body is served
-    std::optional<std::filesystem::path> file;  // served from disk (a record)
+    std::string body;                           // when no embedded body is served
     std::optional<std::string_view> embedded;   // served from the program (the web client's files)
     std::vector<std::pair<std::string, std::string>> headers;  // more headers (caching, encoding, CSP)
 };

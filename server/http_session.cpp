@@ -138,19 +138,6 @@ private:
             spdlog::error("http: {} failed: {}", protocol::quote_client_text(target.substr(0, target.find('?'))), e.what());
             return respond(req, http::status::internal_server_error, "text/plain", "internal error\n", false);
         }
-        if (answer.file) {
-            http::response<http::file_body> res{http::status::ok, req.version()};
-            beast::error_code ec;
-            res.body().open(answer.file->c_str(), beast::file_mode::scan, ec);
-            if (ec) return respond(req, http::status::not_found, "text/plain", "no such record\n", true);
-            // HEAD: the headers a GET would have, the body left out.
-            if (req.method() == http::verb::head)
-                return respond_head(req, http::status::ok, answer.content_type, res.body().size(), true, answer.headers);
-            decorate(res, answer.content_type, answer.headers);
-            res.keep_alive(req.keep_alive());
-            res.prepare_payload();
-            return send(std::move(res));
-        }
         const auto status = static_cast<http::status>(answer.status);
         if (answer.embedded) {
             if (req.method() == http::verb::head)

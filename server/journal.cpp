@@ -1,6 +1,7 @@
 #include "journal.h"
 
 #include "database.h"
+#include "history.h"
 
 namespace spookludo::server {
 
@@ -30,7 +31,8 @@ void run(db::Statement& s) {
 
 }  // namespace
 
-Journal::Journal(db::Database& db) : db_(db), statements_(std::make_unique<Statements>(db)) {}
+Journal::Journal(db::Database& db, HistoryStore* history)
+    : db_(db), history_(history), statements_(std::make_unique<Statements>(db)) {}
 Journal::~Journal() = default;
 
 void Journal::write(const std::string& code, std::int64_t created_ms, const std::vector<JournalOp>& ops,
@@ -39,6 +41,7 @@ void Journal::write(const std::string& code, std::int64_t created_ms, const std:
     std::lock_guard lock(db_.mutex());
     Statements& st = *statements_;
     std::int64_t next = seq;
+    std::vector<HistoryStore::Added> added;
     run(st.begin);
     try {
         for (const auto& op : ops) {
@@ -56,6 +59,8 @@ void Journal::write(const std::string& code, std::int64_t created_ms, const std:
                     st.event.bind(1, code).bind(2, next++).bind(3, op.kind).bind(4, op.text).run();
                     break;
                 case JournalOp::Kind::game_over:
+                    if (op.finished && history_) added.push_back(history_->insert(*op.finished));
+                    [[fallthrough]];
                 case JournalOp::Kind::closed:
                     for (db::Statement* s : {&st.forget_events, &st.forget_game}) {
                         s->reset();
@@ -69,6 +74,7 @@ void Journal::write(const std::string& code, std::int64_t created_ms, const std:
             }
         }
         run(st.commit);
+        for (const auto& a : added) history_->counted(a);
     } catch (...) {
         try {
             run(st.rollback);

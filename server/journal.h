@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace spookludo::server {
@@ -26,18 +27,23 @@ namespace spookludo::server {
 namespace db {
 class Database;
 }
+class HistoryStore;
+struct FinishedGame;
 
 struct JournalOp {
     enum class Kind : unsigned char {
         room,       // text: the room's state, replacing what was saved
         game,       // text: the game (published, or started), replacing what was saved
         event,      // kind, text: one event of the game, after the ones before
-        game_over,  // the game is over: its game and events go
+        game_over,  // the game is over: its game and events go, its record (`finished`) goes into the history
         closed,     // the room is closed: everything of it goes
     };
+    JournalOp(Kind o, std::string k = {}, std::string t = {}, std::shared_ptr<const FinishedGame> f = {})
+        : op(o), kind(std::move(k)), text(std::move(t)), finished(std::move(f)) {}
     Kind op;
     std::string kind;  // events: seed | advance | choice | resolve
     std::string text;
+    std::shared_ptr<const FinishedGame> finished;  // game_over: the record (none: a game forgotten unplayed)
 };
 
 // A room as the journal has it, for taking it up again.
@@ -55,7 +61,8 @@ struct SavedRoom {
 
 class Journal {
 public:
-    explicit Journal(db::Database& db);
+    // `history` takes the records of the games that end (game_over ops); none: they are dropped.
+    Journal(db::Database& db, HistoryStore* history);
     ~Journal();
     Journal(const Journal&) = delete;
     Journal& operator=(const Journal&) = delete;
@@ -75,6 +82,7 @@ public:
 private:
     struct Statements;  // prepared once, used under the database's lock
     db::Database& db_;
+    HistoryStore* history_;
     std::unique_ptr<Statements> statements_;
 };
 

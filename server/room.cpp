@@ -15,6 +15,7 @@
 
 #include "spookludo/policy.h"
 #include "spookludo/protocol/server_messages.h"
+#include "history.h"
 #include "table.h"
 
 namespace spookludo::server {
@@ -1282,12 +1283,18 @@ private:
         GameOver over;
         over.game_id = game_id_;
         over.status = std::string(to_string(status));
+        std::shared_ptr<const FinishedGame> finished;
         if (table_) {
             if (status == GameStatus::abandoned) table_->abandon();
             const GameRecord& record = table_->record();
-            const std::string saved = services_.save_record(record, game_id_, owner_);
-            // The record is kept first: a crash before the journal forgets the game replays it
-            // to the same end, and the same record.
+            // The record goes into the history with the journal's transaction that forgets the
+            // game (before game_over is sent): a crash before it replays the game to the same end.
+            try {
+                finished = std::make_shared<const FinishedGame>(FinishedGame{record, game_id_, owner_, record_text(record)});
+            } catch (const std::exception& e) {
+                spdlog::error("room {}: the record of game {} cannot be rendered: {}", code_, game_id_, e.what());
+            }
+            services_.export_record(record, game_id_, owner_);
             // The record counts the game's players; the room's messages name its seats.
             for (int w : record.result.winners)
                 if (w >= 0 && w < static_cast<int>(players_.size())) over.winners.push_back(players_[static_cast<std::size_t>(w)]);
@@ -1299,7 +1306,7 @@ private:
             for (int n : players_) over.names[static_cast<std::size_t>(n)] = seat_ref(n).name;
             over.length = record.result.length;
             over.server_seed = record.server_seed;
-            if (!saved.empty()) over.record = "/records/" + saved;
+            if (finished) over.record = "/records/" + game_id_;
             if (status == GameStatus::finished) ++services_.metrics.games_finished;
             else ++services_.metrics.games_abandoned;
         } else if (publication_) {
@@ -1310,7 +1317,7 @@ private:
             cancel_grace(s);
             s.decision_id.clear();
         }
-        ops_.push_back({JournalOp::Kind::game_over, {}, {}});
+        ops_.push_back({JournalOp::Kind::game_over, {}, {}, std::move(finished)});
         dirty_ = true;
         broadcast(over);
         last_game_ = over;  // the lobby's snapshot keeps it for a page that comes back later
@@ -1421,6 +1428,12 @@ private:
             dirty_ = false;
             if (ops_.empty()) break;
             if (services_.config.no_journal) {
+                for (const auto& op : ops_)
+                    if (op.finished) try {
+                            services_.history->add(*op.finished);
+                        } catch (const std::exception& e) {
+                            spdlog::error("room {}: the history cannot take game {}: {}", code_, op.finished->id, e.what());
+                        }
                 ops_.clear();
                 break;
             }
@@ -1627,11 +1640,11 @@ void RoomImpl::take_up(const SavedRoom& saved) {
     // journal's note of its end. It stays ended (its seed is public).
     if (game) {
         const std::string id = game->at("id").get<std::string>();
-        bool recorded = services_.records.path_of(id).has_value();
+        bool recorded = false;
         try {
-            recorded = recorded || services_.history->record(id).has_value();
-        } catch (const std::exception&) {
-            // the file said enough
+            recorded = services_.history->record(id).has_value();
+        } catch (const std::exception& e) {
+            spdlog::warn("room {}: cannot look up game {} in the history ({}): it is taken up again", code_, id, e.what());
         }
         if (recorded) {
             spdlog::info("room {}: game {} ended before the server stopped (its record is kept)", code_, id);

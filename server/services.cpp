@@ -81,20 +81,24 @@ std::string Metrics::prometheus_text() {
     gauge("spookludo_solves_refused_total",
           "Games with random boards refused because their address had asked for its solves of the minute.", "counter",
           solves_refused);
-    o << "# HELP spookludo_records Game records on disk, by retention class.\n# TYPE spookludo_records gauge\n"
-      << "spookludo_records{class=\"human\"} " << records_kept[0] << "\nspookludo_records{class=\"bot_only\"} "
-      << records_kept[1] << '\n';
-    o << "# HELP spookludo_records_evicted_total Game records removed to keep within the bounds, by class.\n"
-         "# TYPE spookludo_records_evicted_total counter\n"
-      << "spookludo_records_evicted_total{class=\"human\"} " << records_evicted[0]
-      << "\nspookludo_records_evicted_total{class=\"bot_only\"} " << records_evicted[1] << '\n';
-    gauge("spookludo_record_write_failures_total", "Attempts to write a game record that failed (each is logged).",
-          "counter", record_write_failures);
-    gauge("spookludo_history_write_failures_total",
-          "Finished games the database (GET /games) could not take (each is logged; the record file stays).", "counter",
-          history_write_failures);
-    gauge("spookludo_records_pending", "Game records held in memory until they can be written.", "gauge",
-          records_pending);
+    auto by_class = [&](const char* name, const char* help, const char* type, const std::atomic<long>* v) {
+        o << "# HELP " << name << ' ' << help << "\n# TYPE " << name << ' ' << type << '\n' << name
+          << "{class=\"human\"} " << v[0] << '\n' << name << "{class=\"bot_only\"} " << v[1] << '\n';
+    };
+    by_class("spookludo_records", "Finished games in the database (GET /games), by retention class.", "gauge",
+             records_kept);
+    by_class("spookludo_records_evicted_total", "Finished games removed from the database to keep within the bounds, by class.",
+             "counter", records_evicted);
+    by_class("spookludo_exported_records", "Record files in the --export-records directory, by retention class.",
+             "gauge", exported_kept);
+    by_class("spookludo_exported_records_evicted_total",
+             "Record files of --export-records removed to keep within the bounds, by class.", "counter",
+             exported_evicted);
+    gauge("spookludo_record_write_failures_total",
+          "Attempts to write a record file of --export-records that failed (each is logged).", "counter",
+          record_write_failures);
+    gauge("spookludo_records_pending", "Record files of --export-records held in memory until they can be written.",
+          "gauge", records_pending);
     gauge("spookludo_journal_writes_total", "Journal transactions written (one per room step that changed something).",
           "counter", journal_writes);
     gauge("spookludo_journal_write_failures_total",
@@ -106,10 +110,10 @@ std::string Metrics::prometheus_text() {
           rooms_resumed);
     gauge("spookludo_games_resumed_total", "Games in progress taken up again from the journal when the server started.",
           "counter", games_resumed);
-    gauge("spookludo_records_written_on_retry_total", "Game records written after a failed attempt.", "counter",
-          records_written_on_retry);
-    gauge("spookludo_records_dropped_total", "Game records given up on (never written; each is logged).", "counter",
-          records_dropped);
+    gauge("spookludo_records_written_on_retry_total", "Record files of --export-records written after a failed attempt.",
+          "counter", records_written_on_retry);
+    gauge("spookludo_records_dropped_total",
+          "Record files of --export-records given up on (never written; each is logged).", "counter", records_dropped);
     o << "# HELP spookludo_decision_round_trip_ms From a decision request to its answer.\n"
          "# TYPE spookludo_decision_round_trip_ms histogram\n";
     long cumulative = 0;
@@ -413,14 +417,14 @@ void RecordStore::enforce(RecordClass cls) {
         victim->second.pop_front();
         if (victim->second.empty()) groups.erase(victim);
         --count_[c];
-        if (metrics_) ++metrics_->records_evicted[c];
+        if (metrics_) ++metrics_->exported_evicted[c];
     }
 }
 
 void RecordStore::update_gauges() {
     if (!metrics_) return;
-    metrics_->records_kept[0] = count_[0];
-    metrics_->records_kept[1] = count_[1];
+    metrics_->exported_kept[0] = count_[0];
+    metrics_->exported_kept[1] = count_[1];
     metrics_->records_pending = static_cast<long>(pending_.size());
 }
 
@@ -660,26 +664,23 @@ std::size_t Registry::size() {
 
 Services::Services(const Config& c)
     : config(c),
-      records(std::filesystem::path(c.data_dir) / "records",
-              RecordLimits{.human_kept = c.records_kept, .bot_kept = c.bot_records_kept}, &metrics),
       solutions({std::size_t(c.solution_cache_mb) << 20, c.solves_per_minute}, metrics),
       registry(c.max_rooms),
-      database(std::make_unique<db::Database>(std::filesystem::path(c.data_dir) / "spookludo.db")),
-      history(std::make_unique<HistoryStore>(*database, HistoryLimits{c.records_kept, c.bot_records_kept})),
-      journal(std::make_unique<Journal>(*database)) {}
+      database([&] {
+          std::filesystem::create_directories(c.data_dir);  // throws, saying why, when it cannot
+          return std::make_unique<db::Database>(std::filesystem::path(c.data_dir) / "spookludo.db");
+      }()),
+      history(std::make_unique<HistoryStore>(*database, HistoryLimits{c.records_kept, c.bot_records_kept}, &metrics)),
+      journal(std::make_unique<Journal>(*database, history.get())) {
+    if (!c.export_records.empty())
+        exported = std::make_unique<RecordStore>(
+            c.export_records, RecordLimits{.human_kept = c.records_kept, .bot_kept = c.bot_records_kept}, &metrics);
+}
 
 Services::~Services() = default;
 
-std::string Services::save_record(const GameRecord& record, const std::string& id, const std::string& owner) {
-    const std::string saved = records.save(record, id, owner);
-    if (saved.empty()) return saved;
-    try {
-        history->add(record, id, owner, record_text(record));
-    } catch (const std::exception& e) {
-        ++metrics.history_write_failures;
-        spdlog::error("history: the database could not take game {}: {} (its record file is kept)", id, e.what());
-    }
-    return saved;
+void Services::export_record(const GameRecord& record, const std::string& id, const std::string& owner) {
+    if (exported) exported->save(record, id, owner);
 }
 
 void Services::mark_stop() {

@@ -54,11 +54,13 @@ struct Metrics {
     std::atomic<long> solution_pinned_entries{0};
     std::atomic<long> solution_evictions{0};    // solutions evicted from the cache
     std::atomic<long> solves_refused{0};        // games refused because their address had solved enough
-    // The record store (RecordStore).
-    std::atomic<long> records_kept[2]{};         // on disk, by RecordClass
-    std::atomic<long> records_evicted[2]{};      // removed by retention, by RecordClass
-    std::atomic<long> history_write_failures{0};  // games the database could not take
-    std::atomic<long> record_write_failures{0};  // attempts to write a record that failed
+    // The finished games in the database (HistoryStore), by RecordClass.
+    std::atomic<long> records_kept[2]{};
+    std::atomic<long> records_evicted[2]{};  // removed by retention
+    // The record files of --export-records (RecordStore).
+    std::atomic<long> exported_kept[2]{};         // on disk, by RecordClass
+    std::atomic<long> exported_evicted[2]{};      // removed by retention, by RecordClass
+    std::atomic<long> record_write_failures{0};  // attempts to write a record file that failed
     std::atomic<long> records_pending{0};        // held in memory, waiting for a retry
     std::atomic<long> records_written_on_retry{0};
     std::atomic<long> records_dropped{0};  // given up on: never written
@@ -245,7 +247,6 @@ class Database;
 struct Services {
     Config config;
     Metrics metrics;
-    RecordStore records;
     SharedSolutions solutions;
     Registry registry;
     // The database (<data dir>/spookludo.db) and the finished games in it (GET /games ...).
@@ -253,6 +254,8 @@ struct Services {
     std::unique_ptr<HistoryStore> history;
     // The open rooms' journal, in the same database.
     std::unique_ptr<Journal> journal;
+    // The record files of --export-records (none without it).
+    std::unique_ptr<RecordStore> exported;
     // When the previous run stopped (Unix ms): its clean stop, else its last sign of life; 0 when
     // unknown. Set at start, before the rooms are taken up again (their decisions' time left).
     std::int64_t previous_stop_ms = 0;
@@ -265,9 +268,10 @@ struct Services {
     explicit Services(const Config& c);
     ~Services();
 
-    // A game's record, written to the record files and to the history; returns its id ("" when it
-    // could not even be rendered). Never throws: a failure is logged and counted.
-    std::string save_record(const GameRecord& record, const std::string& id, const std::string& owner);
+    // A game's record as a file of --export-records (nothing without it). The database has it
+    // already: the journal's transaction that ends the game puts it there. Never throws: a
+    // failure is logged, counted and retried.
+    void export_record(const GameRecord& record, const std::string& id, const std::string& owner);
 
     // A clean stop: the time the rooms stopped goes to the journal, for the next start. Never throws.
     void mark_stop();

@@ -349,7 +349,7 @@ void ServerProcess::start(const std::vector<std::string>& extra) {
     o.stdout_file = dir_ / "server.log";
     o.stderr_file = o.stdout_file;
     std::vector<std::string> argv{binary_, "--port", "0", "--bind", "127.0.0.1", "--data-dir", dir_ / "data",
-                                  "--pace-ms", "0", "--log-level", "info"};
+                                  "--export-records", dir_ / "records", "--pace-ms", "0", "--log-level", "info"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     process_ = std::make_unique<Process>(argv, o);
     if (!process_->wait_for_text("listening on 127.0.0.1:", patience(std::chrono::seconds(10))))
@@ -358,7 +358,7 @@ void ServerProcess::start(const std::vector<std::string>& extra) {
 }
 
 std::string ServerProcess::record_file(const std::string& id) const {
-    return (dir_.path() / "data" / "records" / (id + ".json")).string();
+    return (dir_.path() / "records" / (id + ".json")).string();
 }
 
 }  // namespace spookludo::testing

@@ -156,7 +156,7 @@ public:
     void start(const std::vector<std::string>& extra = {});
     const TempDir& dir() const noexcept { return dir_; }
     std::uint16_t port() const noexcept { return port_; }
-    // <dir>/data/records/<id>.json
+    // <dir>/records/<id>.json: the server exports the records there (--export-records)
     std::string record_file(const std::string& id) const;
 
 private:

@@ -25,7 +25,8 @@ class Server {
 public:
     explicit Server(std::vector<std::string> extra = {}) : dir_("spookludo-e2e") {
         std::vector<std::string> argv{kServerBinary, "--port", "0", "--bind", "127.0.0.1", "--data-dir",
-                                      dir_ / "data", "--pid-file", dir_ / "server.pid", "--pace-ms", "0",
+                                      dir_ / "data", "--export-records", dir_ / "records", "--pid-file",
+                                      dir_ / "server.pid", "--pace-ms", "0",
                                       "--log-level", "info"};
         argv.insert(argv.end(), extra.begin(), extra.end());
         SpawnOptions o;
@@ -45,8 +46,9 @@ public:
     int port() const { return port_; }
     std::string url() const { return "ws://127.0.0.1:" + std::to_string(port_); }
     const TempDir& dir() const { return dir_; }
+    // The server exports the records there (--export-records), for the tests to read.
     std::string record_file(const std::string& game_id) const {
-        return (dir_.path() / "data" / "records" / (game_id + ".json")).string();
+        return (dir_.path() / "records" / (game_id + ".json")).string();
     }
 
     // A client program with its stdout and stderr in files of the test's directory named after

@@ -42,7 +42,7 @@ constexpr int kPaceMs = 500;
 GameRecord read_record(const TestServer& server, const json& over) {
     REQUIRE(over.contains("record"));
     const std::string id = over["record"].get<std::string>().substr(std::string("/records/").size());
-    std::ifstream in(server.data_dir() + "/records/" + id + ".json");
+    std::ifstream in(server.data_dir() + "/records/" + id + ".json");  // exported: the server may have stopped
     REQUIRE(in.good());
     std::stringstream text;
     text << in.rdbuf();
@@ -91,6 +91,7 @@ TEST_CASE("server: a Spook game ended by the host or by shutdown at any step lea
             CAPTURE(where);
             auto config = TestServer::fast_config();
             config.abandon_on_exit = true;  // a shutdown for good: games end and reveal their seeds
+            config.export_records = config.data_dir + "/records";
             TestServer server(config);
             Client ann(server.port());
             // Paced: every pause (after the start, after the moves, after the activation) lasts

@@ -246,9 +246,9 @@ TEST_CASE("history: over its bounds the database gives up the oldest game of the
         return r;
     };
     // A flood from one address, and one household's games among them.
-    history.add(record(true), "HOUSE-1-a", "10.0.0.1", "{}");
-    for (int i = 0; i < 5; ++i) history.add(record(true), "FLOOD-" + std::to_string(i) + "-a", "10.6.6.6", "{}");
-    for (int i = 0; i < 4; ++i) history.add(record(false), "BOTS-" + std::to_string(i) + "-a", "10.6.6.6", "{}");
+    history.add({record(true), "HOUSE-1-a", "10.0.0.1", "{}"});
+    for (int i = 0; i < 5; ++i) history.add({record(true), "FLOOD-" + std::to_string(i) + "-a", "10.6.6.6", "{}"});
+    for (int i = 0; i < 4; ++i) history.add({record(false), "BOTS-" + std::to_string(i) + "-a", "10.6.6.6", "{}"});
     CHECK(history.count(true) == 3);
     CHECK(history.count(false) == 2);
     CHECK(history.record("HOUSE-1-a"));   // the household's game stays

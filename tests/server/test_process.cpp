@@ -257,12 +257,13 @@ TEST_CASE("server process: SIGTERM with --abandon-on-exit ends the game in progr
     int status = 0;
     REQUIRE(waitpid(pid, &status, 0) == pid);
     CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
-    const std::string id = over["record"].get<std::string>().substr(9);
-    CHECK(std::filesystem::exists(dir / "records" / (id + ".json")));
-    // Nothing is taken up again at the next start.
+    // Nothing is taken up again at the next start, and the record is served.
     std::filesystem::rename(dir / "stdout.txt", dir / "stdout-before.txt");
     std::tie(pid, port) = start_server(dir.string());
     CHECK(read_text((dir / "stdout.txt").string()).find("resumed") == std::string::npos);
+    const auto [code, text] = http_get(port, over["record"].get<std::string>());
+    CHECK(code == 200);
+    CHECK(spookludo::parse_record(text).result.status == spookludo::GameStatus::abandoned);
     Client late(port);
     late.hello();
     late.send({{"type", "resume"}, {"room", room}, {"token", token}});

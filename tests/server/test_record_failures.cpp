@@ -76,8 +76,8 @@ struct Server {
 void start(Server& server, const fs::path& dir, const std::function<void()>& in_child) {
     server.log = dir / "log.txt";
     server.pid = spawn_server(server.log,
-                       {"--port", "0", "--bind", "127.0.0.1", "--data-dir", (dir / "data").string(), "--pace-ms", "0",
-                        "--log-level", "info"},
+                       {"--port", "0", "--bind", "127.0.0.1", "--data-dir", (dir / "data").string(), "--export-records",
+                        (dir / "data" / "records").string(), "--pace-ms", "0", "--log-level", "info"},
                        in_child);
     for (int i = 0; i < 400; ++i) {
         const std::string text = server.text();
@@ -139,10 +139,35 @@ TEST_CASE("server process: a data directory that cannot be created stops the ser
     CHECK(text.find("listening") == std::string::npos);
 }
 
-TEST_CASE("server process: a record write that fails (a full disk) leaves no temporary file and logs the cause [server][process][records]") {
+TEST_CASE("server process: --export-records into a file is refused at start, saying why [server][process][records]") {
+    Scratch dir("exportdir");
+    std::ofstream(dir.path / "a-file") << "not a directory";
+    const fs::path out = dir.path / "out.txt";
+    const pid_t pid = spawn_server(out, {"--port", "0", "--bind", "127.0.0.1", "--data-dir", (dir.path / "data").string(),
+                                         "--export-records", (dir.path / "a-file").string()});
+    int status = 0;
+    pid_t done = 0;
+    for (int i = 0; i < 200 && done == 0; ++i) {
+        done = waitpid(pid, &status, WNOHANG);
+        if (done == 0) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+    if (done == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        FAIL("the server kept running with an export directory it cannot use: " << slurp(out));
+    }
+    const std::string text = slurp(out);
+    INFO(text);
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 1);
+    CHECK(text.find("cannot write records into " + (dir.path / "a-file").string() + " (--export-records") != std::string::npos);
+    CHECK(text.find("listening") == std::string::npos);
+}
+
+TEST_CASE("server process: an exported record file that cannot be written (a full disk) leaves no temporary file, logs the cause, and the database serves the record [server][process][records]") {
     Scratch dir("fsize");
-    // The records' directory on a file system of one page (4 KB): a Ludo game's record does not fit (the
-    // journal, in the database beside it, is not on it).
+    // The export directory on a file system of one page (4 KB): a Ludo game's record does not fit
+    // (the database is not on it).
     TestMount small(true, "4k", dir.path / "data" / "records");
     if (!small.mounted) {
         MESSAGE("skipped: mounting a tmpfs needs root");
@@ -168,6 +193,10 @@ TEST_CASE("server process: a record write that fails (a full disk) leaves no tem
     CHECK(temporary_files(records).empty());
     const std::string id = over.value("record", std::string("/records/?")).substr(9);
     CHECK_FALSE(fs::exists(records / (id + ".json")));
+    // The store is the database: the record is served at once.
+    const auto [status, text] = http_get(server.port, "/records/" + id);
+    CHECK(status == 200);
+    CHECK(verify(parse_record(text)).ok);
     // Counted, and held for a retry (it keeps failing here).
     const auto metrics = http_get(server.port, "/metrics").second;
     CHECK(metric(metrics, "spookludo_record_write_failures_total") >= 1);

@@ -210,6 +210,7 @@ TEST_CASE("server: /healthz, /metrics and unknown records over HTTP [server][htt
 TEST_CASE("server: shutting down with abandon_on_exit abandons a game in progress, reveals the seed and writes the record [server]") {
     auto config = TestServer::fast_config();
     config.abandon_on_exit = true;
+    config.export_records = config.data_dir + "/records";  // read once the server has stopped
     TestServer server(config);
     Client ann(server.port());
     create_room(ann, spook_options(), "Ann", json{{"pace_ms", 0}, {"decision_ms", 60000}});

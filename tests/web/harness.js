@@ -80,8 +80,9 @@ export async function startServer(extra = [], { ca } = {}) {
   const tls = extra.includes('--tls-cert');
   for (const f of [SERVER, CLIENT]) if (!fs.existsSync(f)) throw new Error(`not built: ${f} (scripts/build.sh release)`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spookludo-web-'));
+  // The records are also exported as files (--export-records), which the tests verify.
   const argv = [SERVER, '--port', '0', '--bind', '127.0.0.1', '--data-dir', path.join(dir, 'data'),
-    ...(extra.includes('--pace-ms') ? [] : ['--pace-ms', '0']), '--log-level', 'info', ...extra];
+    '--export-records', path.join(dir, 'records'), ...(extra.includes('--pace-ms') ? [] : ['--pace-ms', '0']), '--log-level', 'info', ...extra];
   const server = new Child('server', argv, dir);
   const m = await server.waitFor(/listening on 127\.0\.0\.1:(\d+)/);
   const port = Number(m[1]);
@@ -91,7 +92,7 @@ export async function startServer(extra = [], { ca } = {}) {
   const s = {
     dir, port, base, server,
     ws,
-    recordFile: (id) => path.join(dir, 'data', 'records', `${id}.json`),
+    recordFile: (id) => path.join(dir, 'records', `${id}.json`),
     bot(label, args) {
       return new Child(label, [CLIENT, 'bot', ws, ...args], dir);
     },
