@@ -50,9 +50,10 @@ HistoryStore::Added HistoryStore::insert(const FinishedGame& game) {
         .bind(2, id.substr(0, id.find('-')))
         .bind(3, std::string(to_string(record.options.game)))
         .bind(4, std::string(to_string(record.result.status)))
-        .bind(5, static_cast<std::int64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                               std::chrono::system_clock::now().time_since_epoch())
-                                               .count()))
+        .bind(5, game.ended_ms != 0 ? game.ended_ms
+                                    : static_cast<std::int64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                                    std::chrono::system_clock::now().time_since_epoch())
+                                                                    .count()))
         .bind(6, static_cast<std::int64_t>(record.result.length))
         .bind(7, static_cast<std::int64_t>(people_in(record)))
         .bind(8, game.owner)

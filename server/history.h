@@ -30,6 +30,7 @@ struct FinishedGame {
     std::string id;     // the game id
     std::string owner;  // the address it counts against (retention); empty: a group of its own
     std::string text;   // the record as served
+    std::int64_t ended_ms = 0;  // when it ended (Unix ms); 0: now
 };
 
 struct HistoryLimits {

@@ -172,6 +172,28 @@ std::string group_key(const std::string& id, const std::string& owner) {
     return owner.empty() ? "?" + id : "@" + owner;
 }
 
+// What a records directory's index.tsv knows: id -> class and owner, in the order the records
+// were written.
+struct IndexLine {
+    RecordClass cls;
+    std::string owner;
+    std::size_t line;
+};
+
+std::map<std::string, IndexLine> read_index(const fs::path& dir) {
+    std::map<std::string, IndexLine> known;
+    std::ifstream in(dir / kIndexFile);
+    std::string line;
+    for (std::size_t n = 0; std::getline(in, line); ++n) {
+        const auto t1 = line.find('\t');
+        const auto t2 = t1 == std::string::npos ? std::string::npos : line.find('\t', t1 + 1);
+        if (t2 == std::string::npos) continue;
+        const std::string cls = line.substr(t1 + 1, t2 - t1 - 1);
+        known[line.substr(0, t1)] = {cls == "bot_only" ? RecordClass::bot_only : RecordClass::human, line.substr(t2 + 1), n};
+    }
+    return known;
+}
+
 // An address as one field of index.tsv (no tabs, no line breaks).
 std::string index_field(std::string text) {
     for (char& c : text)
@@ -241,25 +263,7 @@ void RecordStore::open_directory() {
     fs::create_directories(dir_, ec);
     if (ec) spdlog::error("cannot create the records directory {}: {}", dir_.string(), ec.message());
 
-    // What the index knows: id -> class and owner, in the order the records were written.
-    struct Known {
-        RecordClass cls;
-        std::string owner;
-        std::size_t line;
-    };
-    std::map<std::string, Known> known;
-    {
-        std::ifstream in(dir_ / kIndexFile);
-        std::string line;
-        for (std::size_t n = 0; std::getline(in, line); ++n) {
-            const auto t1 = line.find('\t');
-            const auto t2 = t1 == std::string::npos ? std::string::npos : line.find('\t', t1 + 1);
-            if (t2 == std::string::npos) continue;
-            const std::string cls = line.substr(t1 + 1, t2 - t1 - 1);
-            known[line.substr(0, t1)] = {cls == "bot_only" ? RecordClass::bot_only : RecordClass::human,
-                                         line.substr(t2 + 1), n};
-        }
-    }
+    const std::map<std::string, IndexLine> known = read_index(dir_);
 
     // The records on disk. Leftover temporary files (a write cut short by a crash) go.
     struct OnDisk {
@@ -662,6 +666,55 @@ std::size_t Registry::size() {
     return rooms_.size();
 }
 
+namespace {
+
+// The record files of a server from before the database (<data dir>/records/*.json) go into the
+// history once, oldest first (their owners from the directory's index), unless the directory is
+// this server's export; the directory is then renamed records.imported, and kept.
+void import_record_files(const Config& c, HistoryStore& history) {
+    const fs::path dir = fs::path(c.data_dir) / "records";
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) return;
+    if (!c.export_records.empty() && fs::equivalent(dir, c.export_records, ec)) return;
+    const auto known = read_index(dir);
+    struct File {
+        fs::path path;
+        fs::file_time_type time;
+    };
+    std::vector<File> files;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+        if (e.path().extension() == ".json" && e.is_regular_file(ec)) files.push_back({e.path(), e.last_write_time(ec)});
+    std::sort(files.begin(), files.end(), [](const File& a, const File& b) { return a.time < b.time; });
+    int imported = 0, unreadable = 0;
+    for (const auto& f : files) {
+        const std::string id = f.path.stem().string();
+        try {
+            if (history.record(id)) continue;
+            std::ifstream in(f.path, std::ios::binary);
+            std::ostringstream text;
+            text << in.rdbuf();
+            const auto it = known.find(id);
+            const auto ended = std::chrono::duration_cast<std::chrono::milliseconds>(
+                std::chrono::file_clock::to_sys(f.time).time_since_epoch());
+            history.add({parse_record(text.str()), id, it == known.end() ? std::string() : it->second.owner, text.str(),
+                         ended.count()});
+            ++imported;
+        } catch (const db::Error&) {
+            throw;
+        } catch (const std::exception& e) {
+            ++unreadable;
+            spdlog::warn("records: {} is not a record ({}): not imported", f.path.string(), e.what());
+        }
+    }
+    const fs::path moved = fs::path(c.data_dir) / "records.imported";
+    fs::rename(dir, moved, ec);
+    spdlog::info("records: {} record file(s) of an older server imported into the database{}; the files are in {}{}",
+                 imported, unreadable ? fmt::format(" ({} not records)", unreadable) : std::string(),
+                 ec ? dir.string() : moved.string(), ec ? " (cannot rename it: " + ec.message() + ")" : std::string());
+}
+
+}  // namespace
+
 Services::Services(const Config& c)
     : config(c),
       solutions({std::size_t(c.solution_cache_mb) << 20, c.solves_per_minute}, metrics),
@@ -672,6 +725,7 @@ Services::Services(const Config& c)
       }()),
       history(std::make_unique<HistoryStore>(*database, HistoryLimits{c.records_kept, c.bot_records_kept}, &metrics)),
       journal(std::make_unique<Journal>(*database, history.get())) {
+    import_record_files(c, *history);
     if (!c.export_records.empty())
         exported = std::make_unique<RecordStore>(
             c.export_records, RecordLimits{.human_kept = c.records_kept, .bot_kept = c.bot_records_kept}, &metrics);

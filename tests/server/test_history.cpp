@@ -18,6 +18,8 @@
 #include "database.h"
 #include "harness.h"
 #include "history.h"
+#include "spookludo/record.h"
+#include "spookludo/verify.h"
 
 using namespace spookludo;
 using namespace spookludo::testing;
@@ -200,6 +202,32 @@ TEST_CASE("history: a game's record is at /games/<id> and at /records/<id>, the 
     CHECK(json::parse(body) == json::parse(body2));
     CHECK(json::parse(body)["result"]["status"] == "finished");
     CHECK(http_get(server.port(), "/games/NOPE-1-abc").first == 404);
+}
+
+TEST_CASE("history: an older server's record files in the data directory are imported into the database once, and kept aside [history][records]") {
+    std::string id;
+    const fs::path files = fs::temp_directory_path() / ("spookludo-old-records-" + std::to_string(::getpid()));
+    {
+        auto config = TestServer::fast_config();
+        config.export_records = files.string();
+        TestServer older(config);
+        Client ann(older.port());
+        id = play_games(ann, "Ann", 1)[0];
+    }
+    REQUIRE(fs::exists(files / (id + ".json")));
+    auto config = TestServer::fast_config();
+    fs::create_directories(config.data_dir);
+    fs::copy(files, fs::path(config.data_dir) / "records");  // as an older server left them
+    fs::remove_all(files);
+    TestServer server(config);
+    const auto [status, body] = http_get(server.port(), "/records/" + id);
+    REQUIRE(status == 200);
+    CHECK(verify(parse_record(body)).ok);
+    const json list = get_json(server.port(), "/games?player=Ann");
+    REQUIRE(list["games"].size() == 1);
+    CHECK(list["games"][0]["id"] == id);
+    CHECK_FALSE(fs::exists(fs::path(config.data_dir) / "records"));
+    CHECK(fs::exists(fs::path(config.data_dir) / "records.imported" / (id + ".json")));
 }
 
 TEST_CASE("history: a player's page counts games, wins and places by game, and a name with SQL in it is just a name [history][server][security]") {
