@@ -103,6 +103,13 @@ Database::Database(const std::filesystem::path& file, std::span<const Migration>
     sqlite3_extended_result_codes(db_, 0);
     sqlite3_busy_timeout(db_, 5000);
     try {
+        // One process owns the file: its locks are taken once and kept (a transaction costs no
+        // lock calls; set before the first access, the WAL index is in this process's memory, no
+        // -shm file), and a second server started on the same directory is refused instead of
+        // sharing the journal.
+        exec("PRAGMA locking_mode = EXCLUSIVE");
+        exec("BEGIN EXCLUSIVE");  // takes the lock now, so a second server fails here and not later
+        exec("COMMIT");
         // A newer server's file is refused before anything here changes it.
         const int known = steps.empty() ? 0 : steps.back().version;
         if (const int at = schema_version(); at > known)
@@ -112,12 +119,6 @@ Database::Database(const std::filesystem::path& file, std::span<const Migration>
                          at, known);
         if (existed) ::chmod(file.c_str(), 0600);
         exec("PRAGMA foreign_keys = ON");
-        // One process owns the file: its locks are taken once and kept (a transaction costs no
-        // lock calls, the WAL index is in this process's memory), and a second server started on
-        // the same directory is refused instead of sharing the journal.
-        exec("PRAGMA locking_mode = EXCLUSIVE");
-        exec("BEGIN EXCLUSIVE");  // takes the lock now, so a second server fails here and not later
-        exec("COMMIT");
         // WAL: readers never block the writer; NORMAL: no fsync per transaction, only at checkpoints.
         std::string mode;
         {
