@@ -88,6 +88,7 @@ private:
 struct ProcSample {
     double cpu_s = 0;   // user + system
     long rss_kb = 0;
+    double written = 0;  // bytes handed to write calls on files (/proc/PID/io wchar: the journal, logs)
 };
 
 ProcSample sample_process(int pid) {
@@ -111,6 +112,9 @@ ProcSample sample_process(int pid) {
     std::string line;
     while (std::getline(status, line))
         if (line.rfind("VmRSS:", 0) == 0) s.rss_kb = std::stol(line.substr(6));
+    std::ifstream io("/proc/" + std::to_string(pid) + "/io");
+    while (std::getline(io, line))
+        if (line.rfind("wchar:", 0) == 0) s.written = std::stod(line.substr(6));
     return s;
 }
 
@@ -517,6 +521,9 @@ private:
         r["decisions_per_s"] = decisions / secs;
         r["server_messages_out_per_s"] = server_out / secs;
         r["server_messages_in_per_s"] = server_in / secs;
+        const double journal_writes =
+            metric(end_.metrics, "spookludo_journal_writes_total") - metric(w_.metrics, "spookludo_journal_writes_total");
+        if (decisions > 0) r["server_journal_transactions_per_decision"] = journal_writes / decisions;
         r["client_rtt_us"] = {{"p50", rtt_.quantile(0.5)}, {"p95", rtt_.quantile(0.95)}, {"p99", rtt_.quantile(0.99)},
                               {"max", rtt_.max()}, {"n", rtt_.count()}};
         r["server_rtt_ms"] = {{"p50", histogram_quantile(before, after, 0.5)},
@@ -538,6 +545,10 @@ private:
             r["server_cpu_s"] = cpu;
             r["server_cpu_share"] = cpu / secs;
             if (decisions > 0) r["server_cpu_us_per_decision"] = cpu * 1e6 / decisions;
+            // What the server wrote to files (the journal's WAL and checkpoints, the log), per game.
+            const double written = end_.proc.written - w_.proc.written;
+            if (end_.games > w_.games) r["server_file_bytes_per_game"] = written / static_cast<double>(end_.games - w_.games);
+            if (decisions > 0) r["server_file_bytes_per_decision"] = written / decisions;
             r["server_rss_kb"] = {{"before", base_.rss_kb}, {"end", end_.proc.rss_kb}};
             const double grown = static_cast<double>(end_.proc.rss_kb - base_.rss_kb) * 1024.0;
             if (a_.mode == "idle") {
@@ -574,6 +585,11 @@ private:
         if (r.contains("server_cpu_us_per_decision"))
             std::printf("  server CPU: %.2f us per decision (%.0f %% of one core)\n",
                         r["server_cpu_us_per_decision"].get<double>(), 100 * r["server_cpu_share"].get<double>());
+        if (r.contains("server_journal_transactions_per_decision"))
+            std::printf("  journal: %.2f transactions per decision", r["server_journal_transactions_per_decision"].get<double>());
+        if (r.contains("server_file_bytes_per_game"))
+            std::printf(", %.0f bytes written to files per game finished", r["server_file_bytes_per_game"].get<double>());
+        if (r.contains("server_journal_transactions_per_decision")) std::printf("\n");
         if (r.contains("server_rss_bytes_per_room"))
             std::printf("  server memory: %.0f bytes per room, %.0f per connection\n",
                         r["server_rss_bytes_per_room"].get<double>(), r["server_rss_bytes_per_connection"].get<double>());
