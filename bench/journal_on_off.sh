@@ -30,31 +30,11 @@ for mode in paced full; do
       [ "$kind" = off ] && extra="$extra --no-journal"
       # shellcheck disable=SC2086
       $L --spawn $S ${args[$mode]} --server-args="$extra" --json > "$out/$mode-$kind-$r.json"
-      echo "$mode journal $kind, round $r: $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print("cpu/decision %.1f us, %.0f decisions/s, p99 %.2f ms, %.2f transactions/decision, %.0f bytes/decision" % (r.get("server_cpu_us_per_decision") or 0, r["decisions_per_s"], (r.get("server_rtt_ms") or {}).get("p99") or 0, r.get("server_journal_transactions_per_decision") or 0, r.get("server_file_bytes_per_decision") or 0))' "$out/$mode-$kind-$r.json")"
+      echo "$mode journal $kind, round $r: $(bench/ab_summary.py line "$out/$mode-$kind-$r.json" cpu rate p99 txn bytes_decision)"
     done
   done
 done
 
-python3 - "$out" "$rounds" <<'PY'
-import json, statistics, sys
-out, rounds = sys.argv[1], int(sys.argv[2])
-def load(mode, kind, r):
-    return json.load(open(f"{out}/{mode}-{kind}-{r}.json"))
-print()
-print("| mode | figure | without the journal (median) | with it (median) | with / without (median of the rounds' ratios) |")
-print("|---|---|---|---|---|")
-figures = [("server CPU per decision (us)", lambda j: j.get("server_cpu_us_per_decision") or 0),
-           ("decisions per second", lambda j: j["decisions_per_s"]),
-           ("server p99 round trip (ms)", lambda j: (j.get("server_rtt_ms") or {}).get("p99") or 0),
-           ("journal transactions per decision", lambda j: j.get("server_journal_transactions_per_decision") or 0),
-           ("bytes written to files per decision", lambda j: j.get("server_file_bytes_per_decision") or 0),
-           ("bytes written to files per finished game", lambda j: j.get("server_file_bytes_per_game") or 0)]
-for mode in ("paced", "full"):
-    # At party pace few games end within a run: per game is the full-speed figure.
-    for name, get in figures if mode == "full" else figures[:-1]:
-        off = [get(load(mode, "off", r)) for r in range(1, rounds + 1)]
-        on = [get(load(mode, "on", r)) for r in range(1, rounds + 1)]
-        ratios = [b / a for a, b in zip(off, on) if a]
-        print(f"| {mode} | {name} | {statistics.median(off):.2f} | {statistics.median(on):.2f} | "
-              + (f"{statistics.median(ratios):.2f}x |" if ratios else "- |"))
-PY
+# At party pace few games end within a run: per game is the full-speed figure.
+bench/ab_summary.py table "$out" "$rounds" off on "without the journal" "with it" \
+  paced=cpu,rate,p99,txn,bytes_decision full=cpu,rate,p99,txn,bytes_decision,bytes_game

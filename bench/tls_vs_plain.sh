@@ -29,31 +29,10 @@ for mode in paced full idle; do
       [ "$kind" = tls ] && extra="--tls"
       # shellcheck disable=SC2086
       $L --spawn $S ${args[$mode]} $extra --json > "$out/$mode-$kind-$r.json"
-      echo "$mode $kind round $r: $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print("cpu/decision %.1f us, p99 %.2f ms, rss/connection %.1f KB" % (r.get("server_cpu_us_per_decision") or 0, (r.get("server_rtt_ms") or {}).get("p99") or 0, r["server_rss_bytes_per_connection"] / 1024))' "$out/$mode-$kind-$r.json")"
+      echo "$mode $kind round $r: $(bench/ab_summary.py line "$out/$mode-$kind-$r.json" cpu p99 rss_connection)"
     done
   done
 done
 
-python3 - "$out" "$rounds" <<'EOF'
-import json, statistics, sys
-out, rounds = sys.argv[1], int(sys.argv[2])
-def load(mode, kind, r):
-    return json.load(open(f"{out}/{mode}-{kind}-{r}.json"))
-print()
-print("| mode | figure | plain (median) | TLS (median) | TLS / plain (median of the rounds' ratios) |")
-print("|---|---|---|---|---|")
-for mode in ("paced", "full", "idle"):
-    figures = [("server CPU per decision (us)", lambda j: j.get("server_cpu_us_per_decision") or 0),
-               ("server p99 round trip (ms)", lambda j: (j.get("server_rtt_ms") or {}).get("p99") or 0),
-               ("resident memory per connection (KB)", lambda j: j["server_rss_bytes_per_connection"] / 1024)]
-    if mode == "idle":
-        figures = figures[2:]
-    for name, get in figures:
-        plain = [get(load(mode, "plain", r)) for r in range(1, rounds + 1)]
-        tls = [get(load(mode, "tls", r)) for r in range(1, rounds + 1)]
-        ratios = [t / p for p, t in zip(plain, tls) if p]
-        diff = statistics.median(t - p for p, t in zip(plain, tls))
-        extra = f" (+{diff:.1f} KB)" if "KB" in name else ""
-        print(f"| {mode} | {name} | {statistics.median(plain):.2f} | {statistics.median(tls):.2f} | "
-              f"{statistics.median(ratios):.2f}x{extra} |" if ratios else f"| {mode} | {name} | - | - | - |")
-EOF
+bench/ab_summary.py table "$out" "$rounds" plain tls plain TLS paced=cpu,p99,rss_connection full=cpu,p99,rss_connection \
+  idle=rss_connection

@@ -51,6 +51,20 @@ std::vector<std::string> play_games(Client& ann, const std::string& name, int ga
     return ids;
 }
 
+// The server binary on `data_dir`, run until it exits (it is expected not to start): its exit
+// status (-1 when it did not exit by itself) and what it printed.
+std::pair<int, std::string> run_server_on(const std::string& data_dir) {
+    const std::string command =
+        std::string(SPOOKLUDO_SERVER_BINARY) + " --port 0 --bind 127.0.0.1 --data-dir " + data_dir + " 2>&1";
+    FILE* p = ::popen(command.c_str(), "r");
+    REQUIRE(p);
+    std::string out;
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, p)) out += buf;
+    const int status = ::pclose(p);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
 }  // namespace
 
 TEST_CASE("database: a new file is private (0600), in WAL mode, at the newest schema version [history]") {
@@ -109,32 +123,16 @@ TEST_CASE("database: the server refuses a data directory whose database a newer 
         db::Database d(dir.path / "spookludo.db");
         d.exec("PRAGMA user_version = 999");
     }
-    const std::string command = std::string(SPOOKLUDO_SERVER_BINARY) + " --port 0 --bind 127.0.0.1 --data-dir " +
-                                dir.path.string() + " 2>&1";
-    FILE* p = ::popen(command.c_str(), "r");
-    REQUIRE(p);
-    std::string out;
-    char buf[512];
-    while (std::fgets(buf, sizeof buf, p)) out += buf;
-    const int status = ::pclose(p);
-    CHECK(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) == 3);
+    const auto [status, out] = run_server_on(dir.path.string());
+    CHECK(status == 3);
     CHECK_MESSAGE(out.find("was written by a newer SpookLudo server (schema version 999") != std::string::npos, out);
 }
 
 TEST_CASE("database: a second server on a data directory in use is refused with a message that says so, exit 1, and the first carries on [history][process][journal]") {
     auto config = TestServer::fast_config();
     TestServer first(config);
-    const std::string command = std::string(SPOOKLUDO_SERVER_BINARY) + " --port 0 --bind 127.0.0.1 --data-dir " +
-                                config.data_dir + " 2>&1";
-    FILE* p = ::popen(command.c_str(), "r");
-    REQUIRE(p);
-    std::string out;
-    char buf[512];
-    while (std::fgets(buf, sizeof buf, p)) out += buf;
-    const int status = ::pclose(p);
-    CHECK(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) == 1);
+    const auto [status, out] = run_server_on(config.data_dir);
+    CHECK(status == 1);
     CHECK_MESSAGE(out.find("is in use by another process: is another SpookLudo server running on this data directory?") !=
                       std::string::npos,
                   out);

@@ -105,6 +105,24 @@ std::vector<std::string> temporary_files(const fs::path& dir) {
     return names;
 }
 
+// The server with `args`, expected to stop at start: its exit status (-1 when killed by a
+// signal); a server still running after 5 s is killed and the test fails.
+int refused_at_start(const fs::path& out, const std::vector<std::string>& args) {
+    const pid_t pid = spawn_server(out, args);
+    int status = 0;
+    pid_t done = 0;
+    for (int i = 0; i < 200 && done == 0; ++i) {
+        done = waitpid(pid, &status, WNOHANG);
+        if (done == 0) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+    if (done == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        FAIL("the server kept running: " << slurp(out));
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool kSanitized = true;
 #else
@@ -117,22 +135,10 @@ TEST_CASE("server process: a data directory that cannot be created stops the ser
     Scratch dir("datadir");
     std::ofstream(dir.path / "a-file") << "not a directory";
     const fs::path out = dir.path / "out.txt";
-    const pid_t pid = spawn_server(out, {"--port", "0", "--bind", "127.0.0.1", "--data-dir", (dir.path / "a-file" / "data").string()});
-    int status = 0;
-    pid_t done = 0;
-    for (int i = 0; i < 200 && done == 0; ++i) {
-        done = waitpid(pid, &status, WNOHANG);
-        if (done == 0) std::this_thread::sleep_for(std::chrono::milliseconds(25));
-    }
-    if (done == 0) {
-        kill(pid, SIGKILL);
-        waitpid(pid, &status, 0);
-        FAIL("the server kept running with a data directory it cannot create: " << slurp(out));
-    }
+    const int status = refused_at_start(out, {"--port", "0", "--bind", "127.0.0.1", "--data-dir", (dir.path / "a-file" / "data").string()});
     const std::string text = slurp(out);
     INFO(text);
-    REQUIRE(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) == 1);
+    CHECK(status == 1);
     CHECK(text.find("cannot use the data directory") != std::string::npos);
     CHECK(text.find((dir.path / "a-file" / "data").string()) != std::string::npos);
     CHECK(text.find("Not a directory") != std::string::npos);  // the cause, from the system
@@ -143,23 +149,11 @@ TEST_CASE("server process: --export-records into a file is refused at start, say
     Scratch dir("exportdir");
     std::ofstream(dir.path / "a-file") << "not a directory";
     const fs::path out = dir.path / "out.txt";
-    const pid_t pid = spawn_server(out, {"--port", "0", "--bind", "127.0.0.1", "--data-dir", (dir.path / "data").string(),
-                                         "--export-records", (dir.path / "a-file").string()});
-    int status = 0;
-    pid_t done = 0;
-    for (int i = 0; i < 200 && done == 0; ++i) {
-        done = waitpid(pid, &status, WNOHANG);
-        if (done == 0) std::this_thread::sleep_for(std::chrono::milliseconds(25));
-    }
-    if (done == 0) {
-        kill(pid, SIGKILL);
-        waitpid(pid, &status, 0);
-        FAIL("the server kept running with an export directory it cannot use: " << slurp(out));
-    }
+    const int status = refused_at_start(out, {"--port", "0", "--bind", "127.0.0.1", "--data-dir", (dir.path / "data").string(),
+                                              "--export-records", (dir.path / "a-file").string()});
     const std::string text = slurp(out);
     INFO(text);
-    REQUIRE(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) == 1);
+    CHECK(status == 1);
     CHECK(text.find("cannot write records into " + (dir.path / "a-file").string() + " (--export-records") != std::string::npos);
     CHECK(text.find("listening") == std::string::npos);
 }
