@@ -17,8 +17,8 @@ struct Config {
     int max_connections = 5000;
     int max_connections_per_address = 64;
     int max_spectators = 32;
-    int records_kept = 1000;             // records of games with human players kept on disk
-    int bot_records_kept = 200;          // records of bot-only games kept on disk
+    int records_kept = 1000;             // finished games with human players kept (database, export)
+    int bot_records_kept = 200;          // finished bot-only games kept (database, export)
     int decision_ms = 30000;             // default decision time of a new room
     int pace_ms = 1000;                  // default pause between steps
     int reconnect_ms = 120000;           // how long a dropped player's seat waits for them

@@ -162,8 +162,8 @@ int Database::schema_version() {
 
 void Database::migrate(std::span<const Migration> steps) {
     for (const auto& step : steps) {
-        // The version is read again inside the step's transaction: of two servers starting on
-        // one directory, the second finds the step done.
+        // The version is read again inside the step's transaction (a step another process did
+        // is not done twice).
         Transaction t(*this);
         if (schema_version() >= step.version) continue;
         exec(step.sql);

@@ -74,7 +74,7 @@ HistoryStore::Added HistoryStore::insert(const FinishedGame& game) {
             .run();
     }
     // Over the bound: the owner holding the most (of those, the one with the oldest game) gives
-    // up its oldest.
+    // up its oldest. A game of no known owner is a group of its own.
     Added added{people ? 0 : 1, 0, 0};
     const int bound = people ? limits_.people_kept : limits_.bots_kept;
     const char* cls = people ? "people > 0" : "people = 0";
@@ -84,8 +84,9 @@ HistoryStore::Added HistoryStore::insert(const FinishedGame& game) {
         added.kept = n.int64(0);
         if (added.kept <= bound) break;
         auto victim = db_.prepare(std::string("SELECT id FROM games WHERE ") + cls +
-                                  " AND owner = (SELECT owner FROM games WHERE " + cls +
-                                  " GROUP BY owner ORDER BY count(*) DESC, min(ended_ms) ASC LIMIT 1)"
+                                  " AND coalesce(nullif(owner, ''), '?' || id) = (SELECT coalesce(nullif(owner, ''), '?' || id)"
+                                  " AS o FROM games WHERE " + cls +
+                                  " GROUP BY o ORDER BY count(*) DESC, min(ended_ms) ASC LIMIT 1)"
                                   " ORDER BY ended_ms ASC, id ASC LIMIT 1");
         if (!victim.step()) break;
         db_.prepare("DELETE FROM games WHERE id = ?1").bind(1, victim.text(0)).run();

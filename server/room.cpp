@@ -1289,12 +1289,14 @@ private:
             const GameRecord& record = table_->record();
             // The record goes into the history with the journal's transaction that forgets the
             // game (before game_over is sent): a crash before it replays the game to the same end.
+            // Its file (--export-records) is written once that transaction is: a file never shows
+            // the seed of a game a restart would take up again.
             try {
-                finished = std::make_shared<const FinishedGame>(FinishedGame{record, game_id_, owner_, record_text(record)});
+                finished = std::make_shared<const FinishedGame>(
+                    FinishedGame{record, game_id_, owner_, record_text(record), now_ms()});
             } catch (const std::exception& e) {
                 spdlog::error("room {}: the record of game {} cannot be rendered: {}", code_, game_id_, e.what());
             }
-            services_.export_record(record, game_id_, owner_);
             // The record counts the game's players; the room's messages name its seats.
             for (int w : record.result.winners)
                 if (w >= 0 && w < static_cast<int>(players_.size())) over.winners.push_back(players_[static_cast<std::size_t>(w)]);
@@ -1434,15 +1436,16 @@ private:
                         } catch (const std::exception& e) {
                             spdlog::error("room {}: the history cannot take game {}: {}", code_, op.finished->id, e.what());
                         }
-                ops_.clear();
-                break;
+            } else {
+                try {
+                    services_.journal->write(code_, created_ms_, ops_, journal_seq_);
+                } catch (const std::exception& e) {
+                    return journal_fault(e.what());
+                }
+                ++services_.metrics.journal_writes;
             }
-            try {
-                services_.journal->write(code_, created_ms_, ops_, journal_seq_);
-            } catch (const std::exception& e) {
-                return journal_fault(e.what());
-            }
-            ++services_.metrics.journal_writes;
+            for (const auto& op : ops_)
+                if (op.finished) services_.export_record(op.finished->record, op.finished->id, op.finished->owner);
             ops_.clear();
             release_held();
             if (journal_fault_) journal_back();  // may change the room again: another round

@@ -364,6 +364,20 @@ std::optional<std::string> RecordStore::write_file(const std::string& id, const 
 }
 
 void RecordStore::keep(const std::string& id, RecordClass cls, const std::string& owner, bool append_index) {
+    // A record written again (a game replayed after a restart ends with the same record) counts
+    // once: its earlier entry goes.
+    [&] {
+        for (std::size_t k = 0; k < 2; ++k)
+            for (auto it = groups_[k].begin(); it != groups_[k].end(); ++it) {
+                auto& kept = it->second;
+                const auto at = std::find_if(kept.begin(), kept.end(), [&](const Kept& e) { return e.id == id; });
+                if (at == kept.end()) continue;
+                kept.erase(at);
+                --count_[k];
+                if (kept.empty()) groups_[k].erase(it);
+                return;
+            }
+    }();
     const auto c = static_cast<std::size_t>(cls);
     groups_[c][group_key(id, owner)].push_back({seq_++, id});
     ++count_[c];
@@ -668,14 +682,17 @@ std::size_t Registry::size() {
 
 namespace {
 
-// The record files of a server from before the database (<data dir>/records/*.json) go into the
-// history once, oldest first (their owners from the directory's index), unless the directory is
-// this server's export; the directory is then renamed records.imported, and kept.
-void import_record_files(const Config& c, HistoryStore& history) {
+// The record files of a server from before the database kept its records (<data dir>/records/
+// *.json) go into the history, oldest first (their owners from the directory's index), at the
+// first start on that directory (a mark in the journal says it was done, so an export directory
+// there is not taken for old files later); those already in the history are skipped. The
+// directory is then renamed records.imported and kept, unless it is this server's export.
+void import_record_files(const Config& c, HistoryStore& history, Journal& journal) {
+    if (journal.read_mark("records_imported")) return;
     const fs::path dir = fs::path(c.data_dir) / "records";
     std::error_code ec;
-    if (!fs::is_directory(dir, ec)) return;
-    if (!c.export_records.empty() && fs::equivalent(dir, c.export_records, ec)) return;
+    if (!fs::is_directory(dir, ec)) return journal.mark("records_imported", 1);
+    const bool exported_there = !c.export_records.empty() && fs::equivalent(dir, c.export_records, ec);
     const auto known = read_index(dir);
     struct File {
         fs::path path;
@@ -706,11 +723,13 @@ void import_record_files(const Config& c, HistoryStore& history) {
             spdlog::warn("records: {} is not a record ({}): not imported", f.path.string(), e.what());
         }
     }
+    journal.mark("records_imported", 1);
     const fs::path moved = fs::path(c.data_dir) / "records.imported";
-    fs::rename(dir, moved, ec);
+    if (!exported_there) fs::rename(dir, moved, ec);
     spdlog::info("records: {} record file(s) of an older server imported into the database{}; the files are in {}{}",
                  imported, unreadable ? fmt::format(" ({} not records)", unreadable) : std::string(),
-                 ec ? dir.string() : moved.string(), ec ? " (cannot rename it: " + ec.message() + ")" : std::string());
+                 exported_there || ec ? dir.string() : moved.string(),
+                 ec ? " (cannot rename it: " + ec.message() + ")" : std::string());
 }
 
 }  // namespace
@@ -725,7 +744,7 @@ Services::Services(const Config& c)
       }()),
       history(std::make_unique<HistoryStore>(*database, HistoryLimits{c.records_kept, c.bot_records_kept}, &metrics)),
       journal(std::make_unique<Journal>(*database, history.get())) {
-    import_record_files(c, *history);
+    import_record_files(c, *history, *journal);
     if (!c.export_records.empty())
         exported = std::make_unique<RecordStore>(
             c.export_records, RecordLimits{.human_kept = c.records_kept, .bot_kept = c.bot_records_kept}, &metrics);

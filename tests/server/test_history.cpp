@@ -228,6 +228,34 @@ TEST_CASE("history: an older server's record files in the data directory are imp
     CHECK(fs::exists(fs::path(config.data_dir) / "records.imported" / (id + ".json")));
 }
 
+TEST_CASE("history: record files in an export directory inside the data directory are imported at the first start only [history][records]") {
+    std::string id;
+    const fs::path files = fs::temp_directory_path() / ("spookludo-old-export-" + std::to_string(::getpid()));
+    {
+        auto config = TestServer::fast_config();
+        config.export_records = files.string();
+        TestServer older(config);
+        Client ann(older.port());
+        id = play_games(ann, "Ann", 1)[0];
+    }
+    auto config = TestServer::fast_config();
+    config.export_records = config.data_dir + "/records";  // as the image and the demo do
+    fs::create_directories(config.data_dir);
+    fs::copy(files, config.export_records);
+    fs::remove_all(files);
+    {
+        TestServer server(config);
+        server.keep_data_dir();
+        CHECK(http_get(server.port(), "/records/" + id).first == 200);
+    }
+    CHECK(fs::exists(fs::path(config.export_records) / (id + ".json")));  // the export stays where it is
+    // A file that turns up there later is the export's business, not an older server's record.
+    fs::copy_file(fs::path(config.export_records) / (id + ".json"), fs::path(config.export_records) / "LATER-1-a.json");
+    TestServer again(config);
+    CHECK(http_get(again.port(), "/records/" + id).first == 200);
+    CHECK(http_get(again.port(), "/records/LATER-1-a").first == 404);
+}
+
 TEST_CASE("history: a player's page counts games, wins and places by game, and a name with SQL in it is just a name [history][server][security]") {
     TestServer server;
     Client ann(server.port());

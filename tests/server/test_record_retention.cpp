@@ -46,7 +46,7 @@ void open_room(Client& client, const std::string& name) {
 
 GameRecord record_with(bool bots_only) {
     GameRecord r;
-    r.seats = {{0, "a", bots_only, std::nullopt}, {1, "b", true, PolicyKind::best}};
+    r.seats = {{0, "a", bots_only, std::nullopt, std::nullopt}, {1, "b", true, PolicyKind::best, std::nullopt}};
     return r;
 }
 

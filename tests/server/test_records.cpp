@@ -93,3 +93,15 @@ TEST_CASE("records: a store whose directory does not exist yet creates it and ke
     CHECK(store.path_of("game-4").has_value());
     CHECK_FALSE(store.path_of("game-1").has_value());
 }
+
+TEST_CASE("records: a record written again under the same id (a game replayed after a restart) counts once [records]") {
+    TempDir dir;
+    const fs::path records = dir.path / "records";
+    server::RecordStore store(records, {.human_kept = 2});
+    store.save(record_named("g"), "game-1");
+    store.save(record_named("g"), "game-1");
+    store.save(record_named("g"), "game-2");
+    CHECK(record_ids_in(records) == std::set<std::string>{"game-1", "game-2"});
+    store.save(record_named("g"), "game-3");
+    CHECK(record_ids_in(records) == std::set<std::string>{"game-2", "game-3"});
+}
