@@ -4,8 +4,11 @@
 // A party-pace round of a 4-player Spook room writes: one pass for the step the table takes (its
 // `advance` event with the messages it shows, and the `ask` of the decisions), one pass per
 // player's choice (a `choice` event), one pass for the resolution (`resolve`). Each pass is one
-// transaction. The figures: CPU time (user + system) and wall time per transaction, medians of
-// --runs runs of --passes passes each, for the two kinds of pass.
+// transaction. The figures: CPU time (user + system) and wall time per pass, medians of --runs
+// runs of --passes passes each, for the three kinds of pass.
+//
+// --rooms N spreads the passes over N rooms in turn (a busy server's rooms each have their own
+// rows, so their own pages); --batch B writes B rooms' passes in one transaction (group commit).
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -37,10 +40,14 @@ int run(int argc, char** argv) {
     std::string dir = (std::filesystem::temp_directory_path() / "spookludo-journal-cost").string();
     int passes = 4000;
     int runs = 7;
-    CLI::App app{"journal_cost: CPU and wall time per journal transaction (one room pass), medians of several runs"};
+    int rooms = 1;
+    int batch = 1;
+    CLI::App app{"journal_cost: CPU and wall time per journal pass (one room's step), medians of several runs"};
     app.add_option("--dir", dir, "Directory for the database (created; its spookludo.db is removed first)")->capture_default_str();
     app.add_option("--passes", passes, "Transactions per run")->capture_default_str();
     app.add_option("--runs", runs, "Runs (the median is reported)")->capture_default_str();
+    app.add_option("--rooms", rooms, "Rooms the passes go to, in turn")->capture_default_str()->check(CLI::Range(1, 100000));
+    app.add_option("--batch", batch, "Passes (of as many rooms) in one transaction")->capture_default_str()->check(CLI::Range(1, 10000));
     CLI11_PARSE(app, argc, argv);
 
     std::filesystem::create_directories(dir);
@@ -56,8 +63,26 @@ int run(int argc, char** argv) {
     const std::string choice = R"({"maker":"player","piece":1,"player":2})";
     const std::string resolve =
         R"({"out":["{\"moves\":[{\"by\":\"player\",\"from\":11,\"piece\":0,\"seat\":0,\"to\":15},{\"by\":\"player\",\"from\":3,\"piece\":1,\"seat\":1,\"to\":7},{\"by\":\"player\",\"from\":9,\"piece\":0,\"seat\":2,\"to\":13},{\"by\":\"player\",\"from\":1,\"piece\":1,\"seat\":3,\"to\":5}],\"round\":7,\"type\":\"moves\"}","{\"action\":\"moves forward 3 squares\",\"character\":\"hat\",\"face\":1,\"finished\":[],\"moved\":[],\"name\":\"Wizard's Hat\",\"round\":7,\"type\":\"activation\"}"]})";
-    std::int64_t seq = 1;
-    journal.write("BENCH", 0, {{JournalOp::Kind::room, {}, std::string(600, ' ')}}, seq);
+    std::vector<std::string> codes;
+    std::vector<std::int64_t> seqs(static_cast<std::size_t>(rooms), 1);
+    for (int r = 0; r < rooms; ++r) {
+        codes.push_back("R" + std::to_string(10000 + r));
+        journal.write(codes.back(), 0, {{JournalOp::Kind::room, {}, std::string(600, ' ')}}, seqs.back());
+    }
+    std::size_t turn = 0;  // the next room
+    // `passes` passes of `ops`, `batch` rooms' to a transaction.
+    auto write_passes = [&](const std::vector<JournalOp>& ops) {
+        std::vector<Journal::RoomWrite> group;
+        for (int i = 0; i < passes;) {
+            group.clear();
+            for (int b = 0; b < batch && i < passes; ++b, ++i) {
+                group.push_back({codes[turn], 0, ops, seqs[turn]});
+                turn = (turn + 1) % codes.size();
+            }
+            journal.write(group);
+        }
+    };
+    const std::vector<JournalOp> game_over{{JournalOp::Kind::game_over, {}, {}}};
 
     struct Kind {
         const char* name;
@@ -73,14 +98,15 @@ int run(int argc, char** argv) {
         for (auto& k : kinds) {
             const double c0 = spookludo::bench::process_cpu_seconds();
             const auto w0 = std::chrono::steady_clock::now();
-            for (int i = 0; i < passes; ++i) journal.write("BENCH", 0, k.ops, seq);
+            write_passes(k.ops);
             const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
             k.cpu_us.push_back((spookludo::bench::process_cpu_seconds() - c0) * 1e6 / passes);
             k.wall_us.push_back(wall * 1e6 / passes);
             // A game's end forgets its events: keep the table the size a game makes.
-            journal.write("BENCH", 0, {{JournalOp::Kind::game_over, {}, {}}}, seq);
+            for (std::size_t r = 0; r < codes.size(); ++r) journal.write(codes[r], 0, game_over, seqs[r]);
         }
-    std::printf("journal transactions in %s (%d runs of %d)\n", file.c_str(), runs, passes);
+    std::printf("journal passes in %s (%d runs of %d; %d room(s), %d pass(es) a transaction)\n", file.c_str(), runs,
+                passes, rooms, batch);
     std::printf("%-36s %14s %14s\n", "pass", "CPU us (med)", "wall us (med)");
     for (const auto& k : kinds) std::printf("%-36s %14.1f %14.1f\n", k.name, median(k.cpu_us), median(k.wall_us));
     return 0;

@@ -38,40 +38,51 @@ Journal::~Journal() = default;
 void Journal::write(const std::string& code, std::int64_t created_ms, const std::vector<JournalOp>& ops,
                     std::int64_t& seq) {
     if (ops.empty()) return;
+    const RoomWrite one{code, created_ms, ops, seq};
+    write(std::span<const RoomWrite>(&one, 1));
+}
+
+void Journal::write(std::span<const RoomWrite> rooms) {
     std::lock_guard lock(db_.mutex());
     Statements& st = *statements_;
-    std::int64_t next = seq;
+    std::vector<std::int64_t> next;
+    next.reserve(rooms.size());
     std::vector<HistoryStore::Added> added;
     run(st.begin);
     try {
-        for (const auto& op : ops) {
-            switch (op.op) {
-                case JournalOp::Kind::room:
-                    st.room.reset();
-                    st.room.bind(1, code).bind(2, created_ms).bind(3, op.text).run();
-                    break;
-                case JournalOp::Kind::game:
-                    st.game.reset();
-                    st.game.bind(1, code).bind(2, op.text).run();
-                    break;
-                case JournalOp::Kind::event:
-                    st.event.reset();
-                    st.event.bind(1, code).bind(2, next++).bind(3, op.kind).bind(4, op.text).run();
-                    break;
-                case JournalOp::Kind::game_over:
-                    if (op.finished && history_) added.push_back(history_->insert(*op.finished));
-                    [[fallthrough]];
-                case JournalOp::Kind::closed:
-                    for (db::Statement* s : {&st.forget_events, &st.forget_game}) {
-                        s->reset();
-                        s->bind(1, code).run();
-                    }
-                    if (op.op == JournalOp::Kind::closed) {
-                        st.forget_room.reset();
-                        st.forget_room.bind(1, code).run();
-                    }
-                    break;
+        for (const auto& room : rooms) {
+            const std::string& code = room.code;
+            std::int64_t n = room.seq;
+            for (const auto& op : room.ops) {
+                switch (op.op) {
+                    case JournalOp::Kind::room:
+                        st.room.reset();
+                        st.room.bind(1, code).bind(2, room.created_ms).bind(3, op.text).run();
+                        break;
+                    case JournalOp::Kind::game:
+                        st.game.reset();
+                        st.game.bind(1, code).bind(2, op.text).run();
+                        break;
+                    case JournalOp::Kind::event:
+                        st.event.reset();
+                        st.event.bind(1, code).bind(2, n++).bind(3, op.kind).bind(4, op.text).run();
+                        break;
+                    case JournalOp::Kind::game_over:
+                        if (op.finished && history_) added.push_back(history_->insert(*op.finished));
+                        [[fallthrough]];
+                    case JournalOp::Kind::closed:
+                        for (db::Statement* s : {&st.forget_events, &st.forget_game}) {
+                            s->reset();
+                            s->bind(1, code).run();
+                        }
+                        if (op.op == JournalOp::Kind::closed) {
+                            st.forget_room.reset();
+                            st.forget_room.bind(1, code).run();
+                        }
+                        break;
+                }
             }
+            next.push_back(n);
         }
         run(st.commit);
         for (const auto& a : added) history_->counted(a);
@@ -83,7 +94,7 @@ void Journal::write(const std::string& code, std::int64_t created_ms, const std:
         }
         throw;
     }
-    seq = next;
+    for (std::size_t i = 0; i < rooms.size(); ++i) rooms[i].seq = next[i];
 }
 
 std::vector<SavedRoom> Journal::load() {

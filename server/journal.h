@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -71,6 +72,16 @@ public:
     // advanced). Throws db::Error (a full disk, a read-only file, an I/O error) with nothing
     // written.
     void write(const std::string& code, std::int64_t created_ms, const std::vector<JournalOp>& ops, std::int64_t& seq);
+    // One room's part of a transaction that holds several (group commit).
+    struct RoomWrite {
+        const std::string& code;
+        std::int64_t created_ms;
+        const std::vector<JournalOp>& ops;
+        std::int64_t& seq;
+    };
+    // Several rooms' ops in one transaction, in order: all of them or, throwing db::Error,
+    // none (every seq as it was).
+    void write(std::span<const RoomWrite> rooms);
     // Every room the journal holds.
     std::vector<SavedRoom> load();
     // The server's marks: "alive_ms" (written every second while it runs), "stopped_ms" (a clean

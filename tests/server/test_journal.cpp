@@ -341,3 +341,31 @@ TEST_CASE("journal: a data directory the kernel turns read-only mid-game pauses 
     resume(ann, code, token);
     check_finished_and_verifies(second.port(), play_to_end(ann, 60s));
 }
+
+TEST_CASE("journal: several rooms' writes in one transaction go in together or not at all, every room's count as it was [journal]") {
+    using server::Journal;
+    using server::JournalOp;
+    TempDir dir("journal-group");
+    db::Database d(dir.path / "spookludo.db");
+    Journal journal(d, nullptr);
+    const std::string ann = "ANNAA", ben = "BENBB";
+    std::int64_t ann_seq = 1, ben_seq = 1;
+    const std::vector<JournalOp> state{{JournalOp::Kind::room, {}, "{}"}, {JournalOp::Kind::event, "seed", "{}"}};
+    const std::vector<JournalOp> step{{JournalOp::Kind::event, "advance", "{}"}};
+    const std::vector<Journal::RoomWrite> both{{ann, 0, state, ann_seq}, {ben, 0, state, ben_seq}};
+    journal.write(both);
+    CHECK(ann_seq == 2);
+    CHECK(ben_seq == 2);
+    // Ben's count set back: his event would take a number he has used, and the whole group fails.
+    std::int64_t ben_again = 1;
+    const std::vector<Journal::RoomWrite> clash{{ann, 0, step, ann_seq}, {ben, 0, step, ben_again}};
+    CHECK_THROWS_AS(journal.write(clash), db::Error);
+    CHECK(ann_seq == 2);
+    CHECK(ben_again == 1);
+    const auto rooms = journal.load();
+    REQUIRE(rooms.size() == 2);
+    for (const auto& r : rooms) CHECK(r.events.size() == 1);  // Ann's step went back with Ben's
+    const std::vector<Journal::RoomWrite> fine{{ann, 0, step, ann_seq}, {ben, 0, step, ben_seq}};
+    journal.write(fine);
+    for (const auto& r : journal.load()) CHECK(r.events.size() == 2);
+}
