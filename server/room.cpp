@@ -1445,7 +1445,7 @@ private:
                 ++services_.metrics.journal_writes;
             }
             for (const auto& op : ops_)
-                if (op.finished) services_.export_record(op.finished->record, op.finished->id, op.finished->owner);
+                if (op.finished) services_.export_record(*op.finished);
             ops_.clear();
             release_held();
             if (journal_fault_) journal_back();  // may change the room again: another round

@@ -454,6 +454,10 @@ std::string RecordStore::save(const GameRecord& record, const std::string& id, c
         spdlog::error("records: cannot render the record of game {}: {}", id, e.what());
         return "";
     }
+    return save(record, id, owner, std::move(text));
+}
+
+std::string RecordStore::save(const GameRecord& record, const std::string& id, const std::string& owner, std::string text) {
     const RecordClass cls = class_of(record);
     std::lock_guard lock(mutex_);
     if (auto failure = write_file(id, text)) {
@@ -752,8 +756,8 @@ Services::Services(const Config& c)
 
 Services::~Services() = default;
 
-void Services::export_record(const GameRecord& record, const std::string& id, const std::string& owner) {
-    if (exported) exported->save(record, id, owner);
+void Services::export_record(const FinishedGame& game) {
+    if (exported) exported->save(game.record, game.id, game.owner, game.text);
 }
 
 void Services::mark_stop() {

@@ -121,6 +121,8 @@ public:
     // Returns its id: written, or pending (held for a retry, written when the cause clears).
     // Never throws; "" only for a record that could not even be rendered.
     std::string save(const GameRecord& record, const std::string& id, const std::string& owner = {});
+    // The same with the record already rendered (`text`, as record_text gives it).
+    std::string save(const GameRecord& record, const std::string& id, const std::string& owner, std::string text);
     // The file of a record id, when it exists and the id is well formed.
     std::optional<std::filesystem::path> path_of(const std::string& id) const;
     // Tries the pending records now (the retry thread does it on its own schedule).
@@ -271,7 +273,7 @@ struct Services {
     // A game's record as a file of --export-records (nothing without it). The database has it
     // already: the journal's transaction that ends the game puts it there. Never throws: a
     // failure is logged, counted and retried.
-    void export_record(const GameRecord& record, const std::string& id, const std::string& owner);
+    void export_record(const FinishedGame& game);
 
     // A clean stop: the time the rooms stopped goes to the journal, for the next start. Never throws.
     void mark_stop();
