@@ -146,6 +146,10 @@ int run_app(int argc, char** argv) {
     app.add_flag("--no-journal", cfg.no_journal,
                  "For measuring the journal's cost only: rooms and games are not saved, so a restart or a crash "
                  "loses them (finished games still go to the history)");
+    app.add_option("--journal-window-ms", cfg.journal_window_ms,
+                   "Group commit: how long a step waits, at most, for other rooms' steps to share its journal "
+                   "transaction, in ms (its messages go out once it is written; 0: written as soon as the writer is free)")
+        ->envname("SPOOKLUDO_JOURNAL_WINDOW_MS")->capture_default_str()->check(CLI::Range(0, 1000));
     app.add_option("--seed-wait-ms", cfg.seed_wait_ms, "How long to wait for the players' client seeds, in ms")
         ->envname("SPOOKLUDO_SEED_WAIT_MS")->capture_default_str()->check(CLI::Range(0, 120000));
     app.add_option("--max-rooms", cfg.max_rooms, "Rooms on the server at most")->envname("SPOOKLUDO_MAX_ROOMS")
@@ -371,6 +375,8 @@ int run_app(int argc, char** argv) {
     run();
     for (auto& t : threads) t.join();
     warm_up.join();
+    // What the writer still holds is written before the rooms and their io_context go.
+    if (services.journal_writer) services.journal_writer->stop();
     // The rooms still listed go now, while their timers' io_context is there.
     for (const auto& room : services.registry.all()) services.registry.remove(room->code());
     network.reset();

@@ -1,5 +1,9 @@
 #include "journal.h"
 
+#include <algorithm>
+#include <iterator>
+#include <unordered_map>
+
 #include "database.h"
 #include "history.h"
 
@@ -129,6 +133,152 @@ std::optional<std::int64_t> Journal::read_mark(const std::string& name) {
 void Journal::forget_mark(const std::string& name) {
     std::lock_guard lock(db_.mutex());
     db_.prepare("DELETE FROM server_marks WHERE name = ?1").bind(1, name).run();
+}
+
+}  // namespace spookludo::server
+
+namespace spookludo::server {
+
+JournalWriter::JournalWriter(Journal& journal, std::chrono::microseconds window, std::size_t max_passes,
+                             Counters counters)
+    : journal_(journal), window_(window), max_passes_(std::max<std::size_t>(max_passes, 1)),
+      counters_(std::move(counters)), thread_([this] { run(); }) {}
+
+JournalWriter::~JournalWriter() { stop(); }
+
+void JournalWriter::submit(std::shared_ptr<Stream> stream, std::vector<JournalOp> ops, bool retry, Done done) {
+    {
+        std::lock_guard lock(mutex_);
+        if (!stopping_) {
+            const bool new_room = !std::exchange(stream->queued, true);
+            queued_rooms_ += new_room;
+            queue_.push_back({std::move(stream), std::move(ops), retry, std::move(done), std::chrono::steady_clock::now()});
+            // The writer sleeps until a first submission, then until its window ends, enough
+            // rooms are there, or the transaction is full.
+            if (queue_.size() == 1 || queue_.size() == max_passes_ || (new_room && queued_rooms_ == enough_rooms_))
+                wake_.notify_one();
+            return;
+        }
+    }
+    done({"the server is stopping", std::move(ops)});
+}
+
+void JournalWriter::stop() {
+    {
+        std::lock_guard lock(mutex_);
+        if (stopping_ && !thread_.joinable()) return;
+        stopping_ = true;
+    }
+    wake_.notify_one();
+    if (thread_.joinable()) thread_.join();
+}
+
+void JournalWriter::run() {
+    std::vector<Submission> batch;
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        wake_.wait(lock, [&] { return !queue_.empty() || stopping_; });
+        if (queue_.empty()) return;  // stopping, and everything is answered
+        const auto until = queue_.front().at + window_;
+        while (!stopping_ && queue_.size() < max_passes_ && queued_rooms_ < enough_rooms_ &&
+               std::chrono::steady_clock::now() < until)
+            wake_.wait_until(lock, until);
+        batch.swap(queue_);
+        for (auto& s : batch) s.stream->queued = false;
+        queued_rooms_ = 0;
+        lock.unlock();
+        // The rooms active lately (each counted once a second).
+        const auto now = std::chrono::steady_clock::now();
+        if (now - second_began_ >= std::chrono::seconds(1)) {
+            rooms_last_second_ = now - second_began_ < std::chrono::seconds(2) ? rooms_this_second_ : 0;
+            rooms_this_second_ = 0;
+            ++second_;
+            second_began_ = now;
+        }
+        for (auto& s : batch) rooms_this_second_ += std::exchange(s.stream->seen, second_) != second_;
+        write(batch);
+        batch.clear();
+        lock.lock();
+        enough_rooms_ = std::max<std::size_t>(1, std::max(rooms_last_second_, rooms_this_second_) / 2);
+    }
+}
+
+namespace {
+
+void answer(const JournalWriter::Done& done, JournalWriter::Answer a) {
+    try {
+        done(std::move(a));
+    } catch (...) {
+        // the room is gone (its strand cannot take the answer): nothing waits for it
+    }
+}
+
+}  // namespace
+
+void JournalWriter::write(std::vector<Submission>& batch) {
+    // One group per room, its passes' ops in order.
+    struct Group {
+        Stream* stream;
+        std::vector<JournalOp> ops;
+        std::vector<Submission*> passes;
+    };
+    std::vector<Group> groups;
+    std::unordered_map<Stream*, std::size_t> group_of;
+    std::vector<Submission*> refused;  // rooms whose earlier write failed, untried
+    for (auto& s : batch) {
+        if (s.retry) s.stream->failed = false;
+        if (s.stream->failed) {
+            refused.push_back(&s);
+            continue;
+        }
+        if (auto [it, fresh] = group_of.try_emplace(s.stream.get(), groups.size()); fresh) {
+            groups.push_back({s.stream.get(), std::move(s.ops), {&s}});
+        } else {
+            Group& g = groups[it->second];
+            g.ops.insert(g.ops.end(), std::make_move_iterator(s.ops.begin()), std::make_move_iterator(s.ops.end()));
+            g.passes.push_back(&s);
+        }
+    }
+    for (Submission* s : refused) answer(s->done, {s->stream->failed_why, std::move(s->ops)});
+
+    auto room_write = [](Group& g) { return Journal::RoomWrite{g.stream->code, g.stream->created_ms, g.ops, g.stream->seq}; };
+    auto written = [&](Group& g) {
+        for (Submission* s : g.passes) answer(s->done, {});
+    };
+    auto failed = [&](Group& g, const std::string& why) {
+        g.stream->failed = true;
+        g.stream->failed_why = why;
+        bool first = true;
+        for (Submission* s : g.passes) {
+            answer(s->done, {why, first ? std::move(g.ops) : std::vector<JournalOp>{}});
+            first = false;
+        }
+    };
+    if (groups.empty()) return;
+    std::vector<Journal::RoomWrite> writes;
+    writes.reserve(groups.size());
+    for (auto& g : groups) writes.push_back(room_write(g));
+    try {
+        journal_.write(writes);
+        if (counters_.written) counters_.written(batch.size() - refused.size());
+        for (auto& g : groups) written(g);
+        return;
+    } catch (const std::exception& e) {
+        if (counters_.failed) counters_.failed();
+        if (groups.size() == 1) return failed(groups.front(), e.what());
+    }
+    // Room by room: a room whose own write fails (a bad row) does not hold up the others.
+    for (auto& g : groups) {
+        const Journal::RoomWrite one = room_write(g);
+        try {
+            journal_.write(std::span<const Journal::RoomWrite>(&one, 1));
+            if (counters_.written) counters_.written(g.passes.size());
+            written(g);
+        } catch (const std::exception& e) {
+            if (counters_.failed) counters_.failed();
+            failed(g, e.what());
+        }
+    }
 }
 
 }  // namespace spookludo::server

@@ -15,11 +15,16 @@
 // operating system's hands. A power cut or a kernel crash can lose the transactions written since
 // the last checkpoint's fsync (never corrupt the file); the server then resumes from an earlier
 // step, with the same dice (they come from the seeds), but people may have seen a later step.
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -95,6 +100,85 @@ private:
     db::Database& db_;
     HistoryStore* history_;
     std::unique_ptr<Statements> statements_;
+};
+
+// Group commit: the rooms' passes of the last few milliseconds in one transaction, written by a
+// thread of its own. A room hands each pass's ops over (submit) and holds that pass's messages
+// until its answer comes: written, or failed with the ops given back (the room keeps them and
+// tries again later; its messages stay held). Answers come on the writer's thread, in the order
+// of the submissions; a room's passes are written in the order it submitted them.
+//
+// A submission waits at most `window` for others, and not at all when it need not: a transaction
+// is written as soon as the rooms in the queue are half of those that wrote in the last second
+// (a single party, or rooms playing as fast as they can, each waiting for its own write, gain
+// nothing by waiting for rooms that are not coming).
+//
+// A transaction that fails is tried again room by room, so one room's bad write never pauses the
+// others. A room whose write failed is written no more (its later submissions come back failed,
+// untried: the journal never has a gap) until it submits with `retry`, which it does once every
+// earlier submission has been answered.
+class JournalWriter {
+public:
+    // One room's place in the journal. Only the writer's thread touches it once it is submitted.
+    struct Stream {
+        Stream(std::string c, std::int64_t created, std::int64_t next_seq = 1)
+            : code(std::move(c)), created_ms(created), seq(next_seq) {}
+        std::string code;
+        std::int64_t created_ms;
+        std::int64_t seq;         // the next event's number
+        bool failed = false;      // a write failed: nothing more until a retry
+        std::string failed_why;   // why
+        bool queued = false;      // it has a submission in the queue (under the writer's lock)
+        std::uint64_t seen = 0;   // the last second it was written in (the writer's count of rooms)
+    };
+    struct Answer {
+        std::optional<std::string> error;  // none: written
+        std::vector<JournalOp> ops;        // failed: the ops, given back in order
+    };
+    using Done = std::function<void(Answer)>;
+    struct Counters {
+        std::function<void(std::size_t passes)> written;  // a transaction was written, with that many passes
+        std::function<void()> failed;                     // a transaction failed
+    };
+
+    // `window`: how long a submission may wait for others to share its transaction; `max_passes`:
+    // a transaction takes at most that many (it is written at once when they are there).
+    JournalWriter(Journal& journal, std::chrono::microseconds window, std::size_t max_passes, Counters counters);
+    ~JournalWriter();  // stop()
+    JournalWriter(const JournalWriter&) = delete;
+    JournalWriter& operator=(const JournalWriter&) = delete;
+
+    void submit(std::shared_ptr<Stream> stream, std::vector<JournalOp> ops, bool retry, Done done);
+    // Writes what was submitted, answers it, and ends the thread. Submissions after it are
+    // answered failed at once.
+    void stop();
+
+private:
+    struct Submission {
+        std::shared_ptr<Stream> stream;
+        std::vector<JournalOp> ops;
+        bool retry;
+        Done done;
+        std::chrono::steady_clock::time_point at;
+    };
+    void run();
+    void write(std::vector<Submission>& batch);
+
+    Journal& journal_;
+    const std::chrono::microseconds window_;
+    const std::size_t max_passes_;
+    Counters counters_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::vector<Submission> queue_;
+    std::size_t queued_rooms_ = 0;  // distinct rooms in queue_
+    std::size_t enough_rooms_ = 1;  // write at once with this many (half of those active lately)
+    bool stopping_ = false;
+    // The writer's count of the rooms written in the current second and the one before.
+    std::uint64_t second_ = 1;
+    std::chrono::steady_clock::time_point second_began_ = std::chrono::steady_clock::now();
+    std::size_t rooms_this_second_ = 0, rooms_last_second_ = 0;
+    std::thread thread_;
 };
 
 }  // namespace spookludo::server

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
+#include <functional>
+#include <iterator>
 #include <optional>
 #include <random>
 #include <unordered_map>
@@ -124,6 +127,8 @@ std::string seat_label(int number) { return "seat " + std::to_string(number + 1)
 
 class RoomImpl final : public Room {
 public:
+    using Held = std::pair<std::shared_ptr<Peer>, std::shared_ptr<const std::string>>;  // text nullptr: close
+
     RoomImpl(net::io_context& io, Services& services, std::string code, GameOptions options,
              protocol::RoomSettings settings)
         : strand_(net::make_strand(io)),
@@ -163,8 +168,9 @@ public:
     }
 
     void shutdown(std::function<void()> done) override {
-        net::post(strand_, [self = self(), done = std::move(done)] {
-            if (self->services_.config.abandon_on_exit) {
+        net::post(strand_, [self = self(), done = std::move(done)]() mutable {
+            const bool restart = !self->services_.config.abandon_on_exit;
+            if (!restart) {
                 // Going away for good: a game in progress ends (a game being seeded too: its
                 // commitment is out, so its seed is revealed), and the room is not kept.
                 self->guarded("the shutdown", [&] {
@@ -175,16 +181,22 @@ public:
                     self->broadcast(Closing{"shutdown", "the server is shutting down"});
                 });
             } else {
-                // A restart: everything the room did is in the journal already (each pass wrote
-                // its part before its messages went out); the next start takes it up again.
+                // A restart: everything the room did is in the journal (or on its way: each pass
+                // handed its part over before its messages could go out); the next start takes
+                // it up again.
                 self->end_pass();
-                self->tell_now(Closing{"restart", "the server is restarting: the room is saved and goes on when it is "
-                                                  "back (reconnect with your seat's token)"});
             }
             self->stopped_ = true;
             self->closed_ = true;
             self->stop_timers();
-            done();
+            // Done once the journal has answered every pass (what it wrote goes out first).
+            self->when_settled_ = [self = self.get(), restart, done = std::move(done)] {
+                if (restart)
+                    self->tell_now(Closing{"restart", "the server is restarting: the room is saved and goes on when it "
+                                                      "is back (reconnect with your seat's token)"});
+                done();
+            };
+            self->settle();
         });
     }
 
@@ -231,13 +243,6 @@ private:
     }
     // Closes a connection after what was sent (or held) for it.
     void close_peer(const std::shared_ptr<Peer>& peer) { held_.push_back({peer, nullptr}); }
-    void release_held() {
-        auto held = std::exchange(held_, {});
-        for (auto& [peer, text] : held) {
-            if (text) peer->send(std::move(text));
-            else peer->close();
-        }
-    }
     // Straight out, past what is held: what says the server cannot save (its text shows
     // nothing of the game) and refusals while it cannot.
     template <class M>
@@ -1407,54 +1412,116 @@ private:
         return j;
     }
 
-    // The end of a pass (a message, a timer, a hang-up): what it changed goes to the journal in
-    // one transaction, then what it sent goes out. When the journal cannot take it, the room
-    // holds both and pauses (journal_fault); a retry writes them later, in order.
-    void end_pass() {
+    // The end of a pass (a message, a timer, a hang-up): what it changed goes to the journal's
+    // writer (group commit: the passes of many rooms in one transaction), and what it sent waits
+    // until the writer says it is written (written()). A pass that changed nothing sends at once,
+    // unless earlier passes' messages still wait: then after them. While the journal cannot take
+    // the room's writes (journal_fault), everything is held until a retry writes it.
+    void end_pass(bool retry = false) {
         if (stopped_) {
             ops_.clear();
             dirty_ = false;
             held_.clear();
             return;
         }
-        for (int round = 0; round < 8; ++round) {
-            // The room's state is written when it changed (a refused message changes nothing).
-            if (dirty_ && !closed_) {
-                json state = durable_state();
-                if (std::string text = state.dump(); text != journaled_state_) {
-                    journaled_state_ = std::move(text);
-                    state["decisions"] = decision_counter_;
-                    ops_.push_back({JournalOp::Kind::room, {}, state.dump()});
-                }
+        // The room's state is written when it changed (a refused message changes nothing).
+        if (dirty_ && !closed_) {
+            json state = durable_state();
+            if (std::string text = state.dump(); text != journaled_state_) {
+                journaled_state_ = std::move(text);
+                state["decisions"] = decision_counter_;
+                ops_.push_back({JournalOp::Kind::room, {}, state.dump()});
             }
-            dirty_ = false;
-            if (ops_.empty()) break;
-            if (services_.config.no_journal) {
-                for (const auto& op : ops_)
-                    if (op.finished) try {
-                            services_.history->add(*op.finished);
-                        } catch (const std::exception& e) {
-                            spdlog::error("room {}: the history cannot take game {}: {}", code_, op.finished->id, e.what());
-                        }
-            } else {
-                try {
-                    services_.journal->write(code_, created_ms_, ops_, journal_seq_);
-                } catch (const std::exception& e) {
-                    return journal_fault(e.what());
-                }
-                ++services_.metrics.journal_writes;
-            }
-            for (const auto& op : ops_)
-                if (op.finished) services_.export_record(*op.finished);
-            ops_.clear();
-            release_held();
-            if (journal_fault_) journal_back();  // may change the room again: another round
         }
-        if (ops_.empty() && !dirty_) release_held();
+        dirty_ = false;
+        if (services_.config.no_journal) {
+            for (const auto& op : ops_)
+                if (op.finished) try {
+                        services_.history->add(*op.finished);
+                        services_.export_record(*op.finished);
+                    } catch (const std::exception& e) {
+                        spdlog::error("room {}: the history cannot take game {}: {}", code_, op.finished->id, e.what());
+                    }
+            ops_.clear();
+            return release(held_);
+        }
+        if (journal_fault_) {
+            if (!retry) return;  // held until the retry
+            // Everything given back goes first, in order, once no earlier pass is unanswered.
+            if (settled_ != tickets_) return retry_later();
+            returned_.insert(returned_.end(), std::make_move_iterator(ops_.begin()), std::make_move_iterator(ops_.end()));
+            ops_ = std::exchange(returned_, {});
+            retry_ticket_ = submit(true);
+            return;
+        }
+        if (!ops_.empty()) submit(false);
+        else if (!held_.empty() && waiting_.empty()) release(held_);
+        else if (!held_.empty()) {
+            auto& last = waiting_.back().messages;  // after the passes before it
+            last.insert(last.end(), std::make_move_iterator(held_.begin()), std::make_move_iterator(held_.end()));
+            held_.clear();
+        }
+    }
+
+    // Hands this pass's ops to the journal's writer; its messages (and records to export) wait
+    // for the answer under a new ticket.
+    std::uint64_t submit(bool retry) {
+        if (!stream_) stream_ = std::make_shared<JournalWriter::Stream>(code_, created_ms_, journal_seq_);
+        const std::uint64_t ticket = ++tickets_;
+        Waiting w{ticket, std::exchange(held_, {}), {}};
+        for (const auto& op : ops_)
+            if (op.finished) w.finished.push_back(op.finished);
+        waiting_.push_back(std::move(w));
+        services_.journal_writer->submit(stream_, std::exchange(ops_, {}), retry,
+                                         [self = self(), ticket](JournalWriter::Answer answer) {
+                                             auto& strand = self->strand_;
+                                             net::post(strand, [self, ticket, answer = std::move(answer)]() mutable {
+                                                 self->written(ticket, std::move(answer));
+                                             });
+                                         });
+        return ticket;
+    }
+
+    // The writer's answer to a ticket: written (its messages, and those of the passes before it,
+    // go out), or failed (its ops come back, to be written first by the retry).
+    void written(std::uint64_t ticket, JournalWriter::Answer answer) {
+        ++settled_;
+        if (!answer.error) {
+            while (!waiting_.empty() && waiting_.front().ticket <= ticket) {
+                Waiting w = std::move(waiting_.front());
+                waiting_.pop_front();
+                for (const auto& f : w.finished) services_.export_record(*f);
+                release(w.messages);
+            }
+            if (!stopped_ && journal_fault_ && ticket == retry_ticket_) {
+                journal_back();
+                end_pass();
+            }
+        } else {
+            returned_.insert(returned_.end(), std::make_move_iterator(answer.ops.begin()),
+                             std::make_move_iterator(answer.ops.end()));
+            if (!stopped_) {
+                journal_fault(*answer.error);
+                end_pass();
+            }
+        }
+        settle();
+    }
+
+    // The shutdown's end, once every pass has its answer.
+    void settle() {
+        if (stopped_ && settled_ == tickets_ && when_settled_) std::exchange(when_settled_, {})();
+    }
+
+    void release(std::vector<Held>& messages) {
+        auto held = std::exchange(messages, {});
+        for (auto& [peer, text] : held) {
+            if (text) peer->send(std::move(text));
+            else peer->close();
+        }
     }
 
     void journal_fault(const std::string& why) {
-        ++services_.metrics.journal_write_failures;
         if (journal_fault_) services_.journal_failed(why);
         if (!journal_fault_) {
             ++services_.metrics.journal_paused_rooms;  // before /healthz hears of it
@@ -1475,12 +1542,16 @@ private:
                      "): the game is paused and goes on by itself when saving works again. Nothing is lost.";
             tell_now(n);
         }
-        // Tried again in a second (each try is a pass: the timer's guarded() ends it).
+        retry_later();
+    }
+
+    // Tried again in a second (each try is a pass of its own).
+    void retry_later() {
         journal_retry_ = std::make_shared<net::steady_timer>(strand_);
         journal_retry_->expires_after(std::chrono::seconds(1));
         journal_retry_->async_wait([self = self(), timer = journal_retry_](boost::system::error_code ec) {
             if (ec || self->stopped_ || self->journal_retry_ != timer) return;
-            self->guarded("the journal's retry", [] {});
+            self->end_pass(true);
         });
     }
 
@@ -1593,9 +1664,21 @@ private:
     std::vector<JournalOp> ops_;
     bool dirty_ = false;
     std::string journaled_state_;  // the room's state as last given to the journal
-    std::vector<std::pair<std::shared_ptr<Peer>, std::shared_ptr<const std::string>>> held_;  // nullptr: close
+    std::vector<Held> held_;  // this pass's messages
     std::int64_t created_ms_;
-    std::int64_t journal_seq_ = 1;
+    std::int64_t journal_seq_ = 1;  // the next event's number, as taken up (the stream has it after)
+    std::shared_ptr<JournalWriter::Stream> stream_;
+    // Passes handed to the writer (tickets_), answered (settled_), and their messages waiting for
+    // the answer, in order.
+    struct Waiting {
+        std::uint64_t ticket;
+        std::vector<Held> messages;
+        std::vector<std::shared_ptr<const FinishedGame>> finished;  // records to export once written
+    };
+    std::deque<Waiting> waiting_;
+    std::uint64_t tickets_ = 0, settled_ = 0, retry_ticket_ = 0;
+    std::vector<JournalOp> returned_;  // failed passes' ops, given back in order: the retry writes them first
+    std::function<void()> when_settled_;  // the shutdown's end
     std::optional<std::string> journal_fault_;
     std::shared_ptr<net::steady_timer> journal_retry_;
     bool stopped_ = false;  // the server stopped: nothing more is written or sent

@@ -99,8 +99,12 @@ std::string Metrics::prometheus_text() {
           record_write_failures);
     gauge("spookludo_records_pending", "Record files of --export-records held in memory until they can be written.",
           "gauge", records_pending);
-    gauge("spookludo_journal_writes_total", "Journal transactions written (one per room step that changed something).",
-          "counter", journal_writes);
+    gauge("spookludo_journal_writes_total",
+          "Journal transactions written (each holds the room passes of a few milliseconds: group commit).", "counter",
+          journal_writes);
+    gauge("spookludo_journal_passes_total",
+          "Room passes written to the journal (a message or a timer that changed something).", "counter",
+          journal_passes);
     gauge("spookludo_journal_write_failures_total",
           "Journal transactions that failed (a full disk, a read-only file, ...; each retry counts).", "counter",
           journal_write_failures);
@@ -749,6 +753,15 @@ Services::Services(const Config& c)
       history(std::make_unique<HistoryStore>(*database, HistoryLimits{c.records_kept, c.bot_records_kept}, &metrics)),
       journal(std::make_unique<Journal>(*database, history.get())) {
     import_record_files(c, *history, *journal);
+    if (!c.no_journal)
+        journal_writer = std::make_unique<JournalWriter>(
+            *journal, std::chrono::milliseconds(c.journal_window_ms), 512,
+            JournalWriter::Counters{.written =
+                                        [this](std::size_t passes) {
+                                            ++metrics.journal_writes;
+                                            metrics.journal_passes += static_cast<long>(passes);
+                                        },
+                                    .failed = [this] { ++metrics.journal_write_failures; }});
     if (!c.export_records.empty())
         exported = std::make_unique<RecordStore>(
             c.export_records, RecordLimits{.human_kept = c.records_kept, .bot_kept = c.bot_records_kept}, &metrics);

@@ -65,7 +65,8 @@ struct Metrics {
     std::atomic<long> records_written_on_retry{0};
     std::atomic<long> records_dropped{0};  // given up on: never written
     // The journal (journal.h).
-    std::atomic<long> journal_writes{0};          // transactions written (one per room pass that changed something)
+    std::atomic<long> journal_writes{0};          // transactions written (each holds the passes of several rooms)
+    std::atomic<long> journal_passes{0};          // room passes written (one per message or timer that changed something)
     std::atomic<long> journal_write_failures{0};  // transactions that failed (each retry counts)
     std::atomic<long> journal_paused_rooms{0};    // rooms waiting for the journal to take their writes
     std::atomic<long> rooms_resumed{0};           // rooms taken up again from the journal at start
@@ -256,6 +257,9 @@ struct Services {
     std::unique_ptr<HistoryStore> history;
     // The open rooms' journal, in the same database.
     std::unique_ptr<Journal> journal;
+    // Writes the rooms' passes to it, many in a transaction (none with --no-journal). Stopped
+    // (what is queued written) before the rooms' io_context goes.
+    std::unique_ptr<JournalWriter> journal_writer;
     // The record files of --export-records (none without it).
     std::unique_ptr<RecordStore> exported;
     // When the previous run stopped (Unix ms): its clean stop, else its last sign of life; 0 when
