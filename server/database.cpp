@@ -64,7 +64,24 @@ CREATE TABLE server_marks (
 );
 )sql";
 
-constexpr Migration kMigrations[] = {{1, kSchema1}, {2, kSchema2}};
+// Version 3: the events of all rooms in one table in the order they were written (each
+// transaction appends to the same last pages instead of one page per room), and each game's
+// first event: a room's events from there on are its game's; those before are dead, deleted in
+// ranges from the oldest (journal.cpp).
+constexpr std::string_view kSchema3 = R"sql(
+CREATE TABLE journal_events (
+    id    INTEGER PRIMARY KEY,      -- the order of writing, across rooms
+    code  TEXT NOT NULL,
+    seq   INTEGER NOT NULL,         -- the room's order
+    kind  TEXT NOT NULL,            -- seed | advance | choice | resolve
+    data  TEXT NOT NULL             -- JSON
+);
+ALTER TABLE room_games ADD COLUMN first_event INTEGER NOT NULL DEFAULT 0;
+INSERT INTO journal_events (code, seq, kind, data) SELECT code, seq, kind, data FROM room_events ORDER BY code, seq;
+DROP TABLE room_events;
+)sql";
+
+constexpr Migration kMigrations[] = {{1, kSchema1}, {2, kSchema2}, {3, kSchema3}};
 
 // SQLite's words, and the system's when the operating system refused (a full disk, a read-only
 // file system: "disk I/O error (Read-only file system)").
@@ -93,7 +110,7 @@ Database::Database(const std::filesystem::path& file, std::span<const Migration>
             throw Error("cannot create the database " + file.string() + ": " + std::strerror(errno), SQLITE_CANTOPEN);
         if (fd >= 0) ::close(fd);
     }
-    const int rc = sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, nullptr);
+    const int rc = sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
         const std::string why = message_of(db_, rc);
         sqlite3_close_v2(db_);

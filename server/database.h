@@ -68,7 +68,8 @@ public:
     std::int64_t changes() const;  // rows the last statement changed
     sqlite3* handle() const noexcept { return db_; }
     // The connection is used by one thread at a time: whoever uses it (the history, the journal)
-    // holds this lock for the whole of what it does, its transaction included.
+    // holds this lock for the whole of what it does, its transaction included (and its statements'
+    // ends). SQLite's own per-call locking is off (SQLITE_OPEN_NOMUTEX): this lock is the one.
     std::mutex& mutex() noexcept { return mutex_; }
 
 private:

@@ -12,18 +12,29 @@ namespace spookludo::server {
 // A room's pass is a few rows: the statements are prepared once (preparing costs as much as
 // running them), and the transaction's BEGIN, COMMIT and ROLLBACK are statements too.
 struct Journal::Statements {
-    db::Statement begin, commit, rollback, room, game, event, forget_events, forget_game, forget_room;
+    db::Statement begin, commit, rollback, room, game, event, forget_game, forget_room, forget_below, sweep;
     explicit Statements(db::Database& d)
         : begin(d, "BEGIN IMMEDIATE"),
           commit(d, "COMMIT"),
           rollback(d, "ROLLBACK"),
           room(d, "INSERT INTO rooms (code, created_ms, state) VALUES (?1, ?2, ?3) "
                   "ON CONFLICT (code) DO UPDATE SET state = excluded.state"),
-          game(d, "INSERT OR REPLACE INTO room_games (code, game) VALUES (?1, ?2)"),
-          event(d, "INSERT INTO room_events (code, seq, kind, data) VALUES (?1, ?2, ?3, ?4)"),
-          forget_events(d, "DELETE FROM room_events WHERE code = ?1"),
+          game(d, "INSERT INTO room_games (code, game, first_event) VALUES (?1, ?2, ?3) "
+                  "ON CONFLICT (code) DO UPDATE SET game = excluded.game"),
+          event(d, "INSERT INTO journal_events (id, code, seq, kind, data) VALUES (?1, ?2, ?3, ?4, ?5)"),
           forget_game(d, "DELETE FROM room_games WHERE code = ?1"),
-          forget_room(d, "DELETE FROM rooms WHERE code = ?1") {}
+          forget_room(d, "DELETE FROM rooms WHERE code = ?1"),
+          forget_below(d, "DELETE FROM journal_events WHERE id < ?1"),
+          sweep(d, "DELETE FROM journal_events WHERE id >= ?1 AND id < ?2 AND NOT EXISTS (SELECT 1 FROM room_games g "
+                   "WHERE g.code = journal_events.code AND journal_events.id >= g.first_event)") {}
+};
+
+// What a transaction did to the events table, applied to the journal's picture of it once the
+// transaction is committed.
+struct Journal::Change {
+    enum class Kind : unsigned char { game, event, over } kind;
+    const std::string* code;
+    std::int64_t first_event = 0;  // game: a game begun here
 };
 
 namespace {
@@ -33,10 +44,38 @@ void run(db::Statement& s) {
     s.run();
 }
 
+// Dead events are deleted once this many are below the oldest game's first; a sweep past a long
+// game (one paused for hours holds every later game's events back) starts when the table has
+// more than kSweepFactor times the live events and kSweepSlack besides, and deletes kSweepChunk
+// ids a transaction.
+constexpr std::int64_t kForgetChunk = 2048;
+constexpr std::int64_t kSweepFactor = 4;
+constexpr std::int64_t kSweepSlack = 50000;
+constexpr std::int64_t kSweepChunk = 2048;
+
 }  // namespace
 
 Journal::Journal(db::Database& db, HistoryStore* history)
-    : db_(db), history_(history), statements_(std::make_unique<Statements>(db)) {}
+    : db_(db), history_(history), statements_(std::make_unique<Statements>(db)) {
+    std::lock_guard lock(db_.mutex());
+    auto g = db_.prepare("SELECT code, first_event FROM room_games");
+    while (g.step()) {
+        games_[g.text(0)] = {g.int64(1), 0};
+        firsts_.insert(g.int64(1));
+        next_event_ = std::max(next_event_, g.int64(1));  // a game without events yet starts there
+    }
+    auto e = db_.prepare("SELECT id, code FROM journal_events ORDER BY id");
+    while (e.step()) {
+        ++rows_;
+        next_event_ = std::max(next_event_, e.int64(0) + 1);
+        if (deleted_below_ == 0) deleted_below_ = e.int64(0);
+        if (auto it = games_.find(e.text(1)); it != games_.end() && e.int64(0) >= it->second.first_event) {
+            ++it->second.events;
+            ++live_rows_;
+        }
+    }
+    if (deleted_below_ == 0) deleted_below_ = next_event_;
+}
 Journal::~Journal() = default;
 
 void Journal::write(const std::string& code, std::int64_t created_ms, const std::vector<JournalOp>& ops,
@@ -52,6 +91,9 @@ void Journal::write(std::span<const RoomWrite> rooms) {
     std::vector<std::int64_t> next;
     next.reserve(rooms.size());
     std::vector<HistoryStore::Added> added;
+    std::vector<Change> changes;
+    std::int64_t id = next_event_;
+    std::unordered_map<std::string_view, bool> playing;  // rooms whose game began or ended in this transaction
     run(st.begin);
     try {
         for (const auto& room : rooms) {
@@ -63,22 +105,32 @@ void Journal::write(std::span<const RoomWrite> rooms) {
                         st.room.reset();
                         st.room.bind(1, code).bind(2, room.created_ms).bind(3, op.text).run();
                         break;
-                    case JournalOp::Kind::game:
+                    case JournalOp::Kind::game: {
+                        // A game begun here starts at the next event; a game already there keeps its first.
+                        auto p = playing.find(code);
+                        const bool begun = p != playing.end() ? !p->second : !games_.contains(code);
                         st.game.reset();
-                        st.game.bind(1, code).bind(2, op.text).run();
+                        st.game.bind(1, code).bind(2, op.text).bind(3, id).run();
+                        if (begun) {
+                            changes.push_back({Change::Kind::game, &code, id});
+                            playing[code] = true;
+                        }
                         break;
+                    }
                     case JournalOp::Kind::event:
                         st.event.reset();
-                        st.event.bind(1, code).bind(2, n++).bind(3, op.kind).bind(4, op.text).run();
+                        st.event.bind(1, id++).bind(2, code).bind(3, n++).bind(4, op.kind).bind(5, op.text).run();
+                        changes.push_back({Change::Kind::event, &code});
                         break;
                     case JournalOp::Kind::game_over:
                         if (op.finished && history_) added.push_back(history_->insert(*op.finished));
                         [[fallthrough]];
                     case JournalOp::Kind::closed:
-                        for (db::Statement* s : {&st.forget_events, &st.forget_game}) {
-                            s->reset();
-                            s->bind(1, code).run();
-                        }
+                        // The game's events are dead from here (deleted later, in ranges).
+                        st.forget_game.reset();
+                        st.forget_game.bind(1, code).run();
+                        changes.push_back({Change::Kind::over, &code});
+                        playing[code] = false;
                         if (op.op == JournalOp::Kind::closed) {
                             st.forget_room.reset();
                             st.forget_room.bind(1, code).run();
@@ -99,6 +151,59 @@ void Journal::write(std::span<const RoomWrite> rooms) {
         throw;
     }
     for (std::size_t i = 0; i < rooms.size(); ++i) rooms[i].seq = next[i];
+    next_event_ = id;
+    apply(changes);
+    tidy();
+}
+
+void Journal::apply(const std::vector<Change>& changes) {
+    for (const auto& c : changes) {
+        switch (c.kind) {
+            case Change::Kind::game:
+                if (games_.try_emplace(*c.code, LiveGame{c.first_event, 0}).second) firsts_.insert(c.first_event);
+                break;
+            case Change::Kind::event:
+                ++rows_;
+                if (auto it = games_.find(*c.code); it != games_.end()) {
+                    ++it->second.events;
+                    ++live_rows_;
+                }
+                break;
+            case Change::Kind::over:
+                if (auto it = games_.find(*c.code); it != games_.end()) {
+                    live_rows_ -= it->second.events;
+                    firsts_.erase(firsts_.find(it->second.first_event));
+                    games_.erase(it);
+                }
+                break;
+        }
+    }
+}
+
+// Deletes dead events, a range at a time, each in a transaction of its own after the rooms'
+// (a failure only leaves them for later).
+void Journal::tidy() {
+    Statements& st = *statements_;
+    try {
+        const std::int64_t oldest = firsts_.empty() ? next_event_ : *firsts_.begin();
+        if (oldest - deleted_below_ >= kForgetChunk) {
+            st.forget_below.reset();
+            st.forget_below.bind(1, oldest).run();
+            rows_ -= db_.changes();
+            deleted_below_ = oldest;
+            if (sweep_at_ < oldest) sweep_at_ = sweep_at_ ? oldest : 0;
+        }
+        if (!sweep_at_ && rows_ > kSweepFactor * live_rows_ + kSweepSlack) sweep_at_ = deleted_below_;
+        if (sweep_at_) {
+            const std::int64_t to = std::min(sweep_at_ + kSweepChunk, next_event_);
+            st.sweep.reset();
+            st.sweep.bind(1, sweep_at_).bind(2, to).run();
+            rows_ -= db_.changes();
+            sweep_at_ = to >= next_event_ ? 0 : to;
+        }
+    } catch (const std::exception&) {
+        // the rows stay until a later write deletes them
+    }
 }
 
 std::vector<SavedRoom> Journal::load() {
@@ -106,13 +211,23 @@ std::vector<SavedRoom> Journal::load() {
     std::vector<SavedRoom> rooms;
     auto r = db_.prepare("SELECT code, created_ms, state FROM rooms ORDER BY created_ms, code");
     while (r.step()) rooms.push_back(SavedRoom{r.text(0), r.int64(1), r.text(2), std::nullopt, {}});
+    std::unordered_map<std::string_view, SavedRoom*> by_code;
     for (auto& room : rooms) {
+        by_code[room.code] = &room;
         auto g = db_.prepare("SELECT game FROM room_games WHERE code = ?1");
         g.bind(1, room.code);
         if (g.step()) room.game = g.text(0);
-        auto e = db_.prepare("SELECT seq, kind, data FROM room_events WHERE code = ?1 ORDER BY seq");
-        e.bind(1, room.code);
-        while (e.step()) room.events.push_back({e.int64(0), e.text(1), e.text(2)});
+    }
+    // The live events: a game's, from its first on (in the order written, which is each room's).
+    const std::int64_t oldest = firsts_.empty() ? next_event_ : *firsts_.begin();
+    auto e = db_.prepare("SELECT id, code, seq, kind, data FROM journal_events WHERE id >= ?1 ORDER BY id");
+    e.bind(1, oldest);
+    while (e.step()) {
+        const std::string code = e.text(1);
+        auto g = games_.find(code);
+        auto r = by_code.find(code);
+        if (g == games_.end() || e.int64(0) < g->second.first_event || r == by_code.end() || !r->second->game) continue;
+        r->second->events.push_back({e.int64(2), e.text(3), e.text(4)});
     }
     return rooms;
 }

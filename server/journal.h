@@ -21,10 +21,12 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <optional>
 #include <span>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -97,9 +99,23 @@ public:
 
 private:
     struct Statements;  // prepared once, used under the database's lock
+    struct Change;
+    void apply(const std::vector<Change>& changes);
+    void tidy();
     db::Database& db_;
     HistoryStore* history_;
     std::unique_ptr<Statements> statements_;
+    // The events table as the journal knows it (under the database's lock): the next event's id,
+    // each game in progress (its first event, its events), the rows in the table and how many of
+    // them are live, where the dead ones are deleted up to, and a sweep past a long game.
+    struct LiveGame {
+        std::int64_t first_event;
+        std::int64_t events;
+    };
+    std::int64_t next_event_ = 1;
+    std::unordered_map<std::string, LiveGame> games_;
+    std::multiset<std::int64_t> firsts_;  // the games' first events
+    std::int64_t rows_ = 0, live_rows_ = 0, deleted_below_ = 0, sweep_at_ = 0;
 };
 
 // Group commit: the rooms' passes of the last few milliseconds in one transaction, written by a
