@@ -323,9 +323,12 @@ int run_app(int argc, char** argv) {
     // every client, then stop.
     net::signal_set signals(io, SIGINT, SIGTERM);
     net::steady_timer grace(io);
+    net::steady_timer stop_deadline(io);
     // Runs once every room has finished its shutdown: stop accepting, let the last messages go
     // out, stop.
+    std::atomic<bool> finished{false};  // the rooms all done, or the deadline: whichever comes first
     const std::function<void()> finish = [&] {
+        if (finished.exchange(true)) return;
         services.mark_stop();
         network->stop();
         grace.expires_after(std::chrono::milliseconds(300));
@@ -337,12 +340,20 @@ int run_app(int argc, char** argv) {
         hangups.cancel();
         services.shutting_down = true;  // the sign of life stops at its next beat
         auto rooms = services.registry.all();
-        if (rooms.empty()) return finish();
+        if (rooms.empty()) return net::post(io, finish);
         auto left = std::make_shared<std::atomic<std::size_t>>(rooms.size());
         for (auto& room : rooms)
             room->shutdown([left, &io, &finish] {
                 if (--*left == 0) net::post(io, finish);
             });
+        // A disk that hangs does not hold the stop for ever: what is not written by then was never
+        // sent to anyone, and the next start takes the rooms up from what was.
+        stop_deadline.expires_after(std::chrono::seconds(20));
+        stop_deadline.async_wait([&, left](boost::system::error_code timer_ec) {
+            if (timer_ec || *left == 0) return;
+            spdlog::error("{} rooms did not finish saving within 20 s: stopping without them", left->load());
+            net::post(io, finish);
+        });
     });
 
     // Solve the pools' boards off the I/O threads, so that rooms find them ready.

@@ -7,6 +7,8 @@
 #include "database.h"
 #include "history.h"
 
+#include <sqlite3.h>
+
 namespace spookludo::server {
 
 // A room's pass is a few rows: the statements are prepared once (preparing costs as much as
@@ -48,7 +50,11 @@ void run(db::Statement& s) {
 // game (one paused for hours holds every later game's events back) starts when the table has
 // more than kSweepFactor times the live events and kSweepSlack besides, and deletes kSweepChunk
 // ids a transaction.
+// Both go further in one transaction when the transaction wrote more events than a chunk (they
+// keep ahead of the writing), and the prefix deletes at most kForgetMost at a time (the lock is
+// held meanwhile).
 constexpr std::int64_t kForgetChunk = 2048;
+constexpr std::int64_t kForgetMost = 16384;
 constexpr std::int64_t kSweepFactor = 4;
 constexpr std::int64_t kSweepSlack = 50000;
 constexpr std::int64_t kSweepChunk = 2048;
@@ -142,18 +148,32 @@ void Journal::write(std::span<const RoomWrite> rooms) {
         }
         run(st.commit);
         for (const auto& a : added) history_->counted(a);
-    } catch (...) {
+    } catch (const db::Error& e) {
         try {
             run(st.rollback);
         } catch (...) {
             // SQLite rolls back by itself when a statement failed badly enough
         }
+        // An event id already taken (the picture and the file disagree: never seen, but it would
+        // stop every room for good): the next id is read again from the file.
+        if ((e.code() & 0xff) == SQLITE_CONSTRAINT) try {
+                auto m = db_.prepare("SELECT coalesce(max(id), 0) + 1 FROM journal_events");
+                if (m.step()) next_event_ = std::max(next_event_, m.int64(0));
+            } catch (...) {
+            }
+        throw;
+    } catch (...) {
+        try {
+            run(st.rollback);
+        } catch (...) {
+        }
         throw;
     }
     for (std::size_t i = 0; i < rooms.size(); ++i) rooms[i].seq = next[i];
+    const std::int64_t written = id - next_event_;
     next_event_ = id;
     apply(changes);
-    tidy();
+    tidy(written);
 }
 
 void Journal::apply(const std::vector<Change>& changes) {
@@ -182,20 +202,21 @@ void Journal::apply(const std::vector<Change>& changes) {
 
 // Deletes dead events, a range at a time, each in a transaction of its own after the rooms'
 // (a failure only leaves them for later).
-void Journal::tidy() {
+void Journal::tidy(std::int64_t written) {
     Statements& st = *statements_;
     try {
         const std::int64_t oldest = firsts_.empty() ? next_event_ : *firsts_.begin();
         if (oldest - deleted_below_ >= kForgetChunk) {
+            const std::int64_t below = std::min(oldest, deleted_below_ + std::max(kForgetMost, 2 * written));
             st.forget_below.reset();
-            st.forget_below.bind(1, oldest).run();
+            st.forget_below.bind(1, below).run();
             rows_ -= db_.changes();
-            deleted_below_ = oldest;
-            if (sweep_at_ < oldest) sweep_at_ = sweep_at_ ? oldest : 0;
+            deleted_below_ = below;
+            if (sweep_at_ && sweep_at_ < below) sweep_at_ = below;
         }
         if (!sweep_at_ && rows_ > kSweepFactor * live_rows_ + kSweepSlack) sweep_at_ = deleted_below_;
         if (sweep_at_) {
-            const std::int64_t to = std::min(sweep_at_ + kSweepChunk, next_event_);
+            const std::int64_t to = std::min(sweep_at_ + kSweepChunk + 2 * written, next_event_);
             st.sweep.reset();
             st.sweep.bind(1, sweep_at_).bind(2, to).run();
             rows_ -= db_.changes();
@@ -225,9 +246,10 @@ std::vector<SavedRoom> Journal::load() {
     while (e.step()) {
         const std::string code = e.text(1);
         auto g = games_.find(code);
-        auto r = by_code.find(code);
-        if (g == games_.end() || e.int64(0) < g->second.first_event || r == by_code.end() || !r->second->game) continue;
-        r->second->events.push_back({e.int64(2), e.text(3), e.text(4)});
+        auto room = by_code.find(code);
+        if (g == games_.end() || e.int64(0) < g->second.first_event || room == by_code.end() || !room->second->game)
+            continue;
+        room->second->events.push_back({e.int64(2), e.text(3), e.text(4)});
     }
     return rooms;
 }
@@ -298,9 +320,19 @@ void JournalWriter::run() {
         while (!stopping_ && queue_.size() < max_passes_ && queued_rooms_ < enough_rooms_ &&
                std::chrono::steady_clock::now() < until)
             wake_.wait_until(lock, until);
-        batch.swap(queue_);
-        for (auto& s : batch) s.stream->queued = false;
-        queued_rooms_ = 0;
+        if (queue_.size() <= max_passes_) {
+            batch.swap(queue_);
+            for (auto& s : batch) s.stream->queued = false;
+            queued_rooms_ = 0;
+        } else {
+            // A transaction of max_passes_; the rest waits for the next (in order).
+            const auto cut = queue_.begin() + static_cast<std::ptrdiff_t>(max_passes_);
+            batch.assign(std::make_move_iterator(queue_.begin()), std::make_move_iterator(cut));
+            queue_.erase(queue_.begin(), cut);
+            for (auto& s : batch) s.stream->queued = false;
+            queued_rooms_ = 0;
+            for (auto& s : queue_) queued_rooms_ += !std::exchange(s.stream->queued, true);
+        }
         lock.unlock();
         // The rooms active lately (each counted once a second).
         const auto now = std::chrono::steady_clock::now();

@@ -101,7 +101,7 @@ private:
     struct Statements;  // prepared once, used under the database's lock
     struct Change;
     void apply(const std::vector<Change>& changes);
-    void tidy();
+    void tidy(std::int64_t written);
     db::Database& db_;
     HistoryStore* history_;
     std::unique_ptr<Statements> statements_;
@@ -121,8 +121,8 @@ private:
 // Group commit: the rooms' passes of the last few milliseconds in one transaction, written by a
 // thread of its own. A room hands each pass's ops over (submit) and holds that pass's messages
 // until its answer comes: written, or failed with the ops given back (the room keeps them and
-// tries again later; its messages stay held). Answers come on the writer's thread, in the order
-// of the submissions; a room's passes are written in the order it submitted them.
+// tries again later; its messages stay held). Answers come on the writer's thread, each room's in
+// the order of its submissions; a room's passes are written in the order it submitted them.
 //
 // A submission waits at most `window` for others, and not at all when it need not: a transaction
 // is written as soon as the rooms in the queue are half of those that wrote in the last second

@@ -227,6 +227,7 @@ private:
                 if (table_ || state_ == RoomState::seeding) end_game(GameStatus::abandoned, "an internal error");
             } catch (const std::exception& again) {
                 spdlog::error("room {}: ending the game after that failed too: {}", code_, again.what());
+                ops_.push_back({JournalOp::Kind::game_over, {}, {}});  // the journal forgets it too
                 table_.reset();
                 publication_.reset();
                 state_ = RoomState::lobby;
@@ -939,7 +940,9 @@ private:
         ops_.push_back({JournalOp::Kind::closed, {}, {}});
         step_timer_.cancel();
         auto_start_timer_.cancel();
-        services_.registry.remove(code_);
+        // The code is free once the journal has forgotten the room (written()): a new room under
+        // it must not be forgotten with this one.
+        forget_code_ = true;
         --services_.metrics.rooms;
         spdlog::info("room {}: closed (nobody left)", code_);
     }
@@ -1123,8 +1126,19 @@ private:
             fire(now.next, now.epoch);
         }
         pumping_ = false;
-        // The rest after what else waits for this thread.
-        if (immediate_) net::post(strand_, [self = self()] { self->guarded("a game step", [&] { self->run_immediate(); }); });
+        if (immediate_ && !immediate_posted_) continue_immediate();
+    }
+    // The rest after what else waits for this thread, and once the journal is no more than a few
+    // passes behind (a room of bots at zero pace would otherwise run ahead of it without bound;
+    // written() goes on).
+    static constexpr std::uint64_t kPassesAhead = 4;
+    void continue_immediate() {
+        if (tickets_ - settled_ >= kPassesAhead) return;
+        immediate_posted_ = true;
+        net::post(strand_, [self = self()] {
+            self->immediate_posted_ = false;
+            self->guarded("a game step", [&] { self->run_immediate(); });
+        });
     }
 
     void fire(Next next, std::uint64_t epoch) {
@@ -1443,18 +1457,20 @@ private:
                         spdlog::error("room {}: the history cannot take game {}: {}", code_, op.finished->id, e.what());
                     }
             ops_.clear();
+            if (std::exchange(forget_code_, false)) services_.registry.remove(code_);
             return release(held_);
         }
         if (journal_fault_) {
             if (!retry) return;  // held until the retry
             // Everything given back goes first, in order, once no earlier pass is unanswered.
             if (settled_ != tickets_) return retry_later();
+            auto finished = finished_in(ops_);  // the given-back passes' records wait with their messages already
             returned_.insert(returned_.end(), std::make_move_iterator(ops_.begin()), std::make_move_iterator(ops_.end()));
             ops_ = std::exchange(returned_, {});
-            retry_ticket_ = submit(true);
+            retry_ticket_ = submit(true, std::move(finished));
             return;
         }
-        if (!ops_.empty()) submit(false);
+        if (!ops_.empty()) submit(false, finished_in(ops_));
         else if (!held_.empty() && waiting_.empty()) release(held_);
         else if (!held_.empty()) {
             auto& last = waiting_.back().messages;  // after the passes before it
@@ -1465,20 +1481,27 @@ private:
 
     // Hands this pass's ops to the journal's writer; its messages (and records to export) wait
     // for the answer under a new ticket.
-    std::uint64_t submit(bool retry) {
+    static std::vector<std::shared_ptr<const FinishedGame>> finished_in(const std::vector<JournalOp>& ops) {
+        std::vector<std::shared_ptr<const FinishedGame>> finished;
+        for (const auto& op : ops)
+            if (op.finished) finished.push_back(op.finished);
+        return finished;
+    }
+
+    std::uint64_t submit(bool retry, std::vector<std::shared_ptr<const FinishedGame>> finished) {
         if (!stream_) stream_ = std::make_shared<JournalWriter::Stream>(code_, created_ms_, journal_seq_);
         const std::uint64_t ticket = ++tickets_;
-        Waiting w{ticket, std::exchange(held_, {}), {}};
-        for (const auto& op : ops_)
-            if (op.finished) w.finished.push_back(op.finished);
-        waiting_.push_back(std::move(w));
-        services_.journal_writer->submit(stream_, std::exchange(ops_, {}), retry,
-                                         [self = self(), ticket](JournalWriter::Answer answer) {
-                                             auto& strand = self->strand_;
-                                             net::post(strand, [self, ticket, answer = std::move(answer)]() mutable {
-                                                 self->written(ticket, std::move(answer));
-                                             });
-                                         });
+        if (std::exchange(forget_code_, false)) forget_code_ticket_ = ticket;
+        waiting_.push_back({ticket, std::exchange(held_, {}), std::move(finished)});
+        // The answer holds the room until it is on the room's strand (the room is never let go
+        // on the writer's thread).
+        services_.journal_writer->submit(
+            stream_, std::exchange(ops_, {}), retry, [self = self(), ticket](JournalWriter::Answer answer) mutable {
+                auto* strand = &self->strand_;
+                net::post(*strand, [self = std::move(self), ticket, answer = std::move(answer)]() mutable {
+                    self->written(ticket, std::move(answer));
+                });
+            });
         return ticket;
     }
 
@@ -1493,6 +1516,10 @@ private:
                 for (const auto& f : w.finished) services_.export_record(*f);
                 release(w.messages);
             }
+            if (forget_code_ticket_ && ticket >= forget_code_ticket_) {
+                forget_code_ticket_ = 0;
+                services_.registry.remove(code_);
+            }
             if (!stopped_ && journal_fault_ && ticket == retry_ticket_) {
                 journal_back();
                 end_pass();
@@ -1506,6 +1533,8 @@ private:
             }
         }
         settle();
+        // A room playing at zero pace that waited for the journal goes on.
+        if (immediate_ && !pumping_ && !immediate_posted_ && !stopped_) continue_immediate();
     }
 
     // The shutdown's end, once every pass has its answer.
@@ -1679,6 +1708,9 @@ private:
     std::uint64_t tickets_ = 0, settled_ = 0, retry_ticket_ = 0;
     std::vector<JournalOp> returned_;  // failed passes' ops, given back in order: the retry writes them first
     std::function<void()> when_settled_;  // the shutdown's end
+    bool forget_code_ = false;                // the room closed: its code goes once that is written
+    std::uint64_t forget_code_ticket_ = 0;    // the ticket that writes it
+    bool immediate_posted_ = false;           // run_immediate is on its way
     std::optional<std::string> journal_fault_;
     std::shared_ptr<net::steady_timer> journal_retry_;
     bool stopped_ = false;  // the server stopped: nothing more is written or sent

@@ -78,9 +78,9 @@ void TestServer::shutdown() {
     if (impl_->down.exchange(true)) return;
     impl_->services.shutting_down = true;
     auto rooms = impl_->services.registry.all();
-    std::atomic<std::size_t> left{rooms.size()};
-    for (auto& room : rooms) room->shutdown([&left] { --left; });
-    for (int i = 0; i < 500 && left > 0; ++i) std::this_thread::sleep_for(10ms);
+    auto left = std::make_shared<std::atomic<std::size_t>>(rooms.size());
+    for (auto& room : rooms) room->shutdown([left] { --*left; });
+    for (int i = 0; i < 500 && *left > 0; ++i) std::this_thread::sleep_for(10ms);
     impl_->services.mark_stop();
     impl_->network->stop();
     std::this_thread::sleep_for(100ms);

@@ -386,6 +386,9 @@ struct WriterFixture {
     db::Database d{dir.path / "spookludo.db"};
     server::Journal journal{d, nullptr};
     std::atomic<long> transactions{0}, passes{0}, failures{0};
+    std::mutex m;
+    std::vector<std::pair<std::string, std::optional<std::string>>> answers;  // room, error
+    std::vector<std::vector<server::JournalOp>> given_back;                    // each answer's ops
     server::JournalWriter writer{journal, std::chrono::milliseconds(50), 512,
                                  server::JournalWriter::Counters{.written =
                                                                      [this](std::size_t n) {
@@ -393,13 +396,17 @@ struct WriterFixture {
                                                                          passes += static_cast<long>(n);
                                                                      },
                                                                  .failed = [this] { ++failures; }}};
-    std::mutex m;
-    std::vector<std::pair<std::string, std::optional<std::string>>> answers;  // room, error
+    ~WriterFixture() { writer.stop(); }
+    void exec(const std::string& sql) {
+        std::lock_guard lock(d.mutex());
+        d.exec(sql);
+    }
     void submit(const std::shared_ptr<server::JournalWriter::Stream>& s, std::vector<server::JournalOp> ops,
                 bool retry = false) {
         writer.submit(s, std::move(ops), retry, [this, code = s->code](server::JournalWriter::Answer a) {
             std::lock_guard lock(m);
             answers.emplace_back(code, a.error);
+            given_back.push_back(std::move(a.ops));
         });
     }
     std::size_t answered() {
@@ -416,7 +423,9 @@ std::vector<server::JournalOp> begin_game() {
     return {{server::JournalOp::Kind::room, {}, "{}"}, {server::JournalOp::Kind::game, {}, "{}"},
             {server::JournalOp::Kind::event, "seed", "{}"}};
 }
-std::vector<server::JournalOp> step() { return {{server::JournalOp::Kind::event, "advance", "{}"}}; }
+std::vector<server::JournalOp> step(const std::string& text = "{}") {
+    return {{server::JournalOp::Kind::event, "advance", text}};
+}
 
 }  // namespace
 
@@ -426,7 +435,7 @@ TEST_CASE("journal: group commit: the steps of many rooms share a transaction, e
     for (int i = 0; i < 40; ++i) rooms.push_back(std::make_shared<server::JournalWriter::Stream>(std::to_string(1000 + i), 0));
     for (auto& r : rooms) f.submit(r, begin_game());
     for (int k = 0; k < 3; ++k)
-        for (auto& r : rooms) f.submit(r, step());
+        for (auto& r : rooms) f.submit(r, step(r->code + "/" + std::to_string(k)));
     f.wait_for(160);
     CHECK(f.passes == 160);
     CHECK(f.transactions < 20);  // 160 steps in a few transactions, not 160
@@ -437,6 +446,7 @@ TEST_CASE("journal: group commit: the steps of many rooms share a transaction, e
         REQUIRE(r.events.size() == 4);
         for (std::size_t i = 0; i < r.events.size(); ++i) CHECK(r.events[i].seq == static_cast<std::int64_t>(i + 1));
         CHECK(r.events[0].kind == "seed");
+        for (std::size_t k = 0; k < 3; ++k) CHECK(r.events[k + 1].text == r.code + "/" + std::to_string(k));
     }
 }
 
@@ -447,28 +457,44 @@ TEST_CASE("journal: group commit: a room whose write fails does not hold up the 
     f.submit(ann, begin_game());
     f.submit(ben, begin_game());
     f.wait_for(2);
-    f.d.exec("CREATE TRIGGER refuse BEFORE INSERT ON journal_events WHEN NEW.code = 'BENBB' "
-             "BEGIN SELECT RAISE(ABORT, 'refused'); END");
-    f.submit(ben, step());
-    f.submit(ann, step());
+    f.exec("CREATE TRIGGER refuse BEFORE INSERT ON journal_events WHEN NEW.code = 'BENBB' "
+           "BEGIN SELECT RAISE(ABORT, 'refused'); END");
+    f.submit(ben, step("ben 1"));
+    f.submit(ann, step("ann 1"));
     f.wait_for(4);
-    f.submit(ben, step());  // after the failure: given back untried
+    f.submit(ben, step("ben 2"));  // after the failure: given back untried
     f.wait_for(5);
+    std::vector<server::JournalOp> back;
     {
         std::lock_guard lock(f.m);
         for (std::size_t i = 2; i < 5; ++i) {
             INFO(i);
             CHECK(f.answers[i].second.has_value() == (f.answers[i].first == "BENBB"));
+            if (f.answers[i].first == "BENBB")
+                for (auto& op : f.given_back[i]) back.push_back(op);
         }
         CHECK(f.answers[4].second == std::optional<std::string>("refused"));  // the first failure's reason
     }
+    REQUIRE(back.size() == 2);  // Ben's two steps, given back in order
+    CHECK(back[0].text == "ben 1");
+    CHECK(back[1].text == "ben 2");
     CHECK(f.failures >= 1);
-    f.d.exec("DROP TRIGGER refuse");
-    f.submit(ben, step(), true);  // the retry
+    f.exec("DROP TRIGGER refuse");
+    f.submit(ben, back, true);  // the retry: what came back, in order
     f.wait_for(6);
-    CHECK_FALSE(f.answers[5].second.has_value());
+    {
+        std::lock_guard lock(f.m);
+        CHECK_FALSE(f.answers[5].second.has_value());
+    }
     f.writer.stop();
-    for (const auto& r : f.journal.load()) CHECK(r.events.size() == 2);  // Ann: seed, step; Ben: seed, the retried step
+    for (const auto& r : f.journal.load()) {
+        REQUIRE(r.events.size() == (r.code == "ANNAA" ? 2u : 3u));
+        if (r.code == "BENBB") {
+            CHECK(r.events[1].text == "ben 1");
+            CHECK(r.events[2].text == "ben 2");
+            CHECK(r.events[2].seq == 3);
+        }
+    }
 }
 
 TEST_CASE("journal: finished games' events are deleted, a long game's kept: the table stays near the live events [journal]") {
@@ -502,6 +528,46 @@ TEST_CASE("journal: finished games' events are deleted, a long game's kept: the 
     server::Journal again(d, nullptr);
     for (const auto& r : again.load())
         if (r.code == "LONGG") CHECK(r.events.size() == 7);
+}
+
+TEST_CASE("journal: transactions larger than the sweep's step still leave the table bounded, and without a long game it stays small [journal]") {
+    TempDir dir("journal-tidy-big");
+    db::Database d(dir.path / "spookludo.db");
+    server::Journal journal(d, nullptr);
+    using server::JournalOp;
+    auto rows = [&] {
+        auto c = d.prepare("SELECT count(*) FROM journal_events");
+        c.step();
+        return c.int64(0);
+    };
+    std::int64_t long_seq = 1;
+    journal.write("LONGG", 0, begin_game(), long_seq);
+    // 40 rooms a transaction, each ending a game of 60 events and starting the next: 2,400 events
+    // a transaction, more than the sweep's 2,048 a step.
+    std::vector<std::string> codes;
+    for (int i = 0; i < 40; ++i) codes.push_back(std::to_string(10000 + i));
+    std::vector<std::int64_t> seqs(40, 1);
+    std::vector<JournalOp> game = begin_game();
+    for (int k = 0; k < 59; ++k) game.push_back({JournalOp::Kind::event, "advance", std::string(40, 'x')});
+    game.push_back({JournalOp::Kind::game_over, {}, {}});
+    std::int64_t most = 0;
+    for (int t = 0; t < 200; ++t) {
+        std::vector<server::Journal::RoomWrite> writes;
+        for (int i = 0; i < 40; ++i) writes.push_back({codes[i], 0, game, seqs[i]});
+        journal.write(writes);
+        most = std::max(most, rows());
+    }
+    INFO("most rows: " << most);
+    CHECK(most < 120000);  // 480,000 written
+    // The long game ends: what it held back goes, a range at a time.
+    journal.write("LONGG", 0, {{JournalOp::Kind::game_over, {}, {}}}, long_seq);
+    for (int t = 0; t < 100; ++t) {
+        std::vector<server::Journal::RoomWrite> writes;
+        for (int i = 0; i < 40; ++i) writes.push_back({codes[i], 0, game, seqs[i]});
+        journal.write(writes);
+    }
+    CHECK(rows() < 10000);
+    for (const auto& r : journal.load()) CHECK(r.events.empty());
 }
 
 TEST_CASE("journal: a database of the second schema with a game in progress is migrated and its events load in order [journal]") {
