@@ -10,7 +10,8 @@
 #                              python3-websockets: a third-party wss:// client; chromium, node
 #                              and npm, zbar-tools: the web client's browser tests, tests/web,
 #                              whose npm packages it installs with `npm ci` when missing or
-#                              older than the lock file), and fuzz
+#                              older than the lock file; redis-server: the cluster's tests start
+#                              their own, tests/cluster), and fuzz
 #   scripts/setup.sh fuzz      clang, its libFuzzer runtime and llvm-symbolizer (scripts/fuzz.sh)
 #   scripts/setup.sh all       everything above
 #   scripts/setup.sh image     podman, buildah, debootstrap, uidmap, python3 and openssl: building and
@@ -20,9 +21,10 @@ set -euo pipefail
 mode=${1:-all}
 
 build_pkgs=(g++ cmake ninja-build ccache pkg-config
-            libboost1.81-dev nlohmann-json3-dev doctest-dev libcli11-dev libspdlog-dev libssl-dev libqrencode-dev libsqlite3-dev)
-runtime_pkgs=(libssl3 libspdlog1.10 libfmt9 libqrencode4 libsqlite3-0 ca-certificates)
-test_pkgs=(python3 python3-wsproto python3-websockets openssl coreutils chromium zbar-tools e2fsprogs mount util-linux)
+            libboost1.81-dev nlohmann-json3-dev doctest-dev libcli11-dev libspdlog-dev libssl-dev libqrencode-dev libsqlite3-dev libhiredis-dev)
+runtime_pkgs=(libssl3 libspdlog1.10 libfmt9 libqrencode4 libsqlite3-0 libhiredis0.14 ca-certificates)
+test_pkgs=(python3 python3-wsproto python3-websockets openssl coreutils chromium zbar-tools e2fsprogs mount util-linux
+           redis-server)
 fuzz_pkgs=(clang libclang-rt-14-dev llvm)
 image_pkgs=(podman buildah debootstrap uidmap python3 openssl)
 
@@ -34,7 +36,7 @@ case "$mode" in
   all)     want=("${build_pkgs[@]}" "${runtime_pkgs[@]}" "${test_pkgs[@]}" "${fuzz_pkgs[@]}") ;;
   image)   want=("${image_pkgs[@]}") ;;
   -h|--help)
-    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
     exit 0 ;;
   *) echo "setup.sh: unknown mode '$mode' (use build, runtime, test, fuzz, all or image)" >&2; exit 2 ;;
 esac
