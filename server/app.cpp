@@ -19,9 +19,11 @@
 #include <boost/asio/steady_timer.hpp>
 #include <spdlog/spdlog.h>
 
+#include "cluster.h"
 #include "database.h"
 #include "http_routes.h"
 #include "network.h"
+#include "redis.h"
 #include "room.h"
 #include "spookludo/command_line.h"
 #include "spookludo/host_addresses.h"
@@ -198,6 +200,14 @@ int run_app(int argc, char** argv) {
                    "without an Origin header (a native client) is always taken; one from any other site gets 403")
         ->envname("SPOOKLUDO_ALLOW_ORIGIN")->delimiter(',')->type_name("ORIGIN")
         ->transform(origin_validator);
+    app.add_option("--cluster", cfg.cluster,
+                   "Be one node of a cluster through this Redis (redis://HOST:PORT, docs/cluster.md); needs "
+                   "--public-url, the address clients reach this node at")
+        ->envname("SPOOKLUDO_CLUSTER")->type_name("URL");
+    app.add_option("--node-id", cfg.node_id,
+                   "With --cluster: this node's name among the nodes (A-Z a-z 0-9 . _ -, at most 64; default: this "
+                   "machine's HOST-PORT)")
+        ->envname("SPOOKLUDO_NODE_ID");
     bool healthcheck = false;
     app.add_flag("--healthcheck", healthcheck,
                  "Do not serve: ask the server on this machine (127.0.0.1, or the --bind address, at --port) for "
@@ -207,6 +217,31 @@ int run_app(int argc, char** argv) {
 
     if (healthcheck) return run_healthcheck(cfg);
     if (cfg.no_journal) cfg.abandon_on_exit = true;  // nothing saved: a stop ends the games as before
+    if (!cfg.cluster.empty()) {
+        try {
+            redis::parse_url(cfg.cluster);
+        } catch (const std::invalid_argument& e) {
+            std::cerr << "--cluster: " << e.what() << "\n";
+            return 2;
+        }
+        if (cfg.public_url.empty()) {
+            std::cerr << "--cluster needs --public-url: the address clients reach this node at (other nodes send "
+                         "them there)\n";
+            return 2;
+        }
+        if (cfg.node_id.empty()) {
+            char host[256] = {};
+            ::gethostname(host, sizeof host - 1);
+            cfg.node_id = std::string(host) + "-" + std::to_string(cfg.port);
+        }
+        if (!valid_node_id(cfg.node_id)) {
+            std::cerr << "--node-id '" << cfg.node_id << "': 1 to 64 of A-Z a-z 0-9 . _ -\n";
+            return 2;
+        }
+    } else if (!cfg.node_id.empty()) {
+        std::cerr << "--node-id is for a cluster node (--cluster)\n";
+        return 2;
+    }
     // A page served at the public address talks to this server (through a proxy, its Host may differ).
     if (!cfg.public_url.empty()) cfg.allow_origins.push_back(cfg.public_url);
 
@@ -263,6 +298,10 @@ int run_app(int argc, char** argv) {
         return 1;
     }
     if (!cfg.no_journal) resume_rooms(io, services);
+    if (!cfg.cluster.empty()) {
+        services.cluster = Cluster::make(io, services, cfg.cluster, cfg.node_id, cfg.public_url);
+        spdlog::info("cluster node {} through {} (reached at {})", cfg.node_id, cfg.cluster, cfg.public_url);
+    }
     if (!cfg.pid_file.empty()) std::ofstream(cfg.pid_file) << getpid() << "\n";
     network->start();
     const auto port = network->port();
@@ -330,6 +369,7 @@ int run_app(int argc, char** argv) {
     const std::function<void()> finish = [&] {
         if (finished.exchange(true)) return;
         services.mark_stop();
+        if (services.cluster) services.cluster->leave();
         network->stop();
         grace.expires_after(std::chrono::milliseconds(300));
         grace.async_wait([&](boost::system::error_code) { io.stop(); });
@@ -388,6 +428,7 @@ int run_app(int argc, char** argv) {
     warm_up.join();
     // What the writer still holds is written before the rooms and their io_context go.
     if (services.journal_writer) services.journal_writer->stop();
+    services.cluster.reset();
     // The rooms still listed go now, while their timers' io_context is there.
     for (const auto& room : services.registry.all()) services.registry.remove(room->code());
     network.reset();

@@ -53,6 +53,10 @@ struct Config {
     // Where finished games' records are also written as files, <dir>/<id>.json (--export-records;
     // empty: the database alone keeps them).
     std::string export_records;
+    // A cluster (--cluster redis://HOST:PORT, docs/cluster.md): this node's id among the nodes
+    // (--node-id; HOST-PORT of this machine when not given). Empty: a server on its own.
+    std::string cluster;
+    std::string node_id;
     bool tls() const { return !tls_cert.empty() || !tls_key.empty(); }
 };
 

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cluster.h"
 #include "services.h"
 #include "spookludo/text.h"
 #include "web_site.h"
@@ -314,6 +315,13 @@ HttpAnswer answer_http(Services& services, const HttpRequest& request) {
             return text(503, "text/plain", "degraded: the journal cannot be written (" + *problem + "); " +
                                                std::to_string(services.metrics.journal_paused_rooms.load()) +
                                                " rooms paused until it can\n");
+        // A cluster node without its lease may have been declared dead: its rooms wait.
+        if (services.cluster && !services.cluster->lease_valid())
+            return text(503, "text/plain",
+                        std::string("degraded: no lease in the cluster (") +
+                            (services.cluster->redis_connected() ? "Redis does not take the heartbeat"
+                                                                 : "Redis cannot be reached") +
+                            "): rooms wait until the node holds it again\n");
         return text(200, "text/plain", "ok\n");
     }
     if (target == "/metrics") return text(200, "text/plain; version=0.0.4", services.metrics.prometheus_text());
@@ -335,6 +343,23 @@ HttpAnswer answer_http(Services& services, const HttpRequest& request) {
             return json_answer(503, {{"error", std::string("the history cannot be read now: ") + e.what()}});
         }
         return text(404, "text/plain", "no such record\n");
+    }
+    if (path == "/cluster" || path == "/cluster/") {
+        if (!services.cluster)
+            return json_answer(404, {{"error", "this server is on its own, not a cluster node (--cluster)"}});
+        nlohmann::json nodes = nlohmann::json::array();
+        for (const auto& n : services.cluster->nodes())
+            nodes.push_back({{"id", n.id},
+                             {"url", n.url},
+                             {"alive", n.alive},
+                             {"rooms", n.rooms},
+                             {"connections", n.connections},
+                             {"started_ms", n.started_ms},
+                             {"heartbeat_ms", n.heartbeat_ms}});
+        return json_answer(200, {{"node", services.cluster->node_id()},
+                                 {"redis_connected", services.cluster->redis_connected()},
+                                 {"lease_ms", services.cluster->lease_left().count()},
+                                 {"nodes", std::move(nodes)}});
     }
     if (path == "/games" || path == "/games/") {
         auto q = games_query(query);

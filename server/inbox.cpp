@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "cluster.h"
 #include "room.h"
 #include "spookludo/protocol/server_messages.h"
 #include "spookludo/text.h"
@@ -125,6 +126,7 @@ Inbox::Outcome Inbox::handle(const std::shared_ptr<Peer>& self, std::string_view
         welcome.server_time_ms = now_ms();
         if (!services.config.public_url.empty()) welcome.public_url = services.config.public_url;
         welcome.lan_urls = services.lan_urls;
+        if (services.cluster) welcome.nodes = services.cluster->live_urls();
         self->send(protocol::encode_message(welcome));
         return Outcome::go_on;
     }

@@ -1,5 +1,6 @@
 #include "services.h"
 
+#include "cluster.h"
 #include "database.h"
 
 #include <fcntl.h>

@@ -28,6 +28,7 @@
 namespace spookludo::server {
 
 class Room;
+class Cluster;
 
 // Counters for /metrics (Prometheus text format).
 struct Metrics {
@@ -262,6 +263,9 @@ struct Services {
     std::unique_ptr<JournalWriter> journal_writer;
     // The record files of --export-records (none without it).
     std::unique_ptr<RecordStore> exported;
+    // The cluster this node is in (--cluster; none for a server on its own). Made once the
+    // io_context is there (app.cpp), let go before it.
+    std::unique_ptr<Cluster> cluster;
     // When the previous run stopped (Unix ms): its clean stop, else its last sign of life; 0 when
     // unknown. Set at start, before the rooms are taken up again (their decisions' time left).
     std::int64_t previous_stop_ms = 0;

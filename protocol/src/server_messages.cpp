@@ -36,6 +36,7 @@ void to_json(json& j, const Welcome& m) {
     j = {{"protocol", m.protocol}, {"server", m.server}, {"server_time_ms", m.server_time_ms}};
     put(j, "public_url", m.public_url);
     if (!m.lan_urls.empty()) j["lan_urls"] = m.lan_urls;
+    if (!m.nodes.empty()) j["nodes"] = m.nodes;
 }
 void from_json(const json& j, Welcome& m) {
     get(j, "protocol", m.protocol);
@@ -43,6 +44,7 @@ void from_json(const json& j, Welcome& m) {
     get(j, "server_time_ms", m.server_time_ms);
     get(j, "public_url", m.public_url);
     get(j, "lan_urls", m.lan_urls);
+    get(j, "nodes", m.nodes);
 }
 
 void to_json(json& j, const Joined& m) {

@@ -22,6 +22,9 @@ struct Welcome {
     // the host's --public-url, and the machine's network addresses as http(s)://ADDRESS:PORT.
     std::optional<std::string> public_url;
     std::vector<std::string> lan_urls;
+    // A cluster's live nodes (their --public-url), this one among them: a client whose node dies
+    // reconnects through any other. Absent for a server on its own.
+    std::vector<std::string> nodes;
 };
 
 struct Joined {

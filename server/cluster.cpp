@@ -1,0 +1,230 @@
+#include "cluster.h"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include "redis.h"
+#include "services.h"
+
+namespace spookludo::server {
+
+namespace net = boost::asio;
+using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+bool valid_node_id(const std::string& id) {
+    return !id.empty() && id.size() <= 64 && std::all_of(id.begin(), id.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+               c == '-';
+    });
+}
+
+namespace {
+
+constexpr std::string_view kPrefix = "spookludo:";
+// The lease ends this long before the heartbeat key could have expired in Redis (timers, clocks).
+constexpr std::chrono::milliseconds kLeaseMargin{500};
+
+std::int64_t unix_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+std::string key(std::string_view kind, std::string_view id = {}) {
+    std::string k(kPrefix);
+    k += kind;
+    if (!id.empty()) {
+        k += ':';
+        k += id;
+    }
+    return k;
+}
+
+std::optional<NodeInfo> parse_node(const std::string& text, bool alive) {
+    try {
+        const json j = json::parse(text);
+        NodeInfo n;
+        n.id = j.at("id").get<std::string>();
+        n.url = j.value("url", std::string());
+        n.rooms = j.value("rooms", 0L);
+        n.connections = j.value("connections", 0L);
+        n.started_ms = j.value("started_ms", std::int64_t{0});
+        n.heartbeat_ms = j.value("heartbeat_ms", std::int64_t{0});
+        n.alive = alive;
+        return n;
+    } catch (const std::exception&) {
+        return std::nullopt;  // another program's key, or a damaged one: not a node
+    }
+}
+
+class ClusterImpl final : public Cluster, public std::enable_shared_from_this<ClusterImpl> {
+public:
+    ClusterImpl(net::io_context& io, Services& services, redis::Address address, std::string node_id, std::string url)
+        : io_(io),
+          strand_(net::make_strand(io)),
+          timer_(strand_),
+          services_(services),
+          address_(std::move(address)),
+          id_(std::move(node_id)),
+          url_(std::move(url)),
+          started_ms_(unix_ms()) {}
+
+    void start() {
+        redis_ = redis::Client::make(io_, address_, {}, [weak = weak_from_this()](bool up) {
+            if (auto self = weak.lock()) self->redis_up_ = up;
+        });
+        net::post(strand_, [self = shared_from_this()] { self->beat(); });
+    }
+
+    // The owner lets go: the heartbeat stops (the key expires by itself unless leave() said
+    // goodbye) and the connection closes.
+    void shutdown() {
+        left_ = true;
+        net::post(strand_, [self = shared_from_this()] { self->timer_.cancel(); });
+        redis_->close();
+    }
+
+    const std::string& node_id() const noexcept override { return id_; }
+
+    std::vector<NodeInfo> nodes() const override {
+        std::lock_guard lock(mutex_);
+        return nodes_;
+    }
+
+    std::vector<std::string> live_urls() const override {
+        std::lock_guard lock(mutex_);
+        std::vector<std::string> urls;
+        for (const auto& n : nodes_)
+            if (n.alive && !n.url.empty()) urls.push_back(n.url);
+        return urls;
+    }
+
+    bool lease_valid() const override { return lease_left() > std::chrono::milliseconds::zero(); }
+
+    std::chrono::milliseconds lease_left() const override {
+        const auto until = Clock::time_point(Clock::duration(lease_until_.load()));
+        return std::max(std::chrono::milliseconds::zero(),
+                        std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()));
+    }
+
+    bool redis_connected() const override { return redis_up_; }
+
+    void leave() override {
+        left_ = true;
+        redis_->command({"DEL", key("node", id_), key("node-last", id_)}, [](redis::Reply) {});
+        redis_->command({"SREM", key("nodes"), id_}, [](redis::Reply) {});
+        lease_until_ = 0;
+    }
+
+private:
+    std::string heartbeat_text() const {
+        return json{{"id", id_},
+                    {"url", url_},
+                    {"rooms", services_.metrics.rooms.load()},
+                    {"connections", services_.metrics.connections.load()},
+                    {"started_ms", started_ms_},
+                    {"heartbeat_ms", unix_ms()}}
+            .dump();
+    }
+
+    // Every kHeartbeat: the node's keys, then the cluster as Redis has it.
+    void beat() {
+        if (left_) return;
+        const auto sent = Clock::now();
+        const std::string text = heartbeat_text();
+        auto self = shared_from_this();
+        redis_->command({"SET", key("node", id_), text, "PX", std::to_string(kExpiry.count())},
+                        [self, sent](redis::Reply r) {
+                            if (r.error() || self->left_) return;
+                            // Redis started the expiry when it took the command, after `sent`.
+                            self->lease_until_ = (sent + kExpiry - kLeaseMargin).time_since_epoch().count();
+                        });
+        redis_->command({"SET", key("node-last", id_), text}, [](redis::Reply) {});
+        redis_->command({"SADD", key("nodes"), id_}, [](redis::Reply) {});
+        redis_->command({"SMEMBERS", key("nodes")}, [self](redis::Reply r) { self->read_nodes(r); });
+        timer_.expires_after(kHeartbeat);
+        timer_.async_wait([self](boost::system::error_code ec) {
+            if (!ec) self->beat();
+        });
+    }
+
+    void read_nodes(const redis::Reply& members) {
+        if (members.type != redis::Reply::Type::array) return;
+        std::vector<std::string> ids;
+        for (const auto& m : members.elements) ids.push_back(m.text);
+        if (ids.empty()) return;
+        std::vector<std::string> get{"MGET"};
+        for (const auto& id : ids) get.push_back(key("node", id));
+        for (const auto& id : ids) get.push_back(key("node-last", id));
+        redis_->command(std::move(get), [self = shared_from_this(), ids](redis::Reply r) {
+            if (r.type != redis::Reply::Type::array || r.elements.size() != 2 * ids.size()) return;
+            std::vector<NodeInfo> view;
+            for (std::size_t i = 0; i < ids.size(); ++i) {
+                const auto& live = r.elements[i];
+                const auto& last = r.elements[ids.size() + i];
+                std::optional<NodeInfo> n;
+                if (live.type == redis::Reply::Type::string) n = parse_node(live.text, true);
+                else if (last.type == redis::Reply::Type::string) n = parse_node(last.text, false);
+                if (!n) {
+                    n = NodeInfo{};
+                    n->id = ids[i];
+                }
+                view.push_back(std::move(*n));
+            }
+            std::sort(view.begin(), view.end(), [](const NodeInfo& a, const NodeInfo& b) {
+                return a.alive != b.alive ? a.alive : a.id < b.id;
+            });
+            std::lock_guard lock(self->mutex_);
+            self->nodes_ = std::move(view);
+        });
+    }
+
+    net::io_context& io_;
+    net::strand<net::io_context::executor_type> strand_;
+    net::steady_timer timer_;
+    Services& services_;
+    const redis::Address address_;
+    const std::string id_, url_;
+    const std::int64_t started_ms_;
+    std::atomic<bool> redis_up_{false}, left_{false};
+    std::atomic<Clock::rep> lease_until_{0};
+    std::shared_ptr<redis::Client> redis_;
+    mutable std::mutex mutex_;
+    std::vector<NodeInfo> nodes_;
+};
+
+// The owner holds the implementation through a shared_ptr (its handlers do too) and gives it up
+// with the last of them.
+class ClusterHandle final : public Cluster {
+public:
+    explicit ClusterHandle(std::shared_ptr<ClusterImpl> impl) : impl_(std::move(impl)) {}
+    ~ClusterHandle() override { impl_->shutdown(); }
+    const std::string& node_id() const noexcept override { return impl_->node_id(); }
+    std::vector<NodeInfo> nodes() const override { return impl_->nodes(); }
+    std::vector<std::string> live_urls() const override { return impl_->live_urls(); }
+    bool lease_valid() const override { return impl_->lease_valid(); }
+    std::chrono::milliseconds lease_left() const override { return impl_->lease_left(); }
+    bool redis_connected() const override { return impl_->redis_connected(); }
+    void leave() override { impl_->leave(); }
+
+private:
+    std::shared_ptr<ClusterImpl> impl_;
+};
+
+}  // namespace
+
+std::unique_ptr<Cluster> Cluster::make(net::io_context& io, Services& services, const std::string& redis_url,
+                                       std::string node_id, std::string url) {
+    auto impl = std::make_shared<ClusterImpl>(io, services, redis::parse_url(redis_url), std::move(node_id), std::move(url));
+    impl->start();
+    return std::make_unique<ClusterHandle>(std::move(impl));
+}
+
+}  // namespace spookludo::server

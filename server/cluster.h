@@ -1,0 +1,64 @@
+#pragma once
+// Several server nodes through Redis (--cluster redis://HOST:PORT; docs/cluster.md). This part:
+// the nodes and their leases. Each node writes a heartbeat key with a short expiry every
+// kHeartbeat (the key lives kExpiry); a node whose key has expired is dead. A node holds its lease
+// until kExpiry after the last heartbeat Redis acknowledged, counted from when it was sent: while
+// it holds it, no other node can have seen it dead.
+//
+// In Redis (every key under the prefix "spookludo:"):
+//   node:<id>       the node's heartbeat, JSON {id, url, rooms, connections, started_ms, heartbeat_ms}, expiring
+//   node-last:<id>  the same, without expiry: what /cluster shows of a dead node
+//   nodes           the set of the nodes' ids
+//
+// Asio stays out of this header (the cluster runs on the server's io_context, cluster.cpp).
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace boost::asio {
+class io_context;
+}
+
+namespace spookludo::server {
+
+struct Services;
+
+inline constexpr std::chrono::milliseconds kHeartbeat{2000};
+inline constexpr std::chrono::milliseconds kExpiry{6000};
+
+struct NodeInfo {
+    std::string id;
+    std::string url;  // where clients reach it (its --public-url)
+    long rooms = 0;
+    long connections = 0;
+    std::int64_t started_ms = 0;
+    std::int64_t heartbeat_ms = 0;  // its last heartbeat (Unix ms, its own clock)
+    bool alive = false;
+};
+
+// A node's id: 1 to 64 of A-Z a-z 0-9 . _ - (it is part of Redis keys and shown to operators).
+bool valid_node_id(const std::string& id);
+
+class Cluster {
+public:
+    // Connects to Redis and starts the heartbeat. `url`: this node's --public-url.
+    static std::unique_ptr<Cluster> make(boost::asio::io_context& io, Services& services, const std::string& redis_url,
+                                         std::string node_id, std::string url);
+    virtual ~Cluster() = default;
+    virtual const std::string& node_id() const noexcept = 0;
+    // The nodes as last read from Redis (every heartbeat), this one included; alive ones first.
+    virtual std::vector<NodeInfo> nodes() const = 0;
+    // The live nodes' addresses (the `welcome`'s `nodes`).
+    virtual std::vector<std::string> live_urls() const = 0;
+    // Whether this node holds its lease now, and until when.
+    virtual bool lease_valid() const = 0;
+    virtual std::chrono::milliseconds lease_left() const = 0;
+    virtual bool redis_connected() const = 0;
+    // Leaves the cluster (a clean stop): its keys go (sent at once; the stop gives them its grace).
+    virtual void leave() = 0;
+};
+
+}  // namespace spookludo::server
