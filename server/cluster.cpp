@@ -77,8 +77,12 @@ public:
           started_ms_(unix_ms()) {}
 
     void start() {
+        services_.metrics.in_cluster = true;
         redis_ = redis::Client::make(io_, address_, {}, [weak = weak_from_this()](bool up) {
-            if (auto self = weak.lock()) self->redis_up_ = up;
+            if (auto self = weak.lock()) {
+                self->redis_up_ = up;
+                self->services_.metrics.cluster_redis_connected = up ? 1 : 0;
+            }
         });
         net::post(strand_, [self = shared_from_this()] { self->beat(); });
     }
@@ -138,6 +142,14 @@ private:
     void beat() {
         if (left_) return;
         const auto sent = Clock::now();
+        // The lease as it stands before this heartbeat's answer (the metrics' view).
+        const bool held = lease_valid();
+        if (had_lease_ && !held) {
+            ++services_.metrics.cluster_lease_losses;
+            spdlog::warn("cluster node {}: the lease ended (no heartbeat acknowledged for {} ms)", id_, kExpiry.count());
+        }
+        had_lease_ = held;
+        services_.metrics.cluster_lease_ms = static_cast<long>(lease_left().count());
         const std::string text = heartbeat_text();
         auto self = shared_from_this();
         redis_->command({"SET", key("node", id_), text, "PX", std::to_string(kExpiry.count())},
@@ -181,6 +193,10 @@ private:
             std::sort(view.begin(), view.end(), [](const NodeInfo& a, const NodeInfo& b) {
                 return a.alive != b.alive ? a.alive : a.id < b.id;
             });
+            long alive = 0;
+            for (const auto& n : view) alive += n.alive;
+            self->services_.metrics.cluster_nodes_alive = alive;
+            self->services_.metrics.cluster_nodes_dead = static_cast<long>(view.size()) - alive;
             std::lock_guard lock(self->mutex_);
             self->nodes_ = std::move(view);
         });
@@ -194,6 +210,7 @@ private:
     const std::string id_, url_;
     const std::int64_t started_ms_;
     std::atomic<bool> redis_up_{false}, left_{false};
+    bool had_lease_ = false;  // at the last heartbeat (on the strand)
     std::atomic<Clock::rep> lease_until_{0};
     std::shared_ptr<redis::Client> redis_;
     mutable std::mutex mutex_;

@@ -119,6 +119,18 @@ std::string Metrics::prometheus_text() {
           "counter", records_written_on_retry);
     gauge("spookludo_records_dropped_total",
           "Record files of --export-records given up on (never written; each is logged).", "counter", records_dropped);
+    if (in_cluster) {
+        gauge("spookludo_cluster_nodes", "Live nodes of the cluster, this one included (as of its last heartbeat).",
+              "gauge", cluster_nodes_alive);
+        gauge("spookludo_cluster_dead_nodes", "Nodes of the cluster whose heartbeat has expired.", "gauge",
+              cluster_nodes_dead);
+        gauge("spookludo_cluster_lease_ms", "How long this node holds its lease from now (0: it does not).", "gauge",
+              cluster_lease_ms);
+        gauge("spookludo_cluster_redis_connected", "1 while this node is connected to the cluster's Redis.", "gauge",
+              cluster_redis_connected);
+        gauge("spookludo_cluster_lease_losses_total", "Times this node lost its lease (Redis unreachable or too slow).",
+              "counter", cluster_lease_losses);
+    }
     o << "# HELP spookludo_decision_round_trip_ms From a decision request to its answer.\n"
          "# TYPE spookludo_decision_round_trip_ms histogram\n";
     long cumulative = 0;

@@ -71,6 +71,12 @@ struct Metrics {
     std::atomic<long> journal_write_failures{0};  // transactions that failed (each retry counts)
     std::atomic<long> journal_paused_rooms{0};    // rooms waiting for the journal to take their writes
     std::atomic<long> rooms_resumed{0};           // rooms taken up again from the journal at start
+    // The cluster's view (--cluster; shown only then), as of the last heartbeat.
+    std::atomic<bool> in_cluster{false};
+    std::atomic<long> cluster_nodes_alive{0}, cluster_nodes_dead{0};
+    std::atomic<long> cluster_lease_ms{0};        // how long this node holds its lease (0: it does not)
+    std::atomic<long> cluster_redis_connected{0};
+    std::atomic<long> cluster_lease_losses{0};    // times the lease ended
     std::atomic<long> games_resumed{0};           // of them, games in progress
     // Decision round trip (request sent to answer received), histogram buckets in ms.
     static constexpr double kBuckets[] = {0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000};

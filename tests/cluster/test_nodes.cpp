@@ -113,6 +113,11 @@ TEST_CASE("cluster: every node lists every node with its address, rooms and conn
     CHECK(c["node"] == "node-a");
     CHECK(c["redis_connected"] == true);
     CHECK(c["lease_ms"].get<long long>() > 0);
+    // /metrics has the cluster's view too.
+    REQUIRE(eventually([&] { return http_get(a.port, "/metrics").second.find("spookludo_cluster_nodes 2\n") != std::string::npos; }, 10s));
+    const std::string metrics = http_get(a.port, "/metrics").second;
+    CHECK(metrics.find("spookludo_cluster_redis_connected 1\n") != std::string::npos);
+    CHECK(metrics.find("spookludo_cluster_dead_nodes 0\n") != std::string::npos);
 }
 
 TEST_CASE("cluster: a node killed with SIGKILL is listed dead once its heartbeat has expired, within about 6 s [cluster]") {
@@ -136,6 +141,7 @@ TEST_CASE("cluster: a node that cannot reach Redis loses its lease and /healthz 
     REQUIRE(eventually([&] { return http_get(a.port, "/healthz").first == 503; }, 10s));
     const auto [status, body] = http_get(a.port, "/healthz");
     CHECK(body.find("no lease in the cluster (Redis cannot be reached)") != std::string::npos);
+    REQUIRE(eventually([&] { return http_get(a.port, "/metrics").second.find("spookludo_cluster_lease_losses_total 1\n") != std::string::npos; }, 5s));
     redis.start();
     REQUIRE(eventually([&] { return http_get(a.port, "/healthz").first == 200; }, 10s));
 }
