@@ -79,10 +79,15 @@ public:
     void start() {
         services_.metrics.in_cluster = true;
         redis_ = redis::Client::make(io_, address_, {}, [weak = weak_from_this()](bool up) {
-            if (auto self = weak.lock()) {
-                self->redis_up_ = up;
-                self->services_.metrics.cluster_redis_connected = up ? 1 : 0;
-            }
+            auto self = weak.lock();
+            if (!self) return;
+            self->redis_up_ = up;
+            self->services_.metrics.cluster_redis_connected = up ? 1 : 0;
+            // A lost connection ends the lease at once: Redis may have restarted and lost the
+            // heartbeat key, and other nodes may see this one dead from now. A new connection
+            // beats at once, so the lease comes back within a round trip.
+            if (!up) self->set_lease(0);
+            else net::post(self->strand_, [self] { self->beat(); });
         });
         net::post(strand_, [self = shared_from_this()] { self->beat(); });
     }
@@ -112,6 +117,21 @@ public:
 
     bool lease_valid() const override { return lease_left() > std::chrono::milliseconds::zero(); }
 
+    // The lease's end (0: none); never set again once the node left.
+    void set_lease(Clock::rep until) {
+        if (left_) until = 0;
+        if (until) had_lease_ = true;
+        else if (lease_valid() && had_lease_.exchange(false)) lease_lost("the connection to Redis was lost");
+        lease_until_ = until;
+        services_.metrics.cluster_lease_until_ns = until;
+        if (left_) lease_until_ = services_.metrics.cluster_lease_until_ns = 0;  // left meanwhile
+    }
+
+    void lease_lost(const char* why) {
+        ++services_.metrics.cluster_lease_losses;
+        if (!left_) spdlog::warn("cluster node {}: the lease ended ({})", id_, why);
+    }
+
     std::chrono::milliseconds lease_left() const override {
         const auto until = Clock::time_point(Clock::duration(lease_until_.load()));
         return std::max(std::chrono::milliseconds::zero(),
@@ -122,9 +142,13 @@ public:
 
     void leave() override {
         left_ = true;
-        redis_->command({"DEL", key("node", id_), key("node-last", id_)}, [](redis::Reply) {});
-        redis_->command({"SREM", key("nodes"), id_}, [](redis::Reply) {});
-        lease_until_ = 0;
+        set_lease(0);
+        // On the strand, after any heartbeat under way: its keys go after it wrote them.
+        net::post(strand_, [self = shared_from_this()] {
+            self->timer_.cancel();
+            self->redis_->command({"DEL", key("node", self->id_), key("node-last", self->id_)}, [](redis::Reply) {});
+            self->redis_->command({"SREM", key("nodes"), self->id_}, [](redis::Reply) {});
+        });
     }
 
 private:
@@ -142,28 +166,33 @@ private:
     void beat() {
         if (left_) return;
         const auto sent = Clock::now();
-        // The lease as it stands before this heartbeat's answer (the metrics' view).
-        const bool held = lease_valid();
-        if (had_lease_ && !held) {
-            ++services_.metrics.cluster_lease_losses;
-            spdlog::warn("cluster node {}: the lease ended (no heartbeat acknowledged for {} ms)", id_, kExpiry.count());
+        // A lease that ran out since (no heartbeat acknowledged in time) is counted and said.
+        if (!lease_valid() && had_lease_.exchange(false)) lease_lost("no heartbeat acknowledged in time");
+        // Without a successful read for as long as a heartbeat lives, the view says nothing true.
+        if (Clock::now() - last_read_.load() > kExpiry) {
+            std::lock_guard lock(mutex_);
+            nodes_.clear();
+            services_.metrics.cluster_nodes_alive = 0;
+            services_.metrics.cluster_nodes_dead = 0;
         }
-        had_lease_ = held;
-        services_.metrics.cluster_lease_ms = static_cast<long>(lease_left().count());
         const std::string text = heartbeat_text();
-        auto self = shared_from_this();
+        // The answers hold the cluster weakly: a Redis that never answers does not keep it alive.
+        std::weak_ptr<ClusterImpl> weak = weak_from_this();
         redis_->command({"SET", key("node", id_), text, "PX", std::to_string(kExpiry.count())},
-                        [self, sent](redis::Reply r) {
-                            if (r.error() || self->left_) return;
+                        [weak, sent](redis::Reply r) {
+                            auto self = weak.lock();
+                            if (!self || r.error()) return;
                             // Redis started the expiry when it took the command, after `sent`.
-                            self->lease_until_ = (sent + kExpiry - kLeaseMargin).time_since_epoch().count();
+                            self->set_lease((sent + kExpiry - kLeaseMargin).time_since_epoch().count());
                         });
         redis_->command({"SET", key("node-last", id_), text}, [](redis::Reply) {});
         redis_->command({"SADD", key("nodes"), id_}, [](redis::Reply) {});
-        redis_->command({"SMEMBERS", key("nodes")}, [self](redis::Reply r) { self->read_nodes(r); });
+        redis_->command({"SMEMBERS", key("nodes")}, [weak](redis::Reply r) {
+            if (auto self = weak.lock()) self->read_nodes(r);
+        });
         timer_.expires_after(kHeartbeat);
-        timer_.async_wait([self](boost::system::error_code ec) {
-            if (!ec) self->beat();
+        timer_.async_wait([weak](boost::system::error_code ec) {
+            if (auto self = weak.lock(); self && !ec) self->beat();
         });
     }
 
@@ -175,8 +204,10 @@ private:
         std::vector<std::string> get{"MGET"};
         for (const auto& id : ids) get.push_back(key("node", id));
         for (const auto& id : ids) get.push_back(key("node-last", id));
-        redis_->command(std::move(get), [self = shared_from_this(), ids](redis::Reply r) {
-            if (r.type != redis::Reply::Type::array || r.elements.size() != 2 * ids.size()) return;
+        redis_->command(std::move(get), [weak = weak_from_this(), ids](redis::Reply r) {
+            auto self = weak.lock();
+            if (!self || r.type != redis::Reply::Type::array || r.elements.size() != 2 * ids.size()) return;
+            self->last_read_ = Clock::now();
             std::vector<NodeInfo> view;
             for (std::size_t i = 0; i < ids.size(); ++i) {
                 const auto& live = r.elements[i];
@@ -210,7 +241,8 @@ private:
     const std::string id_, url_;
     const std::int64_t started_ms_;
     std::atomic<bool> redis_up_{false}, left_{false};
-    bool had_lease_ = false;  // at the last heartbeat (on the strand)
+    std::atomic<bool> had_lease_{false};  // the lease was held since the last loss
+    std::atomic<Clock::time_point> last_read_{Clock::now()};  // the view's last successful read
     std::atomic<Clock::rep> lease_until_{0};
     std::shared_ptr<redis::Client> redis_;
     mutable std::mutex mutex_;

@@ -98,6 +98,7 @@ public:
         : strand_(net::make_strand(io)),
           retry_(strand_),
           watchdog_(strand_),
+          connect_timer_(strand_),
           address_(std::move(address)),
           options_(options),
           on_state_(std::move(on_state)) {}
@@ -123,7 +124,10 @@ public:
     const Address& address() const noexcept override { return address_; }
 
     void close() override {
-        net::dispatch(strand_, [self = shared_from_this()] {
+        // Posted, never run inline: a close asked from inside a hiredis callback (on_state, an
+        // answer) must not free the context under hiredis's feet.
+        net::post(strand_, [self = shared_from_this()] {
+            self->connect_timer_.cancel();
             self->closed_ = true;
             self->retry_.cancel();
             self->watchdog_.cancel();
@@ -152,6 +156,15 @@ private:
         ac->ev.cleanup = [](void* p) { static_cast<ClientImpl*>(p)->cleanup(); };
         fd_ = std::make_unique<net::posix::stream_descriptor>(strand_, ac->c.fd);
         ++generation_;
+        // A connection that is not made in time (a SYN nobody answers) is given up and tried
+        // again; hiredis has no callback for a context that never connected and is freed.
+        connect_timer_.expires_after(options_.command_timeout);
+        connect_timer_.async_wait([self = shared_from_this(), generation = generation_](boost::system::error_code ec) {
+            if (ec || generation != self->generation_ || !self->ac_ || self->connected_) return;
+            redisAsyncFree(self->ac_);
+            self->failed("cannot connect to Redis at " + self->address_.url() + ": no answer within " +
+                         std::to_string(self->options_.command_timeout.count()) + " ms");
+        });
         redisAsyncSetConnectCallback(ac, [](const redisAsyncContext* c, int status) {
             auto* self = static_cast<ClientImpl*>(c->data);
             if (status == REDIS_OK) return self->up();
@@ -166,11 +179,21 @@ private:
     }
 
     void up() {
+        connect_timer_.cancel();
         connected_ = true;
         failures_ = 0;
         why_.clear();
         spdlog::info("connected to Redis at {}", address_.url());
-        if (on_state_) on_state_(true);
+        tell(true);
+    }
+
+    void tell(bool state) {
+        if (!on_state_) return;
+        try {
+            on_state_(state);
+        } catch (const std::exception& e) {
+            spdlog::error("the Redis client's state handler failed: {}", e.what());
+        }
     }
 
     void down(const std::string& why) {
@@ -178,7 +201,7 @@ private:
         if (destroying_) return;
         if (was) {
             if (!closed_) spdlog::warn("{}", why.empty() ? "lost the connection to Redis at " + address_.url() : why);
-            if (on_state_) on_state_(false);
+            tell(false);
         }
         schedule_reconnect();
     }
@@ -237,6 +260,17 @@ private:
 
     // ---- Commands ---------------------------------------------------------------------------
     void send(const std::vector<std::string>& args, Done done) {
+        // Commands that answer more than once would break the one-answer-per-command bookkeeping.
+        if (!args.empty()) {
+            std::string name = args.front();
+            for (char& ch : name) ch = static_cast<char>(ch >= 'a' && ch <= 'z' ? ch - 'a' + 'A' : ch);
+            if (name == "SUBSCRIBE" || name == "PSUBSCRIBE" || name == "SSUBSCRIBE" || name == "MONITOR") {
+                Reply r;
+                r.type = Reply::Type::error;
+                r.text = "this client does not take subscriptions (" + name + ")";
+                return net::post(strand_, [done = std::move(done), r = std::move(r)]() mutable { done(std::move(r)); });
+            }
+        }
         if (!ac_ || !connected_) {
             const std::string why = closed_ ? "the Redis client was closed" : "not connected to Redis at " + address_.url();
             return net::post(strand_, [done = std::move(done), why] { done(lost(why)); });
@@ -267,9 +301,10 @@ private:
         std::unique_ptr<Done> done(static_cast<Done*>(privdata));
         if (!self->sent_.empty()) self->sent_.pop_front();
         if (self->destroying_) return;
-        Reply r = reply ? convert(static_cast<redisReply*>(reply))
-                        : lost(self->why_.empty() ? "lost the connection to Redis at " + self->address_.url() : self->why_);
         try {
+            Reply r = reply ? convert(static_cast<redisReply*>(reply))
+                            : lost(self->why_.empty() ? "lost the connection to Redis at " + self->address_.url()
+                                                      : self->why_);
             (*done)(std::move(r));
         } catch (const std::exception& e) {
             spdlog::error("a Redis answer's handler failed: {}", e.what());
@@ -290,7 +325,7 @@ private:
     }
 
     net::strand<net::io_context::executor_type> strand_;
-    net::steady_timer retry_, watchdog_;
+    net::steady_timer retry_, watchdog_, connect_timer_;
     Address address_;
     ClientOptions options_;
     std::function<void(bool)> on_state_;

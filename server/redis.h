@@ -59,7 +59,8 @@ public:
     virtual ~Client() = default;
 
     // Sends a command, each argument one bulk string (binary safe). `done` runs on the client's
-    // strand with the answer; when not connected it is answered at once, lost. Any thread.
+    // strand with the answer; when not connected it is answered at once, lost. Any thread. One
+    // answer per command: subscriptions (SUBSCRIBE, PSUBSCRIBE, MONITOR) are refused.
     virtual void command(std::vector<std::string> args, Done done) = 0;
     virtual bool connected() const noexcept = 0;
     virtual const Address& address() const noexcept = 0;

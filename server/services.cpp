@@ -124,8 +124,10 @@ std::string Metrics::prometheus_text() {
               "gauge", cluster_nodes_alive);
         gauge("spookludo_cluster_dead_nodes", "Nodes of the cluster whose heartbeat has expired.", "gauge",
               cluster_nodes_dead);
+        const auto until = std::chrono::steady_clock::time_point(std::chrono::steady_clock::duration(cluster_lease_until_ns));
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
         gauge("spookludo_cluster_lease_ms", "How long this node holds its lease from now (0: it does not).", "gauge",
-              cluster_lease_ms);
+              cluster_lease_until_ns ? std::max(0L, static_cast<long>(left.count())) : 0L);
         gauge("spookludo_cluster_redis_connected", "1 while this node is connected to the cluster's Redis.", "gauge",
               cluster_redis_connected);
         gauge("spookludo_cluster_lease_losses_total", "Times this node lost its lease (Redis unreachable or too slow).",

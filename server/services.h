@@ -74,7 +74,7 @@ struct Metrics {
     // The cluster's view (--cluster; shown only then), as of the last heartbeat.
     std::atomic<bool> in_cluster{false};
     std::atomic<long> cluster_nodes_alive{0}, cluster_nodes_dead{0};
-    std::atomic<long> cluster_lease_ms{0};        // how long this node holds its lease (0: it does not)
+    std::atomic<long long> cluster_lease_until_ns{0};  // when this node's lease ends (steady clock; 0: none)
     std::atomic<long> cluster_redis_connected{0};
     std::atomic<long> cluster_lease_losses{0};    // times the lease ended
     std::atomic<long> games_resumed{0};           // of them, games in progress

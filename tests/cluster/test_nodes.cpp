@@ -170,3 +170,14 @@ TEST_CASE("cluster: --cluster without --public-url, a bad Redis address or a bad
     CHECK(s4 == 2);
     CHECK(out4.find("--node-id is for a cluster node") != std::string::npos);
 }
+
+TEST_CASE("cluster: a node stopped with SIGTERM leaves the cluster at once: no other node lists it [cluster]") {
+    RedisServer redis;
+    Node a("node-a", redis.url()), b("node-b", redis.url());
+    REQUIRE(eventually([&] { return a.entry("node-b").value("alive", false); }, 10s));
+    b.process->signal(SIGTERM);
+    CHECK(b.process->wait(10s) == std::optional<int>(0));
+    const auto t0 = std::chrono::steady_clock::now();
+    REQUIRE(eventually([&] { return !a.entry("node-b").contains("id"); }, 10s));
+    CHECK(std::chrono::steady_clock::now() - t0 < 4s);  // its next heartbeat's read, not the 6 s expiry
+}
