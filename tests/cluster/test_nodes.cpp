@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "redis_server.h"
+#include "spookludo/protocol/messages.h"
 
 using namespace std::chrono_literals;
 using namespace spookludo::testing;
@@ -94,9 +95,30 @@ struct Node {
     }
 };
 
+// The `welcome` a WebSocket client gets from the node (Debian's python3-websockets: a client that
+// is not ours).
+json welcome_of(std::uint16_t port) {
+    TempDir dir("spookludo-welcome");
+    const std::string script =
+        "import asyncio, json, sys, websockets\n"
+        "async def main():\n"
+        "    async with websockets.connect(sys.argv[1]) as ws:\n"
+        "        await ws.send(json.dumps({'type': 'hello', 'protocol': int(sys.argv[2]), 'client': 'test'}))\n"
+        "        print(await asyncio.wait_for(ws.recv(), 5))\n"
+        "asyncio.run(main())\n";
+    SpawnOptions o;
+    o.stdout_file = dir / "out";
+    o.stderr_file = dir / "err";
+    Process p({"/usr/bin/python3", "-c", script, "ws://127.0.0.1:" + std::to_string(port) + "/ws",
+               std::to_string(spookludo::protocol::kProtocolVersion)},
+              o);
+    REQUIRE(p.wait(15s) == std::optional<int>(0));
+    return json::parse(p.out());
+}
+
 }  // namespace
 
-TEST_CASE("cluster: every node lists every node with its address, rooms and connections [cluster]") {
+TEST_CASE("cluster: every node lists every node with its address, rooms and connections, and its welcome names the live nodes [cluster]") {
     RedisServer redis;
     Node a("node-a", redis.url()), b("node-b", redis.url());
     for (const Node* n : {&a, &b})
@@ -118,6 +140,10 @@ TEST_CASE("cluster: every node lists every node with its address, rooms and conn
     const std::string metrics = http_get(a.port, "/metrics").second;
     CHECK(metrics.find("spookludo_cluster_redis_connected 1\n") != std::string::npos);
     CHECK(metrics.find("spookludo_cluster_dead_nodes 0\n") != std::string::npos);
+    // A client learns where to go if its node dies.
+    const json w = welcome_of(b.port);
+    CHECK(w["type"] == "welcome");
+    CHECK(w["nodes"] == json::array({a.url(), b.url()}));
 }
 
 TEST_CASE("cluster: a node killed with SIGKILL is listed dead once its heartbeat has expired, within about 6 s [cluster]") {
