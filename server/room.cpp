@@ -139,7 +139,8 @@ public:
           options_(options),
           settings_(settings),
           bot_rng_(std::random_device{}()),
-          created_ms_(now_ms()) {
+          created_ms_(now_ms()),
+          stream_(std::make_shared<JournalWriter::Stream>(code_, created_ms_)) {
         for (int n = 0; n < options_.players; ++n) seats_.push_back(empty_seat(n));
     }
 
@@ -1489,7 +1490,6 @@ private:
     }
 
     std::uint64_t submit(bool retry, std::vector<std::shared_ptr<const FinishedGame>> finished) {
-        if (!stream_) stream_ = std::make_shared<JournalWriter::Stream>(code_, created_ms_, journal_seq_);
         const std::uint64_t ticket = ++tickets_;
         if (std::exchange(forget_code_, false)) forget_code_ticket_ = ticket;
         waiting_.push_back({ticket, std::exchange(held_, {}), std::move(finished)});
@@ -1695,7 +1695,7 @@ private:
     std::string journaled_state_;  // the room's state as last given to the journal
     std::vector<Held> held_;  // this pass's messages
     std::int64_t created_ms_;
-    std::int64_t journal_seq_ = 1;  // the next event's number, as taken up (the stream has it after)
+    // The room's place in the journal (its next event's number); the writer's thread's once submitted.
     std::shared_ptr<JournalWriter::Stream> stream_;
     // Passes handed to the writer (tickets_), answered (settled_), and their messages waiting for
     // the answer, in order.
@@ -1718,8 +1718,8 @@ private:
 
 void RoomImpl::take_up(const SavedRoom& saved) {
     const json st = json::parse(saved.state);
-    created_ms_ = saved.created_ms;
-    journal_seq_ = saved.events.empty() ? 1 : saved.events.back().seq + 1;
+    created_ms_ = stream_->created_ms = saved.created_ms;
+    stream_->seq = saved.events.empty() ? 1 : saved.events.back().seq + 1;
     options_ = st.at("options").get<GameOptions>();
     settings_ = st.at("settings").get<protocol::RoomSettings>();
     host_ = st.at("host").get<int>();

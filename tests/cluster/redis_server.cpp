@@ -25,6 +25,15 @@ std::uint16_t free_port() {
     return ntohs(a.sin_port);
 }
 
+bool eventually(const std::function<bool()>& what, std::chrono::milliseconds within, std::chrono::milliseconds every) {
+    const auto until = std::chrono::steady_clock::now() + within;
+    while (std::chrono::steady_clock::now() < until) {
+        if (what()) return true;
+        std::this_thread::sleep_for(every);
+    }
+    return what();
+}
+
 namespace {
 
 bool answers(std::uint16_t port) {

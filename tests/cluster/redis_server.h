@@ -4,6 +4,7 @@
 // paused (SIGSTOP: a Redis that hangs) and started again on the same port and data.
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -33,5 +34,9 @@ private:
 
 // A loopback port nobody listens on now.
 std::uint16_t free_port();
+
+// Polls `what` every `every` until it holds or `within` has passed; its last answer.
+bool eventually(const std::function<bool()>& what, std::chrono::milliseconds within,
+                std::chrono::milliseconds every = std::chrono::milliseconds(50));
 
 }  // namespace spookludo::testing

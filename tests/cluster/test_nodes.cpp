@@ -54,14 +54,6 @@ std::pair<int, std::string> http_get(std::uint16_t port, const std::string& path
     return {std::stoi(answer.substr(9, 3)), body == std::string::npos ? std::string() : answer.substr(body + 4)};
 }
 
-bool eventually(const std::function<bool()>& what, std::chrono::milliseconds within) {
-    const auto until = std::chrono::steady_clock::now() + within;
-    while (std::chrono::steady_clock::now() < until) {
-        if (what()) return true;
-        std::this_thread::sleep_for(100ms);
-    }
-    return what();
-}
 
 struct Node {
     std::string id;

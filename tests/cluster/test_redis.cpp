@@ -44,14 +44,7 @@ redis::Reply call(redis::Client& c, std::vector<std::string> args, std::chrono::
     return f.get();
 }
 
-bool eventually(const std::function<bool()>& what, std::chrono::milliseconds within = 10s) {
-    const auto until = std::chrono::steady_clock::now() + within;
-    while (std::chrono::steady_clock::now() < until) {
-        if (what()) return true;
-        std::this_thread::sleep_for(20ms);
-    }
-    return what();
-}
+bool eventually(const std::function<bool()>& what) { return spookludo::testing::eventually(what, 10s, 20ms); }
 
 }  // namespace
 
