@@ -117,6 +117,12 @@ private:
                     for (int i = 1; i < args_.count; ++i) add_bot(i, join_config(view.room(), i));
             }
         } else if (type == "room") {
+            // Back in a lobby whose last game is the one this bot played: its game_over was lost
+            // with the connection (the server had written the end, then stopped before sending it).
+            const auto& snap = view.snapshot();
+            if (!b.done && snap && snap->state == "lobby" && snap->last_game && !view.game_id().empty() &&
+                snap->last_game->game_id == view.game_id())
+                return game_ended(b, *snap->last_game);
             maybe_start(b);
         } else if (type == "decision") {
             schedule_choice(b);
@@ -126,15 +132,18 @@ private:
             if (!args_.quiet && b.index != 0)
                 say(name_of(b.index) + ": server says " + m.value("message", std::string()) + " [" + code + "]");
         } else if (type == "game_over") {
-            const auto& result = view.result();
-            if (b.index == 0 && result) {
-                const auto& g = result->over;
-                say("game_over " + g.game_id + " " + g.status + (g.record ? " record " + *g.record : std::string()));
-            }
+            if (const auto& result = view.result()) return game_ended(b, result->over);
             b.done = true;
-            if (result && result->over.status != "finished") exit_code_ = 1;
             finish_if_all_done();
         }
+    }
+
+    void game_ended(Bot& b, const protocol::GameOver& g) {
+        if (b.index == 0)
+            say("game_over " + g.game_id + " " + g.status + (g.record ? " record " + *g.record : std::string()));
+        b.done = true;
+        if (g.status != "finished") exit_code_ = 1;
+        finish_if_all_done();
     }
 
     // Prints the story as the first bot sees it: one line per game event.
