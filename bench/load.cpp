@@ -91,6 +91,19 @@ struct ProcSample {
     double written = 0;  // bytes handed to write calls on files (/proc/PID/io wchar: the journal, logs)
 };
 
+ProcSample sample_process(int pid);
+// Several processes (a cluster's nodes): their sums.
+ProcSample sample_processes(const std::vector<int>& pids) {
+    ProcSample sum;
+    for (const int pid : pids) {
+        const auto s = sample_process(pid);
+        sum.cpu_s += s.cpu_s;
+        sum.rss_kb += s.rss_kb;
+        sum.written += s.written;
+    }
+    return sum;
+}
+
 ProcSample sample_process(int pid) {
     ProcSample s;
     std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
@@ -215,12 +228,12 @@ double histogram_quantile(const std::vector<std::pair<double, double>>& before,
 
 // ---- The load --------------------------------------------------------------------------------
 struct Args {
-    std::string url;
+    std::vector<std::string> url;  // several: a cluster's nodes, rooms created and joined through each in turn
     std::string spawn;  // server binary to start
     std::string server_args;
     std::string ca_file;  // wss://: the server's CA (or its self-signed certificate)
     bool tls = false;     // --spawn: a TLS server, with a certificate made here
-    int pid = 0;
+    std::vector<int> pid;  // several: a cluster's nodes (summed)
     std::string mode = "full";
     int rooms = 50;
     int players = 4;
@@ -256,15 +269,17 @@ public:
     explicit Load(const Args& a) : a_(a), rng_(a.seed) {}
 
     int run() {
-        std::string error;
-        auto url = client::parse_url(a_.url, error);
-        if (!url) throw std::invalid_argument(error);
-        url_ = *url;
-        if (!a_.ca_file.empty()) {
+        if (!a_.ca_file.empty())
             if (auto problem = client::ca_file_problem(a_.ca_file)) throw std::invalid_argument(*problem);
-            url_.ca_file = a_.ca_file;
+        for (const auto& text : a_.url) {
+            std::string error;
+            auto url = client::parse_url(text, error);
+            if (!url) throw std::invalid_argument(error);
+            url->ca_file = a_.ca_file;
+            urls_.push_back(*url);
         }
-        base_ = a_.pid ? sample_process(a_.pid) : ProcSample{};
+        url_ = urls_.front();
+        base_ = sample_processes(a_.pid);
         start_ = Clock::now();
         if (a_.mode == "idle") {
             open_idle(0);
@@ -293,6 +308,8 @@ private:
         int index = 0;
         bool slow = false;
         std::shared_ptr<client::Connection> conn;
+        client::Url url;          // the node it connects to (a redirect changes it)
+        bool redirected = false;  // closing to follow a redirect
         std::string decision;
         std::int64_t decision_at_us = 0;
     };
@@ -347,11 +364,22 @@ private:
 
     void open_player(Room* room, int index, bool slow = false) {
         auto* p = new_player(room, index, slow);
+        // Through the nodes in turn: room r's player i through node r + i.
+        const auto r = room ? static_cast<std::size_t>(std::find_if(rooms_.begin(), rooms_.end(), [&](const auto& x) {
+                                                               return x.get() == room;
+                                                           }) - rooms_.begin())
+                            : 0;
+        p->url = urls_[(r + static_cast<std::size_t>(index)) % urls_.size()];
+        connect(*p);
+    }
+
+    void connect(Player& player) {
+        auto* p = &player;
         client::Connection::Handlers h;
         h.on_open = [this, p] { on_open(*p); };
         h.on_message = [this, p](std::string_view text) { on_message(*p, text); };
         h.on_close = [this, p](const std::string& reason) { on_close(*p, reason); };
-        p->conn = client::Connection::open(loop_, url_, std::move(h), std::chrono::seconds(30), slow ? 4096 : 0);
+        p->conn = client::Connection::open(loop_, p->url, std::move(h), std::chrono::seconds(30), p->slow ? 4096 : 0);
     }
 
     void open_idle(int i) {
@@ -392,7 +420,14 @@ private:
         if (a_.trace && p.room == rooms_.front().get())
             std::fprintf(stderr, "%lld p%d %.*s\n", static_cast<long long>(now_us() % 100000000), p.index,
                          static_cast<int>(type.size()), type.data());
-        if (type == "decision") {
+        if (type == "redirect") {  // a cluster's node sends it to the room's node
+            auto url = client::node_ws_url(json::parse(text).value("url", std::string()), p.url);
+            if (!url) throw std::runtime_error("a redirect to an address that cannot be used: " + std::string(text));
+            ++redirects_;
+            p.url = *url;
+            p.redirected = true;
+            p.conn->close();
+        } else if (type == "decision") {
             // A random option, read without a JSON tree (the server's decisions are written
             // with "decision" before "options", and every option starts with its "piece").
             p.decision_at_us = now_us();
@@ -447,6 +482,7 @@ private:
     }
 
     void on_close(Player& p, const std::string& reason) {
+        if (std::exchange(p.redirected, false)) return connect(p);
         if (p.slow) return;
         if (!stopping_) {
             ++closed_[reason.substr(0, 60)];
@@ -472,7 +508,7 @@ private:
         std::string metrics;  // the server's /metrics
     };
     Sample sample() {
-        return {Clock::now(), decisions_, games_, a_.pid ? sample_process(a_.pid) : ProcSample{},
+        return {Clock::now(), decisions_, games_, sample_processes(a_.pid),
                 http_get(url_, "/metrics")};
     }
 
@@ -484,11 +520,11 @@ private:
     }
 
     void trace_memory() {
-        if (!a_.pid || a_.duration < 60) return;
+        if (a_.pid.empty() || a_.duration < 60) return;
         loop_.after(std::chrono::seconds(10), [this] {
             if (stopping_) return;
             const double t = std::chrono::duration<double>(Clock::now() - w_.at).count();
-            memory_trace_.push_back({t, sample_process(a_.pid).rss_kb});
+            memory_trace_.push_back({t, sample_processes(a_.pid).rss_kb});
             trace_memory();
         });
     }
@@ -535,12 +571,16 @@ private:
         json closed = json::object();
         for (const auto& [why, n] : closed_) closed[why] = n;
         r["unexpected_closes"] = closed;
+        if (urls_.size() > 1) {
+            r["nodes"] = urls_.size();
+            r["redirects"] = redirects_;
+        }
         if (a_.slow) {
             r["slow_readers"] = a_.slow_per_room() * a_.rooms;
             // The server's count: a reader that never reads does not see its connection end.
             r["slow_readers_dropped"] = metric(end_.metrics, "spookludo_slow_readers_dropped_total");
         }
-        if (a_.pid) {
+        if (!a_.pid.empty()) {
             const double cpu = end_.proc.cpu_s - w_.proc.cpu_s;
             r["server_cpu_s"] = cpu;
             r["server_cpu_share"] = cpu / secs;
@@ -603,7 +643,9 @@ private:
     const Args& a_;
     Rng rng_;
     client::EventLoop loop_;
-    client::Url url_;
+    client::Url url_;               // the first node: /metrics
+    std::vector<client::Url> urls_;  // every node
+    std::uint64_t redirects_ = 0;
     std::vector<std::unique_ptr<Room>> rooms_;
     std::vector<std::unique_ptr<Player>> players_;
     Histogram rtt_;
@@ -649,12 +691,17 @@ int main(int argc, char** argv) {
         "--max-connections-per-address to match.\n"
         "Exit status: 0 measured and reported; 1 stopped before the measured window ended; 2 a usage error\n"
         "(an unknown option, a bad value, neither or both of --url and --spawn) or the load could not run.");
-    app.add_option("--url", a.url, "A running server, ws://HOST:PORT or wss://HOST:PORT");
+    app.add_option("--url", a.url,
+                   "A running server, ws://HOST:PORT or wss://HOST:PORT; several (comma-separated, or --url again): a "
+                   "cluster's nodes, each room created and joined through them in turn (redirects followed)")
+        ->delimiter(',');
     app.add_option("--ca-file", a.ca_file, "wss://: trust this PEM file (the server's CA or self-signed certificate)");
     app.add_flag("--tls", a.tls, "With --spawn: serve TLS (a self-signed certificate for 127.0.0.1 made here) and connect with wss://");
     app.add_option("--spawn", a.spawn, "Start this server binary on a free loopback port (and stop it at the end)");
     app.add_option("--server-args", a.server_args, "Extra arguments for the spawned server (one string)");
-    app.add_option("--pid", a.pid, "The running server's process id (CPU time and memory from /proc)");
+    app.add_option("--pid", a.pid,
+                   "The running server's process id (CPU time and memory from /proc); several: a cluster's nodes, summed")
+        ->delimiter(',');
     app.add_option("--mode", a.mode, "full, paced or idle")->check(CLI::IsMember({"full", "paced", "idle"}));
     app.add_option("--rooms", a.rooms, "Rooms (full, paced)")->check(CLI::Range(1, 100000));
     app.add_option("--players", a.players, "Bot players a room")->check(CLI::Range(1, 8));
@@ -715,8 +762,8 @@ int main(int argc, char** argv) {
             std::perror("spookludo-load: cannot start the server");
             ::_exit(127);
         }
-        a.url = (a.tls ? "wss://127.0.0.1:" : "ws://127.0.0.1:") + std::to_string(port);
-        a.pid = child;
+        a.url = {(a.tls ? "wss://127.0.0.1:" : "ws://127.0.0.1:") + std::to_string(port)};
+        a.pid = {child};
         // Wait for /healthz (the board pools are solved at start-up).
         client::Url server;
         server.tls = a.tls;

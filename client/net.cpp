@@ -135,6 +135,21 @@ std::optional<Url> parse_url(std::string_view text, std::string& error) {
     return url;
 }
 
+std::optional<Url> node_ws_url(std::string_view node, const Url& like) {
+    std::string error;
+    const auto http = parse_http_url(node, error);
+    if (!http) return std::nullopt;
+    Url url;
+    url.tls = http->tls;
+    url.host = http->host;
+    url.port = http->port;
+    std::string prefix = http->target;
+    while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
+    url.path = prefix + "/ws";
+    url.ca_file = like.ca_file;
+    return url;
+}
+
 // ---- HTTP GET ---------------------------------------------------------------------------------
 std::optional<HttpUrl> parse_http_url(std::string_view text, std::string& error) {
     HttpUrl url;

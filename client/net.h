@@ -29,6 +29,11 @@ struct Url {
 // The parsed URL, or an error message (e.g. "the address must start with ws:// or wss://").
 std::optional<Url> parse_url(std::string_view text, std::string& error);
 
+// A cluster node's address as the server gives it (welcome's `nodes`, a `redirect`'s `url`:
+// http(s)://HOST[:PORT][/PREFIX]) as the WebSocket URL to connect to: ws(s)://HOST:PORT[/PREFIX]/ws,
+// trusting what `like` trusts (its ca_file). Nothing when it is not such an address.
+std::optional<Url> node_ws_url(std::string_view node, const Url& like);
+
 // http://HOST[:PORT][/TARGET] or https://... (the server's records, /records/<id>). The port
 // defaults to 80 (443 for https), the target to "/". Errors say what is wrong with the text.
 struct HttpUrl {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <random>
+#include <utility>
 
 namespace spookludo::client {
 
@@ -44,6 +45,11 @@ void Session::start() {
 void Session::connect() {
     if (ended_) return;
     ++attempts_;
+    // A cluster: after a failed attempt, the next ones go round its nodes (any node sends a
+    // client on to the one that has its room now).
+    if (attempts_ > 1 && !nodes_.empty())
+        if (auto url = node_ws_url(nodes_[static_cast<std::size_t>(attempts_) % nodes_.size()], config_.url))
+            config_.url = *url;
     if (callbacks_.on_status)
         callbacks_.on_status(entered_ ? "The server is not answering; trying again (" + std::to_string(attempts_) + ") ..."
                                       : "connecting to " + config_.url.text() + "...");
@@ -85,9 +91,33 @@ void Session::on_text(std::string_view text) {
     if (message.is_discarded() || !message.is_object()) return;
     view_.apply(message, steady_ms());
     const std::string type = message.value("type", "");
-    if (type == "joined") {
+    if (type == "welcome") {
+        if (auto it = message.find("nodes"); it != message.end() && it->is_array()) {
+            nodes_.clear();
+            for (const auto& n : *it)
+                if (n.is_string() && nodes_.size() < 64) nodes_.push_back(n.get<std::string>());
+        }
+    } else if (type == "redirect") {
+        // A cluster's node: the room (or the new room) is on another node. Go there and send the
+        // same message again; the person sees nothing of it.
+        const auto url = node_ws_url(message.value("url", std::string()), config_.url);
+        if (!url || ++redirects_ > kMaxRedirects) {
+            end(SessionEnd{entered_ ? 1 : 2,
+                           url ? "the cluster sent this client from node to node " + std::to_string(kMaxRedirects) +
+                                     " times without a room"
+                               : "the server sent this client to an address it cannot use: \"" +
+                                     message.value("url", std::string()) + "\""});
+            return;
+        }
+        config_.url = *url;
+        redirected_ = true;
+        if (connection_) connection_->close();
+        return;
+    } else if (type == "joined") {
         entered_ = true;
         rejoined_ = false;
+        patient_ = false;
+        redirects_ = 0;
         attempts_ = 0;
         lost_at_ms_ = 0;
         view_.set_disconnected(false, steady_ms());
@@ -101,9 +131,11 @@ void Session::on_text(std::string_view text) {
         const bool refused = std::find(std::begin(refusals), std::end(refusals), code) != std::end(refusals);
         const std::string ref = message.value("ref", "");
         const bool entering = ref == "create_room" || ref == "join_room" || ref == "resume" || ref == "watch" || ref == "hello";
-        // The room cannot save anything right now (the server's disk): come back in a moment, as
-        // after a drop.
-        if (code == "unavailable" && entering && entered_) {
+        // The room cannot save anything right now (the server's disk), or a cluster's room is
+        // moving to another node: come back in a moment, as after a drop. (A new room refused
+        // because the cluster's store is out of reach is the person's to try again.)
+        if (code == "unavailable" && entering && (entered_ || (ref != "create_room" && config_.reconnect))) {
+            patient_ = true;
             if (callbacks_.on_status) callbacks_.on_status(text_of);
             if (connection_) connection_->close();
             return;
@@ -187,8 +219,13 @@ void Session::end(SessionEnd outcome) {
 
 void Session::on_closed(const std::string& reason) {
     if (ended_) return;
-    const bool can_resume = entered_ && config_.reconnect && (view_.token() || view_.is_spectator());
-    if (!entered_ && attempts_ <= 1) {
+    if (std::exchange(redirected_, false)) {
+        attempts_ = 0;
+        connect();
+        return;
+    }
+    const bool can_resume = (entered_ && config_.reconnect && (view_.token() || view_.is_spectator())) || patient_;
+    if (!entered_ && attempts_ <= 1 && !patient_) {
         end(SessionEnd{2, reason});
         return;
     }

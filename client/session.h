@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -90,6 +91,11 @@ private:
     bool ended_ = false;
     bool leaving_ = false;
     bool rejoined_ = false;      // after a drop in the lobby, joined again by name
+    bool redirected_ = false;    // a cluster's node sent us to another: connect there at once
+    bool patient_ = false;       // the server said to come back in a moment (unavailable): keep trying
+    int redirects_ = 0;          // redirects since the last joined
+    static constexpr int kMaxRedirects = 4;
+    std::vector<std::string> nodes_;  // the cluster's live nodes, from the last welcome
     int attempts_ = 0;
     std::int64_t lost_at_ms_ = 0;
     std::string seed_;

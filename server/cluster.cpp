@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <mutex>
 
 #include <boost/asio/io_context.hpp>
@@ -46,6 +47,28 @@ std::string key(std::string_view kind, std::string_view id = {}) {
     }
     return k;
 }
+
+// The directory's scripts (docs/cluster.md). KEYS[1] room:<code>, KEYS[2] node-rooms:<node>.
+// A claim makes the entry only where none is: codes are unique in the cluster.
+constexpr const char* kClaimScript = R"lua(
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'node', ARGV[1], 'epoch', 1, 'created_ms', ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[3])
+return 1
+)lua";
+// A release deletes the entry only while it is still this node's.
+constexpr const char* kReleaseScript = R"lua(
+if redis.call('HGET', KEYS[1], 'node') == ARGV[1] then redis.call('DEL', KEYS[1]) end
+redis.call('SREM', KEYS[2], ARGV[2])
+return 1
+)lua";
+// Where a room is: its node and that node's heartbeat (nil when expired). ARGV[1]: the prefix
+// of the heartbeat keys.
+constexpr const char* kLocateScript = R"lua(
+local node = redis.call('HGET', KEYS[1], 'node')
+if not node then return false end
+return {node, redis.call('GET', ARGV[1] .. node)}
+)lua";
 
 std::optional<NodeInfo> parse_node(const std::string& text, bool alive) {
     try {
@@ -151,7 +174,77 @@ public:
         });
     }
 
+    std::optional<NodeInfo> place_new_room() override {
+        std::lock_guard lock(mutex_);
+        const NodeInfo* best = nullptr;
+        long mine = services_.metrics.rooms.load(), best_rooms = 0;
+        for (const auto& n : nodes_) {
+            if (!n.alive || n.id == id_ || n.url.empty()) continue;
+            const long rooms = n.rooms + sent_[n.id];
+            if (!best || rooms < best_rooms) best = &n, best_rooms = rooms;
+        }
+        if (!best || best_rooms + 2 > mine) return std::nullopt;
+        ++sent_[best->id];
+        return *best;
+    }
+
+    void claim_code(std::function<void(std::string, std::string)> done) override {
+        claim_attempt(std::make_shared<std::function<void(std::string, std::string)>>(std::move(done)), 0);
+    }
+
+    void locate(const std::string& code, std::function<void(RoomPlace)> done) override {
+        redis_->command({"EVAL", kLocateScript, "1", key("room", code), key("node") + ":"},
+                        [weak = weak_from_this(), done = std::move(done)](redis::Reply r) {
+                            auto self = weak.lock();
+                            RoomPlace place;
+                            if (!self || r.lost || r.error()) {
+                                place.kind = RoomPlace::Kind::unavailable;
+                                place.why = r.lost ? "the cluster's store (Redis) cannot be reached" : r.text;
+                            } else if (r.type != redis::Reply::Type::array || r.elements.size() < 1) {
+                                place.kind = RoomPlace::Kind::none;
+                            } else {
+                                place.node = r.elements[0].text;
+                                const auto* beat = r.elements.size() > 1 && r.elements[1].type == redis::Reply::Type::string
+                                                       ? &r.elements[1]
+                                                       : nullptr;
+                                const auto info = beat ? parse_node(beat->text, true) : std::nullopt;
+                                if (place.node == self->id_) place.kind = RoomPlace::Kind::here;
+                                else if (!info) place.kind = RoomPlace::Kind::node_down;
+                                else place.kind = RoomPlace::Kind::elsewhere, place.url = info->url;
+                            }
+                            done(std::move(place));
+                        });
+    }
+
+    void release_code(const std::string& code) override {
+        redis_->command({"EVAL", kReleaseScript, "2", key("room", code), key("node-rooms", id_), id_, code},
+                        [code](redis::Reply r) {
+                            if (r.lost || r.error())
+                                spdlog::warn("cluster: room {}'s directory entry could not be deleted ({}): its code "
+                                             "stays taken",
+                                             code, r.text);
+                        });
+    }
+
 private:
+    using ClaimDone = std::shared_ptr<std::function<void(std::string, std::string)>>;
+    // A random code, made this node's where no entry is; another code when it is taken (a few
+    // tries: 6.4 million codes, so a clash is rare while the cluster is far from full).
+    void claim_attempt(ClaimDone done, int attempt) {
+        if (attempt == 8) return (*done)("", "no free room code was found: the cluster is nearly full");
+        const std::string code = random_room_code();
+        redis_->command({"EVAL", kClaimScript, "2", key("room", code), key("node-rooms", id_), id_,
+                         std::to_string(unix_ms()), code},
+                        [weak = weak_from_this(), done, attempt, code](redis::Reply r) {
+                            auto self = weak.lock();
+                            if (!self) return (*done)("", "the server is stopping");
+                            if (r.lost || r.error())
+                                return (*done)("", r.lost ? "the cluster's store (Redis) cannot be reached" : r.text);
+                            if (r.integer == 1) return (*done)(code, "");
+                            self->claim_attempt(done, attempt + 1);
+                        });
+    }
+
     std::string heartbeat_text() const {
         return json{{"id", id_},
                     {"url", url_},
@@ -230,6 +323,7 @@ private:
             self->services_.metrics.cluster_nodes_dead = static_cast<long>(view.size()) - alive;
             std::lock_guard lock(self->mutex_);
             self->nodes_ = std::move(view);
+            self->sent_.clear();  // the heartbeats count the rooms sent since
         });
     }
 
@@ -247,6 +341,7 @@ private:
     std::shared_ptr<redis::Client> redis_;
     mutable std::mutex mutex_;
     std::vector<NodeInfo> nodes_;
+    std::map<std::string, long> sent_;  // new rooms sent to each node since the view was read
 };
 
 // The owner holds the implementation through a shared_ptr (its handlers do too) and gives it up
@@ -262,6 +357,12 @@ public:
     std::chrono::milliseconds lease_left() const override { return impl_->lease_left(); }
     bool redis_connected() const override { return impl_->redis_connected(); }
     void leave() override { impl_->leave(); }
+    std::optional<NodeInfo> place_new_room() override { return impl_->place_new_room(); }
+    void claim_code(std::function<void(std::string, std::string)> done) override { impl_->claim_code(std::move(done)); }
+    void locate(const std::string& code, std::function<void(RoomPlace)> done) override {
+        impl_->locate(code, std::move(done));
+    }
+    void release_code(const std::string& code) override { impl_->release_code(code); }
 
 private:
     std::shared_ptr<ClusterImpl> impl_;

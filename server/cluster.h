@@ -9,10 +9,15 @@
 //   node:<id>       the node's heartbeat, JSON {id, url, rooms, connections, started_ms, heartbeat_ms}, expiring
 //   node-last:<id>  the same, without expiry: what /cluster shows of a dead node
 //   nodes           the set of the nodes' ids
+//   room:<code>     the room directory: a hash {node, epoch, created_ms}, made when the room is
+//                   (codes are unique in the cluster: the entry is made only where none is),
+//                   deleted when it closes
+//   node-rooms:<id> the set of the codes of the node's rooms
 //
 // Asio stays out of this header (the cluster runs on the server's io_context, cluster.cpp).
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,6 +44,19 @@ struct NodeInfo {
     bool alive = false;
 };
 
+// Where the directory says a room is.
+struct RoomPlace {
+    enum class Kind : unsigned char {
+        none,         // no such room in the cluster
+        here,         // this node
+        elsewhere,    // a live node: `node`, reached at `url`
+        node_down,    // a node whose heartbeat has expired (its rooms are being moved)
+        unavailable,  // Redis cannot be asked now (`why`)
+    };
+    Kind kind = Kind::none;
+    std::string node, url, why;
+};
+
 // A node's id: 1 to 64 of A-Z a-z 0-9 . _ - (it is part of Redis keys and shown to operators).
 bool valid_node_id(const std::string& id);
 
@@ -59,6 +77,19 @@ public:
     virtual bool redis_connected() const = 0;
     // Leaves the cluster (a clean stop): its keys go (sent at once; the stop gives them its grace).
     virtual void leave() = 0;
+
+    // The live node a new room should go to when it is not this one: the one with the fewest
+    // rooms, when this node has at least two more (a new room stays here otherwise, so two
+    // nodes whose views of each other lag cannot send a client back and forth). Counts the
+    // rooms sent there until its next heartbeat says how many it has.
+    virtual std::optional<NodeInfo> place_new_room() = 0;
+    // Claims a fresh room code for a room of this node, unique in the cluster: `done(code, "")`,
+    // or `done("", why)` when Redis cannot be asked. Any thread; `done` runs on the cluster's strand.
+    virtual void claim_code(std::function<void(std::string code, std::string why)> done) = 0;
+    // Where the room with this code is. Any thread; `done` runs on the cluster's strand.
+    virtual void locate(const std::string& code, std::function<void(RoomPlace)> done) = 0;
+    // The room closed on this node: its directory entry goes (if it is still this node's).
+    virtual void release_code(const std::string& code) = 0;
 };
 
 }  // namespace spookludo::server

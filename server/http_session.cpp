@@ -15,6 +15,7 @@
 #include <boost/beast/websocket/rfc6455.hpp>
 #include <spdlog/spdlog.h>
 
+#include "cluster.h"
 #include "http_routes.h"
 #include "network_shared.h"
 #include "services.h"
@@ -94,6 +95,17 @@ private:
         send(std::move(res));
     }
 
+    // A page served by another node of the cluster (its WebSocket goes to the node that has the room).
+    bool cluster_origin(std::optional<std::string_view> origin) const {
+        auto& cluster = network_->services.cluster;
+        if (!origin || !cluster) return false;
+        const auto theirs = normalise_origin(*origin);
+        if (!theirs) return false;
+        for (const auto& node : cluster->nodes())  // a dead node's page too: its players move on
+            if (!node.url.empty() && normalise_origin(node.url) == theirs) return true;
+        return false;
+    }
+
     void upgrade(Request&& req) {
         if (req.target() != protocol::kWebSocketPath)
             return respond(req, http::status::not_found, "text/plain", "WebSocket path is /ws\n", false);
@@ -103,7 +115,7 @@ private:
         std::optional<std::string_view> origin;
         if (const auto field = req.find(http::field::origin); field != req.end()) origin = field->value();
         if (const auto check = check_origin(origin, req[http::field::host], kTls, services.config.allow_origins);
-            !check.allowed) {
+            !check.allowed && !cluster_origin(origin)) {
             ++services.metrics.origin_refused;
             spdlog::info("connection from {}: WebSocket refused, Origin {} is another site (Host {})", slot_.address(),
                          protocol::quote_client_text(*origin, 100),

@@ -65,6 +65,17 @@ Inbox::Outcome Inbox::on_text(const std::shared_ptr<Peer>& self, std::string_vie
         return reject(self, ErrorCode::rate_limited,
                       "too many messages: at most " + std::to_string(services_.config.max_messages_per_second) +
                           " a second");
+    if (waiting_) {  // behind a message that waits for the cluster: in order, after it
+        if (held_.size() >= kMaxHeld)
+            return reject(self, ErrorCode::wrong_state,
+                          "wait for the answer to your last message (the server is asking the cluster)");
+        held_.emplace_back(text);
+        return Outcome::go_on;
+    }
+    return guarded(self, text);
+}
+
+Inbox::Outcome Inbox::guarded(const std::shared_ptr<Peer>& self, std::string_view text) {
     try {
         return handle(self, text);
     } catch (const std::exception& e) {
@@ -72,6 +83,145 @@ Inbox::Outcome Inbox::on_text(const std::shared_ptr<Peer>& self, std::string_vie
         spdlog::error("connection {} from {}: a message failed: {}", peer_.id(), peer_.address(), e.what());
         return reject(self, ErrorCode::internal_error, "the server could not handle that message");
     }
+}
+
+bool Inbox::answered(const std::shared_ptr<Peer>& self, const std::function<Outcome()>& then) {
+    waiting_ = false;
+    if (gone_) {
+        held_.clear();
+        then();  // it lets go of what it holds
+        return false;
+    }
+    Outcome out;
+    try {
+        out = then();
+    } catch (const std::exception& e) {
+        ++services_.metrics.internal_errors;
+        spdlog::error("connection {} from {}: a message failed: {}", peer_.id(), peer_.address(), e.what());
+        out = reject(self, ErrorCode::internal_error, "the server could not handle that message");
+    }
+    while (out == Outcome::go_on && !waiting_ && !held_.empty()) {
+        const std::string text = std::move(held_.front());
+        held_.pop_front();
+        out = guarded(self, text);
+    }
+    return out == Outcome::close;
+}
+
+namespace {
+bool well_formed_code(const std::string& code) {
+    return code.size() == kRoomCodeLength &&
+           code.find_first_not_of(kRoomCodeAlphabet) == std::string::npos;
+}
+}  // namespace
+
+Inbox::Outcome Inbox::open_room(const std::shared_ptr<Peer>& self, const std::string* code,
+                                protocol::ClientMessage&& message) {
+    auto& services = services_;
+    if (services.shutting_down) {
+        if (code) services.cluster->release_code(*code);
+        return reject(self, ErrorCode::server_full, "the server is shutting down", "create_room");
+    }
+    auto& create = std::get<protocol::CreateRoom>(message);
+    const protocol::RoomSettings settings =
+        create.settings.value_or(protocol::SettingsChange{})
+            .applied_to(protocol::RoomSettings{services.config.decision_ms, services.config.pace_ms, false});
+    const auto make = [&](const std::string& c) { return Room::make(io_, services, c, create.options, settings); };
+    auto room = code ? services.registry.create_with(*code, make) : services.registry.create(make);
+    if (!room) {
+        if (code) services.cluster->release_code(*code);
+        return reject(self, ErrorCode::server_full,
+                      "the server has its maximum of " + std::to_string(services.config.max_rooms) + " rooms",
+                      "create_room");
+    }
+    spdlog::info("room {} created ({} for {})", room->code(), to_string(create.options.game), create.options.players);
+    return enter(self, std::move(room), std::move(message));
+}
+
+Inbox::Outcome Inbox::create_in_cluster(const std::shared_ptr<Peer>& self, protocol::ClientMessage&& message) {
+    auto& cluster = *services_.cluster;
+    // Without its lease this node cannot tell whether Redis has its rooms: it makes none.
+    if (!cluster.lease_valid())
+        return reject(self, ErrorCode::unavailable,
+                      "new rooms cannot be made now: this node cannot reach the cluster's store (Redis); try again "
+                      "in a moment",
+                      "create_room");
+    if (auto node = cluster.place_new_room()) {
+        self->send(protocol::encode_message(protocol::Redirect{node->url, node->id, "create_room", std::nullopt}));
+        return Outcome::go_on;
+    }
+    if (static_cast<int>(services_.registry.size()) >= services_.config.max_rooms)
+        return reject(self, ErrorCode::server_full,
+                      "the server has its maximum of " + std::to_string(services_.config.max_rooms) + " rooms",
+                      "create_room");
+    waiting_ = true;
+    auto held = std::make_shared<protocol::ClientMessage>(std::move(message));
+    cluster.claim_code([this, self, held](std::string code, std::string why) {
+        self->post([this, self, held, code = std::move(code), why = std::move(why)] {
+            return answered(self, [&]() -> Outcome {
+                if (gone_) {
+                    if (!code.empty()) services_.cluster->release_code(code);
+                    return Outcome::go_on;
+                }
+                if (code.empty())
+                    return reject(self, ErrorCode::unavailable,
+                                  "new rooms cannot be made now: " + why + "; try again in a moment", "create_room");
+                return open_room(self, &code, std::move(*held));
+            });
+        });
+    });
+    return Outcome::go_on;
+}
+
+Inbox::Outcome Inbox::locate_in_cluster(const std::shared_ptr<Peer>& self, const std::string& asked,
+                                        protocol::ClientMessage&& message) {
+    const std::string ref(protocol::type_of(message));
+    const std::string code = normalise_room_code(asked);
+    if (!well_formed_code(code))
+        return reject(self, ErrorCode::room_not_found, "there is no room " + quote_client_text(asked), ref);
+    waiting_ = true;
+    auto held = std::make_shared<protocol::ClientMessage>(std::move(message));
+    services_.cluster->locate(code, [this, self, held, code, ref](RoomPlace place) {
+        self->post([this, self, held, code, ref, place = std::move(place)] {
+            return answered(self, [&]() -> Outcome {
+                if (gone_) return Outcome::go_on;
+                switch (place.kind) {
+                    case RoomPlace::Kind::here:  // made or taken up here meanwhile, or closing
+                        if (auto room = services_.registry.find(code)) return into_room(self, room, std::move(*held));
+                        [[fallthrough]];
+                    case RoomPlace::Kind::none:
+                        return reject(self, ErrorCode::room_not_found, "there is no room " + code, ref);
+                    case RoomPlace::Kind::elsewhere:
+                        self->send(protocol::encode_message(protocol::Redirect{place.url, place.node, ref, code}));
+                        return Outcome::go_on;
+                    case RoomPlace::Kind::node_down:
+                        return reject(self, ErrorCode::unavailable,
+                                      "room " + code + "'s node (" + place.node +
+                                          ") stopped answering: its rooms are moving to another node; try again in a "
+                                          "few seconds",
+                                      ref);
+                    case RoomPlace::Kind::unavailable: break;
+                }
+                return reject(self, ErrorCode::unavailable,
+                              "room " + code + " cannot be looked up now (" + place.why + "); try again in a moment", ref);
+            });
+        });
+    });
+    return Outcome::go_on;
+}
+
+Inbox::Outcome Inbox::into_room(const std::shared_ptr<Peer>& self, std::shared_ptr<Room> room,
+                                protocol::ClientMessage&& message) {
+    if (room_ && room_ != room)
+        return reject(self, ErrorCode::already_in_room,
+                      "you are in room " + room_->code() + " (or asked to enter it): leave it first",
+                      protocol::type_of(message));
+    if (room_) {  // the same room: it answers (already in this room, a resume of another seat)
+        ++entries_;
+        room_->deliver(self, std::move(message), entries_);
+        return Outcome::go_on;
+    }
+    return enter(self, std::move(room), std::move(message));
 }
 
 // Control frames share the message rate: a client that floods pings gets no pongs beyond it,
@@ -94,6 +244,8 @@ void Inbox::detach(const Room* room, std::uint64_t entry) {
 }
 
 void Inbox::on_gone(const std::shared_ptr<Peer>& self) {
+    gone_ = true;
+    held_.clear();
     if (room_) {
         room_->disconnected(self);
         room_.reset();
@@ -132,22 +284,12 @@ Inbox::Outcome Inbox::handle(const std::shared_ptr<Peer>& self, std::string_view
     }
     if (!hello_) return reject(self, ErrorCode::hello_first, "say hello first (with the protocol version)");
 
-    if (auto* create = std::get_if<protocol::CreateRoom>(&message)) {
+    if (std::holds_alternative<protocol::CreateRoom>(message)) {
         if (room_) return reject(self, ErrorCode::already_in_room, "leave your room first", "create_room");
         if (services.shutting_down)
             return reject(self, ErrorCode::server_full, "the server is shutting down", "create_room");
-        const protocol::RoomSettings settings =
-            create->settings.value_or(protocol::SettingsChange{})
-                .applied_to(protocol::RoomSettings{services.config.decision_ms, services.config.pace_ms, false});
-        auto room = services.registry.create(
-            [&](const std::string& code) { return Room::make(io_, services, code, create->options, settings); });
-        if (!room)
-            return reject(self, ErrorCode::server_full,
-                          "the server has its maximum of " + std::to_string(services.config.max_rooms) + " rooms",
-                          "create_room");
-        spdlog::info("room {} created ({} for {})", room->code(), to_string(create->options.game),
-                     create->options.players);
-        return enter(self, std::move(room), std::move(message));
+        if (services.cluster) return create_in_cluster(self, std::move(message));
+        return open_room(self, nullptr, std::move(message));
     }
     std::string code;
     if (auto* m = std::get_if<protocol::JoinRoom>(&message)) code = m->room;
@@ -156,19 +298,18 @@ Inbox::Outcome Inbox::handle(const std::shared_ptr<Peer>& self, std::string_view
     if (!code.empty() || std::holds_alternative<protocol::JoinRoom>(message) ||
         std::holds_alternative<protocol::Watch>(message) || std::holds_alternative<protocol::Resume>(message)) {
         auto room = services.registry.find(code);
+        if (!room && services.cluster) {
+            // Elsewhere in the cluster, maybe: asked only when this connection is in no other room.
+            if (room_ && room_->code() != normalise_room_code(code))
+                return reject(self, ErrorCode::already_in_room,
+                              "you are in room " + room_->code() + " (or asked to enter it): leave it first",
+                              protocol::type_of(message));
+            return locate_in_cluster(self, code, std::move(message));
+        }
         if (!room)
             return reject(self, ErrorCode::room_not_found, "there is no room " + quote_client_text(code),
                           protocol::type_of(message));
-        if (room_ && room_ != room)
-            return reject(self, ErrorCode::already_in_room,
-                          "you are in room " + room_->code() + " (or asked to enter it): leave it first",
-                          protocol::type_of(message));
-        if (room_) {  // the same room: it answers (already in this room, a resume of another seat)
-            ++entries_;
-            room_->deliver(self, std::move(message), entries_);
-            return Outcome::go_on;
-        }
-        return enter(self, std::move(room), std::move(message));
+        return into_room(self, std::move(room), std::move(message));
     }
     if (std::holds_alternative<protocol::Ping>(message) && !room_) {
         self->send(protocol::encode_message(protocol::Pong{std::get<protocol::Ping>(message).t, now_ms()}));

@@ -3,7 +3,10 @@
 // bad-message strikes, and which room each message goes to. One per WebSocket connection, used
 // only on that connection's strand. No Asio here: the WebSocket session does the I/O.
 #include <chrono>
+#include <functional>
+#include <deque>
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include "peer.h"
@@ -45,6 +48,9 @@ public:
     void grant_answer();
 
     static constexpr int kMaxStrikes = 20;
+    // Messages that may wait behind one that waits for the cluster (where a room is, a new
+    // room's code); more are refused.
+    static constexpr std::size_t kMaxHeld = 8;
 
 private:
     bool rate_ok(bool answers_count = true);
@@ -53,6 +59,19 @@ private:
                    std::string_view ref = {});
     Outcome handle(const std::shared_ptr<Peer>& self, std::string_view text);
     Outcome enter(const std::shared_ptr<Peer>& self, std::shared_ptr<Room> room, protocol::ClientMessage&& message);
+    Outcome guarded(const std::shared_ptr<Peer>& self, std::string_view text);  // handle(), failures answered
+    // A cluster's node: create_room and entering a room this node does not have ask Redis; the
+    // connection's later messages wait (held_) until the answer is back on its strand.
+    Outcome create_in_cluster(const std::shared_ptr<Peer>& self, protocol::ClientMessage&& message);
+    Outcome locate_in_cluster(const std::shared_ptr<Peer>& self, const std::string& code,
+                              protocol::ClientMessage&& message);
+    // The answer is in: `then` finishes the waiting message, then the held ones are taken.
+    // True: close the connection (too many bad messages).
+    bool answered(const std::shared_ptr<Peer>& self, const std::function<Outcome()>& then);
+    // create_room on this node, under a code the cluster gave (none: the registry makes one).
+    Outcome open_room(const std::shared_ptr<Peer>& self, const std::string* code, protocol::ClientMessage&& message);
+    // join_room, watch or resume of a room found here.
+    Outcome into_room(const std::shared_ptr<Peer>& self, std::shared_ptr<Room> room, protocol::ClientMessage&& message);
 
     static constexpr int kMaxGrants = 4;
 
@@ -65,6 +84,9 @@ private:
     std::shared_ptr<Room> room_;
     std::uint64_t entries_ = 0;  // entering messages delivered (Room::deliver's entry)
     bool hello_ = false;
+    bool waiting_ = false;  // a message waits for the cluster's answer
+    bool gone_ = false;     // the connection is gone
+    std::deque<std::string> held_;
     int strikes_ = 0;
     double tokens_;
     std::atomic<int> granted_{0};  // answers asked for by the room (decisions), not rate limited

@@ -2,6 +2,7 @@
 // What a room sees of a connection. Implemented by the WebSocket session; every call is
 // thread-safe (the session posts it onto its own strand).
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -34,6 +35,9 @@ public:
     virtual void grant_answer() = 0;
     // Closes the connection after what is queued.
     virtual void close() = 0;
+    // Runs `fn` on the connection's strand (the Inbox's answers from the cluster); when it
+    // returns true the connection is closed for too many bad messages.
+    virtual void post(std::function<bool()> fn) = 0;
 };
 
 }  // namespace spookludo::server

@@ -1458,7 +1458,7 @@ private:
                         spdlog::error("room {}: the history cannot take game {}: {}", code_, op.finished->id, e.what());
                     }
             ops_.clear();
-            if (std::exchange(forget_code_, false)) services_.registry.remove(code_);
+            if (std::exchange(forget_code_, false)) services_.forget_room(code_);
             return release(held_);
         }
         if (journal_fault_) {
@@ -1518,7 +1518,7 @@ private:
             }
             if (forget_code_ticket_ && ticket >= forget_code_ticket_) {
                 forget_code_ticket_ = 0;
-                services_.registry.remove(code_);
+                services_.forget_room(code_);
             }
             if (!stopped_ && journal_fault_ && ticket == retry_ticket_) {
                 journal_back();

@@ -665,12 +665,22 @@ std::string normalise_room_code(std::string_view code) {
     return out;
 }
 
-std::string Registry::fresh_code() {
+void Services::forget_room(const std::string& code) {
+    registry.remove(code);
+    if (cluster) cluster->release_code(code);
+}
+
+std::string random_room_code() {
     static thread_local std::mt19937_64 gen{std::random_device{}()};
+    std::string code;
+    for (std::size_t i = 0; i < kRoomCodeLength; ++i)
+        code += kRoomCodeAlphabet[std::uniform_int_distribution<std::size_t>(0, kRoomCodeAlphabet.size() - 1)(gen)];
+    return code;
+}
+
+std::string Registry::fresh_code() {
     for (;;) {
-        std::string code;
-        for (std::size_t i = 0; i < kRoomCodeLength; ++i)
-            code += kRoomCodeAlphabet[std::uniform_int_distribution<std::size_t>(0, kRoomCodeAlphabet.size() - 1)(gen)];
+        std::string code = random_room_code();
         if (!rooms_.count(code)) return code;
     }
 }

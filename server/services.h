@@ -235,6 +235,10 @@ public:
     // A new unused code and a room made by `make(code)`; nullptr when the server is full.
     template <class Make>
     std::shared_ptr<Room> create(Make&& make);
+    // The same under a code claimed elsewhere (a cluster's); nullptr when the server is full or
+    // the code is in use here.
+    template <class Make>
+    std::shared_ptr<Room> create_with(const std::string& code, Make&& make);
     std::shared_ptr<Room> find(const std::string& code);
     // A room taken up again from the journal under its own code (before serving).
     void adopt(const std::string& code, std::shared_ptr<Room> room);
@@ -289,6 +293,9 @@ struct Services {
     // failure is logged, counted and retried.
     void export_record(const FinishedGame& game);
 
+    // A room closed: its code is free again (in the cluster's directory too).
+    void forget_room(const std::string& code);
+
     // A clean stop: the time the rooms stopped goes to the journal, for the next start. Never throws.
     void mark_stop();
 
@@ -307,12 +314,22 @@ private:
 inline constexpr std::string_view kRoomCodeAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ";
 inline constexpr std::size_t kRoomCodeLength = 5;
 std::string normalise_room_code(std::string_view code);  // upper case, trimmed
+std::string random_room_code();
 
 template <class Make>
 std::shared_ptr<Room> Registry::create(Make&& make) {
     std::lock_guard lock(mutex_);
     if (static_cast<int>(rooms_.size()) >= max_rooms_) return nullptr;
     std::string code = fresh_code();
+    auto room = make(code);
+    rooms_.emplace(code, room);
+    return room;
+}
+
+template <class Make>
+std::shared_ptr<Room> Registry::create_with(const std::string& code, Make&& make) {
+    std::lock_guard lock(mutex_);
+    if (static_cast<int>(rooms_.size()) >= max_rooms_ || rooms_.count(code)) return nullptr;
     auto room = make(code);
     rooms_.emplace(code, room);
     return room;

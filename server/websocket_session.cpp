@@ -87,6 +87,11 @@ public:
             if (self->inbox_.strike() == Inbox::Outcome::close) self->close_with(ws::kClosePolicy, "too many bad messages");
         });
     }
+    void post(std::function<bool()> fn) override {
+        net::post(stream_.get_executor(), [self = this->shared_from_this(), fn = std::move(fn)] {
+            if (fn()) self->close_with(ws::kClosePolicy, "too many bad messages");
+        });
+    }
     void close() override {
         net::post(stream_.get_executor(), [self = this->shared_from_this()] {
             // Mid-handshake there is no WebSocket to close yet: the connection just ends.

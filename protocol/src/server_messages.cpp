@@ -437,6 +437,17 @@ void from_json(const json& j, Closing& m) {
     get(j, "reason", m.reason);
 }
 
+void to_json(json& j, const Redirect& m) {
+    j = {{"url", m.url}, {"node", m.node}, {"ref", m.ref}};
+    put(j, "room", m.room);
+}
+void from_json(const json& j, Redirect& m) {
+    get(j, "url", m.url);
+    get(j, "node", m.node);
+    get(j, "ref", m.ref);
+    get(j, "room", m.room);
+}
+
 void to_json(json& j, const Pong& m) { j = {{"t", m.t}, {"server_time_ms", m.server_time_ms}}; }
 void from_json(const json& j, Pong& m) {
     get(j, "t", m.t);

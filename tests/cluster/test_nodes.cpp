@@ -199,3 +199,18 @@ TEST_CASE("cluster: a node stopped with SIGTERM leaves the cluster at once: no o
     REQUIRE(eventually([&] { return !a.entry("node-b").contains("id"); }, 10s));
     CHECK(std::chrono::steady_clock::now() - t0 < 4s);  // its next heartbeat's read, not the 6 s expiry
 }
+
+TEST_CASE("cluster: create_room goes to the node with the fewest rooms, and join_room, watch and resume through any node reach the room's node, by a redirect a third-party client follows [cluster]") {
+    RedisServer redis;
+    Node a("node-a", redis.url()), b("node-b", redis.url());
+    REQUIRE(eventually([&] { return a.entry("node-b").value("alive", false) && b.entry("node-a").value("alive", false); }, 10s));
+    TempDir dir("spookludo-redirects");
+    SpawnOptions o;
+    o.stdout_file = dir / "out";
+    o.stderr_file = dir / "out";
+    Process p({"/usr/bin/python3", std::string(SPOOKLUDO_CLUSTER_TESTS) + "/redirects.py", a.url(), b.url(), "node-b"}, o);
+    const auto status = p.wait(60s);
+    INFO(p.out());
+    CHECK(status == std::optional<int>(0));
+    CHECK(p.out().find("FAILED") == std::string::npos);
+}

@@ -118,9 +118,13 @@ function handle(m) {
       intent = { type: 'watch', room: m.room };
     }
     if (codeFromPath() !== m.room) history.replaceState(null, '', `/r/${m.room}`);
-  } else if (m.type === 'error' && m.code === 'unavailable' && m.ref === 'resume') {
-    // The room cannot save anything right now (the server's disk): the seat is still ours; come
-    // back in a moment, as after a drop.
+  } else if (m.type === 'redirect') {
+    // Only a redirect the connection would not follow comes here (one too many).
+    backHome('The server sent this page from node to node without finding the room: try again in a moment.');
+    return;
+  } else if (m.type === 'error' && m.code === 'unavailable' && ENTERING.includes(m.ref) && m.ref !== 'create_room') {
+    // The room cannot save anything right now (the server's disk), or a cluster's room is moving
+    // to another node: the seat is still ours; come back in a moment, as after a drop.
     view.apply(m, t);
     conn.lost();
     return;

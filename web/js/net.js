@@ -1,5 +1,7 @@
 // The connection to the game server: ws(s)://<this page's host>/ws, the protocol's hello, and
-// coming back by itself. A lost connection is tried again with a growing pause (0.5 s up to
+// coming back by itself. In a cluster the page stays on the node it came from and only the
+// WebSocket follows a `redirect` to the node that has the room; after failed attempts it goes
+// round the cluster's nodes (any of them sends it on). A lost connection is tried again with a growing pause (0.5 s up to
 // 10 s); a page that becomes visible again or a network that comes back tries at once. A silent
 // connection is checked with the protocol's ping: no pong within 6 s and it is dropped and
 // opened anew (a phone that slept keeps a dead socket open otherwise).
@@ -10,6 +12,21 @@ const CLIENT_NAME = 'spookludo-web 0.1.0';
 export function serverUrl(loc = window.location) {
   return `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}/ws`;
 }
+
+// A cluster node's address (welcome's nodes, a redirect's url: http(s)://host[:port][/prefix]) as
+// its WebSocket URL; null when it is not such an address.
+export function nodeSocketUrl(node) {
+  let u;
+  try {
+    u = new URL(node);
+  } catch {
+    return null;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+  return `${u.protocol === 'https:' ? 'wss' : 'ws'}://${u.host}${u.pathname.replace(/\/+$/, '')}/ws`;
+}
+
+const MAX_REDIRECTS = 4;
 
 export class Connection {
   // handlers: onopen() once the server's welcome is in (send the room's message then),
@@ -24,6 +41,9 @@ export class Connection {
     this.pingTimer = null;
     this.pongTimer = null;
     this.lastHeard = 0;
+    this.target = null; // the node a redirect sent us to (null: this page's server)
+    this.redirects = 0; // since the last joined
+    this.nodes = []; // the cluster's live nodes, from the welcome
     const kick = () => this.nudge();
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible') kick();
@@ -73,7 +93,7 @@ export class Connection {
     this.welcomed = false;
     let ws;
     try {
-      ws = new WebSocket(serverUrl());
+      ws = new WebSocket(this.url());
     } catch (e) {
       this.lost();
       return;
@@ -95,7 +115,19 @@ export class Connection {
         return;
       }
       if (!m || typeof m !== 'object') return;
+      if (m.type === 'redirect') {
+        const next = nodeSocketUrl(m.url || '');
+        if (next && this.redirects < MAX_REDIRECTS) {
+          this.redirects += 1;
+          this.target = next;
+          this.attempt = 0;
+          this.connect();
+          return;
+        }
+      }
+      if (m.type === 'joined') this.redirects = 0;
       if (m.type === 'welcome') {
+        if (Array.isArray(m.nodes)) this.nodes = m.nodes.filter((n) => typeof n === 'string').slice(0, 64);
         this.welcomed = true;
         this.attempt = 0;
         this.h.onstatus('');
@@ -114,6 +146,17 @@ export class Connection {
       this.lost();
     };
     ws.onerror = () => {};
+  }
+
+  // Where to connect: the node a redirect named, and after two failed attempts the cluster's
+  // nodes in turn (then this page's server again).
+  url() {
+    if (this.attempt >= 2 && this.nodes.length) {
+      const next = nodeSocketUrl(this.nodes[this.attempt % (this.nodes.length + 1)] || '');
+      if (next) return next;
+      return serverUrl();
+    }
+    return this.target || serverUrl();
   }
 
   drop() {

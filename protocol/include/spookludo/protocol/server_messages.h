@@ -244,6 +244,17 @@ struct Closing {
     std::string reason;
 };
 
+// A cluster (docs/cluster.md): the room lives on another node, or a new room is to be made on
+// another node (the one with the fewest rooms). The client connects to that node's WebSocket
+// (`url` with http -> ws, https -> wss, path /ws), says hello and sends the same message again.
+struct Redirect {
+    static constexpr const char* type = "redirect";
+    std::string url;                  // the node's address (its --public-url), as in welcome's nodes
+    std::string node;                 // its id
+    std::string ref;                  // the message it answers: create_room, join_room, watch, resume
+    std::optional<std::string> room;  // the room's code (absent for create_room)
+};
+
 struct Pong {
     static constexpr const char* type = "pong";
     std::int64_t t = 0;
@@ -287,6 +298,7 @@ SPOOKLUDO_MESSAGE_JSON(GameOver)
 SPOOKLUDO_MESSAGE_JSON(Kicked)
 SPOOKLUDO_MESSAGE_JSON(Notice)
 SPOOKLUDO_MESSAGE_JSON(Closing)
+SPOOKLUDO_MESSAGE_JSON(Redirect)
 SPOOKLUDO_MESSAGE_JSON(Pong)
 SPOOKLUDO_MESSAGE_JSON(ErrorReply)
 #undef SPOOKLUDO_MESSAGE_JSON
