@@ -224,6 +224,7 @@ void Session::on_closed(const std::string& reason) {
         connect();
         return;
     }
+    redirects_ = 0;  // the limit is for nodes that send a client round in a circle, not for a node that is down
     const bool can_resume = (entered_ && config_.reconnect && (view_.token() || view_.is_spectator())) || patient_;
     if (!entered_ && attempts_ <= 1 && !patient_) {
         end(SessionEnd{2, reason});

@@ -20,6 +20,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cluster.h"
+#include "cluster_journal.h"
 #include "database.h"
 #include "http_routes.h"
 #include "network.h"
@@ -297,8 +298,18 @@ int run_app(int argc, char** argv) {
         spdlog::error("{}", e.what());
         return 1;
     }
-    if (!cfg.no_journal) resume_rooms(io, services);
+    // A server on its own takes up its rooms from its database; a cluster's node from Redis (its
+    // own rooms, and a dead node's, claimed as the cluster's view comes in).
+    if (!cfg.no_journal && cfg.cluster.empty()) resume_rooms(io, services);
     if (!cfg.cluster.empty()) {
+        if (!cfg.no_journal) {
+            services.cluster_journal = std::make_unique<RedisJournal>(
+                redis::Client::make(io, redis::parse_url(cfg.cluster)), cfg.node_id, services.history.get(),
+                static_cast<std::size_t>(cfg.records_kept + cfg.bot_records_kept));
+            services.journal_writer = std::make_unique<JournalWriter>(
+                *services.cluster_journal, std::chrono::milliseconds(cfg.journal_window_ms), 512,
+                services.journal_counters());
+        }
         services.cluster = Cluster::make(io, services, cfg.cluster, cfg.node_id, cfg.public_url);
         spdlog::info("cluster node {} through {} (reached at {})", cfg.node_id, cfg.cluster, cfg.public_url);
     }
@@ -429,6 +440,11 @@ int run_app(int argc, char** argv) {
     // What the writer still holds is written before the rooms and their io_context go.
     if (services.journal_writer) services.journal_writer->stop();
     services.cluster.reset();
+    // A cluster's store holds a Redis client on the io_context: it goes with it.
+    if (services.cluster_journal) {
+        services.journal_writer.reset();
+        services.cluster_journal.reset();
+    }
     // The rooms still listed go now, while their timers' io_context is there.
     for (const auto& room : services.registry.all()) services.registry.remove(room->code());
     network.reset();

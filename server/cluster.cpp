@@ -2,8 +2,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <deque>
 #include <map>
 #include <mutex>
+#include <random>
+#include <set>
+#include <thread>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -11,8 +16,12 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include "cluster_journal.h"
+#include "history.h"
 #include "redis.h"
+#include "room.h"
 #include "services.h"
+#include "spookludo/record.h"
 
 namespace spookludo::server {
 
@@ -152,7 +161,13 @@ public:
 
     void lease_lost(const char* why) {
         ++services_.metrics.cluster_lease_losses;
-        if (!left_) spdlog::warn("cluster node {}: the lease ended ({})", id_, why);
+        if (left_) return;
+        spdlog::warn("cluster node {}: the lease ended ({}): its rooms pause until their journal takes writes again",
+                     id_, why);
+        // Without the lease another node may take the rooms over: they play no further step
+        // until a write to Redis shows they are still this node's (or that they are not).
+        for (const auto& room : services_.registry.all())
+            room->pause_for_cluster("this node cannot reach the cluster's store (Redis)");
     }
 
     std::chrono::milliseconds lease_left() const override {
@@ -216,6 +231,10 @@ public:
                         });
     }
 
+    void take_back(const std::string& code) override {
+        net::post(strand_, [self = shared_from_this(), code] { self->claim(code, self->id_, true, 0); });
+    }
+
     void release_code(const std::string& code) override {
         redis_->command({"EVAL", kReleaseScript, "2", key("room", code), key("node-rooms", id_), id_, code},
                         [code](redis::Reply r) {
@@ -224,6 +243,117 @@ public:
                                              "stays taken",
                                              code, r.text);
                         });
+    }
+
+private:
+    // After each read of the view: the rooms of the dead nodes are claimed (atomically: of the
+    // nodes that try, one gets each room), and once at the start this node's own rooms (it
+    // restarted under the same id, its old self is gone).
+    void claim_rooms(const std::vector<NodeInfo>& view) {
+        if (left_ || services_.shutting_down || services_.config.no_journal) return;
+        if (!std::exchange(own_taken_, true)) claim_all_of(id_, true, 0);
+        for (const auto& n : view)
+            if (!n.alive && n.id != id_) claim_all_of(n.id, false, n.heartbeat_ms);
+    }
+
+    void claim_all_of(const std::string& node, bool own, std::int64_t last_heard_ms) {
+        redis_->command({"SMEMBERS", key("node-rooms", node)}, [weak = weak_from_this(), node, own,
+                                                                last_heard_ms](redis::Reply r) {
+            auto self = weak.lock();
+            if (!self || r.type != redis::Reply::Type::array || r.elements.empty()) return;
+            std::vector<std::string> codes;
+            for (auto& m : r.elements) codes.push_back(std::move(m.text));
+            // In another order on each node, so that the nodes share a dead node's rooms.
+            std::shuffle(codes.begin(), codes.end(), std::mt19937_64{std::random_device{}()});
+            net::post(self->strand_, [self, node, own, last_heard_ms, codes = std::move(codes)] {
+                for (const auto& code : codes) self->claim(code, node, own, last_heard_ms);
+            });
+        });
+    }
+
+    // On the strand.
+    void claim(const std::string& code, const std::string& from, bool own, std::int64_t last_heard_ms) {
+        if (left_ || services_.shutting_down || !claiming_.insert(code).second) return;
+        const auto t0 = Clock::now();
+        claim_room(*redis_, code, from, id_, own,
+                   [weak = weak_from_this(), code, from, own, last_heard_ms, t0](std::optional<SavedRoom> room,
+                                                                                std::string why) {
+                       auto self = weak.lock();
+                       if (!self) return;
+                       net::post(self->strand_, [self, code, from, own, last_heard_ms, t0, room = std::move(room),
+                                                 why = std::move(why)]() mutable {
+                           self->claiming_.erase(code);
+                           if (!room) {
+                               if (!why.empty())
+                                   spdlog::warn("cluster node {}: room {} of node {} not taken over: {}", self->id_, code,
+                                                from, why);
+                               return;
+                           }
+                           room->stopped_ms = last_heard_ms;
+                           self->take_up(*room, from, own, t0);
+                       });
+                   });
+    }
+
+    void take_up(const SavedRoom& saved, const std::string& from, bool own, Clock::time_point t0) {
+        try {
+            services_.registry.adopt(saved.code, Room::restore(io_, services_, saved));
+            ++services_.metrics.cluster_rooms_taken_over;
+            spdlog::info("cluster node {}: room {} {} (epoch {}, {} events of its game) in {} ms", id_, saved.code,
+                         own ? "taken up again" : "taken over from node " + from, saved.epoch, saved.events.size(),
+                         std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
+        } catch (const std::exception& e) {
+            ++services_.metrics.internal_errors;
+            spdlog::error("cluster node {}: room {} (from node {}) cannot be taken up from its journal: {}", id_,
+                          saved.code, from, e.what());
+        }
+    }
+
+    // The cluster's finished games, copied into this node's history (GET /games lists the
+    // cluster's): those that ended since the last copy, a batch at each heartbeat, written by a
+    // thread of its own (the database is not the I/O threads' to wait for).
+    void mirror_records() {
+        if (!services_.history) return;
+        {
+            std::lock_guard lock(history_mutex_);
+            if (!history_queue_.empty() || history_stop_) return;  // still copying the last batch
+            if (!history_thread_.joinable()) history_thread_ = std::thread([this] { copy_records(); });
+        }
+        read_records(*redis_, mirrored_ms_, 200, [weak = weak_from_this()](std::optional<std::vector<ClusterRecord>> got) {
+            auto self = weak.lock();
+            if (!self || !got || got->empty()) return;
+            self->mirrored_ms_ = std::max(self->mirrored_ms_.load(), got->back().ended_ms - 1);
+            std::lock_guard lock(self->history_mutex_);
+            for (auto& r : *got) self->history_queue_.push_back(std::move(r));
+            self->history_wake_.notify_one();
+        });
+    }
+
+    void copy_records() {
+        std::unique_lock lock(history_mutex_);
+        for (;;) {
+            history_wake_.wait(lock, [&] { return history_stop_ || !history_queue_.empty(); });
+            if (history_stop_) return;
+            ClusterRecord r = std::move(history_queue_.front());
+            lock.unlock();
+            if (!r.text.empty()) try {
+                    services_.history->add(FinishedGame{parse_record(r.text), r.id, r.owner, r.text, r.ended_ms});
+                } catch (const std::exception& e) {
+                    spdlog::warn("cluster: game {} not copied into this node's history: {}", r.id, e.what());
+                }
+            lock.lock();
+            history_queue_.pop_front();
+        }
+    }
+
+public:
+    ~ClusterImpl() override {
+        {
+            std::lock_guard lock(history_mutex_);
+            history_stop_ = true;
+        }
+        history_wake_.notify_all();
+        if (history_thread_.joinable()) history_thread_.join();
     }
 
 private:
@@ -283,6 +413,7 @@ private:
         redis_->command({"SMEMBERS", key("nodes")}, [weak](redis::Reply r) {
             if (auto self = weak.lock()) self->read_nodes(r);
         });
+        mirror_records();
         timer_.expires_after(kHeartbeat);
         timer_.async_wait([weak](boost::system::error_code ec) {
             if (auto self = weak.lock(); self && !ec) self->beat();
@@ -321,9 +452,12 @@ private:
             for (const auto& n : view) alive += n.alive;
             self->services_.metrics.cluster_nodes_alive = alive;
             self->services_.metrics.cluster_nodes_dead = static_cast<long>(view.size()) - alive;
-            std::lock_guard lock(self->mutex_);
-            self->nodes_ = std::move(view);
-            self->sent_.clear();  // the heartbeats count the rooms sent since
+            {
+                std::lock_guard lock(self->mutex_);
+                self->nodes_ = view;
+                self->sent_.clear();  // the heartbeats count the rooms sent since
+            }
+            net::post(self->strand_, [self, view = std::move(view)] { self->claim_rooms(view); });
         });
     }
 
@@ -342,6 +476,16 @@ private:
     mutable std::mutex mutex_;
     std::vector<NodeInfo> nodes_;
     std::map<std::string, long> sent_;  // new rooms sent to each node since the view was read
+    // Claims (on the strand).
+    bool own_taken_ = false;
+    std::set<std::string> claiming_;
+    // The copy of the cluster's finished games.
+    std::atomic<std::int64_t> mirrored_ms_{0};
+    std::mutex history_mutex_;
+    std::condition_variable history_wake_;
+    std::deque<ClusterRecord> history_queue_;
+    bool history_stop_ = false;
+    std::thread history_thread_;
 };
 
 // The owner holds the implementation through a shared_ptr (its handlers do too) and gives it up
@@ -363,6 +507,7 @@ public:
         impl_->locate(code, std::move(done));
     }
     void release_code(const std::string& code) override { impl_->release_code(code); }
+    void take_back(const std::string& code) override { impl_->take_back(code); }
 
 private:
     std::shared_ptr<ClusterImpl> impl_;

@@ -1,6 +1,8 @@
 #pragma once
-// Several server nodes through Redis (--cluster redis://HOST:PORT; docs/cluster.md). This part:
-// the nodes and their leases. Each node writes a heartbeat key with a short expiry every
+// Several server nodes through Redis (--cluster redis://HOST:PORT; docs/cluster.md): the nodes
+// and their leases, the room directory, the claims of a dead node's rooms (cluster_journal.h has
+// the rooms' journal in Redis), and the copy of the cluster's finished games into this node's
+// history. Each node writes a heartbeat key with a short expiry every
 // kHeartbeat (the key lives kExpiry); a node whose key has expired is dead. A node holds its lease
 // until kExpiry after the last heartbeat Redis acknowledged, counted from when it was sent: while
 // it holds it, no other node can have seen it dead.
@@ -90,6 +92,9 @@ public:
     virtual void locate(const std::string& code, std::function<void(RoomPlace)> done) = 0;
     // The room closed on this node: its directory entry goes (if it is still this node's).
     virtual void release_code(const std::string& code) = 0;
+    // A room of this node whose journal in Redis lost writes (a Redis that restarted without
+    // them): it is taken up again from what Redis has, under a new epoch.
+    virtual void take_back(const std::string& code) = 0;
 };
 
 }  // namespace spookludo::server

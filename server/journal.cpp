@@ -91,6 +91,30 @@ void Journal::write(const std::string& code, std::int64_t created_ms, const std:
     write(std::span<const RoomWrite>(&one, 1));
 }
 
+std::vector<JournalStore::Result> Journal::store(std::span<const RoomWrite> rooms, std::size_t& transactions) {
+    std::vector<Result> results(rooms.size());
+    ++transactions;
+    try {
+        write(rooms);
+        return results;
+    } catch (const std::exception& e) {
+        if (rooms.size() == 1) {
+            results.front().error = e.what();
+            return results;
+        }
+    }
+    // Room by room: a room whose own write fails (a bad row) does not hold up the others.
+    for (std::size_t i = 0; i < rooms.size(); ++i) {
+        ++transactions;
+        try {
+            write(rooms.subspan(i, 1));
+        } catch (const std::exception& e) {
+            results[i].error = e.what();
+        }
+    }
+    return results;
+}
+
 void Journal::write(std::span<const RoomWrite> rooms) {
     std::lock_guard lock(db_.mutex());
     Statements& st = *statements_;
@@ -231,7 +255,13 @@ std::vector<SavedRoom> Journal::load() {
     std::lock_guard lock(db_.mutex());
     std::vector<SavedRoom> rooms;
     auto r = db_.prepare("SELECT code, created_ms, state FROM rooms ORDER BY created_ms, code");
-    while (r.step()) rooms.push_back(SavedRoom{r.text(0), r.int64(1), r.text(2), std::nullopt, {}});
+    while (r.step()) {
+        SavedRoom room;
+        room.code = r.text(0);
+        room.created_ms = r.int64(1);
+        room.state = r.text(2);
+        rooms.push_back(std::move(room));
+    }
     std::unordered_map<std::string_view, SavedRoom*> by_code;
     for (auto& room : rooms) {
         by_code[room.code] = &room;
@@ -276,7 +306,7 @@ void Journal::forget_mark(const std::string& name) {
 
 namespace spookludo::server {
 
-JournalWriter::JournalWriter(Journal& journal, std::chrono::microseconds window, std::size_t max_passes,
+JournalWriter::JournalWriter(JournalStore& journal, std::chrono::microseconds window, std::size_t max_passes,
                              Counters counters)
     : journal_(journal), window_(window), max_passes_(std::max<std::size_t>(max_passes, 1)),
       counters_(std::move(counters)), thread_([this] { run(); }) {}
@@ -388,44 +418,40 @@ void JournalWriter::write(std::vector<Submission>& batch) {
     }
     for (Submission* s : refused) answer(s->done, {s->stream->failed_why, std::move(s->ops)});
 
-    auto room_write = [](Group& g) { return Journal::RoomWrite{g.stream->code, g.stream->created_ms, g.ops, g.stream->seq}; };
-    auto written = [&](Group& g) {
-        for (Submission* s : g.passes) answer(s->done, {});
-    };
-    auto failed = [&](Group& g, const std::string& why) {
+    auto failed = [&](Group& g, const std::string& why, bool fenced) {
         g.stream->failed = true;
         g.stream->failed_why = why;
         bool first = true;
         for (Submission* s : g.passes) {
-            answer(s->done, {why, first ? std::move(g.ops) : std::vector<JournalOp>{}});
+            answer(s->done, {why, first ? std::move(g.ops) : std::vector<JournalOp>{}, fenced});
             first = false;
         }
     };
     if (groups.empty()) return;
-    std::vector<Journal::RoomWrite> writes;
+    std::vector<RoomWrite> writes;
     writes.reserve(groups.size());
-    for (auto& g : groups) writes.push_back(room_write(g));
+    for (auto& g : groups)
+        writes.push_back({g.stream->code, g.stream->created_ms, g.ops, g.stream->seq, g.stream->epoch, &g.stream->ops});
+    std::size_t transactions = 0, passes = 0, failures = 0;
+    std::vector<JournalStore::Result> results;
     try {
-        journal_.write(writes);
-        if (counters_.written) counters_.written(batch.size() - refused.size());
-        for (auto& g : groups) written(g);
-        return;
-    } catch (const std::exception& e) {
-        if (counters_.failed) counters_.failed();
-        if (groups.size() == 1) return failed(groups.front(), e.what());
+        results = journal_.store(writes, transactions);
+    } catch (const std::exception& e) {  // a store that failed as a whole
+        results.assign(groups.size(), JournalStore::Result{e.what(), false});
     }
-    // Room by room: a room whose own write fails (a bad row) does not hold up the others.
-    for (auto& g : groups) {
-        const Journal::RoomWrite one = room_write(g);
-        try {
-            journal_.write(std::span<const Journal::RoomWrite>(&one, 1));
-            if (counters_.written) counters_.written(g.passes.size());
-            written(g);
-        } catch (const std::exception& e) {
-            if (counters_.failed) counters_.failed();
-            failed(g, e.what());
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+        Group& g = groups[i];
+        const auto r = i < results.size() ? results[i] : JournalStore::Result{"no answer", false};
+        if (r.error) {
+            ++failures;
+            failed(g, *r.error, r.fenced);
+        } else {
+            passes += g.passes.size();
+            for (Submission* s : g.passes) answer(s->done, {});
         }
     }
+    if (passes && counters_.written) counters_.written(transactions, passes);
+    if (failures && counters_.failed) counters_.failed(failures);
 }
 
 }  // namespace spookludo::server

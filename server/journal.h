@@ -58,6 +58,10 @@ struct JournalOp {
 struct SavedRoom {
     std::string code;
     std::int64_t created_ms = 0;
+    // A cluster's room (cluster_journal.h): its ownership epoch and the number of ops written,
+    // and when the node that had it was last heard of (Unix ms; 0: the server's own last stop).
+    std::int64_t epoch = 0, ops = 0, stopped_ms = 0;
+    std::int64_t next_seq = 0;  // the next event's number (a cluster's room; else after the last event)
     std::string state;
     std::optional<std::string> game;
     struct Event {
@@ -67,7 +71,32 @@ struct SavedRoom {
     std::vector<Event> events;  // in order
 };
 
-class Journal {
+// One room's part of a write: its ops, in order, events numbered from `seq` on (advanced when
+// written). A cluster's store also checks `epoch` (fencing) and counts ops from `first_op`.
+struct RoomWrite {
+    const std::string& code;
+    std::int64_t created_ms;
+    const std::vector<JournalOp>& ops;
+    std::int64_t& seq;
+    std::int64_t epoch = 0;
+    std::int64_t* first_op = nullptr;  // advanced by the ops written (a cluster's store)
+};
+
+// Where the journal's writes go: the server's database (Journal) or a cluster's Redis
+// (RedisJournal, cluster_journal.h).
+class JournalStore {
+public:
+    struct Result {
+        std::optional<std::string> error;  // none: written
+        bool fenced = false;  // the room is another node's now: it must stop here (a cluster's store)
+    };
+    virtual ~JournalStore() = default;
+    // Writes each room's ops: every room's whole or not at all, and one room's failure never
+    // keeps the others out. A result per room, in order; `transactions` counts what it took.
+    virtual std::vector<Result> store(std::span<const RoomWrite> rooms, std::size_t& transactions) = 0;
+};
+
+class Journal final : public JournalStore {
 public:
     // `history` takes the records of the games that end (game_over ops); none: they are dropped.
     Journal(db::Database& db, HistoryStore* history);
@@ -79,16 +108,13 @@ public:
     // advanced). Throws db::Error (a full disk, a read-only file, an I/O error) with nothing
     // written.
     void write(const std::string& code, std::int64_t created_ms, const std::vector<JournalOp>& ops, std::int64_t& seq);
-    // One room's part of a transaction that holds several (group commit).
-    struct RoomWrite {
-        const std::string& code;
-        std::int64_t created_ms;
-        const std::vector<JournalOp>& ops;
-        std::int64_t& seq;
-    };
+    using RoomWrite = server::RoomWrite;
     // Several rooms' ops in one transaction, in order: all of them or, throwing db::Error,
     // none (every seq as it was).
     void write(std::span<const RoomWrite> rooms);
+    // The same, and when the transaction fails, room by room (one room's bad write does not
+    // hold up the others).
+    std::vector<Result> store(std::span<const RoomWrite> rooms, std::size_t& transactions) override;
     // Every room the journal holds.
     std::vector<SavedRoom> load();
     // The server's marks: "alive_ms" (written every second while it runs), "stopped_ms" (a clean
@@ -142,6 +168,8 @@ public:
         std::string code;
         std::int64_t created_ms;
         std::int64_t seq;         // the next event's number
+        std::int64_t epoch = 1;   // a cluster's room: its ownership epoch (fencing)
+        std::int64_t ops = 0;     // a cluster's room: the ops written
         bool failed = false;      // a write failed: nothing more until a retry
         std::string failed_why;   // why
         bool queued = false;      // it has a submission in the queue (under the writer's lock)
@@ -150,16 +178,17 @@ public:
     struct Answer {
         std::optional<std::string> error;  // none: written
         std::vector<JournalOp> ops;        // failed: the ops, given back in order
+        bool fenced = false;               // the room is another node's now (a cluster): it stops here
     };
     using Done = std::function<void(Answer)>;
     struct Counters {
-        std::function<void(std::size_t passes)> written;  // a transaction was written, with that many passes
-        std::function<void()> failed;                     // a transaction failed
+        std::function<void(std::size_t transactions, std::size_t passes)> written;  // what was written
+        std::function<void(std::size_t rooms)> failed;  // rooms whose write failed
     };
 
     // `window`: how long a submission may wait for others to share its transaction; `max_passes`:
     // a transaction takes at most that many (it is written at once when they are there).
-    JournalWriter(Journal& journal, std::chrono::microseconds window, std::size_t max_passes, Counters counters);
+    JournalWriter(JournalStore& journal, std::chrono::microseconds window, std::size_t max_passes, Counters counters);
     ~JournalWriter();  // stop()
     JournalWriter(const JournalWriter&) = delete;
     JournalWriter& operator=(const JournalWriter&) = delete;
@@ -180,7 +209,7 @@ private:
     void run();
     void write(std::vector<Submission>& batch);
 
-    Journal& journal_;
+    JournalStore& journal_;
     const std::chrono::microseconds window_;
     const std::size_t max_passes_;
     Counters counters_;

@@ -1,5 +1,7 @@
 #include "room.h"
 
+#include "cluster.h"
+
 #include <algorithm>
 #include <chrono>
 #include <deque>
@@ -198,6 +200,13 @@ public:
                 done();
             };
             self->settle();
+        });
+    }
+
+    void pause_for_cluster(std::string why) override {
+        net::post(strand_, [self = self(), why = std::move(why)] {
+            if (!self->stopped_ && !self->journal_fault_ && !self->services_.config.no_journal)
+                self->journal_fault(why);
         });
     }
 
@@ -1509,6 +1518,7 @@ private:
     // go out), or failed (its ops come back, to be written first by the retry).
     void written(std::uint64_t ticket, JournalWriter::Answer answer) {
         ++settled_;
+        if (answer.fenced) give_up(*answer.error);
         if (!answer.error) {
             while (!waiting_.empty() && waiting_.front().ticket <= ticket) {
                 Waiting w = std::move(waiting_.front());
@@ -1535,6 +1545,40 @@ private:
         settle();
         // A room playing at zero pace that waited for the journal goes on.
         if (immediate_ && !pumping_ && !immediate_posted_ && !stopped_) continue_immediate();
+    }
+
+    // Another node of the cluster has this room now (its journal refused our write: fencing), or
+    // the cluster's store lost writes of it: it stops here at once. What waited for the journal is
+    // never sent (the journal does not have it); everyone is told to reconnect, which sends them
+    // to the node that has the room (taken up there from the journal, at its last written step).
+    void give_up(const std::string& why) {
+        if (stopped_) return settle();
+        spdlog::warn("room {}: {}: it stops on this node; its players are sent on", code_, why);
+        if (!closed_) --services_.metrics.rooms;
+        if (journal_fault_) {
+            journal_fault_.reset();
+            --services_.metrics.journal_paused_rooms;
+        }
+        stopped_ = true;
+        closed_ = true;
+        stop_timers();
+        waiting_.clear();
+        held_.clear();
+        returned_.clear();
+        ops_.clear();
+        forget_code_ = false;
+        forget_code_ticket_ = 0;
+        const auto text = frame(Closing{"restart", "this room moved to another node of the cluster: reconnect with "
+                                                   "your seat's token and you are sent there"});
+        for_each_recipient([&](const std::shared_ptr<Peer>& p) {
+            p->send(text);
+            p->close();
+        });
+        services_.registry.remove_if(code_, this);
+        // The store lost writes of a room that is still this node's: it is taken up again from
+        // what the store has, as after a crash.
+        if (why.rfind("GAP", 0) == 0 && services_.cluster) services_.cluster->take_back(code_);
+        settle();
     }
 
     // The shutdown's end, once every pass has its answer.
@@ -1720,6 +1764,11 @@ void RoomImpl::take_up(const SavedRoom& saved) {
     const json st = json::parse(saved.state);
     created_ms_ = stream_->created_ms = saved.created_ms;
     stream_->seq = saved.events.empty() ? 1 : saved.events.back().seq + 1;
+    if (saved.epoch > 0) {  // a cluster's room, taken over: its place in the cluster's journal
+        stream_->epoch = saved.epoch;
+        stream_->ops = saved.ops;
+        stream_->seq = std::max(stream_->seq, saved.next_seq);
+    }
     options_ = st.at("options").get<GameOptions>();
     settings_ = st.at("settings").get<protocol::RoomSettings>();
     host_ = st.at("host").get<int>();
@@ -1842,7 +1891,9 @@ void RoomImpl::take_up(const SavedRoom& saved) {
             if (st.value("paused", false)) {
                 paused_left_ = std::chrono::milliseconds(st.value("paused_left_ms", std::int64_t{0}));
             } else if (waiting_for_decisions_) {
-                const std::int64_t stop = services_.previous_stop_ms > 0 ? services_.previous_stop_ms : now_ms();
+                const std::int64_t stop = saved.stopped_ms > 0            ? saved.stopped_ms
+                                          : services_.previous_stop_ms > 0 ? services_.previous_stop_ms
+                                                                           : now_ms();
                 paused_left_ = std::max<Clock::duration>(std::chrono::milliseconds(deadline_ms - stop), kLeastTimeLeft);
             }
             ++services_.metrics.games_resumed;

@@ -36,6 +36,10 @@ public:
     // progress (record written, seed revealed) and forget the room (closing "shutdown").
     // `done` is called on the room's strand when that is finished.
     virtual void shutdown(std::function<void()> done) = 0;
+    // A cluster's node lost its lease (Redis out of reach): the room pauses as when its journal
+    // cannot be written, and tries a write every second; it goes on when one works, or stops
+    // here (its players sent on) when another node has taken it over meanwhile.
+    virtual void pause_for_cluster(std::string why) = 0;
 };
 
 // The rooms that were open when the server last stopped (a crash, kill -9, a restart), taken up

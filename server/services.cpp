@@ -107,7 +107,7 @@ std::string Metrics::prometheus_text() {
           "Room passes written to the journal (a message or a timer that changed something).", "counter",
           journal_passes);
     gauge("spookludo_journal_write_failures_total",
-          "Journal transactions that failed (a full disk, a read-only file, ...; each retry counts).", "counter",
+          "Rooms' journal writes that failed (a full disk, a read-only file, Redis out of reach, ...; each retry counts).", "counter",
           journal_write_failures);
     gauge("spookludo_journal_paused_rooms", "Rooms paused because the journal cannot take their writes.", "gauge",
           journal_paused_rooms);
@@ -132,6 +132,9 @@ std::string Metrics::prometheus_text() {
               cluster_redis_connected);
         gauge("spookludo_cluster_lease_losses_total", "Times this node lost its lease (Redis unreachable or too slow).",
               "counter", cluster_lease_losses);
+        gauge("spookludo_cluster_rooms_taken_over_total",
+              "Rooms this node took over from a dead node (or took up again after its own restart).", "counter",
+              cluster_rooms_taken_over);
     }
     o << "# HELP spookludo_decision_round_trip_ms From a decision request to its answer.\n"
          "# TYPE spookludo_decision_round_trip_ms histogram\n";
@@ -696,6 +699,11 @@ void Registry::adopt(const std::string& code, std::shared_ptr<Room> room) {
     rooms_[code] = std::move(room);
 }
 
+void Registry::remove_if(const std::string& code, const Room* room) {
+    std::lock_guard lock(mutex_);
+    if (auto it = rooms_.find(code); it != rooms_.end() && it->second.get() == room) rooms_.erase(it);
+}
+
 void Registry::remove(const std::string& code) {
     std::lock_guard lock(mutex_);
     rooms_.erase(code);
@@ -778,21 +786,25 @@ Services::Services(const Config& c)
       history(std::make_unique<HistoryStore>(*database, HistoryLimits{c.records_kept, c.bot_records_kept}, &metrics)),
       journal(std::make_unique<Journal>(*database, history.get())) {
     import_record_files(c, *history, *journal);
-    if (!c.no_journal)
-        journal_writer = std::make_unique<JournalWriter>(
-            *journal, std::chrono::milliseconds(c.journal_window_ms), 512,
-            JournalWriter::Counters{.written =
-                                        [this](std::size_t passes) {
-                                            ++metrics.journal_writes;
-                                            metrics.journal_passes += static_cast<long>(passes);
-                                        },
-                                    .failed = [this] { ++metrics.journal_write_failures; }});
+    // A cluster's node gets its writer with its store in Redis (app.cpp).
+    if (!c.no_journal && c.cluster.empty())
+        journal_writer = std::make_unique<JournalWriter>(*journal, std::chrono::milliseconds(c.journal_window_ms), 512,
+                                                         journal_counters());
     if (!c.export_records.empty())
         exported = std::make_unique<RecordStore>(
             c.export_records, RecordLimits{.human_kept = c.records_kept, .bot_kept = c.bot_records_kept}, &metrics);
 }
 
 Services::~Services() = default;
+
+JournalWriter::Counters Services::journal_counters() {
+    return {.written =
+                [this](std::size_t transactions, std::size_t passes) {
+                    metrics.journal_writes += static_cast<long>(transactions);
+                    metrics.journal_passes += static_cast<long>(passes);
+                },
+            .failed = [this](std::size_t rooms) { metrics.journal_write_failures += static_cast<long>(rooms); }};
+}
 
 void Services::export_record(const FinishedGame& game) {
     if (exported) exported->save(game.record, game.id, game.owner, game.text);

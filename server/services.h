@@ -68,7 +68,7 @@ struct Metrics {
     // The journal (journal.h).
     std::atomic<long> journal_writes{0};          // transactions written (each holds the passes of several rooms)
     std::atomic<long> journal_passes{0};          // room passes written (one per message or timer that changed something)
-    std::atomic<long> journal_write_failures{0};  // transactions that failed (each retry counts)
+    std::atomic<long> journal_write_failures{0};  // room writes that failed (each retry counts)
     std::atomic<long> journal_paused_rooms{0};    // rooms waiting for the journal to take their writes
     std::atomic<long> rooms_resumed{0};           // rooms taken up again from the journal at start
     // The cluster's view (--cluster; shown only then), as of the last heartbeat.
@@ -77,6 +77,7 @@ struct Metrics {
     std::atomic<long long> cluster_lease_until_ns{0};  // when this node's lease ends (steady clock; 0: none)
     std::atomic<long> cluster_redis_connected{0};
     std::atomic<long> cluster_lease_losses{0};    // times the lease ended
+    std::atomic<long> cluster_rooms_taken_over{0};  // rooms this node took over (a dead node's, or its own again)
     std::atomic<long> games_resumed{0};           // of them, games in progress
     // Decision round trip (request sent to answer received), histogram buckets in ms.
     static constexpr double kBuckets[] = {0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000};
@@ -243,6 +244,9 @@ public:
     // A room taken up again from the journal under its own code (before serving).
     void adopt(const std::string& code, std::shared_ptr<Room> room);
     void remove(const std::string& code);
+    // The same only while the code is still this room's (a room that stops may have been taken
+    // up again under its code meanwhile).
+    void remove_if(const std::string& code, const Room* room);
     std::vector<std::shared_ptr<Room>> all();
     std::size_t size();
 
@@ -268,9 +272,13 @@ struct Services {
     std::unique_ptr<HistoryStore> history;
     // The open rooms' journal, in the same database.
     std::unique_ptr<Journal> journal;
-    // Writes the rooms' passes to it, many in a transaction (none with --no-journal). Stopped
-    // (what is queued written) before the rooms' io_context goes.
+    // A cluster's node keeps its rooms' journal in Redis instead (cluster_journal.h; made once
+    // the io_context is there, app.cpp).
+    std::unique_ptr<JournalStore> cluster_journal;
+    // Writes the rooms' passes to the journal, many in a transaction (none with --no-journal).
+    // Stopped (what is queued written) before the rooms' io_context goes.
     std::unique_ptr<JournalWriter> journal_writer;
+    JournalWriter::Counters journal_counters();
     // The record files of --export-records (none without it).
     std::unique_ptr<RecordStore> exported;
     // The cluster this node is in (--cluster; none for a server on its own). Made once the

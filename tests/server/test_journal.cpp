@@ -391,11 +391,11 @@ struct WriterFixture {
     std::vector<std::vector<server::JournalOp>> given_back;                    // each answer's ops
     server::JournalWriter writer{journal, std::chrono::milliseconds(50), 512,
                                  server::JournalWriter::Counters{.written =
-                                                                     [this](std::size_t n) {
-                                                                         ++transactions;
+                                                                     [this](std::size_t t, std::size_t n) {
+                                                                         transactions += static_cast<long>(t);
                                                                          passes += static_cast<long>(n);
                                                                      },
-                                                                 .failed = [this] { ++failures; }}};
+                                                                 .failed = [this](std::size_t) { ++failures; }}};
     ~WriterFixture() { writer.stop(); }
     void exec(const std::string& sql) {
         std::lock_guard lock(d.mutex());
