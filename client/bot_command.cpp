@@ -102,7 +102,7 @@ private:
         auto& view = b.session->view();
         const std::string type = m.value("type", "");
         if (b.index == 0) report(view);
-        if (b.index == 0 && transcript_) *transcript_ << m.dump() << "\n";
+        if (b.index == 0 && transcript_) *transcript_ << m.dump() << std::endl;  // read by others while it plays
         if (type == "joined") {
             // Back after a drop or a server restart: a decision still open is asked again, and
             // answered again (an answer sent just before the drop may never have arrived).

@@ -248,7 +248,8 @@ void Session::on_closed(const std::string& reason) {
     if (callbacks_.on_status)
         callbacks_.on_status("Connection lost (" + reason + "): the server is not answering; trying again (" +
                              std::to_string(attempts_ + 1) + ") ...");
-    const auto delay = std::chrono::milliseconds(std::min(5000, 250 * (1 << std::min(attempts_, 4))));
+    // A cluster's other nodes answer at once: a room that moves is found there within a second.
+    const auto delay = std::chrono::milliseconds(std::min(nodes_.empty() ? 5000 : 1000, 250 * (1 << std::min(attempts_, 4))));
     std::weak_ptr<bool> alive = alive_;
     loop_.after(delay, [this, alive] {
         if (!alive.expired()) connect();

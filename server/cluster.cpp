@@ -41,6 +41,8 @@ namespace {
 constexpr std::string_view kPrefix = "spookludo:";
 // The lease ends this long before the heartbeat key could have expired in Redis (timers, clocks).
 constexpr std::chrono::milliseconds kLeaseMargin{500};
+// A dead node without rooms is listed this long after its last heartbeat, then forgotten.
+constexpr std::chrono::milliseconds kForgetDeadAfter{60000};
 
 std::int64_t unix_ms() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -58,8 +60,22 @@ std::string key(std::string_view kind, std::string_view id = {}) {
 }
 
 // The directory's scripts (docs/cluster.md). KEYS[1] room:<code>, KEYS[2] node-rooms:<node>.
-// A claim makes the entry only where none is: codes are unique in the cluster.
+// A new room: when another live node has at least two rooms fewer than this one, {node's
+// heartbeat}; else the entry is made where none is (codes are unique in the cluster): 1, or 0
+// when the code is taken. KEYS[3] nodes; ARGV: node, created_ms, code, key prefix.
 constexpr const char* kClaimScript = R"lua(
+local mine = redis.call('SCARD', KEYS[2])
+local best, fewest = nil, nil
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[3])) do
+  if id ~= ARGV[1] then
+    local beat = redis.call('GET', ARGV[4] .. 'node:' .. id)
+    if beat then
+      local n = redis.call('SCARD', ARGV[4] .. 'node-rooms:' .. id)
+      if not fewest or n < fewest then best, fewest = beat, n end
+    end
+  end
+end
+if best and fewest + 2 <= mine then return {best} end
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'node', ARGV[1], 'epoch', 1, 'created_ms', ARGV[2])
 redis.call('SADD', KEYS[2], ARGV[3])
@@ -71,6 +87,19 @@ if redis.call('HGET', KEYS[1], 'node') == ARGV[1] then redis.call('DEL', KEYS[1]
 redis.call('SREM', KEYS[2], ARGV[2])
 return 1
 )lua";
+// A node that leaves (SIGTERM) or is long dead: its heartbeat goes at once (ARGV[2] '0'), or
+// it is checked to be gone (ARGV[2] '1'); while it has rooms it stays listed (dead) so that the
+// other nodes claim them, and once it has none it is forgotten. KEYS: node:<id>, node-last:<id>,
+// nodes, node-rooms:<id>; ARGV[1] the id.
+constexpr const char* kLeaveScript = R"lua(
+if ARGV[2] == '1' and redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('DEL', KEYS[1])
+if redis.call('SCARD', KEYS[4]) > 0 then return 0 end
+redis.call('DEL', KEYS[2])
+redis.call('SREM', KEYS[3], ARGV[1])
+return 1
+)lua";
+
 // Where a room is: its node and that node's heartbeat (nil when expired). ARGV[1]: the prefix
 // of the heartbeat keys.
 constexpr const char* kLocateScript = R"lua(
@@ -114,6 +143,7 @@ public:
             auto self = weak.lock();
             if (!self) return;
             self->redis_up_ = up;
+            if (up) self->connected_since_ = Clock::now();
             self->services_.metrics.cluster_redis_connected = up ? 1 : 0;
             // A lost connection ends the lease at once: Redis may have restarted and lost the
             // heartbeat key, and other nodes may see this one dead from now. A new connection
@@ -184,27 +214,14 @@ public:
         // On the strand, after any heartbeat under way: its keys go after it wrote them.
         net::post(strand_, [self = shared_from_this()] {
             self->timer_.cancel();
-            self->redis_->command({"DEL", key("node", self->id_), key("node-last", self->id_)}, [](redis::Reply) {});
-            self->redis_->command({"SREM", key("nodes"), self->id_}, [](redis::Reply) {});
+            self->redis_->command({"EVAL", kLeaveScript, "4", key("node", self->id_), key("node-last", self->id_),
+                                   key("nodes"), key("node-rooms", self->id_), self->id_, "0"},
+                                  [](redis::Reply) {});
         });
     }
 
-    std::optional<NodeInfo> place_new_room() override {
-        std::lock_guard lock(mutex_);
-        const NodeInfo* best = nullptr;
-        long mine = services_.metrics.rooms.load(), best_rooms = 0;
-        for (const auto& n : nodes_) {
-            if (!n.alive || n.id == id_ || n.url.empty()) continue;
-            const long rooms = n.rooms + sent_[n.id];
-            if (!best || rooms < best_rooms) best = &n, best_rooms = rooms;
-        }
-        if (!best || best_rooms + 2 > mine) return std::nullopt;
-        ++sent_[best->id];
-        return *best;
-    }
-
-    void claim_code(std::function<void(std::string, std::string)> done) override {
-        claim_attempt(std::make_shared<std::function<void(std::string, std::string)>>(std::move(done)), 0);
+    void claim_code(std::function<void(NewRoom)> done) override {
+        claim_attempt(std::make_shared<std::function<void(NewRoom)>>(std::move(done)), 0);
     }
 
     void locate(const std::string& code, std::function<void(RoomPlace)> done) override {
@@ -252,8 +269,20 @@ private:
     void claim_rooms(const std::vector<NodeInfo>& view) {
         if (left_ || services_.shutting_down || services_.config.no_journal) return;
         if (!std::exchange(own_taken_, true)) claim_all_of(id_, true, 0);
+        // Back from an outage of Redis (or of this node's link to it), every node's heartbeat
+        // key may have expired meanwhile: the others are given a whole expiry to beat again
+        // before their rooms are taken from them.
+        if (Clock::now() - connected_since_.load() < kExpiry) return;
         for (const auto& n : view)
-            if (!n.alive && n.id != id_) claim_all_of(n.id, false, n.heartbeat_ms);
+            if (!n.alive && n.id != id_) {
+                claim_all_of(n.id, false, n.heartbeat_ms);
+                // Listed dead for a minute (operators see it in /cluster), then forgotten once
+                // it has no rooms left.
+                if (n.heartbeat_ms && unix_ms() - n.heartbeat_ms > kForgetDeadAfter.count())
+                    redis_->command({"EVAL", kLeaveScript, "4", key("node", n.id), key("node-last", n.id), key("nodes"),
+                                     key("node-rooms", n.id), n.id, "1"},
+                                    [](redis::Reply) {});
+            }
     }
 
     void claim_all_of(const std::string& node, bool own, std::int64_t last_heard_ms) {
@@ -357,20 +386,26 @@ public:
     }
 
 private:
-    using ClaimDone = std::shared_ptr<std::function<void(std::string, std::string)>>;
+    using ClaimDone = std::shared_ptr<std::function<void(NewRoom)>>;
     // A random code, made this node's where no entry is; another code when it is taken (a few
     // tries: 6.4 million codes, so a clash is rare while the cluster is far from full).
     void claim_attempt(ClaimDone done, int attempt) {
-        if (attempt == 8) return (*done)("", "no free room code was found: the cluster is nearly full");
+        if (attempt == 8) return (*done)({{}, {}, "no free room code was found: the cluster is nearly full"});
         const std::string code = random_room_code();
-        redis_->command({"EVAL", kClaimScript, "2", key("room", code), key("node-rooms", id_), id_,
-                         std::to_string(unix_ms()), code},
+        redis_->command({"EVAL", kClaimScript, "3", key("room", code), key("node-rooms", id_), key("nodes"), id_,
+                         std::to_string(unix_ms()), code, std::string(kPrefix)},
                         [weak = weak_from_this(), done, attempt, code](redis::Reply r) {
                             auto self = weak.lock();
-                            if (!self) return (*done)("", "the server is stopping");
+                            if (!self) return (*done)({{}, {}, "the server is stopping"});
                             if (r.lost || r.error())
-                                return (*done)("", r.lost ? "the cluster's store (Redis) cannot be reached" : r.text);
-                            if (r.integer == 1) return (*done)(code, "");
+                                return (*done)(
+                                    {{}, {}, r.lost ? "the cluster's store (Redis) cannot be reached" : r.text});
+                            if (r.type == redis::Reply::Type::array && !r.elements.empty()) {
+                                auto node = parse_node(r.elements[0].text, true);
+                                if (node && !node->url.empty()) return (*done)({{}, std::move(node), {}});
+                                return (*done)({{}, {}, "a node without an address is the emptiest"});
+                            }
+                            if (r.integer == 1) return (*done)({code, {}, {}});
                             self->claim_attempt(done, attempt + 1);
                         });
     }
@@ -455,7 +490,6 @@ private:
             {
                 std::lock_guard lock(self->mutex_);
                 self->nodes_ = view;
-                self->sent_.clear();  // the heartbeats count the rooms sent since
             }
             net::post(self->strand_, [self, view = std::move(view)] { self->claim_rooms(view); });
         });
@@ -471,11 +505,11 @@ private:
     std::atomic<bool> redis_up_{false}, left_{false};
     std::atomic<bool> had_lease_{false};  // the lease was held since the last loss
     std::atomic<Clock::time_point> last_read_{Clock::now()};  // the view's last successful read
+    std::atomic<Clock::time_point> connected_since_{Clock::now()};  // the Redis connection's last start
     std::atomic<Clock::rep> lease_until_{0};
     std::shared_ptr<redis::Client> redis_;
     mutable std::mutex mutex_;
     std::vector<NodeInfo> nodes_;
-    std::map<std::string, long> sent_;  // new rooms sent to each node since the view was read
     // Claims (on the strand).
     bool own_taken_ = false;
     std::set<std::string> claiming_;
@@ -501,8 +535,7 @@ public:
     std::chrono::milliseconds lease_left() const override { return impl_->lease_left(); }
     bool redis_connected() const override { return impl_->redis_connected(); }
     void leave() override { impl_->leave(); }
-    std::optional<NodeInfo> place_new_room() override { return impl_->place_new_room(); }
-    void claim_code(std::function<void(std::string, std::string)> done) override { impl_->claim_code(std::move(done)); }
+    void claim_code(std::function<void(NewRoom)> done) override { impl_->claim_code(std::move(done)); }
     void locate(const std::string& code, std::function<void(RoomPlace)> done) override {
         impl_->locate(code, std::move(done));
     }

@@ -80,14 +80,18 @@ public:
     // Leaves the cluster (a clean stop): its keys go (sent at once; the stop gives them its grace).
     virtual void leave() = 0;
 
-    // The live node a new room should go to when it is not this one: the one with the fewest
-    // rooms, when this node has at least two more (a new room stays here otherwise, so two
-    // nodes whose views of each other lag cannot send a client back and forth). Counts the
-    // rooms sent there until its next heartbeat says how many it has.
-    virtual std::optional<NodeInfo> place_new_room() = 0;
-    // Claims a fresh room code for a room of this node, unique in the cluster: `done(code, "")`,
-    // or `done("", why)` when Redis cannot be asked. Any thread; `done` runs on the cluster's strand.
-    virtual void claim_code(std::function<void(std::string code, std::string why)> done) = 0;
+    // A new room: it goes to the live node with the fewest rooms. Decided in Redis, in one
+    // script, from the nodes' room sets as they are at that moment (every node decides from the
+    // same numbers, so two nodes never send a client back and forth): when another live node
+    // has at least two rooms fewer than this one, `elsewhere` names it; else this node claims a
+    // fresh code, unique in the cluster (`code`). `why` when Redis cannot be asked. Any thread;
+    // `done` runs on the Redis client's strand.
+    struct NewRoom {
+        std::string code;
+        std::optional<NodeInfo> elsewhere;
+        std::string why;
+    };
+    virtual void claim_code(std::function<void(NewRoom)> done) = 0;
     // Where the room with this code is. Any thread; `done` runs on the cluster's strand.
     virtual void locate(const std::string& code, std::function<void(RoomPlace)> done) = 0;
     // The room closed on this node: its directory entry goes (if it is still this node's).

@@ -146,26 +146,29 @@ Inbox::Outcome Inbox::create_in_cluster(const std::shared_ptr<Peer>& self, proto
                       "new rooms cannot be made now: this node cannot reach the cluster's store (Redis); try again "
                       "in a moment",
                       "create_room");
-    if (auto node = cluster.place_new_room()) {
-        self->send(protocol::encode_message(protocol::Redirect{node->url, node->id, "create_room", std::nullopt}));
-        return Outcome::go_on;
-    }
     if (static_cast<int>(services_.registry.size()) >= services_.config.max_rooms)
         return reject(self, ErrorCode::server_full,
                       "the server has its maximum of " + std::to_string(services_.config.max_rooms) + " rooms",
                       "create_room");
     waiting_ = true;
     auto held = std::make_shared<protocol::ClientMessage>(std::move(message));
-    cluster.claim_code([this, self, held](std::string code, std::string why) {
-        self->post([this, self, held, code = std::move(code), why = std::move(why)] {
+    cluster.claim_code([this, self, held](Cluster::NewRoom placed) {
+        self->post([this, self, held, placed = std::move(placed)] {
             return answered(self, [&]() -> Outcome {
+                const std::string& code = placed.code;
                 if (gone_) {
                     if (!code.empty()) services_.cluster->release_code(code);
                     return Outcome::go_on;
                 }
+                if (placed.elsewhere) {  // the node with the fewest rooms
+                    self->send(protocol::encode_message(
+                        protocol::Redirect{placed.elsewhere->url, placed.elsewhere->id, "create_room", std::nullopt}));
+                    return Outcome::go_on;
+                }
                 if (code.empty())
                     return reject(self, ErrorCode::unavailable,
-                                  "new rooms cannot be made now: " + why + "; try again in a moment", "create_room");
+                                  "new rooms cannot be made now: " + placed.why + "; try again in a moment",
+                                  "create_room");
                 return open_room(self, &code, std::move(*held));
             });
         });

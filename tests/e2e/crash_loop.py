@@ -22,6 +22,8 @@ import tempfile
 import time
 import urllib.request
 
+from transcripts import check_transcript
+
 SERVER, CLIENT = sys.argv[1], sys.argv[2]
 KILLS = int(sys.argv[3]) if len(sys.argv) > 3 else 20
 work = tempfile.mkdtemp(prefix="spookludo-crash-loop-")
@@ -157,56 +159,11 @@ for b in bots:
         fail("the %s bots exited with %d" % (b["name"], code), b["out"])
 
 
-def faces(draws, purpose):
-    return [d["value"] + 1 for d in draws if d["purpose"] == purpose]
-
-
 checked = 0
 for b in bots:
-    messages = [json.loads(line) for line in open(b["transcript"]) if line.strip()]
-    overs = [m for m in messages if m.get("type") == "game_over"]
-    if not overs:
-        fail("the %s bots' transcript has no game_over" % b["name"], b["transcript"])
-    over = overs[-1]
-    if over.get("status") != "finished" or "record" not in over:
-        fail("the %s game did not finish: %s" % (b["name"], json.dumps(over)), b["out"])
-    url = HTTP + over["record"]
-    verified = subprocess.run([CLIENT, "verify", url], capture_output=True, text=True)
-    if verified.returncode != 0:
-        fail("%s does not verify: %s%s" % (url, verified.stdout, verified.stderr))
-    with urllib.request.urlopen(url, timeout=5) as r:
-        record = json.load(r)
-    draws = record["draws"]
-    movement, activation, throws = faces(draws, "movement"), faces(draws, "activation"), faces(draws, "throw")
-    chosen = {(c["step"], c["seat"], c["piece"]) for c in record["choices"]}
-    seen_rounds = {}
-    for m in messages:
-        t = m.get("type")
-        if t == "game_started":
-            seen_rounds = {}
-        elif t == "roll":
-            r = m["round"]
-            if seen_rounds.setdefault(("roll", r), m["face"]) != m["face"]:
-                fail("%s: round %d's roll was shown as %s, then as %s" % (b["name"], r, seen_rounds[("roll", r)], m["face"]))
-            if r > len(movement) or movement[r - 1] != m["face"]:
-                fail("%s: round %d's roll %d is not the record's" % (b["name"], r, m["face"]), b["transcript"])
-        elif t == "activation":
-            r = m["round"]
-            if r > len(activation) or activation[r - 1] != m["face"]:
-                fail("%s: round %d's activation %d is not the record's" % (b["name"], r, m["face"]), b["transcript"])
-        elif t == "moves":
-            for mv in m["moves"]:
-                # Forced moves (only_move) are not choices; every other move is one in the record.
-                if "piece" in mv and mv.get("by") != "only_move" and (m["round"], mv["seat"], mv["piece"]) not in chosen:
-                    fail("%s: round %d's move of seat %d piece %d is not in the record" %
-                         (b["name"], m["round"], mv["seat"], mv["piece"]), b["transcript"])
-        elif t == "throw":
-            turn = m["turn"]
-            if turn > len(throws) or throws[turn - 1] != m["face"]:
-                fail("%s: throw %d (%d) is not the record's" % (b["name"], turn, m["face"]), b["transcript"])
-        else:
-            continue
-        checked += 1
+    if b["proc"].returncode != 0:
+        fail("the %s bots exited with %d" % (b["name"], b["proc"].returncode), b["out"])
+    checked += check_transcript(b["name"], b["transcript"], HTTP, CLIENT, fail)
 
 with urllib.request.urlopen(HTTP + "/metrics", timeout=5) as r:
     metrics = r.read().decode()
