@@ -202,8 +202,9 @@ int run_app(int argc, char** argv) {
         ->envname("SPOOKLUDO_ALLOW_ORIGIN")->delimiter(',')->type_name("ORIGIN")
         ->transform(origin_validator);
     app.add_option("--cluster", cfg.cluster,
-                   "Be one node of a cluster through this Redis (redis://HOST:PORT, docs/cluster.md); needs "
-                   "--public-url, the address clients reach this node at")
+                   "Be one node of a cluster through this Redis (redis://HOST:PORT, docs/cluster.md): rooms are "
+                   "spread over the nodes, their journal and the finished games live in Redis, and a dead node's "
+                   "rooms go on on the others; needs --public-url, the address clients reach this node at")
         ->envname("SPOOKLUDO_CLUSTER")->type_name("URL");
     app.add_option("--node-id", cfg.node_id,
                    "With --cluster: this node's name among the nodes (A-Z a-z 0-9 . _ -, at most 64; default: this "

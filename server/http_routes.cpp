@@ -236,22 +236,38 @@ bool etag_matches(std::string_view if_none_match, std::string_view etag) {
     }
 }
 
-std::string content_security_policy(std::string_view host, bool tls) {
-    // The host named beside 'self' must be a host-source (CSP3, 2.3.1): dot-separated labels of
-    // letters, digits and '-', and a port. An IPv6 literal cannot be one: 'self' alone then.
-    std::string connect = "'self'";
+namespace {
+// host[:port] as CSP3 takes it in a host-source: dot-separated labels of letters, digits and
+// '-', and a port.
+bool host_source(std::string_view host) {
     const auto colon = host.find(':');
     const std::string_view name = host.substr(0, colon);
     bool well_formed = !name.empty() && name.front() != '.' && name.back() != '.' &&
                        name.find("..") == std::string_view::npos &&
                        std::all_of(name.begin(), name.end(), [](char c) { return letter(c) || digit(c) || c == '-' || c == '.'; });
     if (colon != std::string_view::npos && !port_of(host.substr(colon + 1))) well_formed = false;
-    if (well_formed) connect += (tls ? " wss://" : " ws://") + lower(host);
+    return well_formed;
+}
+}  // namespace
+
+std::string content_security_policy(std::string_view host, bool tls, const std::vector<std::string>& connect_also) {
+    // The host named beside 'self' must be a host-source (CSP3, 2.3.1): dot-separated labels of
+    // letters, digits and '-', and a port. An IPv6 literal cannot be one: 'self' alone then.
+    std::string connect = "'self'";
+    if (host_source(host)) connect += (tls ? " wss://" : " ws://") + lower(host);
+    for (const auto& source : connect_also) {
+        const auto scheme_end = source.find("://");
+        if (scheme_end == std::string::npos) continue;
+        const std::string_view scheme = std::string_view(source).substr(0, scheme_end);
+        if ((scheme == "ws" || scheme == "wss") && host_source(std::string_view(source).substr(scheme_end + 3)))
+            connect += " " + lower(source);
+    }
     return "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src " + connect +
            "; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 }
 
-std::optional<HttpAnswer> answer_web(const web::Site& site, const HttpRequest& request) {
+std::optional<HttpAnswer> answer_web(const web::Site& site, const HttpRequest& request,
+                                     const std::vector<std::string>& connect_also) {
     if (request.method != "GET" && request.method != "HEAD") return std::nullopt;
     const std::string_view path = request.target.substr(0, request.target.find('?'));
     const web::File* file = nullptr;
@@ -280,7 +296,8 @@ std::optional<HttpAnswer> answer_web(const web::Site& site, const HttpRequest& r
     answer.headers.emplace_back("ETag", etag);
     if (!file->gzip.empty()) answer.headers.emplace_back("Vary", "Accept-Encoding");
     if (type.substr(0, 9) == "text/html") {
-        answer.headers.emplace_back("Content-Security-Policy", content_security_policy(request.host, request.tls));
+        answer.headers.emplace_back("Content-Security-Policy",
+                                    content_security_policy(request.host, request.tls, connect_also));
         answer.headers.emplace_back("X-Frame-Options", "DENY");
     }
     if (etag_matches(request.if_none_match, etag)) {
@@ -383,7 +400,15 @@ HttpAnswer answer_http(Services& services, const HttpRequest& request) {
             return json_answer(503, {{"error", std::string("the history cannot be read now: ") + e.what()}});
         }
     }
-    if (auto answer = answer_web(web::built_in(), request)) return std::move(*answer);
+    // A cluster's page may open its WebSocket on any node (the one that has its room).
+    std::vector<std::string> nodes;
+    if (services.cluster)
+        for (const auto& node : services.cluster->nodes())
+            if (auto origin = normalise_origin(node.url)) {
+                if (origin->starts_with("https://")) nodes.push_back("wss://" + origin->substr(8));
+                else if (origin->starts_with("http://")) nodes.push_back("ws://" + origin->substr(7));
+            }
+    if (auto answer = answer_web(web::built_in(), request, nodes)) return std::move(*answer);
     return text(404, "text/plain", std::string(kNotFound));
 }
 

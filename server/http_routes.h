@@ -43,7 +43,9 @@ HttpAnswer answer_http(Services& services, std::string_view method, std::string_
 // revalidated: no-cache and an ETag), and every file but the pages at /v/<bundle>/<its path>
 // (cached for a year, immutable). gzip when the request accepts it and the file has a gzip
 // copy; 304 when If-None-Match names the answer's ETag. Nothing when the path is none of these.
-std::optional<HttpAnswer> answer_web(const web::Site& site, const HttpRequest& request);
+// `connect_also`: more WebSocket origins the page may connect to (a cluster's other nodes).
+std::optional<HttpAnswer> answer_web(const web::Site& site, const HttpRequest& request,
+                                     const std::vector<std::string>& connect_also = {});
 
 // The content type of a file by its name's extension (application/octet-stream when unknown).
 std::string_view content_type_of(std::string_view path);
@@ -55,7 +57,9 @@ bool etag_matches(std::string_view if_none_match, std::string_view etag);
 // The page's Content-Security-Policy. `host`: the request's Host, named in connect-src beside
 // 'self' (for browsers whose 'self' does not cover ws:// and wss://) when it is a well-formed
 // host[:port].
-std::string content_security_policy(std::string_view host, bool tls);
+// `connect_also`: more sources for connect-src (ws:// or wss:// origins of a cluster's nodes);
+// those that are not well-formed host-sources are left out.
+std::string content_security_policy(std::string_view host, bool tls, const std::vector<std::string>& connect_also = {});
 
 // ---- The Origin of a WebSocket upgrade --------------------------------------------------------
 

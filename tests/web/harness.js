@@ -81,7 +81,7 @@ export async function startServer(extra = [], { ca } = {}) {
   for (const f of [SERVER, CLIENT]) if (!fs.existsSync(f)) throw new Error(`not built: ${f} (scripts/build.sh release)`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spookludo-web-'));
   // The records are also exported as files (--export-records), which the tests verify.
-  const argv = [SERVER, '--port', '0', '--bind', '127.0.0.1', '--data-dir', path.join(dir, 'data'),
+  const argv = [SERVER, ...(extra.includes('--port') ? [] : ['--port', '0']), '--bind', '127.0.0.1', '--data-dir', path.join(dir, 'data'),
     '--export-records', path.join(dir, 'records'), ...(extra.includes('--pace-ms') ? [] : ['--pace-ms', '0']), '--log-level', 'info', ...extra];
   const server = new Child('server', argv, dir);
   const m = await server.waitFor(/listening on 127\.0\.0\.1:(\d+)/);
@@ -132,6 +132,34 @@ export function otherSite() {
     res.end('<!doctype html><title>another site</title><p>another site</p>');
   });
   return new Promise((resolve) => srv.listen(0, '127.0.0.1', () => resolve(srv)));
+}
+
+// A loopback port nobody listens on now (a cluster's node must know its address before it starts).
+export function freePort() {
+  return new Promise((resolve) => {
+    const srv = http.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// A redis-server of the test's own (Debian's, installed by scripts/setup.sh test) on a free port.
+export async function startRedis() {
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spookludo-web-redis-'));
+  const redis = new Child('redis', ['/usr/bin/redis-server', '--port', String(port), '--bind', '127.0.0.1', '--dir', dir,
+    '--save', '', '--appendonly', 'no'], dir);
+  await redis.waitFor(/Ready to accept connections/);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      redis.kill('SIGTERM');
+      await redis.wait(10000).catch(() => redis.kill('SIGKILL'));
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 // `args`: more of Chromium's switches.
