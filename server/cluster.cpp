@@ -62,23 +62,34 @@ std::string key(std::string_view kind, std::string_view id = {}) {
 // The directory's scripts (docs/cluster.md). KEYS[1] room:<code>, KEYS[2] node-rooms:<node>.
 // A new room: when another live node has at least two rooms fewer than this one, {node's
 // heartbeat}; else the entry is made where none is (codes are unique in the cluster): 1, or 0
-// when the code is taken. KEYS[3] nodes; ARGV: node, created_ms, code, key prefix.
+// when the code is taken. A node's rooms count those sent to it and not made yet (coming:<id>,
+// for 5 s), so that a burst of creates is shared out, not all sent to the node that was emptiest
+// and then back. KEYS[3] nodes; ARGV: node, created_ms, code, key prefix.
 constexpr const char* kClaimScript = R"lua(
+local function rooms(id)
+  return redis.call('SCARD', ARGV[4] .. 'node-rooms:' .. id) + tonumber(redis.call('GET', ARGV[4] .. 'coming:' .. id) or '0')
+end
 local mine = redis.call('SCARD', KEYS[2])
-local best, fewest = nil, nil
+local best, best_id, fewest = nil, nil, nil
 for _, id in ipairs(redis.call('SMEMBERS', KEYS[3])) do
   if id ~= ARGV[1] then
     local beat = redis.call('GET', ARGV[4] .. 'node:' .. id)
     if beat then
-      local n = redis.call('SCARD', ARGV[4] .. 'node-rooms:' .. id)
-      if not fewest or n < fewest then best, fewest = beat, n end
+      local n = rooms(id)
+      if not fewest or n < fewest then best, best_id, fewest = beat, id, n end
     end
   end
 end
-if best and fewest + 2 <= mine then return {best} end
+if best and fewest + 2 <= mine then
+  redis.call('INCR', ARGV[4] .. 'coming:' .. best_id)
+  redis.call('PEXPIRE', ARGV[4] .. 'coming:' .. best_id, 5000)
+  return {best}
+end
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'node', ARGV[1], 'epoch', 1, 'created_ms', ARGV[2])
 redis.call('SADD', KEYS[2], ARGV[3])
+local coming = ARGV[4] .. 'coming:' .. ARGV[1]
+if tonumber(redis.call('GET', coming) or '0') > 0 then redis.call('DECR', coming) end
 return 1
 )lua";
 // A release deletes the entry only while it is still this node's.
@@ -151,6 +162,9 @@ public:
             if (!up) self->set_lease(0);
             else net::post(self->strand_, [self] { self->beat(); });
         });
+        // Lookups, placements and claims on a connection of their own: however many players ask
+        // where their rooms are, the heartbeat (and with it the lease) never waits behind them.
+        dir_ = redis::Client::make(io_, address_);
         net::post(strand_, [self = shared_from_this()] { self->beat(); });
     }
 
@@ -160,6 +174,7 @@ public:
         left_ = true;
         net::post(strand_, [self = shared_from_this()] { self->timer_.cancel(); });
         redis_->close();
+        dir_->close();
     }
 
     const std::string& node_id() const noexcept override { return id_; }
@@ -225,7 +240,7 @@ public:
     }
 
     void locate(const std::string& code, std::function<void(RoomPlace)> done) override {
-        redis_->command({"EVAL", kLocateScript, "1", key("room", code), key("node") + ":"},
+        dir_->command({"EVAL", kLocateScript, "1", key("room", code), key("node") + ":"},
                         [weak = weak_from_this(), done = std::move(done)](redis::Reply r) {
                             auto self = weak.lock();
                             RoomPlace place;
@@ -253,7 +268,7 @@ public:
     }
 
     void release_code(const std::string& code) override {
-        redis_->command({"EVAL", kReleaseScript, "2", key("room", code), key("node-rooms", id_), id_, code},
+        dir_->command({"EVAL", kReleaseScript, "2", key("room", code), key("node-rooms", id_), id_, code},
                         [code](redis::Reply r) {
                             if (r.lost || r.error())
                                 spdlog::warn("cluster: room {}'s directory entry could not be deleted ({}): its code "
@@ -268,7 +283,10 @@ private:
     // restarted under the same id, its old self is gone).
     void claim_rooms(const std::vector<NodeInfo>& view) {
         if (left_ || services_.shutting_down || services_.config.no_journal) return;
-        if (!std::exchange(own_taken_, true)) claim_all_of(id_, true, 0);
+        // Its own rooms that it does not have: at the start those of its previous run, later any
+        // whose take-up was lost or failed.
+        ++own_pass_;
+        claim_all_of(id_, true, own_pass_ == 1 ? own_last_heard_ms_.load() : 0);
         // Back from an outage of Redis (or of this node's link to it), every node's heartbeat
         // key may have expired meanwhile: the others are given a whole expiry to beat again
         // before their rooms are taken from them.
@@ -286,12 +304,14 @@ private:
     }
 
     void claim_all_of(const std::string& node, bool own, std::int64_t last_heard_ms) {
-        redis_->command({"SMEMBERS", key("node-rooms", node)}, [weak = weak_from_this(), node, own,
-                                                                last_heard_ms](redis::Reply r) {
+        dir_->command({"SMEMBERS", key("node-rooms", node)}, [weak = weak_from_this(), node, own,
+                                                              last_heard_ms](redis::Reply r) {
             auto self = weak.lock();
             if (!self || r.type != redis::Reply::Type::array || r.elements.empty()) return;
             std::vector<std::string> codes;
-            for (auto& m : r.elements) codes.push_back(std::move(m.text));
+            // Its own: those this node does not have (it restarted, or a take-up failed).
+            for (auto& m : r.elements)
+                if (!own || !self->services_.registry.find(m.text)) codes.push_back(std::move(m.text));
             // In another order on each node, so that the nodes share a dead node's rooms.
             std::shuffle(codes.begin(), codes.end(), std::mt19937_64{std::random_device{}()});
             net::post(self->strand_, [self, node, own, last_heard_ms, codes = std::move(codes)] {
@@ -304,7 +324,10 @@ private:
     void claim(const std::string& code, const std::string& from, bool own, std::int64_t last_heard_ms) {
         if (left_ || services_.shutting_down || !claiming_.insert(code).second) return;
         const auto t0 = Clock::now();
-        claim_room(*redis_, code, from, id_, own,
+        // Its own rooms: at the first heartbeat those of its previous run; later, those made more
+        // than a few seconds ago that it does not have (a room being made now is not one).
+        const std::int64_t made_before = !own ? 0 : own_pass_ == 1 ? started_ms_ : unix_ms() - 5000;
+        claim_room(*dir_, code, from, id_, own, made_before,
                    [weak = weak_from_this(), code, from, own, last_heard_ms, t0](std::optional<SavedRoom> room,
                                                                                 std::string why) {
                        auto self = weak.lock();
@@ -325,6 +348,8 @@ private:
     }
 
     void take_up(const SavedRoom& saved, const std::string& from, bool own, Clock::time_point t0) {
+        // Stopping: the room stays in this node's set, and the others claim it once it left.
+        if (services_.shutting_down || left_) return;
         try {
             services_.registry.adopt(saved.code, Room::restore(io_, services_, saved));
             ++services_.metrics.cluster_rooms_taken_over;
@@ -333,8 +358,10 @@ private:
                          std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
         } catch (const std::exception& e) {
             ++services_.metrics.internal_errors;
-            spdlog::error("cluster node {}: room {} (from node {}) cannot be taken up from its journal: {}", id_,
-                          saved.code, from, e.what());
+            spdlog::error("cluster node {}: room {} (from node {}) cannot be taken up from its journal: {}; it is "
+                          "dropped",
+                          id_, saved.code, from, e.what());
+            release_code(saved.code);
         }
     }
 
@@ -348,10 +375,10 @@ private:
             if (!history_queue_.empty() || history_stop_) return;  // still copying the last batch
             if (!history_thread_.joinable()) history_thread_ = std::thread([this] { copy_records(); });
         }
-        read_records(*redis_, mirrored_ms_, 200, [weak = weak_from_this()](std::optional<std::vector<ClusterRecord>> got) {
+        read_records(*dir_, mirrored_, 200, [weak = weak_from_this()](std::optional<std::vector<ClusterRecord>> got) {
             auto self = weak.lock();
             if (!self || !got || got->empty()) return;
-            self->mirrored_ms_ = std::max(self->mirrored_ms_.load(), got->back().ended_ms - 1);
+            self->mirrored_ = std::max(self->mirrored_.load(), got->back().seq);
             std::lock_guard lock(self->history_mutex_);
             for (auto& r : *got) self->history_queue_.push_back(std::move(r));
             self->history_wake_.notify_one();
@@ -392,7 +419,7 @@ private:
     void claim_attempt(ClaimDone done, int attempt) {
         if (attempt == 8) return (*done)({{}, {}, "no free room code was found: the cluster is nearly full"});
         const std::string code = random_room_code();
-        redis_->command({"EVAL", kClaimScript, "3", key("room", code), key("node-rooms", id_), key("nodes"), id_,
+        dir_->command({"EVAL", kClaimScript, "3", key("room", code), key("node-rooms", id_), key("nodes"), id_,
                          std::to_string(unix_ms()), code, std::string(kPrefix)},
                         [weak = weak_from_this(), done, attempt, code](redis::Reply r) {
                             auto self = weak.lock();
@@ -436,6 +463,14 @@ private:
         const std::string text = heartbeat_text();
         // The answers hold the cluster weakly: a Redis that never answers does not keep it alive.
         std::weak_ptr<ClusterImpl> weak = weak_from_this();
+        // Before the first heartbeat overwrites it: when this node's previous run was last heard of
+        // (the decisions of its rooms taken up again get the time they had left then).
+        if (!std::exchange(read_own_last_, true))
+            redis_->command({"GET", key("node-last", id_)}, [weak](redis::Reply r) {
+                auto self = weak.lock();
+                if (!self || r.type != redis::Reply::Type::string) return;
+                if (auto n = parse_node(r.text, false)) self->own_last_heard_ms_ = n->heartbeat_ms;
+            });
         redis_->command({"SET", key("node", id_), text, "PX", std::to_string(kExpiry.count())},
                         [weak, sent](redis::Reply r) {
                             auto self = weak.lock();
@@ -507,14 +542,17 @@ private:
     std::atomic<Clock::time_point> last_read_{Clock::now()};  // the view's last successful read
     std::atomic<Clock::time_point> connected_since_{Clock::now()};  // the Redis connection's last start
     std::atomic<Clock::rep> lease_until_{0};
-    std::shared_ptr<redis::Client> redis_;
+    bool read_own_last_ = false;  // on the strand
+    std::shared_ptr<redis::Client> redis_;  // heartbeats, the view
+    std::shared_ptr<redis::Client> dir_;    // the directory, placements, claims, records
     mutable std::mutex mutex_;
     std::vector<NodeInfo> nodes_;
     // Claims (on the strand).
-    bool own_taken_ = false;
+    int own_pass_ = 0;
+    std::atomic<std::int64_t> own_last_heard_ms_{0};  // this node's previous run's last heartbeat
     std::set<std::string> claiming_;
     // The copy of the cluster's finished games.
-    std::atomic<std::int64_t> mirrored_ms_{0};
+    std::atomic<std::int64_t> mirrored_{0};  // the last record copied (records-seq)
     std::mutex history_mutex_;
     std::condition_variable history_wake_;
     std::deque<ClusterRecord> history_queue_;

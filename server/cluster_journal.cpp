@@ -25,7 +25,7 @@ std::string key(std::string_view kind, std::string_view id) {
     return k;
 }
 
-// A room's write. KEYS: room:<code>, events:<code>, records, node-rooms:<node>. ARGV: node,
+// A room's write. KEYS: room:<code>, events:<code>, records, node-rooms:<node>, records-seq. ARGV: node,
 // epoch, the number of the first op, the first event's number, records kept, the records' key
 // prefix, the code; then the ops: r STATE | g GAME | e KIND TEXT | o ID TEXT OWNER ENDED | c.
 // Answers the number of ops the room has written, or an error: FENCED (another node's room now),
@@ -63,7 +63,7 @@ while i <= #ARGV do
       redis.call('DEL', KEYS[2])
       if ARGV[i + 1] ~= '' then
         redis.call('HSET', ARGV[6] .. ARGV[i + 1], 'text', ARGV[i + 2], 'owner', ARGV[i + 3], 'ended_ms', ARGV[i + 4])
-        redis.call('ZADD', KEYS[3], ARGV[i + 4], ARGV[i + 1])
+        redis.call('ZADD', KEYS[3], redis.call('INCR', KEYS[5]), ARGV[i + 1])
         local over = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[5])
         if over > 0 then
           local gone = redis.call('ZPOPMIN', KEYS[3], over)
@@ -90,7 +90,9 @@ return op
 )lua";
 
 // A claim. KEYS: room:<code>, events:<code>, node-rooms:<from>, node-rooms:<to>, node:<from>.
-// ARGV: from, to, code, own. Answers {epoch, created_ms, state, game, seq, ops, events} or nil.
+// ARGV: from, to, code, own, made before (own rooms: only those made before that time, Unix ms:
+// a room being made now is not a leftover). Answers {epoch, created_ms, state, game, seq, ops,
+// events} or nil.
 constexpr const char* kClaimRoomScript = R"lua(
 if ARGV[4] ~= '1' and redis.call('EXISTS', KEYS[5]) == 1 then return false end
 local h = redis.call('HMGET', KEYS[1], 'node', 'created_ms', 'state', 'game', 'seq', 'ops')
@@ -98,6 +100,7 @@ if h[1] ~= ARGV[1] then
   redis.call('SREM', KEYS[3], ARGV[3])
   return false
 end
+if ARGV[4] == '1' and tonumber(h[2] or '0') >= tonumber(ARGV[5]) then return false end
 if not h[3] then
   redis.call('DEL', KEYS[1], KEYS[2])
   redis.call('SREM', KEYS[3], ARGV[3])
@@ -152,11 +155,12 @@ std::vector<JournalStore::Result> RedisJournal::store(std::span<const RoomWrite>
     for (const auto& room : rooms) {
         std::vector<std::string> a{"EVALSHA",
                                    write_sha(),
-                                   "4",
+                                   "5",
                                    key("room", room.code),
                                    key("events", room.code),
                                    kPrefix + "records",
                                    key("node-rooms", node_id_),
+                                   kPrefix + "records-seq",
                                    node_id_,
                                    std::to_string(room.epoch),
                                    std::to_string(room.first_op ? *room.first_op : 0),
@@ -200,8 +204,21 @@ std::vector<JournalStore::Result> RedisJournal::store(std::span<const RoomWrite>
                 w->replies[k] = std::move(r);
                 if (--w->left == 0) w->cv.notify_all();
             });
+        // Every command is answered within the client's command time (or as lost); a client
+        // whose loop no longer runs (the server stopping) does not hold the writer for ever.
         std::unique_lock lock(w->m);
-        w->cv.wait(lock, [&] { return w->left == 0; });
+        if (!w->cv.wait_for(lock, std::chrono::seconds(10), [&] { return w->left == 0; })) {
+            std::vector<redis::Reply> lost(which.size());
+            for (std::size_t k = 0; k < which.size(); ++k)
+                if (w->replies[k].type == redis::Reply::Type::nil && !w->replies[k].lost) {
+                    lost[k].type = redis::Reply::Type::error;
+                    lost[k].lost = true;
+                    lost[k].text = "no answer within 10 s";
+                } else {
+                    lost[k] = w->replies[k];
+                }
+            return lost;
+        }
         return std::move(w->replies);
     };
     std::vector<std::size_t> all(rooms.size());
@@ -248,9 +265,10 @@ std::vector<JournalStore::Result> RedisJournal::store(std::span<const RoomWrite>
 }
 
 void claim_room(redis::Client& client, const std::string& code, const std::string& from, const std::string& to,
-                bool own, std::function<void(std::optional<SavedRoom>, std::string)> done) {
+                bool own, std::int64_t made_before_ms, std::function<void(std::optional<SavedRoom>, std::string)> done) {
     client.command({"EVAL", kClaimRoomScript, "5", key("room", code), key("events", code), key("node-rooms", from),
-                    key("node-rooms", to), key("node", from), from, to, code, own ? "1" : "0"},
+                    key("node-rooms", to), key("node", from), from, to, code, own ? "1" : "0",
+                    std::to_string(made_before_ms)},
                    [code, done = std::move(done)](redis::Reply r) {
                        if (r.lost || r.error()) return done(std::nullopt, r.lost ? lost_why(r) : r.text);
                        if (r.type != redis::Reply::Type::array) return done(std::nullopt, "");
@@ -280,11 +298,11 @@ void claim_room(redis::Client& client, const std::string& code, const std::strin
                    });
 }
 
-void read_records(redis::Client& client, std::int64_t after_ms, std::size_t limit,
+void read_records(redis::Client& client, std::int64_t after, std::size_t limit,
                   std::function<void(std::optional<std::vector<ClusterRecord>>)> done) {
     auto shared = std::make_shared<decltype(done)>(std::move(done));
     auto* c = &client;
-    client.command({"ZRANGEBYSCORE", kPrefix + "records", "(" + std::to_string(after_ms), "+inf", "WITHSCORES",
+    client.command({"ZRANGEBYSCORE", kPrefix + "records", "(" + std::to_string(after), "+inf", "WITHSCORES",
                     "LIMIT", "0", std::to_string(limit)},
                    [c, shared](redis::Reply r) {
                        if (r.lost || r.error() || r.type != redis::Reply::Type::array) return (*shared)(std::nullopt);
@@ -297,18 +315,19 @@ void read_records(redis::Client& client, std::int64_t after_ms, std::size_t limi
                        for (std::size_t i = 0; i + 1 < r.elements.size(); i += 2) {
                            ClusterRecord rec;
                            rec.id = r.elements[i].text;
-                           rec.ended_ms = std::atoll(r.elements[i + 1].text.c_str());
+                           rec.seq = std::atoll(r.elements[i + 1].text.c_str());
                            batch->records.push_back(std::move(rec));
                        }
                        if (batch->records.empty()) return (*shared)(std::vector<ClusterRecord>{});
                        batch->left = batch->records.size();
                        for (std::size_t i = 0; i < batch->records.size(); ++i)
-                           c->command({"HMGET", kPrefix + "record:" + batch->records[i].id, "text", "owner"},
+                           c->command({"HMGET", kPrefix + "record:" + batch->records[i].id, "text", "owner", "ended_ms"},
                                       [batch, i, shared](redis::Reply h) {
-                                          if (h.lost || h.error() || h.elements.size() != 2) batch->failed = true;
+                                          if (h.lost || h.error() || h.elements.size() != 3) batch->failed = true;
                                           else {
                                               batch->records[i].text = h.elements[0].text;
                                               batch->records[i].owner = h.elements[1].text;
+                                              batch->records[i].ended_ms = std::atoll(h.elements[2].text.c_str());
                                           }
                                           if (--batch->left) return;
                                           if (batch->failed) return (*shared)(std::nullopt);

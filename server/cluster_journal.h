@@ -7,7 +7,8 @@
 //                   (the room's JSON), game (the game in progress), seq (the next event's number),
 //                   ops (how many ops were written)
 //   events:<code>   the game's events, in order: "<seq> <kind> <text>"
-//   records         the finished games' ids, scored by when they ended (the newest kept)
+//   records         the finished games' ids, scored by the order they were written in (records-seq,
+//                   a counter; the newest kept)
 //   record:<id>     a finished game: {text, owner, ended_ms}
 //
 // Fencing: a room's writes go through a Lua script that first checks the entry still names this
@@ -57,16 +58,20 @@ private:
 // the epoch raised by one, and the room comes back as its journal has it. `done` runs on the
 // client's strand: the room, or nothing with an empty `why` (it moved, closed, or its node is
 // alive), or nothing with `why` (Redis could not be asked, or the room's journal is unreadable).
+// `made_before_ms`: for its own rooms, only those made before then (a room being made now is not
+// a leftover to take up).
 void claim_room(redis::Client& client, const std::string& code, const std::string& from, const std::string& to,
-                bool own, std::function<void(std::optional<SavedRoom>, std::string why)> done);
+                bool own, std::int64_t made_before_ms, std::function<void(std::optional<SavedRoom>, std::string why)> done);
 
-// Finished games in Redis that ended after `after_ms` (at most `limit`, oldest first), as the
-// history takes them. `done` on the client's strand; nothing when Redis could not be asked.
+// Finished games in Redis written after the one numbered `after` (each record is numbered as it
+// is written: records-seq), at most `limit`, oldest first, as the history takes them. `done` on
+// the client's strand; nothing when Redis could not be asked.
 struct ClusterRecord {
     std::string id, text, owner;
     std::int64_t ended_ms = 0;
+    std::int64_t seq = 0;
 };
-void read_records(redis::Client& client, std::int64_t after_ms, std::size_t limit,
+void read_records(redis::Client& client, std::int64_t after, std::size_t limit,
                   std::function<void(std::optional<std::vector<ClusterRecord>>)> done);
 
 }  // namespace spookludo::server

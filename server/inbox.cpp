@@ -189,9 +189,12 @@ Inbox::Outcome Inbox::locate_in_cluster(const std::shared_ptr<Peer>& self, const
             return answered(self, [&]() -> Outcome {
                 if (gone_) return Outcome::go_on;
                 switch (place.kind) {
-                    case RoomPlace::Kind::here:  // made or taken up here meanwhile, or closing
+                    case RoomPlace::Kind::here:
                         if (auto room = services_.registry.find(code)) return into_room(self, room, std::move(*held));
-                        [[fallthrough]];
+                        // The directory names this node, which does not have it (yet): being taken
+                        // over or taken up again here. The clients try again.
+                        return reject(self, ErrorCode::unavailable,
+                                      "room " + code + " is being taken up on this node; try again in a moment", ref);
                     case RoomPlace::Kind::none:
                         return reject(self, ErrorCode::room_not_found, "there is no room " + code, ref);
                     case RoomPlace::Kind::elsewhere:

@@ -14,6 +14,8 @@ usage: cluster.py SERVER_BINARY CLIENT_BINARY SCENARIO
   drain      SIGTERM a node with rooms: they move to the others, and finish
   redis      Redis stopped for 10 s and started again: games pause, new rooms are refused with
              `unavailable`, then the games finish and new rooms are made again
+  restart    kill -9 a node and start it again at once under the same id: it takes its own rooms
+             up again (before anyone else may), and they finish
 Prints what it measured (for BENCHMARKS.md) and exits 1 at the first failure.
 """
 import json
@@ -385,6 +387,31 @@ def scenario_drain():
     log("every game finished and verified; %d steps of the transcripts are their records'" % checked)
 
 
+def scenario_restart():
+    start_nodes()
+    rooms = [make_room(i) for i in range(6)]
+    wait_mid_game(rooms)
+    count = {}
+    for _, code in rooms:
+        count.setdefault(owner_of(code), []).append(code)
+    victim_id = max(count, key=lambda k: len(count[k]))
+    victim = nodes[victim_id]
+    mine = set(count[victim_id])
+    victim.proc.send_signal(signal.SIGKILL)
+    victim.proc.wait()
+    victim.start()  # at once, under the same id and address: before its heartbeat expired
+    t0 = time.time()
+    wait_for(lambda: victim.rooms() == len(mine), 15, "node %s did not take its %d rooms up again" % (victim_id, len(mine)))
+    for code in mine:
+        if owner_of(code) != victim_id:
+            fail("room %s went to node %s, not back to the node that restarted" % (code, owner_of(code)))
+    log("node %s killed and started again: its %d rooms were its own again %.2f s after the start" %
+        (victim_id, len(mine), time.time() - t0))
+    wait_games(300)
+    checked, _ = check_all()
+    log("every game finished and verified; %d steps of the transcripts are their records'" % checked)
+
+
 def create_refused(node):
     """A `spookludo bot` that tries to make a room: refused with `unavailable`, exit 2."""
     out = os.path.join(work, "refused-%d.out" % time.time_ns())
@@ -437,7 +464,7 @@ def scenario_redis():
 redis = Redis()
 try:
     {"play": scenario_play, "kill": scenario_kill, "partition": scenario_partition, "drain": scenario_drain,
-     "redis": scenario_redis}[SCENARIO]()
+     "redis": scenario_redis, "restart": scenario_restart}[SCENARIO]()
 except SystemExit:
     raise
 except BaseException as e:

@@ -62,6 +62,7 @@ export class Connection {
   // Stop for good (left the room): no reconnection.
   stop() {
     this.wanted = false;
+    this.target = null;
     clearTimeout(this.retryTimer);
     this.retryTimer = null;
     this.drop();
@@ -178,6 +179,7 @@ export class Connection {
 
   lost() {
     this.drop();
+    this.redirects = 0; // the limit is for nodes that send the page round in a circle, not for one that is down
     this.h.onlost();
     if (!this.wanted) return;
     const delay = Math.min(10000, 500 * 2 ** Math.min(this.attempt, 5));
