@@ -268,6 +268,23 @@ def wait_mid_game(rooms, steps=4):
     wait_for(lambda: all(h.steps() >= steps for h, _ in rooms), 60, "the games did not get going within 60 s")
 
 
+def busiest(rooms):
+    """The node with the most of these rooms: its id, its Node, the codes of its rooms."""
+    count = {}
+    for _, code in rooms:
+        count.setdefault(owner_of(code), []).append(code)
+    victim_id = max(count, key=lambda k: len(count[k]))
+    return victim_id, nodes[victim_id], set(count[victim_id])
+
+
+def finish_and_check(what="every game finished and verified"):
+    """Waits for every bot's game, checks every transcript against its record, and says so."""
+    wait_games(300)
+    checked, listed = check_all()
+    log("%s; %d steps of the transcripts are their records' (no step shown twice with different dice)" % (what, checked))
+    return listed
+
+
 def first_step_after(bots_of, t0, within):
     """For each bot, when its transcript first showed a step after t0 (seconds since t0)."""
     seen = {b.name: b.steps() for b in bots_of}
@@ -288,25 +305,17 @@ def scenario_play():
     for _, code in made:
         on[owner_of(code)] = on.get(owner_of(code), 0) + 1
     log("30 rooms made through random nodes, on %s" % json.dumps(on, sort_keys=True))
-    wait_games(300)
-    checked, listed = check_all()
+    listed = finish_and_check()
     if listed < 30:
         fail("/games lists %d of the cluster's 30 games" % listed)
-    redirects = sum(1 for b in bots for m in b.lines() if m.get("type") == "redirect")
-    log("every game finished and verified; %d steps of the transcripts are their records'; /games on any node "
-        "lists %d" % (checked, listed))
+    log("/games on a node lists %d games" % listed)
 
 
 def scenario_kill():
     start_nodes()
     rooms = [make_room(i) for i in range(9)]
     wait_mid_game(rooms)
-    count = {}
-    for _, code in rooms:
-        count.setdefault(owner_of(code), []).append(code)
-    victim_id = max(count, key=lambda k: len(count[k]))
-    victim = nodes[victim_id]
-    lost = set(count[victim_id])
+    victim_id, victim, lost = busiest(rooms)
     ttl_ms = int(redis.cli("PTTL", "spookludo:node:" + victim_id) or "6000")
     victim.proc.send_signal(signal.SIGKILL)
     t_kill = time.time()
@@ -328,21 +337,14 @@ def scenario_kill():
     after = sorted(when.values())
     log("its rooms played again %.2f s (median) / %.2f s (worst) after the kill, %.2f / %.2f s after the expiry" %
         (statistics.median(after), after[-1], statistics.median(after) - expiry, after[-1] - expiry))
-    wait_games(300)
-    checked, listed = check_all()
-    log("every game finished and verified; %d steps of the transcripts are their records'" % checked)
+    finish_and_check()
 
 
 def scenario_partition():
     start_nodes()
     rooms = [make_room(i) for i in range(9)]
     wait_mid_game(rooms)
-    count = {}
-    for _, code in rooms:
-        count.setdefault(owner_of(code), []).append(code)
-    victim_id = max(count, key=lambda k: len(count[k]))
-    victim = nodes[victim_id]
-    lost = set(count[victim_id])
+    victim_id, victim, lost = busiest(rooms)
     victim.proc.send_signal(signal.SIGSTOP)
     log("node %s stopped (SIGSTOP) with %d rooms" % (victim_id, len(lost)))
     wait_for(lambda: all(owner_of(c) not in ("", victim_id) for c in lost), 20,
@@ -352,11 +354,9 @@ def scenario_partition():
     log("node %s continued (SIGCONT); its rooms are the others' now" % victim_id)
     # Back, it must find that its rooms are played elsewhere and play none of them.
     wait_for(lambda: victim.rooms() == 0, 20, "node %s still holds rooms 20 s after it came back" % victim_id)
-    wait_games(300)
-    checked, _ = check_all()
+    finish_and_check()
     fenced = sum(1 for line in open(victim.log) if "FENCED" in line)
-    log("every game finished and verified; %d steps of the transcripts are their records' (no step shown twice "
-        "with different dice); node %s's writes refused as fenced: %d" % (checked, victim_id, fenced))
+    log("node %s's writes refused as fenced: %d" % (victim_id, fenced))
     for code in lost:
         if owner_of(code) == victim_id:
             fail("room %s went back to the node that lost it" % code)
@@ -366,12 +366,7 @@ def scenario_drain():
     start_nodes()
     rooms = [make_room(i) for i in range(9)]
     wait_mid_game(rooms)
-    count = {}
-    for _, code in rooms:
-        count.setdefault(owner_of(code), []).append(code)
-    victim_id = max(count, key=lambda k: len(count[k]))
-    victim = nodes[victim_id]
-    lost = set(count[victim_id])
+    victim_id, victim, lost = busiest(rooms)
     victim.proc.send_signal(signal.SIGTERM)
     t0 = time.time()
     code = victim.proc.wait(timeout=30)
@@ -382,21 +377,14 @@ def scenario_drain():
              "the drained node's rooms were not taken over within 15 s")
     log("node %s drained (SIGTERM, exit 0 in %.2f s); its %d rooms were the others' %.2f s after the SIGTERM" %
         (victim_id, exited, len(lost), time.time() - t0))
-    wait_games(300)
-    checked, _ = check_all()
-    log("every game finished and verified; %d steps of the transcripts are their records'" % checked)
+    finish_and_check()
 
 
 def scenario_restart():
     start_nodes()
     rooms = [make_room(i) for i in range(6)]
     wait_mid_game(rooms)
-    count = {}
-    for _, code in rooms:
-        count.setdefault(owner_of(code), []).append(code)
-    victim_id = max(count, key=lambda k: len(count[k]))
-    victim = nodes[victim_id]
-    mine = set(count[victim_id])
+    victim_id, victim, mine = busiest(rooms)
     victim.proc.send_signal(signal.SIGKILL)
     victim.proc.wait()
     victim.start()  # at once, under the same id and address: before its heartbeat expired
@@ -407,9 +395,7 @@ def scenario_restart():
             fail("room %s went to node %s, not back to the node that restarted" % (code, owner_of(code)))
     log("node %s killed and started again: its %d rooms were its own again %.2f s after the start" %
         (victim_id, len(mine), time.time() - t0))
-    wait_games(300)
-    checked, _ = check_all()
-    log("every game finished and verified; %d steps of the transcripts are their records'" % checked)
+    finish_and_check()
 
 
 def create_refused(node):
@@ -454,11 +440,8 @@ def scenario_redis():
     wait_for(lambda: all(http_get(n.http + "/healthz")[0] == 200 for n in nodes.values()), 15,
              "the nodes did not get their lease back")
     # New rooms are made again.
-    extra = make_room(100)
-    wait_games(300)
-    checked, _ = check_all()
-    log("every game finished and verified, the new room's too; %d steps of the transcripts are their records' (no "
-        "step played twice)" % checked)
+    make_room(100)
+    finish_and_check("every game finished and verified, the new room's too")
 
 
 redis = Redis()
