@@ -5,6 +5,10 @@
 // once. Both use plain epoll, no WebSocket, no JSON, no game: the server's CPU time per answer
 // is the floor under spookludo-server's CPU per decision, which needs at least this one write and
 // one read per decision. Both processes share the machine's cores, as in spookludo-load.
+//
+// --pace-ms P: the party-pace floor. The server writes to each connection once every P ms (the
+// connections spread evenly over the period) instead of as soon as the answer is in: what the
+// network alone costs at the pace people play, to read spookludo-server's party-pace figure against.
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -15,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -77,6 +82,47 @@ long loop(const std::vector<int>& fds, std::size_t in, const std::string& out, d
     return total;
 }
 
+// The party-pace floor: each connection written to every `pace` (spread over the period, in
+// turn), its answers read and counted. Returns the answers read.
+long paced_loop(const std::vector<int>& fds, std::size_t in, const std::string& out, std::chrono::milliseconds pace,
+                double seconds) {
+    using Clock = std::chrono::steady_clock;
+    const int ep = epoll_create1(0);
+    for (std::size_t i = 0; i < fds.size(); ++i) {
+        epoll_event e{};
+        e.events = EPOLLIN;
+        e.data.u64 = i;
+        epoll_ctl(ep, EPOLL_CTL_ADD, fds[i], &e);
+    }
+    std::vector<std::size_t> pending(fds.size(), 0);  // bytes of an answer read so far
+    const auto start = Clock::now();
+    const auto end = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    const auto gap = std::chrono::duration_cast<Clock::duration>(pace) / static_cast<long>(std::max<std::size_t>(fds.size(), 1));
+    std::size_t next = 0;  // the next connection to write to, at start + writes * gap
+    long writes = 0, total = 0;
+    epoll_event events[256];
+    char buffer[65536];
+    for (auto now = Clock::now(); now < end; now = Clock::now()) {
+        for (; start + writes * gap <= now; ++writes, next = (next + 1) % fds.size())
+            if (::write(fds[next], out.data(), out.size()) != static_cast<ssize_t>(out.size())) return total;
+        // Sleeps until the next write is due (whole milliseconds, rounded up: the writes that fall
+        // due within a millisecond go out together, as a server's timers would have them).
+        const auto wait = std::chrono::ceil<std::chrono::milliseconds>(start + writes * gap - Clock::now());
+        const int n = epoll_wait(ep, events, 256, static_cast<int>(std::clamp<long>(wait.count(), 1, 100)));
+        for (int i = 0; i < n; ++i) {
+            const auto k = events[i].data.u64;
+            const ssize_t got = ::read(fds[k], buffer, sizeof buffer);
+            if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR)) return total;
+            if (got < 0) continue;
+            pending[k] += static_cast<std::size_t>(got);
+            total += static_cast<long>(pending[k] / in);
+            pending[k] %= in;
+        }
+    }
+    ::close(ep);
+    return total;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -87,15 +133,27 @@ int main(int argc, char** argv) {
     int connections = 200;
     std::size_t size = 700, answer = 60;
     double duration = 10, warmup = 2;
+    int pace_ms = 0;
     app.add_option("--connections", connections, "Connections (spookludo-load's 50 rooms of 4: 200)")->capture_default_str();
     app.add_option("--size", size, "Bytes the server writes per decision (a Spook round's messages to a player: about 700)")
         ->capture_default_str();
     app.add_option("--answer", answer, "Bytes of each answer (a masked choose frame: about 60)")->capture_default_str();
     app.add_option("--duration", duration, "Seconds measured")->capture_default_str();
     app.add_option("--warmup", warmup, "Seconds before measuring")->capture_default_str();
+    app.add_option("--pace-ms", pace_ms,
+                   "The party-pace floor: write to each connection once every this many ms (spread evenly), not as "
+                   "soon as it answered; 0: as fast as the answers come")
+        ->check(CLI::Range(0, 60000))
+        ->capture_default_str();
     if (const auto usage = spookludo::parse_command_line(app, argc, argv)) return *usage;
     try {
         ::signal(SIGPIPE, SIG_IGN);
+        // Thousands of connections at party pace: as many open files as the system allows.
+        rlimit files{};
+        if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+            files.rlim_cur = files.rlim_max;
+            ::setrlimit(RLIMIT_NOFILE, &files);
+        }
 
         const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
         sockaddr_in addr{};
@@ -128,19 +186,26 @@ int main(int argc, char** argv) {
             fds.push_back(fd);
         }
         const std::string message(size, 'm');
-        for (int fd : fds) check(::write(fd, message.data(), message.size()) == static_cast<ssize_t>(size), "write");
-        loop(fds, answer, message, warmup);
+        const auto pace = std::chrono::milliseconds(pace_ms);
+        if (pace_ms == 0) {
+            for (int fd : fds) check(::write(fd, message.data(), message.size()) == static_cast<ssize_t>(size), "write");
+            loop(fds, answer, message, warmup);
+        } else {
+            paced_loop(fds, answer, message, pace, warmup);
+        }
         const double cpu0 = spookludo::bench::process_cpu_seconds();
         const auto t0 = std::chrono::steady_clock::now();
-        const long answers = loop(fds, answer, message, duration);
+        const long answers =
+            pace_ms == 0 ? loop(fds, answer, message, duration) : paced_loop(fds, answer, message, pace, duration);
         const double cpu = spookludo::bench::process_cpu_seconds() - cpu0;
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         for (int fd : fds) ::close(fd);
         ::kill(child, SIGTERM);
         ::waitpid(child, nullptr, 0);
-        std::printf("connections %d, %zu bytes out and %zu in per decision: %.0f decisions/s, server CPU %.2f us per decision "
-                    "(%.0f %% of one core)\n",
-                    connections, size, answer, static_cast<double>(answers) / wall, cpu * 1e6 / static_cast<double>(answers),
+        std::printf("connections %d%s, %zu bytes out and %zu in per decision: %.0f decisions/s, server CPU %.2f us per "
+                    "decision (%.0f %% of one core)\n",
+                    connections, pace_ms ? (", each written every " + std::to_string(pace_ms) + " ms").c_str() : "",
+                    size, answer, static_cast<double>(answers) / wall, cpu * 1e6 / static_cast<double>(answers),
                     100 * cpu / wall);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "tcp_floor: %s\n", e.what());
