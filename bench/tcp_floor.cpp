@@ -57,7 +57,8 @@ long serve(int fd, std::vector<char>& pending, std::size_t in, const std::string
     return whole;
 }
 
-long loop(const std::vector<int>& fds, std::size_t in, const std::string& out, double seconds) {
+// An epoll instance watching every connection for reading, each under its index.
+int watch_all(const std::vector<int>& fds) {
     const int ep = epoll_create1(0);
     for (std::size_t i = 0; i < fds.size(); ++i) {
         epoll_event e{};
@@ -65,6 +66,11 @@ long loop(const std::vector<int>& fds, std::size_t in, const std::string& out, d
         e.data.u64 = i;
         epoll_ctl(ep, EPOLL_CTL_ADD, fds[i], &e);
     }
+    return ep;
+}
+
+long loop(const std::vector<int>& fds, std::size_t in, const std::string& out, double seconds) {
+    const int ep = watch_all(fds);
     std::vector<std::vector<char>> pending(fds.size());
     long total = 0;
     const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
@@ -87,13 +93,7 @@ long loop(const std::vector<int>& fds, std::size_t in, const std::string& out, d
 long paced_loop(const std::vector<int>& fds, std::size_t in, const std::string& out, std::chrono::milliseconds pace,
                 double seconds) {
     using Clock = std::chrono::steady_clock;
-    const int ep = epoll_create1(0);
-    for (std::size_t i = 0; i < fds.size(); ++i) {
-        epoll_event e{};
-        e.events = EPOLLIN;
-        e.data.u64 = i;
-        epoll_ctl(ep, EPOLL_CTL_ADD, fds[i], &e);
-    }
+    const int ep = watch_all(fds);
     std::vector<std::size_t> pending(fds.size(), 0);  // bytes of an answer read so far
     const auto start = Clock::now();
     const auto end = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
