@@ -277,6 +277,12 @@ def busiest(rooms):
     return victim_id, nodes[victim_id], set(count[victim_id])
 
 
+def wait_moved(codes, node_id, within, whose):
+    """Until every one of these rooms is another live node's."""
+    wait_for(lambda: all(owner_of(c) not in ("", node_id) for c in codes), within,
+             "%s rooms were not taken over within %d s" % (whose, within))
+
+
 def finish_and_check(what="every game finished and verified"):
     """Waits for every bot's game, checks every transcript against its record, and says so."""
     wait_games(300)
@@ -347,8 +353,7 @@ def scenario_partition():
     victim_id, victim, lost = busiest(rooms)
     victim.proc.send_signal(signal.SIGSTOP)
     log("node %s stopped (SIGSTOP) with %d rooms" % (victim_id, len(lost)))
-    wait_for(lambda: all(owner_of(c) not in ("", victim_id) for c in lost), 20,
-             "the stopped node's rooms were not taken over within 20 s")
+    wait_moved(lost, victim_id, 20, "the stopped node's")
     time.sleep(1)
     victim.proc.send_signal(signal.SIGCONT)
     log("node %s continued (SIGCONT); its rooms are the others' now" % victim_id)
@@ -373,8 +378,7 @@ def scenario_drain():
     if code != 0:
         fail("node %s exited with %d after SIGTERM" % (victim_id, code), victim.log)
     exited = time.time() - t0
-    wait_for(lambda: all(owner_of(c) not in ("", victim_id) for c in lost), 15,
-             "the drained node's rooms were not taken over within 15 s")
+    wait_moved(lost, victim_id, 15, "the drained node's")
     log("node %s drained (SIGTERM, exit 0 in %.2f s); its %d rooms were the others' %.2f s after the SIGTERM" %
         (victim_id, exited, len(lost), time.time() - t0))
     finish_and_check()
