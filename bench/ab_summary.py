@@ -10,7 +10,7 @@ bench/journal_on_off.sh), read from its --json reports.
 
 FIGURE: cpu (server CPU per decision), rate (decisions per second), p99 (server p99 round trip),
 txn (journal transactions per decision), bytes_decision, bytes_game (bytes the server wrote to
-files), rss_connection (resident memory per connection).
+files), rss_connection (resident memory per connection), rss_room (per room).
 """
 import json
 import statistics
@@ -29,6 +29,8 @@ FIGURES = {
                    lambda j: j.get("server_file_bytes_per_game") or 0),
     "rss_connection": ("resident memory per connection (KB)", "rss/connection %.1f KB",
                        lambda j: (j.get("server_rss_bytes_per_connection") or 0) / 1024),
+    "rss_room": ("resident memory per room (KB)", "rss/room %.1f KB",
+                 lambda j: (j.get("server_rss_bytes_per_room") or 0) / 1024),
 }
 
 
@@ -52,7 +54,7 @@ def table(out, rounds, a, b, a_heading, b_heading, specs):
             ys = [get(load(mode, b, r)) for r in range(1, rounds + 1)]
             ratios = [y / x for x, y in zip(xs, ys) if x]
             extra = ""
-            if n == "rss_connection":
+            if n in ("rss_connection", "rss_room"):
                 extra = f" (+{statistics.median(y - x for x, y in zip(xs, ys)):.1f} KB)"
             ratio = f"{statistics.median(ratios):.2f}x{extra}" if ratios else "-"
             print(f"| {mode} | {heading} | {statistics.median(xs):.2f} | {statistics.median(ys):.2f} | {ratio} |")

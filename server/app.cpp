@@ -150,8 +150,9 @@ int run_app(int argc, char** argv) {
                  "For measuring the journal's cost only: rooms and games are not saved, so a restart or a crash "
                  "loses them (finished games still go to the history)");
     app.add_option("--journal-window-ms", cfg.journal_window_ms,
-                   "Group commit: how long a step waits, at most, for other rooms' steps to share its journal "
-                   "transaction, in ms (its messages go out once it is written; 0: written as soon as the writer is free)")
+                   "Group commit: 0 writes the steps that came together (the I/O thread's burst: rooms step on an "
+                   "8 ms grid) in one journal transaction as soon as they are in; above 0, how long a step waits at most "
+                   "for other rooms' steps, in ms (fewer transactions, more latency: its messages go out once it is written)")
         ->envname("SPOOKLUDO_JOURNAL_WINDOW_MS")->capture_default_str()->check(CLI::Range(0, 1000));
     app.add_option("--seed-wait-ms", cfg.seed_wait_ms, "How long to wait for the players' client seeds, in ms")
         ->envname("SPOOKLUDO_SEED_WAIT_MS")->capture_default_str()->check(CLI::Range(0, 120000));
@@ -292,6 +293,11 @@ int run_app(int argc, char** argv) {
     }
     Services& services = *owned;
     net::io_context io(cfg.threads);
+    // The journal's writer answers through the loop, and (without a window) writes each burst's
+    // passes at its end.
+    const auto post_to_io = [&io](std::function<void()> task) { net::post(io, std::move(task)); };
+    const bool at_burst_end = cfg.journal_window_ms == 0;
+    if (services.journal_writer) services.journal_writer->run_on(post_to_io, at_burst_end);
     std::unique_ptr<Network> network;
     try {
         network = std::make_unique<Network>(io, services);
@@ -310,6 +316,7 @@ int run_app(int argc, char** argv) {
             services.journal_writer = std::make_unique<JournalWriter>(
                 *services.cluster_journal, std::chrono::milliseconds(cfg.journal_window_ms), 512,
                 services.journal_counters());
+            services.journal_writer->run_on(post_to_io, at_burst_end);
         }
         services.cluster = Cluster::make(io, services, cfg.cluster, cfg.node_id, cfg.public_url);
         spdlog::info("cluster node {} through {} (reached at {})", cfg.node_id, cfg.cluster, cfg.public_url);

@@ -47,9 +47,10 @@ struct Config {
     // For measuring only (--no-journal): rooms are not written to the journal, so a restart or a
     // crash loses them. The history and the records are kept as always.
     bool no_journal = false;
-    // Group commit (--journal-window-ms): a room's pass waits at most this long for others to
-    // share its journal transaction (its messages wait with it).
-    int journal_window_ms = 5;
+    // Group commit (--journal-window-ms): 0, the passes of one burst of the I/O thread share a
+    // transaction written at its end; above 0, a pass waits at most this long for others (its
+    // messages wait with it).
+    int journal_window_ms = 0;
     // Where finished games' records are also written as files, <dir>/<id>.json (--export-records;
     // empty: the database alone keeps them).
     std::string export_records;

@@ -314,20 +314,79 @@ JournalWriter::JournalWriter(JournalStore& journal, std::chrono::microseconds wi
 JournalWriter::~JournalWriter() { stop(); }
 
 void JournalWriter::submit(std::shared_ptr<Stream> stream, std::vector<JournalOp> ops, bool retry, Done done) {
+    bool post_flush = false;
     {
-        std::lock_guard lock(mutex_);
-        if (!stopping_) {
-            const bool new_room = !std::exchange(stream->queued, true);
-            queued_rooms_ += new_room;
-            queue_.push_back({std::move(stream), std::move(ops), retry, std::move(done), std::chrono::steady_clock::now()});
+        std::unique_lock lock(mutex_);
+        if (stopping_) {
+            lock.unlock();
+            return done({"the server is stopping", std::move(ops)});
+        }
+        const bool new_room = !std::exchange(stream->queued, true);
+        queued_rooms_ += new_room;
+        queue_.push_back({std::move(stream), std::move(ops), retry, std::move(done), std::chrono::steady_clock::now()});
+        if (burst_) {
+            // The burst's end writes it (flush), behind what the event loop has ready now.
+            post_flush = !std::exchange(flush_posted_, true);
+        } else if (queue_.size() == 1 || queue_.size() == max_passes_ ||
+                   (new_room && queued_rooms_ == enough_rooms_)) {
             // The writer sleeps until a first submission, then until its window ends, enough
             // rooms are there, or the transaction is full.
-            if (queue_.size() == 1 || queue_.size() == max_passes_ || (new_room && queued_rooms_ == enough_rooms_))
-                wake_.notify_one();
-            return;
+            wake_.notify_one();
         }
     }
-    done({"the server is stopping", std::move(ops)});
+    if (post_flush) post_([this] { flush(); });
+}
+
+void JournalWriter::run_on(Post post, bool at_burst_end) {
+    std::lock_guard lock(mutex_);
+    post_ = std::move(post);
+    burst_ = post_ && at_burst_end;
+}
+
+void JournalWriter::flush() {
+    std::vector<Submission> batch;
+    {
+        std::lock_guard lock(mutex_);
+        flush_posted_ = false;
+        if (queue_.empty()) return;
+        if (writing_ || queue_.size() > kInlinePasses) {
+            // Being written (another batch, in order before this one), or a big one (rooms
+            // playing flat out): the writer's thread takes it, and the I/O thread goes on.
+            flush_asked_ = true;
+            if (!writing_) wake_.notify_one();
+            return;
+        }
+        take(batch);
+    }
+    write(batch, true);
+    std::lock_guard lock(mutex_);
+    done_writing();
+}
+
+void JournalWriter::take(std::vector<Submission>& batch) {
+    flush_asked_ = false;
+    writing_ = true;
+    if (queue_.size() <= max_passes_) {
+        batch.swap(queue_);
+        for (auto& s : batch) s.stream->queued = false;
+        queued_rooms_ = 0;
+    } else {
+        // A transaction of max_passes_; the rest waits for the next (in order).
+        const auto cut = queue_.begin() + static_cast<std::ptrdiff_t>(max_passes_);
+        batch.assign(std::make_move_iterator(queue_.begin()), std::make_move_iterator(cut));
+        queue_.erase(queue_.begin(), cut);
+        for (auto& s : batch) s.stream->queued = false;
+        queued_rooms_ = 0;
+        for (auto& s : queue_) queued_rooms_ += !std::exchange(s.stream->queued, true);
+        flush_asked_ = burst_;  // the rest at once
+    }
+}
+
+void JournalWriter::done_writing() {
+    writing_ = false;
+    enough_rooms_ = std::max<std::size_t>(1, std::max(rooms_last_second_, rooms_this_second_) / 2);
+    // What a flush left to the writer's thread meanwhile (or a stop) is its now.
+    if (!queue_.empty() && (flush_asked_ || stopping_ || !burst_)) wake_.notify_one();
 }
 
 void JournalWriter::stop() {
@@ -344,39 +403,25 @@ void JournalWriter::run() {
     std::vector<Submission> batch;
     std::unique_lock lock(mutex_);
     for (;;) {
-        wake_.wait(lock, [&] { return !queue_.empty() || stopping_; });
+        // Writing at the bursts' ends, the thread writes only what a flush hands it (a big batch,
+        // or one that came while another was being written) and, at the stop, what is left.
+        wake_.wait(lock, [&] {
+            return (!queue_.empty() && !writing_ && (!burst_ || flush_asked_ || stopping_)) ||
+                   (stopping_ && queue_.empty() && !writing_);
+        });
         if (queue_.empty()) return;  // stopping, and everything is answered
-        const auto until = queue_.front().at + window_;
-        while (!stopping_ && queue_.size() < max_passes_ && queued_rooms_ < enough_rooms_ &&
-               std::chrono::steady_clock::now() < until)
-            wake_.wait_until(lock, until);
-        if (queue_.size() <= max_passes_) {
-            batch.swap(queue_);
-            for (auto& s : batch) s.stream->queued = false;
-            queued_rooms_ = 0;
-        } else {
-            // A transaction of max_passes_; the rest waits for the next (in order).
-            const auto cut = queue_.begin() + static_cast<std::ptrdiff_t>(max_passes_);
-            batch.assign(std::make_move_iterator(queue_.begin()), std::make_move_iterator(cut));
-            queue_.erase(queue_.begin(), cut);
-            for (auto& s : batch) s.stream->queued = false;
-            queued_rooms_ = 0;
-            for (auto& s : queue_) queued_rooms_ += !std::exchange(s.stream->queued, true);
+        if (!burst_) {
+            const auto until = queue_.front().at + window_;
+            while (!stopping_ && queue_.size() < max_passes_ && queued_rooms_ < enough_rooms_ &&
+                   std::chrono::steady_clock::now() < until)
+                wake_.wait_until(lock, until);
         }
+        take(batch);
         lock.unlock();
-        // The rooms active lately (each counted once a second).
-        const auto now = std::chrono::steady_clock::now();
-        if (now - second_began_ >= std::chrono::seconds(1)) {
-            rooms_last_second_ = now - second_began_ < std::chrono::seconds(2) ? rooms_this_second_ : 0;
-            rooms_this_second_ = 0;
-            ++second_;
-            second_began_ = now;
-        }
-        for (auto& s : batch) rooms_this_second_ += std::exchange(s.stream->seen, second_) != second_;
-        write(batch);
+        write(batch, false);
         batch.clear();
         lock.lock();
-        enough_rooms_ = std::max<std::size_t>(1, std::max(rooms_last_second_, rooms_this_second_) / 2);
+        done_writing();
     }
 }
 
@@ -392,7 +437,16 @@ void answer(const JournalWriter::Done& done, JournalWriter::Answer a) {
 
 }  // namespace
 
-void JournalWriter::write(std::vector<Submission>& batch) {
+void JournalWriter::write(std::vector<Submission>& batch, bool on_io_thread) {
+    // The rooms active lately (each counted once a second).
+    const auto now = std::chrono::steady_clock::now();
+    if (now - second_began_ >= std::chrono::seconds(1)) {
+        rooms_last_second_ = now - second_began_ < std::chrono::seconds(2) ? rooms_this_second_ : 0;
+        rooms_this_second_ = 0;
+        ++second_;
+        second_began_ = now;
+    }
+    for (auto& s : batch) rooms_this_second_ += std::exchange(s.stream->seen, second_) != second_;
     // One group per room, its passes' ops in order.
     struct Group {
         Stream* stream;
@@ -402,6 +456,9 @@ void JournalWriter::write(std::vector<Submission>& batch) {
     std::vector<Group> groups;
     std::unordered_map<Stream*, std::size_t> group_of;
     std::vector<Submission*> refused;  // rooms whose earlier write failed, untried
+    // The answers, given back together once the batch is done (deliver).
+    std::vector<std::pair<Done, Answer>> answers;
+    auto give = [&](Submission& s, Answer a) { answers.emplace_back(std::move(s.done), std::move(a)); };
     for (auto& s : batch) {
         if (s.retry) s.stream->failed = false;
         if (s.stream->failed) {
@@ -416,18 +473,18 @@ void JournalWriter::write(std::vector<Submission>& batch) {
             g.passes.push_back(&s);
         }
     }
-    for (Submission* s : refused) answer(s->done, {s->stream->failed_why, std::move(s->ops)});
+    for (Submission* s : refused) give(*s, {s->stream->failed_why, std::move(s->ops)});
 
     auto failed = [&](Group& g, const std::string& why, bool fenced) {
         g.stream->failed = true;
         g.stream->failed_why = why;
         bool first = true;
         for (Submission* s : g.passes) {
-            answer(s->done, {why, first ? std::move(g.ops) : std::vector<JournalOp>{}, fenced});
+            give(*s, {why, first ? std::move(g.ops) : std::vector<JournalOp>{}, fenced});
             first = false;
         }
     };
-    if (groups.empty()) return;
+    if (groups.empty()) return deliver(answers, on_io_thread);
     std::vector<RoomWrite> writes;
     writes.reserve(groups.size());
     for (auto& g : groups)
@@ -447,11 +504,28 @@ void JournalWriter::write(std::vector<Submission>& batch) {
             failed(g, *r.error, r.fenced);
         } else {
             passes += g.passes.size();
-            for (Submission* s : g.passes) answer(s->done, {});
+            for (Submission* s : g.passes) give(*s, {});
         }
     }
+    deliver(answers, on_io_thread);
     if (passes && counters_.written) counters_.written(transactions, passes);
     if (failures && counters_.failed) counters_.failed(failures);
+}
+
+void JournalWriter::deliver(std::vector<std::pair<Done, Answer>>& answers, bool on_io_thread) {
+    if (answers.empty()) return;
+    Post post;
+    if (!on_io_thread) {
+        std::lock_guard lock(mutex_);
+        post = post_;
+    }
+    if (!post) {  // here and now: on the I/O thread (a flush), or without an event loop
+        for (auto& [done, a] : answers) answer(done, std::move(a));
+        return;
+    }
+    post([batch = std::make_shared<std::vector<std::pair<Done, Answer>>>(std::move(answers))] {
+        for (auto& [done, a] : *batch) answer(done, std::move(a));
+    });
 }
 
 }  // namespace spookludo::server

@@ -144,16 +144,24 @@ private:
     std::int64_t rows_ = 0, live_rows_ = 0, deleted_below_ = 0, sweep_at_ = 0;
 };
 
-// Group commit: the rooms' passes of the last few milliseconds in one transaction, written by a
-// thread of its own. A room hands each pass's ops over (submit) and holds that pass's messages
-// until its answer comes: written, or failed with the ops given back (the room keeps them and
-// tries again later; its messages stay held). Answers come on the writer's thread, each room's in
-// the order of its submissions; a room's passes are written in the order it submitted them.
+// Group commit: the rooms' passes that come together in one transaction. A room hands each
+// pass's ops over (submit) and holds that pass's messages until its answer comes: written, or
+// failed with the ops given back (the room keeps them and tries again later; its messages stay
+// held). Each room's answers come in the order of its submissions; a room's passes are written in
+// the order it submitted them.
 //
-// A submission waits at most `window` for others, and not at all when it need not: a transaction
-// is written as soon as the rooms in the queue are half of those that wrote in the last second
-// (a single party, or rooms playing as fast as they can, each waiting for its own write, gain
-// nothing by waiting for rooms that are not coming).
+// When a transaction is written. In the server (run_on with at_burst_end), when the I/O thread
+// has run what it had ready: the timers that fell due together (the rooms' steps are on a grid,
+// timer_grid.h), the messages read in one wake-up. The pass waits for no clock, and the rooms
+// that stepped together share the transaction. A burst of a few passes is written by the I/O
+// thread itself, its answers run there at once (no hand-over to another thread and back, each a
+// wake-up); a big one (rooms playing flat out), or one that comes while another is being
+// written, goes to the writer's thread, which answers it through the event loop in one task.
+// Otherwise (--journal-window-ms above 0, or no event loop), a submission waits at most `window`
+// for others, and not at all when it need not: a transaction is written as soon as the rooms in
+// the queue are half of those that wrote in the last second (a single party, or rooms playing as
+// fast as they can, each waiting for its own write, gain nothing by waiting for rooms that are
+// not coming).
 //
 // A transaction that fails is tried again room by room, so one room's bad write never pauses the
 // others. A room whose write failed is written no more (its later submissions come back failed,
@@ -161,7 +169,8 @@ private:
 // earlier submission has been answered.
 class JournalWriter {
 public:
-    // One room's place in the journal. Only the writer's thread touches it once it is submitted.
+    // One room's place in the journal. Only the writer (the thread or flush holding writing_)
+    // touches it once it is submitted.
     struct Stream {
         Stream(std::string c, std::int64_t created, std::int64_t next_seq = 1)
             : code(std::move(c)), created_ms(created), seq(next_seq) {}
@@ -194,6 +203,14 @@ public:
     JournalWriter& operator=(const JournalWriter&) = delete;
 
     void submit(std::shared_ptr<Stream> stream, std::vector<JournalOp> ops, bool retry, Done done);
+    // Runs a task on the server's event loop (Asio's post; app.cpp gives it before the first
+    // submission): the writer's thread answers a transaction through it as one task, one wake-up
+    // of an I/O thread for all its rooms instead of one per room. `at_burst_end`: passes are
+    // written at the end of their I/O thread's burst (flush), not after a window.
+    using Post = std::function<void(std::function<void()>)>;
+    void run_on(Post post, bool at_burst_end);
+    // The burst that submitted is over: what is queued is written now.
+    void flush();
     // Writes what was submitted, answers it, and ends the thread. Submissions after it are
     // answered failed at once.
     void stop();
@@ -207,7 +224,13 @@ private:
         std::chrono::steady_clock::time_point at;
     };
     void run();
-    void write(std::vector<Submission>& batch);
+    void take(std::vector<Submission>& batch);  // under the lock: the next batch, in order
+    void done_writing();                        // under the lock
+    void write(std::vector<Submission>& batch, bool on_io_thread);
+    void deliver(std::vector<std::pair<Done, Answer>>& answers, bool on_io_thread);
+    // A flush writes on the I/O thread itself (no hand-over to the writer's thread and back)
+    // up to this many passes, when no batch is being written.
+    static constexpr std::size_t kInlinePasses = 64;
 
     JournalStore& journal_;
     const std::chrono::microseconds window_;
@@ -219,6 +242,11 @@ private:
     std::size_t queued_rooms_ = 0;  // distinct rooms in queue_
     std::size_t enough_rooms_ = 1;  // write at once with this many (half of those active lately)
     bool stopping_ = false;
+    Post post_;                  // the event loop's post (run_on)
+    bool burst_ = false;         // written at the bursts' ends (run_on)
+    bool flush_posted_ = false;  // a flush() is on its way to the event loop
+    bool flush_asked_ = false;   // the burst is over: the writer's thread writes now
+    bool writing_ = false;       // a batch is being written (by a flush or the writer's thread)
     // The writer's count of the rooms written in the current second and the one before.
     std::uint64_t second_ = 1;
     std::chrono::steady_clock::time_point second_began_ = std::chrono::steady_clock::now();

@@ -1,4 +1,5 @@
 #include "room.h"
+#include "timer_grid.h"
 
 #include "cluster.h"
 
@@ -14,6 +15,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/dispatch.hpp>
 #include <boost/asio/strand.hpp>
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
@@ -1117,7 +1119,9 @@ private:
             if (!pumping_) run_immediate();
             return;
         }
-        step_timer_.expires_after(after);
+        // The pause between steps is on the grid (rooms stepping together share a wake-up and a
+        // transaction); a decision's deadline is what the players were told, to the millisecond.
+        step_timer_.expires_at(next == Next::advance ? step_deadline(after) : Clock::now() + after);
         step_timer_.async_wait([self = self(), next, epoch](boost::system::error_code ec) {
             if (!ec) self->guarded("a game step", [&] { self->fire(next, epoch); });
         });
@@ -1503,12 +1507,14 @@ private:
         if (std::exchange(forget_code_, false)) forget_code_ticket_ = ticket;
         waiting_.push_back({ticket, std::exchange(held_, {}), std::move(finished)});
         // The answer holds the room until it is on the room's strand (the room is never let go
-        // on the writer's thread).
+        // on the writer's thread). It comes on an I/O thread (the writer's batch of answers, one
+        // task): it runs there at once when the room's strand is free.
         services_.journal_writer->submit(
             stream_, std::exchange(ops_, {}), retry, [self = self(), ticket](JournalWriter::Answer answer) mutable {
                 auto* strand = &self->strand_;
-                net::post(*strand, [self = std::move(self), ticket, answer = std::move(answer)]() mutable {
-                    self->written(ticket, std::move(answer));
+                net::dispatch(*strand, [self = std::move(self), ticket, answer = std::move(answer)]() mutable {
+                    auto take = [&] { self->written(ticket, std::move(answer)); };
+                    self->run_guarded("the journal's answer", take);
                 });
             });
         return ticket;

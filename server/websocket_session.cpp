@@ -15,6 +15,7 @@
 #include "network_shared.h"
 #include "room.h"
 #include "services.h"
+#include "timer_grid.h"
 #include "spookludo/protocol/websocket.h"
 
 namespace spookludo::server {
@@ -250,7 +251,8 @@ private:
 
     // ---- Keep-alive: a ping after half the idle time of silence, closed after the other half.
     void keep_alive() {
-        timer_.expires_after(std::chrono::milliseconds(network_->services.config.idle_timeout_ms / 2));
+        const std::chrono::milliseconds half(network_->services.config.idle_timeout_ms / 2);
+        timer_.expires_at(on_grid(GridClock::now() + half, std::min<GridClock::duration>(kKeepAliveGrid, half / 8)));
         timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
             if (ec || self->hung_up_ || self->closing()) return;
             if (self->heard_) {
