@@ -124,7 +124,9 @@ int run_app(int argc, char** argv) {
     app.add_option("--log-level", cfg.log_level, "trace, debug, info, warn, error or off")
         ->envname("SPOOKLUDO_LOG_LEVEL")->capture_default_str()
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
-    app.add_option("--threads", cfg.threads, "I/O threads")->envname("SPOOKLUDO_THREADS")->capture_default_str()
+    app.add_option("--threads", cfg.threads,
+                   "I/O threads: 1 keeps every room and connection on one thread (the least CPU per decision); more "
+                   "share the rooms between them (more decisions a second flat out, each costing more)")->envname("SPOOKLUDO_THREADS")->capture_default_str()
         ->check(CLI::Range(1, 64));
     app.add_option("--decision-ms", cfg.decision_ms, "Default time to choose a move, in ms")
         ->envname("SPOOKLUDO_DECISION_MS")->capture_default_str()->check(CLI::Range(1000, 600000));
@@ -297,7 +299,7 @@ int run_app(int argc, char** argv) {
     // passes at its end.
     const auto post_to_io = [&io](std::function<void()> task) { net::post(io, std::move(task)); };
     const bool at_burst_end = cfg.journal_window_ms == 0;
-    if (services.journal_writer) services.journal_writer->run_on(post_to_io, at_burst_end);
+    if (services.journal_writer) services.journal_writer->run_on(post_to_io, at_burst_end, true);
     std::unique_ptr<Network> network;
     try {
         network = std::make_unique<Network>(io, services);
@@ -316,7 +318,8 @@ int run_app(int argc, char** argv) {
             services.journal_writer = std::make_unique<JournalWriter>(
                 *services.cluster_journal, std::chrono::milliseconds(cfg.journal_window_ms), 512,
                 services.journal_counters());
-            services.journal_writer->run_on(post_to_io, at_burst_end);
+            // Redis answers through this event loop: the writer's thread waits for it, never an I/O thread.
+            services.journal_writer->run_on(post_to_io, at_burst_end, false);
         }
         services.cluster = Cluster::make(io, services, cfg.cluster, cfg.node_id, cfg.public_url);
         spdlog::info("cluster node {} through {} (reached at {})", cfg.node_id, cfg.cluster, cfg.public_url);

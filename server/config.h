@@ -12,7 +12,9 @@ struct Config {
     std::string data_dir = "spookludo-data";  // the database: <data_dir>/spookludo.db
     std::string pid_file;
     std::string log_level = "info";
-    int threads = 2;
+    // I/O threads: one by default (rooms and their connections on one thread: no hand-over
+    // between threads on the hot path; BENCHMARKS.md, "Party pace").
+    int threads = 1;
     int max_rooms = 1000;
     int max_connections = 5000;
     int max_connections_per_address = 64;

@@ -102,7 +102,7 @@ bool Inbox::answered(const std::shared_ptr<Peer>& self, const std::function<Outc
     }
     while (out == Outcome::go_on && !waiting_ && !held_.empty()) {
         const std::string text = std::move(held_.front());
-        held_.pop_front();
+        held_.erase(held_.begin());
         out = guarded(self, text);
     }
     return out == Outcome::close;

@@ -4,10 +4,10 @@
 // only on that connection's strand. No Asio here: the WebSocket session does the I/O.
 #include <chrono>
 #include <functional>
-#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "peer.h"
 #include "services.h"
@@ -86,7 +86,7 @@ private:
     bool hello_ = false;
     bool waiting_ = false;  // a message waits for the cluster's answer
     bool gone_ = false;     // the connection is gone
-    std::deque<std::string> held_;
+    std::vector<std::string> held_;  // a few at most (kMaxHeld): no deque's 512-byte block per connection
     int strikes_ = 0;
     double tokens_;
     std::atomic<int> granted_{0};  // answers asked for by the room (decisions), not rate limited

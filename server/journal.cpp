@@ -337,10 +337,11 @@ void JournalWriter::submit(std::shared_ptr<Stream> stream, std::vector<JournalOp
     if (post_flush) post_([this] { flush(); });
 }
 
-void JournalWriter::run_on(Post post, bool at_burst_end) {
+void JournalWriter::run_on(Post post, bool at_burst_end, bool on_io_thread) {
     std::lock_guard lock(mutex_);
     post_ = std::move(post);
     burst_ = post_ && at_burst_end;
+    inline_ = burst_ && on_io_thread;
 }
 
 void JournalWriter::flush() {
@@ -349,9 +350,10 @@ void JournalWriter::flush() {
         std::lock_guard lock(mutex_);
         flush_posted_ = false;
         if (queue_.empty()) return;
-        if (writing_ || queue_.size() > kInlinePasses) {
-            // Being written (another batch, in order before this one), or a big one (rooms
-            // playing flat out): the writer's thread takes it, and the I/O thread goes on.
+        if (writing_ || !inline_ || queue_.size() > kInlinePasses) {
+            // Being written (another batch, in order before this one), a big one (rooms playing
+            // flat out), or a store the I/O thread must not wait for: the writer's thread takes
+            // it, and the I/O thread goes on.
             flush_asked_ = true;
             if (!writing_) wake_.notify_one();
             return;

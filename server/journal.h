@@ -206,9 +206,11 @@ public:
     // Runs a task on the server's event loop (Asio's post; app.cpp gives it before the first
     // submission): the writer's thread answers a transaction through it as one task, one wake-up
     // of an I/O thread for all its rooms instead of one per room. `at_burst_end`: passes are
-    // written at the end of their I/O thread's burst (flush), not after a window.
+    // written at the end of their I/O thread's burst (flush), not after a window; `on_io_thread`:
+    // a small burst is written by the I/O thread itself (not for a store that needs the event
+    // loop to answer: a cluster's Redis).
     using Post = std::function<void(std::function<void()>)>;
-    void run_on(Post post, bool at_burst_end);
+    void run_on(Post post, bool at_burst_end, bool on_io_thread);
     // The burst that submitted is over: what is queued is written now.
     void flush();
     // Writes what was submitted, answers it, and ends the thread. Submissions after it are
@@ -244,6 +246,7 @@ private:
     bool stopping_ = false;
     Post post_;                  // the event loop's post (run_on)
     bool burst_ = false;         // written at the bursts' ends (run_on)
+    bool inline_ = false;        // small bursts written by the I/O thread (run_on)
     bool flush_posted_ = false;  // a flush() is on its way to the event loop
     bool flush_asked_ = false;   // the burst is over: the writer's thread writes now
     bool writing_ = false;       // a batch is being written (by a flush or the writer's thread)

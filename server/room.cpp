@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <deque>
 #include <functional>
 #include <iterator>
 #include <optional>
@@ -1528,7 +1527,7 @@ private:
         if (!answer.error) {
             while (!waiting_.empty() && waiting_.front().ticket <= ticket) {
                 Waiting w = std::move(waiting_.front());
-                waiting_.pop_front();
+                waiting_.erase(waiting_.begin());
                 for (const auto& f : w.finished) services_.export_record(*f);
                 release(w.messages);
             }
@@ -1754,7 +1753,7 @@ private:
         std::vector<Held> messages;
         std::vector<std::shared_ptr<const FinishedGame>> finished;  // records to export once written
     };
-    std::deque<Waiting> waiting_;
+    std::vector<Waiting> waiting_;  // a few passes (no deque's 512-byte block per room)
     std::uint64_t tickets_ = 0, settled_ = 0, retry_ticket_ = 0;
     std::vector<JournalOp> returned_;  // failed passes' ops, given back in order: the retry writes them first
     std::function<void()> when_settled_;  // the shutdown's end
