@@ -1,3 +1,5 @@
+#include <spdlog/spdlog.h>
+
 #include "journal.h"
 
 #include <algorithm>
@@ -306,6 +308,20 @@ void Journal::forget_mark(const std::string& name) {
 
 namespace spookludo::server {
 
+namespace {
+
+void answer(const JournalWriter::Done& done, JournalWriter::Answer a) {
+    try {
+        done(std::move(a));
+    } catch (const std::exception& e) {
+        spdlog::error("a room could not take the journal's answer: {}", e.what());
+    } catch (...) {
+        // the room is gone (its strand cannot take the answer): nothing waits for it
+    }
+}
+
+}  // namespace
+
 JournalWriter::JournalWriter(JournalStore& journal, std::chrono::microseconds window, std::size_t max_passes,
                              Counters counters)
     : journal_(journal), window_(window), max_passes_(std::max<std::size_t>(max_passes, 1)),
@@ -334,7 +350,13 @@ void JournalWriter::submit(std::shared_ptr<Stream> stream, std::vector<JournalOp
             wake_.notify_one();
         }
     }
-    if (post_flush) post_([this] { flush(); });
+    if (post_flush) try {
+            post_([this] { flush(); });
+        } catch (...) {
+            std::lock_guard lock(mutex_);
+            flush_posted_ = false;  // the next submission tries again
+            throw;
+        }
 }
 
 void JournalWriter::run_on(Post post, bool at_burst_end, bool on_io_thread) {
@@ -360,9 +382,62 @@ void JournalWriter::flush() {
         }
         take(batch);
     }
-    write(batch, true);
-    std::lock_guard lock(mutex_);
-    done_writing();
+    std::vector<std::pair<Done, Answer>> answers;
+    try {
+        write(batch, answers);
+    } catch (...) {
+        finish(answers, true);  // the writer is not left wedged (writing_)
+        throw;
+    }
+    finish(answers, true);
+}
+
+void JournalWriter::finish(std::vector<std::pair<Done, Answer>>& answers, bool on_io_thread) {
+    bool drain_here = false, post_drain = false;
+    {
+        std::lock_guard lock(mutex_);
+        // Queued in the order written, before the next batch can be taken: a room's answers come
+        // in the order of its submissions whoever wrote them (a flush or the writer's thread).
+        answers_.insert(answers_.end(), std::make_move_iterator(answers.begin()), std::make_move_iterator(answers.end()));
+        answers.clear();
+        done_writing();
+        if (!answers_.empty() && !draining_) {
+            if (on_io_thread || !post_) drain_here = draining_ = true;
+            else if (!drain_posted_) post_drain = drain_posted_ = true;
+        }
+    }
+    if (drain_here) drain();
+    if (post_drain) try {
+            post_([this] {
+                {
+                    std::lock_guard lock(mutex_);
+                    drain_posted_ = false;
+                    if (draining_ || answers_.empty()) return;  // the one draining takes them
+                    draining_ = true;
+                }
+                drain();
+            });
+        } catch (...) {
+            std::lock_guard lock(mutex_);
+            drain_posted_ = false;
+            throw;
+        }
+}
+
+void JournalWriter::drain() {
+    std::vector<std::pair<Done, Answer>> batch;
+    for (;;) {
+        {
+            std::lock_guard lock(mutex_);
+            if (answers_.empty()) {
+                draining_ = false;
+                return;
+            }
+            batch.swap(answers_);
+        }
+        for (auto& [done, a] : batch) answer(done, std::move(a));
+        batch.clear();
+    }
 }
 
 void JournalWriter::take(std::vector<Submission>& batch) {
@@ -388,7 +463,7 @@ void JournalWriter::done_writing() {
     writing_ = false;
     enough_rooms_ = std::max<std::size_t>(1, std::max(rooms_last_second_, rooms_this_second_) / 2);
     // What a flush left to the writer's thread meanwhile (or a stop) is its now.
-    if (!queue_.empty() && (flush_asked_ || stopping_ || !burst_)) wake_.notify_one();
+    if (stopping_ || (!queue_.empty() && (flush_asked_ || !burst_))) wake_.notify_one();
 }
 
 void JournalWriter::stop() {
@@ -420,26 +495,21 @@ void JournalWriter::run() {
         }
         take(batch);
         lock.unlock();
-        write(batch, false);
+        std::vector<std::pair<Done, Answer>> answers;
+        try {
+            write(batch, answers);
+        } catch (...) {
+            finish(answers, false);
+            throw;
+        }
+        finish(answers, false);
         batch.clear();
         lock.lock();
-        done_writing();
     }
 }
 
-namespace {
 
-void answer(const JournalWriter::Done& done, JournalWriter::Answer a) {
-    try {
-        done(std::move(a));
-    } catch (...) {
-        // the room is gone (its strand cannot take the answer): nothing waits for it
-    }
-}
-
-}  // namespace
-
-void JournalWriter::write(std::vector<Submission>& batch, bool on_io_thread) {
+void JournalWriter::write(std::vector<Submission>& batch, std::vector<std::pair<Done, Answer>>& answers) {
     // The rooms active lately (each counted once a second).
     const auto now = std::chrono::steady_clock::now();
     if (now - second_began_ >= std::chrono::seconds(1)) {
@@ -458,8 +528,7 @@ void JournalWriter::write(std::vector<Submission>& batch, bool on_io_thread) {
     std::vector<Group> groups;
     std::unordered_map<Stream*, std::size_t> group_of;
     std::vector<Submission*> refused;  // rooms whose earlier write failed, untried
-    // The answers, given back together once the batch is done (deliver).
-    std::vector<std::pair<Done, Answer>> answers;
+    // The answers, in order, answered once the batch is done (finish).
     auto give = [&](Submission& s, Answer a) { answers.emplace_back(std::move(s.done), std::move(a)); };
     for (auto& s : batch) {
         if (s.retry) s.stream->failed = false;
@@ -486,7 +555,7 @@ void JournalWriter::write(std::vector<Submission>& batch, bool on_io_thread) {
             first = false;
         }
     };
-    if (groups.empty()) return deliver(answers, on_io_thread);
+    if (groups.empty()) return;
     std::vector<RoomWrite> writes;
     writes.reserve(groups.size());
     for (auto& g : groups)
@@ -509,25 +578,8 @@ void JournalWriter::write(std::vector<Submission>& batch, bool on_io_thread) {
             for (Submission* s : g.passes) give(*s, {});
         }
     }
-    deliver(answers, on_io_thread);
     if (passes && counters_.written) counters_.written(transactions, passes);
     if (failures && counters_.failed) counters_.failed(failures);
-}
-
-void JournalWriter::deliver(std::vector<std::pair<Done, Answer>>& answers, bool on_io_thread) {
-    if (answers.empty()) return;
-    Post post;
-    if (!on_io_thread) {
-        std::lock_guard lock(mutex_);
-        post = post_;
-    }
-    if (!post) {  // here and now: on the I/O thread (a flush), or without an event loop
-        for (auto& [done, a] : answers) answer(done, std::move(a));
-        return;
-    }
-    post([batch = std::make_shared<std::vector<std::pair<Done, Answer>>>(std::move(answers))] {
-        for (auto& [done, a] : *batch) answer(done, std::move(a));
-    });
 }
 
 }  // namespace spookludo::server

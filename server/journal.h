@@ -228,8 +228,11 @@ private:
     void run();
     void take(std::vector<Submission>& batch);  // under the lock: the next batch, in order
     void done_writing();                        // under the lock
-    void write(std::vector<Submission>& batch, bool on_io_thread);
-    void deliver(std::vector<std::pair<Done, Answer>>& answers, bool on_io_thread);
+    void write(std::vector<Submission>& batch, std::vector<std::pair<Done, Answer>>& answers);
+    // After a write: its answers queued (in the order written) and answered, here (on the I/O
+    // thread, or without an event loop) or by a task posted to the loop; one drain at a time.
+    void finish(std::vector<std::pair<Done, Answer>>& answers, bool on_io_thread);
+    void drain();
     // A flush writes on the I/O thread itself (no hand-over to the writer's thread and back)
     // up to this many passes, when no batch is being written.
     static constexpr std::size_t kInlinePasses = 64;
@@ -250,6 +253,9 @@ private:
     bool flush_posted_ = false;  // a flush() is on its way to the event loop
     bool flush_asked_ = false;   // the burst is over: the writer's thread writes now
     bool writing_ = false;       // a batch is being written (by a flush or the writer's thread)
+    std::vector<std::pair<Done, Answer>> answers_;  // written, to be answered in this order
+    bool draining_ = false;      // someone is answering answers_ (one at a time: the order holds)
+    bool drain_posted_ = false;  // a task to answer them is on its way to the loop
     // The writer's count of the rooms written in the current second and the one before.
     std::uint64_t second_ = 1;
     std::chrono::steady_clock::time_point second_began_ = std::chrono::steady_clock::now();

@@ -1512,8 +1512,7 @@ private:
             stream_, std::exchange(ops_, {}), retry, [self = self(), ticket](JournalWriter::Answer answer) mutable {
                 auto* strand = &self->strand_;
                 net::dispatch(*strand, [self = std::move(self), ticket, answer = std::move(answer)]() mutable {
-                    auto take = [&] { self->written(ticket, std::move(answer)); };
-                    self->run_guarded("the journal's answer", take);
+                    self->guarded("the journal's answer", [&] { self->written(ticket, std::move(answer)); });
                 });
             });
         return ticket;

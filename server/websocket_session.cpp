@@ -3,6 +3,7 @@
 // or during one pass of the event loop, goes out in one gathered write, one system call.
 // Broadcast payloads are shared between the recipients; only the 2 to 4 bytes of frame header
 // are per connection. What the messages mean is the Inbox's (inbox.h).
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -252,7 +253,7 @@ private:
     // ---- Keep-alive: a ping after half the idle time of silence, closed after the other half.
     void keep_alive() {
         const std::chrono::milliseconds half(network_->services.config.idle_timeout_ms / 2);
-        timer_.expires_at(on_grid(GridClock::now() + half, std::min<GridClock::duration>(kKeepAliveGrid, half / 8)));
+        timer_.expires_at(on_grid(GridClock::now() + half, std::clamp<GridClock::duration>(half / 8, std::chrono::milliseconds(1), kKeepAliveGrid)));
         timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
             if (ec || self->hung_up_ || self->closing()) return;
             if (self->heard_) {

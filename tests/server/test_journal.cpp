@@ -497,6 +497,84 @@ TEST_CASE("journal: group commit: a room whose write fails does not hold up the 
     }
 }
 
+TEST_CASE("journal: at the burst's end: a small burst is written by the loop's thread, a big one by the writer's, and a room's answers keep its order whoever wrote them [journal]") {
+    WriterFixture f;
+    // The event loop, by hand: posted tasks wait here until the test runs them, in order.
+    std::mutex qm;
+    std::vector<std::function<void()>> tasks;
+    auto queued = [&] {
+        std::lock_guard lock(qm);
+        return tasks.size();
+    };
+    auto run_tasks = [&] {
+        for (;;) {
+            std::function<void()> t;
+            {
+                std::lock_guard lock(qm);
+                if (tasks.empty()) return;
+                t = std::move(tasks.front());
+                tasks.erase(tasks.begin());
+            }
+            t();
+        }
+    };
+    f.writer.run_on([&](std::function<void()> t) {
+        std::lock_guard lock(qm);
+        tasks.push_back(std::move(t));
+    }, true, true);
+    const auto loop_thread = std::this_thread::get_id();
+    std::vector<std::thread::id> answered_on;
+    std::vector<std::string> xs;  // room X's answers, in the order they came
+    auto submit_x = [&](const std::shared_ptr<server::JournalWriter::Stream>& x, std::vector<server::JournalOp> ops,
+                        std::string name) {
+        f.writer.submit(x, std::move(ops), false, [&, name](server::JournalWriter::Answer a) {
+            std::lock_guard lock(f.m);
+            CHECK_FALSE(a.error.has_value());
+            xs.push_back(name);
+            answered_on.push_back(std::this_thread::get_id());
+        });
+    };
+
+    // A small burst: written when the loop runs the flush, answered there at once.
+    auto x = std::make_shared<server::JournalWriter::Stream>("XXXXX", 0);
+    submit_x(x, begin_game(), "begin");
+    CHECK(queued() == 1);  // one flush for the burst
+    run_tasks();
+    REQUIRE(xs.size() == 1);
+    CHECK(answered_on[0] == loop_thread);
+    CHECK(f.transactions == 1);
+
+    // A big burst (over 64 passes), one of them slow to write: the writer's thread takes it.
+    // Room X's next pass comes while it is being written, and its flush runs before the big
+    // burst's answers: X still hears of its passes in the order it made them.
+    f.exec("CREATE TRIGGER slow BEFORE INSERT ON journal_events WHEN NEW.code = 'SLOWW' AND "
+           "(WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 2000000) SELECT count(*) FROM c) < 0 "
+           "BEGIN SELECT RAISE(ABORT, 'never'); END");
+    std::vector<std::shared_ptr<server::JournalWriter::Stream>> rooms;
+    rooms.push_back(std::make_shared<server::JournalWriter::Stream>("SLOWW", 0));
+    for (int i = 0; i < 70; ++i) rooms.push_back(std::make_shared<server::JournalWriter::Stream>(std::to_string(2000 + i), 0));
+    submit_x(x, step("a"), "a");
+    for (auto& r : rooms) f.submit(r, begin_game());
+    run_tasks();  // the flush hands the 72 passes to the writer's thread
+    submit_x(x, step("b"), "b");  // while they are written
+    for (int i = 0; i < 1000 && queued() < 2; ++i) std::this_thread::sleep_for(10ms);
+    REQUIRE(queued() == 2);  // b's flush, then the big burst's answers
+    run_tasks();
+    {
+        std::lock_guard lock(f.m);
+        CHECK(f.answers.size() == 71);
+    }
+    REQUIRE(xs == std::vector<std::string>{"begin", "a", "b"});
+    for (auto id : answered_on) CHECK(id == loop_thread);  // every answer on the loop's thread
+    f.writer.stop();
+    for (const auto& r : f.journal.load())
+        if (r.code == "XXXXX") {
+            REQUIRE(r.events.size() == 3);
+            CHECK(r.events[1].text == "a");
+            CHECK(r.events[2].text == "b");
+        }
+}
+
 TEST_CASE("journal: finished games' events are deleted, a long game's kept: the table stays near the live events [journal]") {
     TempDir dir("journal-tidy");
     db::Database d(dir.path / "spookludo.db");
