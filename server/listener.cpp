@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <boost/asio/strand.hpp>
 #include <boost/beast/core/bind_handler.hpp>
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/http/error.hpp>
@@ -11,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "network_shared.h"
+#include "serial_executor.h"
 #include "services.h"
 
 namespace spookludo::server {
@@ -119,7 +119,7 @@ constexpr int kSendBuffer = 64 * 1024;
 }
 
 void Network::Impl::accept() {
-    acceptor.async_accept(net::make_strand(io), beast::bind_front_handler(&Impl::on_accept, shared_from_this()));
+    acceptor.async_accept(serial_executor(io, services.config.threads), beast::bind_front_handler(&Impl::on_accept, shared_from_this()));
 }
 
 void Network::Impl::on_accept(beast::error_code ec, tcp::socket socket) {

@@ -1,7 +1,4 @@
 #include "room.h"
-#include "timer_grid.h"
-
-#include "cluster.h"
 
 #include <algorithm>
 #include <chrono>
@@ -11,18 +8,20 @@
 #include <random>
 #include <unordered_map>
 
+#include <boost/asio/dispatch.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/dispatch.hpp>
-#include <boost/asio/strand.hpp>
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include "spookludo/policy.h"
 #include "spookludo/protocol/server_messages.h"
+#include "cluster.h"
 #include "history.h"
+#include "serial_executor.h"
 #include "table.h"
+#include "timer_grid.h"
 
 namespace spookludo::server {
 
@@ -134,7 +133,7 @@ public:
 
     RoomImpl(net::io_context& io, Services& services, std::string code, GameOptions options,
              protocol::RoomSettings settings)
-        : strand_(net::make_strand(io)),
+        : strand_(serial_executor(io, services.config.threads)),
           step_timer_(strand_),
           auto_start_timer_(strand_),
           services_(services),

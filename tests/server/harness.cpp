@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
 #include <cstring>
@@ -47,11 +48,11 @@ struct TestServer::Impl {
     std::atomic<bool> down{false};
     bool keep_data = false;
 
-    explicit Impl(const server::Config& c) : io(2), services(c) {
+    explicit Impl(const server::Config& c) : io(c.threads), services(c) {
         server::resume_rooms(io, services);  // what an earlier server on this data directory left
         network = std::make_unique<server::Network>(io, services);
         network->start();
-        for (int i = 0; i < 2; ++i) threads.emplace_back([this] { io.run(); });
+        for (int i = 0; i < std::max(1, c.threads); ++i) threads.emplace_back([this] { io.run(); });
     }
 };
 
@@ -61,6 +62,10 @@ server::Config TestServer::fast_config() {
     c.bind = "127.0.0.1";
     c.port = 0;
     c.pace_ms = 0;
+    // Two I/O threads, as a busy operator would run it: rooms and connections on strands, their
+    // hand-overs between threads under test (the server's default, one thread, is what the
+    // end-to-end tests start).
+    c.threads = 2;
     c.decision_ms = 5000;
     c.seed_wait_ms = 2000;
     c.reconnect_ms = 5000;
