@@ -1701,7 +1701,7 @@ private:
         });
     }
 
-    net::strand<net::io_context::executor_type> strand_;
+    net::any_io_executor strand_;  // the room's handlers, one at a time (serial_executor.h)
     net::steady_timer step_timer_;
     net::steady_timer auto_start_timer_;
     Services& services_;

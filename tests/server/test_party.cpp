@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "harness.h"
+#include "timer_grid.h"
 
 using namespace spookludo;
 using namespace spookludo::testing;
@@ -895,4 +896,38 @@ TEST_CASE("party: welcome says where others reach the server: its --public-url [
     CHECK(welcome["public_url"] == "https://party.example.org");
     // Bound to loopback: no network address to offer.
     CHECK_FALSE(welcome.contains("lan_urls"));
+}
+
+TEST_CASE("party pace: a room's pause ends on the step grid, never early and less than a tick late, the tick shortens as more steps fall due (8 ms at most, 1 ms at least), short pauses stay exact") {
+    using namespace std::chrono_literals;
+    using server::GridClock;
+    server::StepGrid grid;
+    const GridClock::time_point t0{std::chrono::hours(100)};
+    CHECK(grid.deadline(t0, 100ms) == t0 + 100ms);  // a fast room's pause is not moved
+
+    auto placed_well = [&](GridClock::time_point now, GridClock::duration after) {
+        const auto at = grid.deadline(now, after);
+        const auto tick = grid.tick();
+        CHECK(at >= now + after);
+        CHECK(at - (now + after) < tick);
+        CHECK(at.time_since_epoch() % tick == GridClock::duration::zero());
+    };
+    placed_well(t0, 1000ms);
+    CHECK(grid.tick() == 8ms);
+
+    // Steps at a rate for a second, then one more: the tick follows the rate.
+    auto second_at = [&](GridClock::time_point from, int per_second) {
+        for (int i = 0; i < per_second; ++i) grid.deadline(from + i * std::chrono::nanoseconds(1s) / per_second, 1s);
+        placed_well(from + 1s, 1s);
+        return from + 1s;
+    };
+    auto t = second_at(t0, 999);  // 1,000 rooms stepping every second
+    CHECK(grid.tick() == 8ms);
+    t = second_at(t, 4500);  // 4,500 rooms
+    CHECK(grid.tick() > 1700us);
+    CHECK(grid.tick() < 1900us);
+    t = second_at(t, 100000);
+    CHECK(grid.tick() == 1ms);
+    t = second_at(t, 300);  // back to a few rooms
+    CHECK(grid.tick() == 8ms);
 }
