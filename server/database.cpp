@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -110,23 +111,32 @@ Database::Database(const std::filesystem::path& file, std::span<const Migration>
             throw Error("cannot create the database " + file.string() + ": " + std::strerror(errno), SQLITE_CANTOPEN);
         if (fd >= 0) ::close(fd);
     }
+    // One process uses the file: a second server started on the same directory is refused
+    // instead of sharing the journal. The lock is the file's own (flock, beside SQLite's locks,
+    // which it does not touch), taken before SQLite opens it and held as long as this Database.
+    lock_fd_ = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (lock_fd_ < 0)
+        throw Error("cannot open the database " + file.string() + ": " + std::strerror(errno), SQLITE_CANTOPEN);
+    if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+        const bool busy = errno == EWOULDBLOCK;
+        const std::string why = std::strerror(errno);
+        close_all();
+        if (busy)
+            throw Error("the database " + file.string() +
+                            " is in use by another process: is another SpookLudo server running on this data "
+                            "directory?",
+                        SQLITE_BUSY);
+        throw Error("cannot lock the database " + file.string() + ": " + why, SQLITE_CANTOPEN);
+    }
     const int rc = sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
         const std::string why = message_of(db_, rc);
-        sqlite3_close_v2(db_);
-        db_ = nullptr;
+        close_all();
         throw Error("cannot open the database " + file.string() + ": " + why, rc);
     }
     sqlite3_extended_result_codes(db_, 0);
     sqlite3_busy_timeout(db_, 5000);
     try {
-        // One process owns the file: its locks are taken once and kept (a transaction costs no
-        // lock calls; set before the first access, the WAL index is in this process's memory, no
-        // -shm file), and a second server started on the same directory is refused instead of
-        // sharing the journal.
-        exec("PRAGMA locking_mode = EXCLUSIVE");
-        exec("BEGIN EXCLUSIVE");  // takes the lock now, so a second server fails here and not later
-        exec("COMMIT");
         // A newer server's file is refused before anything here changes it.
         const int known = steps.empty() ? 0 : steps.back().version;
         if (const int at = schema_version(); at > known)
@@ -152,10 +162,11 @@ Database::Database(const std::filesystem::path& file, std::span<const Migration>
         // newest pages), so it writes and seldom reads. More only holds old pages: 16 MiB cost
         // 12 KB of memory per room at 1,000 rooms for no CPU saved (BENCHMARKS.md, "Party pace").
         exec("PRAGMA cache_size = -4096");
+        // Checkpoints are the checkpointer's (this replaces SQLite's own at 1,000 pages).
+        sqlite3_wal_hook(db_, &Database::on_wal_commit, this);
         migrate(steps);
     } catch (const Error& e) {
-        sqlite3_close_v2(db_);
-        db_ = nullptr;
+        close_all();
         if (e.code() == SQLITE_BUSY)
             throw Error("the database " + file.string() +
                             " is in use by another process: is another SpookLudo server running on this data "
@@ -163,14 +174,84 @@ Database::Database(const std::filesystem::path& file, std::span<const Migration>
                         SQLITE_BUSY);
         throw;
     } catch (...) {
-        sqlite3_close_v2(db_);
-        db_ = nullptr;
+        close_all();
         throw;
     }
 }
 
-Database::~Database() {
-    if (db_) sqlite3_close_v2(db_);
+Database::~Database() { close_all(); }
+
+void Database::close_all() noexcept {
+    {
+        std::lock_guard lock(checkpoint_mutex_);
+        checkpoint_stop_ = true;
+    }
+    checkpoint_wake_.notify_one();
+    if (checkpointer_.joinable()) checkpointer_.join();
+    if (db_) sqlite3_close_v2(db_);  // the last connection: checkpoints what is left, removes the WAL
+    db_ = nullptr;
+    if (lock_fd_ >= 0) ::close(lock_fd_);
+    lock_fd_ = -1;
+}
+
+// After each commit on the main connection (by the thread that committed, holding mutex()).
+int Database::on_wal_commit(void* self, sqlite3* db, const char* name, int frames) {
+    auto* d = static_cast<Database*>(self);
+    if (frames < kCheckpointFrames) {
+        d->asked_at_ = 0;  // the WAL started over
+        return SQLITE_OK;
+    }
+    if (frames < kCheckpointFramesMost) {
+        // Once per kCheckpointFrames more: while rooms write without a pause, a passive
+        // checkpoint never finds the WAL all copied, and asking at every commit would only copy
+        // and sync a few pages each time.
+        if (frames >= d->asked_at_ + kCheckpointFrames || frames < d->asked_at_) {
+            d->asked_at_ = frames;
+            d->ask_checkpoint();
+        }
+        return SQLITE_OK;
+    }
+    int log = 0, copied = 0;
+    // Busy: the checkpointer is at it (it fell behind); it goes on.
+    const int rc = sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, &log, &copied);
+    if (rc == SQLITE_OK) ++d->inline_;
+    else if (rc != SQLITE_BUSY) ++d->failed_;
+    return SQLITE_OK;
+}
+
+void Database::ask_checkpoint() {
+    std::lock_guard lock(checkpoint_mutex_);
+    if (checkpoint_stop_ || checkpoint_asked_) return;
+    checkpoint_asked_ = true;
+    if (!checkpointer_.joinable()) checkpointer_ = std::thread([this] { checkpoint_loop(); });
+    else checkpoint_wake_.notify_one();
+}
+
+void Database::checkpoint_loop() {
+    sqlite3* c = nullptr;
+    if (sqlite3_open_v2(file_.c_str(), &c, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+        // Without it, the committing threads checkpoint past kCheckpointFramesMost.
+        sqlite3_close_v2(c);
+        ++failed_;
+        return;
+    }
+    sqlite3_exec(c, "PRAGMA synchronous = NORMAL", nullptr, nullptr, nullptr);
+    std::unique_lock lock(checkpoint_mutex_);
+    for (;;) {
+        checkpoint_wake_.wait(lock, [&] { return checkpoint_asked_ || checkpoint_stop_; });
+        if (checkpoint_stop_) break;
+        lock.unlock();
+        // Passive: copies what it can without waiting for the writer, who goes on meanwhile; a
+        // checkpoint that found everything copied lets the next commit start the WAL over.
+        int log = 0, copied = 0;
+        const int rc = sqlite3_wal_checkpoint_v2(c, nullptr, SQLITE_CHECKPOINT_PASSIVE, &log, &copied);
+        if (rc == SQLITE_OK) ++background_;
+        else if (rc != SQLITE_BUSY) ++failed_;
+        lock.lock();
+        checkpoint_asked_ = false;  // a commit meanwhile that still finds the WAL long asks again
+    }
+    lock.unlock();
+    sqlite3_close_v2(c);
 }
 
 int Database::schema_version() {

@@ -7,9 +7,17 @@
 // crash of the process (kill -9 included: the WAL is in the operating system's hands); a power
 // cut or a kernel crash may lose the last transactions before a checkpoint, never corrupt the file.
 //
+// One process uses the file at a time (a lock on it, taken at open: a second server on the same
+// data directory is refused). Checkpoints (copying the WAL's pages into the file, and syncing
+// both) run on a thread of the Database's own, on a second connection, so that the thread that
+// commits never waits for them: a checkpoint's syncs take milliseconds, which every room stepping
+// meanwhile would wait for.
+//
 // The schema's version is SQLite's user_version. At open, the migrations above the file's version
 // run in order, each in a transaction of its own; a file written by a newer server (a version
 // above the newest migration) is refused with TooNew, the file left untouched.
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <filesystem>
 #include <mutex>
@@ -18,6 +26,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -72,11 +81,38 @@ public:
     // ends). SQLite's own per-call locking is off (SQLITE_OPEN_NOMUTEX): this lock is the one.
     std::mutex& mutex() noexcept { return mutex_; }
 
+    // A commit that leaves kCheckpointFrames pages or more in the WAL asks the checkpointer
+    // (its thread is started then) for a passive checkpoint; only past kCheckpointFramesMost (the
+    // checkpointer does not keep up, or cannot run) does the committing thread checkpoint itself,
+    // as SQLite would by default at 1,000.
+    static constexpr int kCheckpointFrames = 1000;
+    static constexpr int kCheckpointFramesMost = 8000;
+    struct Checkpoints {
+        long background = 0;  // by the checkpointer's thread
+        long inline_ = 0;     // by a committing thread, past kCheckpointFramesMost
+        long failed = 0;
+    };
+    Checkpoints checkpoints() const noexcept { return {background_, inline_, failed_}; }
+
 private:
     void migrate(std::span<const Migration> steps);
+    void close_all() noexcept;
+    static int on_wal_commit(void* self, sqlite3* db, const char* name, int frames);
+    void ask_checkpoint();
+    void checkpoint_loop();
+
     std::filesystem::path file_;
     sqlite3* db_ = nullptr;
+    int lock_fd_ = -1;  // holds the file's lock (flock): one process at a time
     std::mutex mutex_;
+    // The checkpointer.
+    std::mutex checkpoint_mutex_;
+    std::condition_variable checkpoint_wake_;
+    bool checkpoint_asked_ = false;
+    bool checkpoint_stop_ = false;
+    std::thread checkpointer_;
+    int asked_at_ = 0;  // the WAL's frames when a checkpoint was last asked for (under mutex())
+    std::atomic<long> background_{0}, inline_{0}, failed_{0};
 };
 
 // A prepared statement: bind (1-based), step through the rows, read columns (0-based).

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -78,6 +79,39 @@ TEST_CASE("database: a new file is private (0600), in WAL mode, at the newest sc
     auto mode = d.prepare("PRAGMA journal_mode");
     REQUIRE(mode.step());
     CHECK(mode.text(0) == "wal");
+}
+
+TEST_CASE("database: checkpoints run on the checkpointer's thread, not the committing one: thousands of commits leave the WAL bounded and every row there after reopening, and a second open of the file in use is refused [history][journal]") {
+    TempDir dir("db-checkpoints");
+    const fs::path file = dir.path / "spookludo.db";
+    constexpr int kRows = 6000;
+    {
+        db::Database d(file);
+        d.exec("CREATE TABLE filler (id INTEGER PRIMARY KEY, data BLOB NOT NULL)");
+        CHECK_THROWS_WITH_AS([&] { db::Database second(file); }(), doctest::Contains("is in use by another process"), db::Error);
+        auto insert = d.prepare("INSERT INTO filler (data) VALUES (randomblob(3000))");
+        for (int i = 0; i < kRows; ++i) {  // a page or two each: several times kCheckpointFrames
+            db::Transaction t(d);
+            insert.reset();
+            insert.run();
+            t.commit();
+            // In bursts, as the rooms write: between them a checkpoint can catch up.
+            if (i % 100 == 99) std::this_thread::sleep_for(20ms);
+        }
+        for (int i = 0; i < 500 && d.checkpoints().background == 0; ++i) std::this_thread::sleep_for(10ms);
+        const auto counts = d.checkpoints();
+        CHECK(counts.background >= 1);
+        CHECK(counts.inline_ == 0);  // the committing thread never waited for one
+        CHECK(counts.failed == 0);
+        // The WAL starts over once a checkpoint caught up: it never holds all the commits.
+        const auto wal = fs::file_size(file.string() + "-wal");
+        CHECK_MESSAGE(wal < std::uintmax_t{db::Database::kCheckpointFramesMost} * (4096 + 24) + 4096,
+                      "the WAL is " << wal << " bytes");
+    }
+    db::Database again(file);
+    auto n = again.prepare("SELECT count(*) FROM filler");
+    REQUIRE(n.step());
+    CHECK(n.int64(0) == kRows);
 }
 
 TEST_CASE("database: a file of an older schema is migrated at open, its data kept, and a newer one is refused, untouched [history]") {
