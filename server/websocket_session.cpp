@@ -277,7 +277,24 @@ private:
     }
 
     // ---- Reading --------------------------------------------------------------------------
+    // With one I/O thread (the default) a plain connection is read when the socket says it is
+    // readable, into the thread's buffer: no read that finds nothing (Asio's read tries the
+    // socket first, and at party pace that finds nothing half the time), and no read buffer per
+    // connection (only a frame cut by a segment's end is kept). A read shorter than the buffer
+    // took everything there was; whatever comes after it makes the socket readable again. With
+    // several threads another thread's reactor may see that between the read and the next wait,
+    // and the wait would miss it: Asio's own read (it tries the socket under the reactor's lock)
+    // into the connection's buffer, as TLS does (tls_socket.h).
     void read() {
+        if constexpr (!is_tls_v<Stream>) {
+            if (network_->services.config.threads <= 1) {
+                socket_of(stream_).async_wait(net::socket_base::wait_read,
+                                              [self = this->shared_from_this()](beast::error_code ec) {
+                                                  self->on_readable(ec);
+                                              });
+                return;
+            }
+        }
         char* at = reader_.prepare(kReadChunk);
         stream_.async_read_some(net::buffer(at, reader_.free_space()),
                                 [self = this->shared_from_this()](beast::error_code ec, std::size_t n) {
@@ -285,21 +302,59 @@ private:
                                 });
     }
 
+    void on_readable(beast::error_code ec) {
+        if (ec) return on_read(ec, 0);
+        auto& socket = socket_of(stream_);
+        if (!socket.non_blocking()) socket.non_blocking(true, ec);  // a read that would wait says so instead
+        char* const scratch = read_scratch();
+        for (;;) {
+            const std::size_t n = socket.read_some(net::buffer(scratch, kScratch), ec);
+            if (ec == net::error::would_block || ec == net::error::try_again) break;
+            if (ec) return on_read(ec, 0);
+            if (reader_.failure().code) {  // closing after a protocol failure: what follows is ignored
+                heard_ = true;
+                reader_.clear();
+            } else {
+                reader_.take(scratch, n);
+                const bool more = consume();
+                reader_.keep();  // before the thread's buffer is read into again
+                if (!more) return;
+            }
+            if (n < kScratch) break;
+        }
+        reader_.release_if_empty(kReadChunk);
+        read();
+    }
+
+    static char* read_scratch() {
+        thread_local const std::unique_ptr<char[]> buffer = std::make_unique_for_overwrite<char[]>(kScratch);
+        return buffer.get();
+    }
+
     void on_read(beast::error_code ec, std::size_t n) {
         if (ec) {
             if (!closing()) log_failure(ec, "websocket read");
             return hang_up();
         }
-        heard_ = true;
         if (reader_.failure().code) {  // closing after a protocol failure: what follows is ignored
+            heard_ = true;
             reader_.clear();
             return read();
         }
         reader_.commit(n);
+        if (!consume()) return;
+        reader_.release_if_empty(kReadChunk);
+        read();
+    }
+
+    // Takes the whole messages read so far, in order; false when nothing more is to be read (the
+    // peer's close frame came).
+    bool consume() {
+        heard_ = true;
         ws::FrameReader::Message m;
         for (;;) {
             const auto status = reader_.next(m);
-            if (status == ws::FrameReader::Status::need_more) break;
+            if (status == ws::FrameReader::Status::need_more) return true;
             if (status == ws::FrameReader::Status::failed) {
                 const auto& f = reader_.failure();
                 if (f.code == ws::kCloseTooBig)
@@ -307,7 +362,7 @@ private:
                 else
                     spdlog::info("connection {} from {}: {}; closed", id_, address_, f.reason);
                 close_with(f.code, f.reason);
-                return read();  // for the peer's close frame or end of stream
+                return true;  // for the peer's close frame or end of stream
             }
             switch (m.opcode) {
                 case ws::Opcode::ping:
@@ -316,16 +371,19 @@ private:
                             enqueue(ws::Opcode::pong, std::make_shared<const std::string>(m.payload));
                             break;
                         case Inbox::Control::ignore: break;
-                        case Inbox::Control::close: close_with(ws::kClosePolicy, "too many pings"); return read();
+                        case Inbox::Control::close: close_with(ws::kClosePolicy, "too many pings"); return true;
                     }
                     break;
                 case ws::Opcode::close:
                     peer_closed_ = true;
-                    if (closing()) return hang_up();  // the answer to our close frame
+                    if (closing()) {
+                        hang_up();  // the answer to our close frame
+                        return false;
+                    }
                     // Answer with the same code, then hang up once it is written.
                     if (const auto code = ws::close_code_of(m.payload)) close_with(code, "");
                     else close_with(ws::kCloseNormal, "");
-                    return;
+                    return false;
                 case ws::Opcode::text:
                 case ws::Opcode::binary:
                     if (!closing()) on_message(m.opcode == ws::Opcode::text, m.payload);
@@ -333,13 +391,11 @@ private:
                 default:  // pong
                     if (inbox_.on_control() == Inbox::Control::close) {
                         close_with(ws::kClosePolicy, "too many pongs");
-                        return read();
+                        return true;
                     }
                     break;
             }
         }
-        reader_.release_if_empty(kReadChunk);
-        read();
     }
 
     void on_message(bool text, std::string_view data) {
@@ -349,6 +405,7 @@ private:
     }
 
     static constexpr std::size_t kReadChunk = 512;  // a choose is about 60 bytes; more grows it
+    static constexpr std::size_t kScratch = 64 * 1024;  // the thread's read buffer (read_scratch)
     static constexpr std::chrono::seconds kCloseWait{2};
     static constexpr std::chrono::seconds kWriteStall{1};  // see too_slow()
 

@@ -133,6 +133,7 @@ bool valid_utf8(std::string_view text) noexcept {
 }
 
 char* FrameReader::prepare(std::size_t min_free) {
+    if (borrowed_) keep();
     if (begin_ == end_) begin_ = end_ = 0;
     if (capacity_ - end_ >= min_free) return buffer_.get() + end_;
     const std::size_t used = end_ - begin_;
@@ -150,11 +151,35 @@ char* FrameReader::prepare(std::size_t min_free) {
     return buffer_.get() + end_;
 }
 
+void FrameReader::take(char* data, std::size_t n) {
+    if (n == 0) return;
+    if (borrowed_ == nullptr && begin_ == end_ && !failure_.code) {
+        borrowed_ = data;
+        begin_ = 0;
+        end_ = n;
+        return;
+    }
+    if (borrowed_) keep();
+    std::memcpy(prepare(n), data, n);
+    commit(n);
+}
+
+void FrameReader::keep() {
+    if (!borrowed_) return;
+    const char* rest = borrowed_ + begin_;
+    const std::size_t size = end_ - begin_;
+    borrowed_ = nullptr;
+    begin_ = end_ = 0;
+    if (size == 0) return;
+    std::memcpy(prepare(size), rest, size);  // checked_ counts from the frame's start: still right
+    commit(size);
+}
+
 void FrameReader::release_if_empty(std::size_t keep) noexcept {
     // A joined message is not kept once it has been handed out.
     if (fragmented_ == Opcode::continuation && fragments_.capacity() > std::string().capacity())
         std::string().swap(fragments_);
-    if (begin_ != end_ || capacity_ <= std::max(keep, kMinBuffer)) return;
+    if (borrowed_ || begin_ != end_ || capacity_ <= std::max(keep, kMinBuffer)) return;
     buffer_.reset();
     capacity_ = begin_ = end_ = 0;
 }
@@ -169,7 +194,8 @@ FrameReader::Status FrameReader::next(Message& message) {
     for (;;) {
         const std::size_t avail = end_ - begin_;
         if (avail < 2) return Status::need_more;
-        const auto* b = reinterpret_cast<const unsigned char*>(buffer_.get() + begin_);
+        char* const base = borrowed_ ? borrowed_ : buffer_.get();
+        const auto* b = reinterpret_cast<const unsigned char*>(base + begin_);
         const bool fin = (b[0] & 0x80) != 0;
         if (b[0] & 0x70) return fail(kCloseProtocolError, "reserved bits set (no extension was agreed)");
         const std::uint8_t raw_op = b[0] & 0x0F;
@@ -209,7 +235,7 @@ FrameReader::Status FrameReader::next(Message& message) {
             std::memcpy(key.data(), b + header, 4);
             header += 4;
         }
-        char* payload = buffer_.get() + begin_ + header;
+        char* payload = base + begin_ + header;
         const bool text = op == Opcode::text || (op == Opcode::continuation && fragmented_ == Opcode::text);
         if (op == Opcode::text && checked_ == 0) utf8_.reset();  // a new text message
         if (avail < header + length) {

@@ -78,6 +78,7 @@ public:
     void commit(std::size_t n) noexcept { end_ += n; }
     // Forgets what is buffered (after a failure, while waiting for the connection to end).
     void clear() noexcept {
+        borrowed_ = nullptr;
         begin_ = end_ = 0;
         checked_ = 0;
     }
@@ -95,6 +96,14 @@ public:
     };
     const Failure& failure() const noexcept { return failure_; }
 
+    // Bytes in a buffer of the caller's (one a thread, shared by its connections), instead of
+    // prepare/commit: when nothing is buffered they are read where they are (unmasked in place),
+    // else appended to what is. Before the caller's buffer is used again, keep() copies what
+    // next() left of it (an incomplete frame) into the reader's own buffer; a connection that
+    // reads whole frames holds no buffer at all.
+    void take(char* data, std::size_t n);
+    void keep();
+
     std::size_t buffered() const noexcept { return end_ - begin_; }
     // Memory held (the buffer and a message being joined), for the idle-connection figures.
     std::size_t capacity() const noexcept { return capacity_ + fragments_.capacity(); }
@@ -108,6 +117,7 @@ private:
     Role role_;
     std::size_t max_message_;
     std::unique_ptr<char[]> buffer_;
+    char* borrowed_ = nullptr;  // the caller's bytes being read (take), else buffer_'s
     std::size_t capacity_ = 0, begin_ = 0, end_ = 0;
     std::string fragments_;          // a fragmented message so far
     Opcode fragmented_ = Opcode::continuation;  // its opcode, continuation when none is open
