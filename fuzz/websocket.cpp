@@ -50,15 +50,25 @@ bool feed(ws::FrameReader& reader, std::string_view stream, Bytes& chunks, std::
         s = b < 200 ? std::size_t{b} % 16 + 1 : std::size_t{b - 199u} * 97;  // mostly small reads, some large
     }
     const std::size_t min_free = chunks.flag() ? 16384 : 1 + chunks.below(600);
+    // Or as the server's one-thread read: each chunk in a shared buffer, read in place (take),
+    // what is left of it saved (keep) and the buffer overwritten before the next chunk.
+    const bool in_place = chunks.flag();
+    std::string shared;
     std::size_t at = 0, n = 0;
     bool failed = false;
     while (at < stream.size()) {
         const std::size_t want = std::min(sizes[n++ % sizes.size()], stream.size() - at);
-        char* into = reader.prepare(std::min(want, min_free));
-        const std::size_t give = std::min(want, reader.free_space());
-        FUZZ_CHECK(give > 0, "prepare left no room");
-        std::memcpy(into, stream.data() + at, give);
-        reader.commit(give);
+        std::size_t give = want;
+        if (in_place) {
+            shared.assign(stream.substr(at, give));
+            reader.take(shared.data(), give);
+        } else {
+            char* into = reader.prepare(std::min(want, min_free));
+            give = std::min(want, reader.free_space());
+            FUZZ_CHECK(give > 0, "prepare left no room");
+            std::memcpy(into, stream.data() + at, give);
+            reader.commit(give);
+        }
         at += give;
         ws::FrameReader::Message m;
         for (;;) {
@@ -96,6 +106,10 @@ bool feed(ws::FrameReader& reader, std::string_view stream, Bytes& chunks, std::
                 case ws::Opcode::continuation: FUZZ_CHECK(false, "a continuation came out as a message");
             }
             out.push_back({m.opcode, std::string(m.payload)});
+        }
+        if (in_place) {
+            reader.keep();
+            shared.assign(shared.size(), '\xAA');
         }
         if (failed) return false;
         if (chunks.flag()) reader.release_if_empty(chunks.flag() ? 0 : 16384);

@@ -322,7 +322,7 @@ private:
             }
             if (n < kScratch) break;
         }
-        reader_.release_if_empty(kReadChunk);
+        reader_.release_if_empty();  // only a cut frame is kept
         read();
     }
 

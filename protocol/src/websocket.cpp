@@ -179,7 +179,7 @@ void FrameReader::release_if_empty(std::size_t keep) noexcept {
     // A joined message is not kept once it has been handed out.
     if (fragmented_ == Opcode::continuation && fragments_.capacity() > std::string().capacity())
         std::string().swap(fragments_);
-    if (borrowed_ || begin_ != end_ || capacity_ <= std::max(keep, kMinBuffer)) return;
+    if (borrowed_ || begin_ != end_ || capacity_ == 0 || capacity_ <= keep) return;
     buffer_.reset();
     capacity_ = begin_ = end_ = 0;
 }

@@ -1,6 +1,7 @@
 // WebSocket framing (RFC 6455, section 5) from the protocol's point of view: the codec of
 // protocol/websocket.h on its own, then the real server over loopback, spoken to by the raw
 // client of raw_client.h (its frames built by hand, so that it can break the rules on purpose).
+#include <algorithm>
 #include <doctest/doctest.h>
 
 #include <cctype>
@@ -608,6 +609,61 @@ TEST_CASE("websocket: the reader gives back a grown buffer once it is empty, and
     REQUIRE(got.size() == 4);
     CHECK(got[3].payload == std::string(3000, 'x') + "yz");
     // (What it holds after that: see the next test.)
+}
+
+// The server's one-thread read: each read lands in the thread's buffer, reused for the next
+// connection's bytes; take() reads it in place and keep() saves only an incomplete frame.
+TEST_CASE("websocket: bytes read in place from a shared buffer (take, keep) give the same messages cut anywhere, and a reader between whole frames holds no buffer [websocket]") {
+    const std::vector<Frame> sent{
+        {ws::Opcode::text, kHello},
+        {ws::Opcode::ping, "are you there?"},
+        {ws::Opcode::text, std::string(3000, 'a') + "é"},
+        {ws::Opcode::binary, bytes_of(300)},
+        {ws::Opcode::text, "last"},
+    };
+    std::string wire;
+    std::vector<std::size_t> ends;  // the offset just past each frame
+    for (const auto& f : sent) {
+        ws::append_frame(wire, f.opcode, f.payload, &kMask);
+        ends.push_back(wire.size());
+    }
+    // A fragmented message too, with a ping between its fragments.
+    wire += frame(ws::Opcode::text, "frag", false, &kMask2);
+    wire += frame(ws::Opcode::ping, "mid");
+    wire += frame(ws::Opcode::continuation, "mented", true, &kMask2);
+    const std::vector<Frame> all = [&] {
+        auto v = sent;
+        v.push_back({ws::Opcode::ping, "mid"});
+        v.push_back({ws::Opcode::text, "fragmented"});
+        return v;
+    }();
+    for (const std::size_t piece : {std::size_t{1}, std::size_t{7}, std::size_t{100}, std::size_t{2048}, wire.size()}) {
+        CAPTURE(piece);
+        ws::FrameReader reader(Role::server, kMax);
+        std::vector<Frame> got;
+        std::string scratch;  // the thread's buffer, overwritten at every read
+        for (std::size_t at = 0; at < wire.size(); at += piece) {
+            scratch.assign(wire, at, piece);
+            reader.take(scratch.data(), scratch.size());
+            REQUIRE(drain(reader, got) == Status::need_more);
+            reader.keep();
+            scratch.assign(scratch.size(), '\xAA');  // the next connection's bytes
+            reader.release_if_empty();
+            const std::size_t read = std::min(at + piece, wire.size());
+            if (std::find(ends.begin(), ends.end(), read) != ends.end())
+                CHECK(reader.capacity() == std::string().capacity());  // between whole frames: nothing held
+        }
+        CHECK(got == all);
+        CHECK(reader.buffered() == 0);
+    }
+    // A failure stays a failure, and take() after it holds nothing.
+    ws::FrameReader reader(Role::server, kMax);
+    std::string bad = frame(ws::Opcode::text, kHello);
+    bad[0] = static_cast<char>(bad[0] | 0x40);  // a reserved bit
+    reader.take(bad.data(), bad.size());
+    ws::FrameReader::Message m;
+    CHECK(reader.next(m) == Status::failed);
+    CHECK(reader.failure().code == ws::kCloseProtocolError);
 }
 
 // A joined message is not kept by an idle connection (it was, before release_if_empty freed it).

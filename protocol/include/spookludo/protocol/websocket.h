@@ -108,7 +108,7 @@ public:
     // Memory held (the buffer and a message being joined), for the idle-connection figures.
     std::size_t capacity() const noexcept { return capacity_ + fragments_.capacity(); }
     // Gives the buffer back when nothing is in it and it is larger than `keep` bytes (after a
-    // large message, an idle connection goes back to a small buffer).
+    // large message, an idle connection goes back to a small buffer, or to none).
     void release_if_empty(std::size_t keep = 0) noexcept;
 
 private:
