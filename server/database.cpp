@@ -112,11 +112,14 @@ Database::Database(const std::filesystem::path& file, std::span<const Migration>
         if (fd >= 0) ::close(fd);
     }
     // One process uses the file: a second server started on the same directory is refused
-    // instead of sharing the journal. The lock is the file's own (flock, beside SQLite's locks,
-    // which it does not touch), taken before SQLite opens it and held as long as this Database.
-    lock_fd_ = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    // instead of sharing the journal. The lock (flock) is on a file of its own beside the
+    // database, taken before SQLite opens it and held as long as this Database: never a
+    // descriptor of the database file itself, whose closing would drop the POSIX locks SQLite
+    // holds on it for this process.
+    const std::string lock_file = file.string() + ".lock";
+    lock_fd_ = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (lock_fd_ < 0)
-        throw Error("cannot open the database " + file.string() + ": " + std::strerror(errno), SQLITE_CANTOPEN);
+        throw Error("cannot open the database's lock file " + lock_file + ": " + std::strerror(errno), SQLITE_CANTOPEN);
     if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
         const bool busy = errno == EWOULDBLOCK;
         const std::string why = std::strerror(errno);
@@ -195,20 +198,19 @@ void Database::close_all() noexcept {
 }
 
 // After each commit on the main connection (by the thread that committed, holding mutex()).
-int Database::on_wal_commit(void* self, sqlite3* db, const char* name, int frames) {
+// Never throws (it runs inside SQLite).
+int Database::on_wal_commit(void* self, sqlite3* db, const char* name, int frames) noexcept {
     auto* d = static_cast<Database*>(self);
     if (frames < kCheckpointFrames) {
         d->asked_at_ = 0;  // the WAL started over
         return SQLITE_OK;
     }
     if (frames < kCheckpointFramesMost) {
-        // Once per kCheckpointFrames more: while rooms write without a pause, a passive
-        // checkpoint never finds the WAL all copied, and asking at every commit would only copy
-        // and sync a few pages each time.
-        if (frames >= d->asked_at_ + kCheckpointFrames || frames < d->asked_at_) {
+        // Once per kCheckpointFrames more, not at every commit (the checkpointer catches up by
+        // itself, checkpoint_loop); an ask while it is at work is not taken, and asked again at
+        // the next commit.
+        if ((frames >= d->asked_at_ + kCheckpointFrames || frames < d->asked_at_) && d->ask_checkpoint())
             d->asked_at_ = frames;
-            d->ask_checkpoint();
-        }
         return SQLITE_OK;
     }
     int log = 0, copied = 0;
@@ -219,12 +221,18 @@ int Database::on_wal_commit(void* self, sqlite3* db, const char* name, int frame
     return SQLITE_OK;
 }
 
-void Database::ask_checkpoint() {
-    std::lock_guard lock(checkpoint_mutex_);
-    if (checkpoint_stop_ || checkpoint_asked_) return;
-    checkpoint_asked_ = true;
-    if (!checkpointer_.joinable()) checkpointer_ = std::thread([this] { checkpoint_loop(); });
-    else checkpoint_wake_.notify_one();
+bool Database::ask_checkpoint() noexcept {
+    try {
+        std::lock_guard lock(checkpoint_mutex_);
+        if (checkpoint_stop_ || checkpoint_asked_) return false;
+        if (!checkpointer_.joinable()) checkpointer_ = std::thread([this] { checkpoint_loop(); });
+        checkpoint_asked_ = true;
+        checkpoint_wake_.notify_one();
+        return true;
+    } catch (...) {  // no thread: the committing thread checkpoints past kCheckpointFramesMost
+        ++failed_;
+        return false;
+    }
 }
 
 void Database::checkpoint_loop() {
@@ -241,14 +249,21 @@ void Database::checkpoint_loop() {
         checkpoint_wake_.wait(lock, [&] { return checkpoint_asked_ || checkpoint_stop_; });
         if (checkpoint_stop_) break;
         lock.unlock();
-        // Passive: copies what it can without waiting for the writer, who goes on meanwhile; a
-        // checkpoint that found everything copied lets the next commit start the WAL over.
-        int log = 0, copied = 0;
-        const int rc = sqlite3_wal_checkpoint_v2(c, nullptr, SQLITE_CHECKPOINT_PASSIVE, &log, &copied);
-        if (rc == SQLITE_OK) ++background_;
-        else if (rc != SQLITE_BUSY) ++failed_;
+        // Passive: copies what it can without waiting for the writer, who goes on meanwhile.
+        // The WAL starts over at the first commit after a checkpoint that found every page
+        // copied, so while the rooms write on, it goes again for the pages written meanwhile
+        // (few, and quick) until one finds nothing new, up to kCatchUpRounds times.
+        for (int round = 0; round < kCatchUpRounds; ++round) {
+            int log = 0, copied = 0;
+            const int rc = sqlite3_wal_checkpoint_v2(c, nullptr, SQLITE_CHECKPOINT_PASSIVE, &log, &copied);
+            if (rc == SQLITE_OK) ++background_;
+            else if (rc != SQLITE_BUSY) ++failed_;
+            if (rc != SQLITE_OK || copied >= log) break;
+            std::lock_guard stopping(checkpoint_mutex_);
+            if (checkpoint_stop_) break;
+        }
         lock.lock();
-        checkpoint_asked_ = false;  // a commit meanwhile that still finds the WAL long asks again
+        checkpoint_asked_ = false;
     }
     lock.unlock();
     sqlite3_close_v2(c);

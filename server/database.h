@@ -7,8 +7,8 @@
 // crash of the process (kill -9 included: the WAL is in the operating system's hands); a power
 // cut or a kernel crash may lose the last transactions before a checkpoint, never corrupt the file.
 //
-// One process uses the file at a time (a lock on it, taken at open: a second server on the same
-// data directory is refused). Checkpoints (copying the WAL's pages into the file, and syncing
+// One process uses the file at a time (a lock on <file>.lock beside it, taken at open: a second
+// server on the same data directory is refused). Checkpoints (copying the WAL's pages into the file, and syncing
 // both) run on a thread of the Database's own, on a second connection, so that the thread that
 // commits never waits for them: a checkpoint's syncs take milliseconds, which every room stepping
 // meanwhile would wait for.
@@ -82,11 +82,14 @@ public:
     std::mutex& mutex() noexcept { return mutex_; }
 
     // A commit that leaves kCheckpointFrames pages or more in the WAL asks the checkpointer
-    // (its thread is started then) for a passive checkpoint; only past kCheckpointFramesMost (the
-    // checkpointer does not keep up, or cannot run) does the committing thread checkpoint itself,
-    // as SQLite would by default at 1,000.
+    // (its thread is started then) for a passive checkpoint. The WAL starts over only after a
+    // checkpoint that no commit overlapped, which rooms writing every few milliseconds seldom
+    // leave it: past kCheckpointFramesMost the committing thread checkpoints itself, as SQLite
+    // would by default at 1,000, but eight times less often and copying only what the
+    // checkpointer has not copied yet.
     static constexpr int kCheckpointFrames = 1000;
     static constexpr int kCheckpointFramesMost = 8000;
+    static constexpr int kCatchUpRounds = 4;  // checkpoints in a row for the pages written meanwhile
     struct Checkpoints {
         long background = 0;  // by the checkpointer's thread
         long inline_ = 0;     // by a committing thread, past kCheckpointFramesMost
@@ -97,13 +100,13 @@ public:
 private:
     void migrate(std::span<const Migration> steps);
     void close_all() noexcept;
-    static int on_wal_commit(void* self, sqlite3* db, const char* name, int frames);
-    void ask_checkpoint();
+    static int on_wal_commit(void* self, sqlite3* db, const char* name, int frames) noexcept;
+    bool ask_checkpoint() noexcept;  // false: not taken (one is under way, or stopping)
     void checkpoint_loop();
 
     std::filesystem::path file_;
     sqlite3* db_ = nullptr;
-    int lock_fd_ = -1;  // holds the file's lock (flock): one process at a time
+    int lock_fd_ = -1;  // holds the lock (flock) on <file>.lock: one process at a time
     std::mutex mutex_;
     // The checkpointer.
     std::mutex checkpoint_mutex_;

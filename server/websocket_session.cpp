@@ -278,13 +278,13 @@ private:
 
     // ---- Reading --------------------------------------------------------------------------
     // With one I/O thread (the default) a plain connection is read when the socket says it is
-    // readable, into the thread's buffer: no read that finds nothing (Asio's read tries the
-    // socket first, and at party pace that finds nothing half the time), and no read buffer per
-    // connection (only a frame cut by a segment's end is kept). A read shorter than the buffer
-    // took everything there was; whatever comes after it makes the socket readable again. With
-    // several threads another thread's reactor may see that between the read and the next wait,
-    // and the wait would miss it: Asio's own read (it tries the socket under the reactor's lock)
-    // into the connection's buffer, as TLS does (tls_socket.h).
+    // readable, into the thread's buffer, so that no connection keeps a read buffer of its own
+    // (only a frame cut by a segment's end is kept). A read shorter than the buffer took all
+    // there was; the wait that follows re-arms the socket in the reactor (epoll_ctl), which
+    // reports it again if bytes came meanwhile. That call takes the place of the read that finds
+    // nothing, which Asio's own read makes first (half the reads at party pace): the same system
+    // calls, 2 KB less a room. With several threads and for TLS (tls_socket.h), Asio's read into
+    // the connection's buffer, as before.
     void read() {
         if constexpr (!is_tls_v<Stream>) {
             if (network_->services.config.threads <= 1) {
@@ -305,9 +305,17 @@ private:
     void on_readable(beast::error_code ec) {
         if (ec) return on_read(ec, 0);
         auto& socket = socket_of(stream_);
-        if (!socket.non_blocking()) socket.non_blocking(true, ec);  // a read that would wait says so instead
+        if (!socket.non_blocking()) {
+            socket.non_blocking(true, ec);  // a read that would wait says so instead
+            if (ec) return on_read(ec, 0);
+        }
         char* const scratch = read_scratch();
-        for (;;) {
+        for (int reads = 0;; ++reads) {
+            if (reads == kReadsPerTurn) {
+                // A client sending flat out gets its turn again after the others' handlers.
+                net::post(stream_.get_executor(), [self = this->shared_from_this()] { self->on_readable({}); });
+                return;
+            }
             const std::size_t n = socket.read_some(net::buffer(scratch, kScratch), ec);
             if (ec == net::error::would_block || ec == net::error::try_again) break;
             if (ec) return on_read(ec, 0);
@@ -317,6 +325,7 @@ private:
             } else {
                 reader_.take(scratch, n);
                 const bool more = consume();
+                if (reader_.failure().code) reader_.clear();  // nothing of it is worth keeping
                 reader_.keep();  // before the thread's buffer is read into again
                 if (!more) return;
             }
@@ -406,6 +415,7 @@ private:
 
     static constexpr std::size_t kReadChunk = 512;  // a choose is about 60 bytes; more grows it
     static constexpr std::size_t kScratch = 64 * 1024;  // the thread's read buffer (read_scratch)
+    static constexpr int kReadsPerTurn = 4;               // full reads before others' handlers run
     static constexpr std::chrono::seconds kCloseWait{2};
     static constexpr std::chrono::seconds kWriteStall{1};  // see too_slow()
 

@@ -81,7 +81,7 @@ TEST_CASE("database: a new file is private (0600), in WAL mode, at the newest sc
     CHECK(mode.text(0) == "wal");
 }
 
-TEST_CASE("database: checkpoints run on the checkpointer's thread, not the committing one: thousands of commits leave the WAL bounded and every row there after reopening, and a second open of the file in use is refused [history][journal]") {
+TEST_CASE("database: checkpoints run on the checkpointer's thread, the committing one only once per 8,000 pages: thousands of commits in bursts leave the WAL bounded and every row there after reopening, and a second open of the file in use is refused [history][journal]") {
     TempDir dir("db-checkpoints");
     const fs::path file = dir.path / "spookludo.db";
     constexpr int kRows = 6000;
@@ -89,23 +89,28 @@ TEST_CASE("database: checkpoints run on the checkpointer's thread, not the commi
         db::Database d(file);
         d.exec("CREATE TABLE filler (id INTEGER PRIMARY KEY, data BLOB NOT NULL)");
         CHECK_THROWS_WITH_AS([&] { db::Database second(file); }(), doctest::Contains("is in use by another process"), db::Error);
+        CHECK(fs::exists(file.string() + ".lock"));  // the lock's own file: the database's descriptors are SQLite's alone
         auto insert = d.prepare("INSERT INTO filler (data) VALUES (randomblob(3000))");
         for (int i = 0; i < kRows; ++i) {  // a page or two each: several times kCheckpointFrames
             db::Transaction t(d);
             insert.reset();
             insert.run();
             t.commit();
-            // In bursts, as the rooms write: between them a checkpoint can catch up.
-            if (i % 100 == 99) std::this_thread::sleep_for(20ms);
+            // In bursts, as the rooms write at 4,500 rooms (a burst every 2 ms): the WAL only
+            // starts over once a checkpoint caught up with the writes, between two bursts.
+            if (i % 20 == 19) std::this_thread::sleep_for(2ms);
         }
         for (int i = 0; i < 500 && d.checkpoints().background == 0; ++i) std::this_thread::sleep_for(10ms);
         const auto counts = d.checkpoints();
+        MESSAGE("checkpoints: ", counts.background, " by the checkpointer, ", counts.inline_, " by the committing thread");
         CHECK(counts.background >= 1);
-        CHECK(counts.inline_ == 0);  // the committing thread never waited for one
+        // The committing thread checkpointed at most once per kCheckpointFramesMost frames (of
+        // about 12,000 written), where SQLite by itself would at every 1,000.
+        CHECK(counts.inline_ <= 3);
         CHECK(counts.failed == 0);
-        // The WAL starts over once a checkpoint caught up: it never holds all the commits.
+        // The WAL starts over: it never holds all the commits.
         const auto wal = fs::file_size(file.string() + "-wal");
-        CHECK_MESSAGE(wal < std::uintmax_t{db::Database::kCheckpointFramesMost} * (4096 + 24) + 4096,
+        CHECK_MESSAGE(wal <= std::uintmax_t{db::Database::kCheckpointFramesMost + 16} * (4096 + 24) + 32,
                       "the WAL is " << wal << " bytes");
     }
     db::Database again(file);

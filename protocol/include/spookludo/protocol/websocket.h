@@ -74,7 +74,7 @@ public:
 
     // Room for at least `min_free` more bytes at the end of what is buffered.
     char* prepare(std::size_t min_free);
-    std::size_t free_space() const noexcept { return capacity_ - end_; }
+    std::size_t free_space() const noexcept { return borrowed_ ? 0 : capacity_ - end_; }  // after prepare()
     void commit(std::size_t n) noexcept { end_ += n; }
     // Forgets what is buffered (after a failure, while waiting for the connection to end).
     void clear() noexcept {
