@@ -319,16 +319,10 @@ private:
             const std::size_t n = socket.read_some(net::buffer(scratch, kScratch), ec);
             if (ec == net::error::would_block || ec == net::error::try_again) break;
             if (ec) return on_read(ec, 0);
-            if (reader_.failure().code) {  // closing after a protocol failure: what follows is ignored
-                heard_ = true;
-                reader_.clear();
-            } else {
-                reader_.take(scratch, n);
-                const bool more = consume();
-                if (reader_.failure().code) reader_.clear();  // nothing of it is worth keeping
-                reader_.keep();  // before the thread's buffer is read into again
-                if (!more) return;
-            }
+            reader_.take(scratch, n);
+            const bool more = consume();
+            reader_.keep();  // before the thread's buffer is read into again
+            if (!more) return;
             if (n < kScratch) break;
         }
         reader_.release_if_empty();  // only a cut frame is kept
@@ -345,11 +339,6 @@ private:
             if (!closing()) log_failure(ec, "websocket read");
             return hang_up();
         }
-        if (reader_.failure().code) {  // closing after a protocol failure: what follows is ignored
-            heard_ = true;
-            reader_.clear();
-            return read();
-        }
         reader_.commit(n);
         if (!consume()) return;
         reader_.release_if_empty(kReadChunk);
@@ -360,6 +349,10 @@ private:
     // peer's close frame came).
     bool consume() {
         heard_ = true;
+        if (reader_.failure().code) {  // closing after a protocol failure: what follows is ignored
+            reader_.clear();
+            return true;
+        }
         ws::FrameReader::Message m;
         for (;;) {
             const auto status = reader_.next(m);

@@ -152,8 +152,8 @@ char* FrameReader::prepare(std::size_t min_free) {
 }
 
 void FrameReader::take(char* data, std::size_t n) {
-    if (n == 0) return;
-    if (borrowed_ == nullptr && begin_ == end_ && !failure_.code) {
+    if (n == 0 || failure_.code) return;  // a failed reader reads nothing more
+    if (borrowed_ == nullptr && begin_ == end_) {
         borrowed_ = data;
         begin_ = 0;
         end_ = n;
@@ -170,7 +170,7 @@ void FrameReader::keep() {
     const std::size_t size = end_ - begin_;
     borrowed_ = nullptr;
     begin_ = end_ = 0;
-    if (size == 0) return;
+    if (size == 0 || failure_.code) return;  // nothing after a failure is worth keeping
     std::memcpy(prepare(size), rest, size);  // checked_ counts from the frame's start: still right
     commit(size);
 }

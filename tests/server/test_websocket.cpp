@@ -664,6 +664,12 @@ TEST_CASE("websocket: bytes read in place from a shared buffer (take, keep) give
     ws::FrameReader::Message m;
     CHECK(reader.next(m) == Status::failed);
     CHECK(reader.failure().code == ws::kCloseProtocolError);
+    reader.keep();
+    std::string more = frame(ws::Opcode::text, kHello);
+    reader.take(more.data(), more.size());
+    reader.keep();
+    CHECK(reader.buffered() == 0);
+    CHECK(reader.next(m) == Status::failed);
 }
 
 // A joined message is not kept by an idle connection (it was, before release_if_empty freed it).

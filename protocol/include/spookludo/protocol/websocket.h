@@ -100,7 +100,7 @@ public:
     // prepare/commit: when nothing is buffered they are read where they are (unmasked in place),
     // else appended to what is. Before the caller's buffer is used again, keep() copies what
     // next() left of it (an incomplete frame) into the reader's own buffer; a connection that
-    // reads whole frames holds no buffer at all.
+    // reads whole frames holds no buffer at all. A failed reader takes and keeps nothing.
     void take(char* data, std::size_t n);
     void keep();
 
