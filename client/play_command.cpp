@@ -425,8 +425,8 @@ private:
         }
         if (end_ && end_->code != 0) {
             std::cerr << "spookludo " << (args_.watch ? "watch" : "play") << ": " << end_->reason << "\n";
-            if (end_->kicked) {
-                // The token is void: no resume command.
+            if (end_->kicked || end_->room_gone) {
+                // The token is void (kicked, or the room is gone): no resume command.
                 forget_token();
             } else if (end_->server_gone && view.token() && !view.is_spectator()) {
                 // The server itself is gone: do not claim a seat waits. Say how to come back.

@@ -127,7 +127,7 @@ void Session::on_text(std::string_view text) {
         const std::string text_of = message.value("message", "");
         static constexpr std::string_view refusals[] = {"room_not_found", "room_full", "name_taken", "version_mismatch",
                                                         "bad_token", "server_full", "already_in_room",
-                                                        "bad_name"};
+                                                        "bad_name", "room_lost"};
         const bool refused = std::find(std::begin(refusals), std::end(refusals), code) != std::end(refusals);
         const std::string ref = message.value("ref", "");
         const bool entering = ref == "create_room" || ref == "join_room" || ref == "resume" || ref == "watch" || ref == "hello";
@@ -164,7 +164,11 @@ void Session::on_text(std::string_view text) {
             std::string why = text_of;
             if (code == "room_not_found") why = "no room " + (config_.room.empty() ? view_.room() : config_.room) + " on this server (check the code): " + text_of;
             if (code == "version_mismatch") why = "this client speaks protocol " + std::to_string(pr::kProtocolVersion) + " and the server does not: " + text_of;
-            end(SessionEnd{entered_ ? 1 : 2, why + " [" + code + "]"});
+            // The server says what became of a room it lost on a restart: that is the whole story.
+            if (code == "room_lost") why = text_of;
+            SessionEnd e{entered_ ? 1 : 2, why + " [" + code + "]"};
+            e.room_gone = code == "room_lost" || code == "room_not_found";
+            end(e);
             return;
         }
     } else if (type == "kicked") {

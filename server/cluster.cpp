@@ -356,12 +356,30 @@ private:
             spdlog::info("cluster node {}: room {} {} (epoch {}, {} events of its game) in {} ms", id_, saved.code,
                          own ? "taken up again" : "taken over from node " + from, saved.epoch, saved.events.size(),
                          std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
-        } catch (const std::exception& e) {
+        } catch (const RoomLost& lost) {
             ++services_.metrics.internal_errors;
-            spdlog::error("cluster node {}: room {} (from node {}) cannot be taken up from its journal: {}; it is "
-                          "dropped",
-                          id_, saved.code, from, e.what());
-            release_code(saved.code);
+            spdlog::error("cluster node {}: room {} (from node {}) cannot be taken up from its journal", id_, saved.code,
+                          from);
+            room_lost(services_, saved.code, lost);
+            if (!services_.journal_writer) return release_code(saved.code);
+            // Its game's record (what could be checked) and its end go to the cluster's journal
+            // under the room's epoch, by the writer's thread; then its code is free.
+            const std::int64_t seq = saved.events.empty() ? 1 : saved.events.back().seq + 1;
+            auto stream = std::make_shared<JournalWriter::Stream>(saved.code, saved.created_ms, std::max(seq, saved.next_seq));
+            stream->epoch = saved.epoch;
+            stream->ops = saved.ops;
+            std::vector<JournalOp> ops;
+            if (lost.finished) ops.push_back({JournalOp::Kind::game_over, {}, {}, lost.finished});
+            ops.push_back({JournalOp::Kind::closed, {}, {}});
+            services_.journal_writer->submit(
+                stream, std::move(ops), false, [self = shared_from_this(), code = saved.code](JournalWriter::Answer a) {
+                    net::post(self->strand_, [self, code, error = std::move(a.error)] {
+                        if (error)
+                            spdlog::error("cluster node {}: the end of lost room {} cannot be written ({})", self->id_,
+                                          code, *error);
+                        self->release_code(code);
+                    });
+                });
         }
     }
 

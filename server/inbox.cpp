@@ -196,6 +196,7 @@ Inbox::Outcome Inbox::locate_in_cluster(const std::shared_ptr<Peer>& self, const
                         return reject(self, ErrorCode::unavailable,
                                       "room " + code + " is being taken up on this node; try again in a moment", ref);
                     case RoomPlace::Kind::none:
+                        if (auto told = services_.lost_rooms.find(code)) return reject(self, ErrorCode::room_lost, *told, ref);
                         return reject(self, ErrorCode::room_not_found, "there is no room " + code, ref);
                     case RoomPlace::Kind::elsewhere:
                         self->send(protocol::encode_message(protocol::Redirect{place.url, place.node, ref, code}));
@@ -311,6 +312,10 @@ Inbox::Outcome Inbox::handle(const std::shared_ptr<Peer>& self, std::string_view
                               "you are in room " + room_->code() + " (or asked to enter it): leave it first",
                               protocol::type_of(message));
             return locate_in_cluster(self, code, std::move(message));
+        }
+        if (!room) {
+            if (auto told = services.lost_rooms.find(normalise_room_code(code)))
+                return reject(self, ErrorCode::room_lost, *told, protocol::type_of(message));
         }
         if (!room)
             return reject(self, ErrorCode::room_not_found, "there is no room " + quote_client_text(code),

@@ -140,7 +140,6 @@ public:
           code_(std::move(code)),
           options_(options),
           settings_(settings),
-          bot_rng_(std::random_device{}()),
           created_ms_(now_ms()),
           stream_(std::make_shared<JournalWriter::Stream>(code_, created_ms_)) {
         for (int n = 0; n < options_.players; ++n) seats_.push_back(empty_seat(n));
@@ -149,6 +148,10 @@ public:
     // Takes up a room the journal held (before serving: nothing else knows the room yet). Throws
     // when the journal cannot be read back (the caller logs it and lets the room go).
     void take_up(const SavedRoom& saved);
+    // The game of a room being taken up cannot be: throws RoomLost with its record up to the
+    // `agreed` events.
+    [[noreturn]] void lost(const SavedRoom& saved, const std::vector<TableSeat>& table_seats,
+                           const std::vector<ClientSeed>& client_seeds, std::size_t agreed, const std::string& why);
 
     const std::string& code() const noexcept override { return code_; }
 
@@ -357,6 +360,39 @@ private:
         return r;
     }
     void broadcast_snapshot() { broadcast(snapshot()); }
+
+    std::string inspect() const override {
+        json snap = snapshot();
+        for (const char* k : {"paused", "pause_reason", "server_time_ms", "spectators", "auto_start_at_ms"}) snap.erase(k);
+        for (auto& v : snap["seats"])
+            for (const char* k : {"connected", "away", "status"}) v.erase(k);
+        json seats = json::array();
+        for (const auto& s : seats_) {
+            json v = {{"number", s.number},         {"taken", s.taken},   {"bot", s.bot},
+                      {"policy", to_string(s.policy)}, {"kicked", s.kicked}, {"token_hash", s.token_hash},
+                      {"decision", s.decision_id}};
+            // A client seed counts while the seeds are collected (a started game has them in its record).
+            if (s.client_seed && state_ == RoomState::seeding) v["client_seed"] = *s.client_seed;
+            if (table_ && !s.decision_id.empty()) {
+                const int player = player_of(s.number);
+                json options = json::array();
+                for (const auto& o : table_->decision_options(player, settings_.hints)) options.push_back(o);
+                v["options"] = options;
+                // What each policy would choose here (a bot's randomness is the game's, not a generator's).
+                for (PolicyKind k : {PolicyKind::random, PolicyKind::greedy, PolicyKind::best})
+                    v["would_choose"][std::string(to_string(k))] = bot_choice(player, k);
+            }
+            seats.push_back(std::move(v));
+        }
+        json j = {{"room", snap}, {"seats", seats}, {"players", players_}, {"owner", owner_},
+                  {"written", ops_.empty() && held_.empty() && waiting_.empty() && settled_ == tickets_ && !journal_fault_}};
+        if (table_) {
+            j["record"] = table_->record();
+            j["next_die"] = table_->next_die();
+            j["waiting_for_decisions"] = waiting_for_decisions_;
+        }
+        return j.dump();
+    }
 
     // ---- Who is who -------------------------------------------------------------------------
     // The room lets a peer go (Peer::detach), with the last entry count it saw from it.
@@ -1180,7 +1216,7 @@ private:
         for (int player : needs) {
             auto& s = seat_ref(players_[static_cast<std::size_t>(player)]);
             if (s.bot) {
-                (void)choose_on_table(player, table_->bot_choice(player, s.policy, bot_rng_), ChoiceMaker::player);
+                (void)choose_on_table(player, bot_choice(player, s.policy), ChoiceMaker::player, true);
                 continue;
             }
             const auto grace = grace_left(s);  // once: a dropped player's decision waits for them
@@ -1269,7 +1305,7 @@ private:
         if (!table_ || s.decision_id.empty()) return;
         s.decision_id.clear();
         const int player = player_of(s.number);
-        if (s.bot) (void)choose_on_table(player, table_->bot_choice(player, s.policy, bot_rng_), ChoiceMaker::player);
+        if (s.bot) (void)choose_on_table(player, bot_choice(player, s.policy), ChoiceMaker::player, true);
         else auto_move(player, maker);
         // During a pause the step completes when play resumes.
         if (pending_decisions() == 0 && !paused_) decisions_complete();
@@ -1389,10 +1425,25 @@ private:
                       {"deadline_ms", now_ms() + std::chrono::duration_cast<std::chrono::milliseconds>(left).count()}});
     }
 
-    Verdict choose_on_table(int player, int piece, ChoiceMaker maker) {
-        Verdict v = table_->choose(player, piece, maker);
-        if (v) event("choice", {{"player", player}, {"piece", piece}, {"maker", to_string(maker)}});
+    // `server_bot`: the seat's server-side bot chose (the journal keeps it: a replay shows the
+    // same "by").
+    Verdict choose_on_table(int player, int piece, ChoiceMaker maker, bool server_bot = false) {
+        Verdict v = table_->choose(player, piece, maker, server_bot);
+        if (v) event("choice", {{"player", player}, {"piece", piece}, {"maker", to_string(maker)}, {"bot", server_bot}});
         return v;
+    }
+
+    // A server-side bot's move. Its randomness (the random policy's draw, any policy's ties) is a
+    // function of the game's secret seed, the step and the player, not of a generator's history:
+    // a room taken up again after a restart makes the same moves the room before it would have.
+    int bot_choice(int player, PolicyKind policy) const {
+        Rng rng = bot_rng(player);
+        return table_->bot_choice(player, policy, rng);
+    }
+    Rng bot_rng(int player) const {
+        const std::string digest = sha256_hex("spookludo/bot/v1:" + publication_->seed.hex() + ":" +
+                                              std::to_string(table_->step_number()) + ":" + std::to_string(player));
+        return Rng(std::stoull(digest.substr(0, 16), nullptr, 16));
     }
 
     // The game as published (`started` false: its seeds are being collected) or started.
@@ -1731,7 +1782,6 @@ private:
     std::string game_id_;
     std::string owner_;  // the address of the host who started the game (record retention)
     std::unique_ptr<Table> table_;
-    Rng bot_rng_;
     std::optional<PauseReason> pause_reason_;  // while paused_
     bool fault_paused_ = false;                // paused_ by journal_fault (it resumes by itself)
     std::shared_ptr<net::steady_timer> restart_wait_;  // after a restart: the longest the game waits for its players
@@ -1762,6 +1812,57 @@ private:
     std::shared_ptr<net::steady_timer> journal_retry_;
     bool stopped_ = false;  // the server stopped: nothing more is written or sent
 };
+
+// One event of a game's journal run again on its table: a step (advance, resolve) must show
+// what the journal says was sent (false when it shows something else; not checked unless
+// `check`), a choice is made again. Other events (asks, seeds) are the room's.
+bool replay_step(Table& table, const SavedRoom::Event& e, const json& d, const std::vector<TableSeat>& seats, bool check) {
+    if (e.kind == "advance" || e.kind == "resolve") {
+        std::vector<std::string> out;
+        if (e.kind == "advance") table.advance(out);
+        else table.resolve(out);
+        return !check || out == d.at("out").get<std::vector<std::string>>();
+    }
+    if (e.kind == "choice") {
+        const int player = d.at("player").get<int>();
+        ChoiceMaker maker = ChoiceMaker::player;
+        const auto m = d.at("maker").get<std::string>();
+        if (m == "timeout") maker = ChoiceMaker::timeout;
+        else if (m == "away") maker = ChoiceMaker::away;
+        // Journals before the field: a seat that was a bot when the game started.
+        const bool server_bot = d.value("bot", player >= 0 && player < static_cast<int>(seats.size()) &&
+                                                   seats[static_cast<std::size_t>(player)].bot);
+        if (auto v = table.choose(player, d.at("piece").get<int>(), maker, server_bot); !v)
+            throw std::runtime_error("event " + std::to_string(e.seq) + ": a choice the game refuses: " + v.reason);
+    }
+    return true;
+}
+
+void RoomImpl::lost(const SavedRoom& saved, const std::vector<TableSeat>& table_seats,
+                    const std::vector<ClientSeed>& client_seeds, std::size_t agreed, const std::string& why) {
+    // The game as far as the engine and the journal agree (every step anyone saw up to there),
+    // abandoned there: its record keeps those steps and reveals the seed, so it can be verified.
+    std::shared_ptr<const FinishedGame> finished;
+    std::string kept = "nothing of its game could be kept";
+    try {
+        auto table = make_table(*game_options_, table_seats, *publication_, client_seeds, services_);
+        for (std::size_t i = 0; i < agreed; ++i) {
+            const auto& e = saved.events[i];
+            (void)replay_step(*table, e, json::parse(e.text), table_seats, false);
+        }
+        if (!table->over()) table->abandon();
+        const GameRecord& record = table->record();
+        finished = std::make_shared<const FinishedGame>(
+            FinishedGame{record, game_id_, owner_, record_text(record), now_ms()});
+        kept = "its game's record up to its last step before the restart that could be checked (" +
+               std::to_string(record.draws.size()) + " dice) is kept, ended as abandoned there: /records/" + game_id_;
+    } catch (const std::exception& e) {
+        spdlog::error("room {}: the record of game {} up to its last step cannot be made: {}", code_, game_id_, e.what());
+    }
+    throw RoomLost(why, "Room " + code_ + " was lost when the server restarted: it could not be taken up again (" +
+                            why + "); " + kept + ". Sorry: a new room is needed to play on.",
+                   std::move(finished));
+}
 
 void RoomImpl::take_up(const SavedRoom& saved) {
     const json st = json::parse(saved.state);
@@ -1855,39 +1956,38 @@ void RoomImpl::take_up(const SavedRoom& saved) {
             // The game again, step by step, with the same choices: the dice come from the seeds, so
             // every step must show exactly what it showed before.
             std::int64_t deadline_ms = 0;
-            for (const auto& e : saved.events) {
-                const json d = json::parse(e.text);
-                std::vector<std::string> out;
-                if (e.kind == "advance" || e.kind == "resolve") {
-                    if (e.kind == "advance") table_->advance(out);
-                    else table_->resolve(out);
-                    if (out != d.at("out").get<std::vector<std::string>>())
+            std::size_t agreed = 0;  // the events up to the last step the engine shows as the journal has
+            for (std::size_t i = 0; i < saved.events.size(); ++i) {
+                const auto& e = saved.events[i];
+                try {
+                    const json d = json::parse(e.text);
+                    if (!replay_step(*table_, e, d, table_seats, true)) {
                         throw std::runtime_error("event " + std::to_string(e.seq) + " (" + e.kind +
                                                  "): the game engine shows another step than the journal has");
-                    waiting_for_decisions_ = false;
-                } else if (e.kind == "choice") {
-                    const int player = d.at("player").get<int>();
-                    ChoiceMaker maker = ChoiceMaker::player;
-                    const auto m = d.at("maker").get<std::string>();
-                    if (m == "timeout") maker = ChoiceMaker::timeout;
-                    else if (m == "away") maker = ChoiceMaker::away;
-                    if (auto v = table_->choose(player, d.at("piece").get<int>(), maker); !v)
-                        throw std::runtime_error("event " + std::to_string(e.seq) + ": a choice the game refuses: " + v.reason);
-                    if (player >= 0 && player < static_cast<int>(players_.size()))
-                        seat_ref(players_[static_cast<std::size_t>(player)]).decision_id.clear();
-                } else if (e.kind == "ask") {
-                    for (const auto& a : d.at("decisions")) {
-                        const auto id = a.at(1).get<std::string>();
-                        Seat* seat = seat_at(a.at(0).get<int>());
-                        if (!seat) throw std::runtime_error("event " + std::to_string(e.seq) + ": no such seat");
-                        seat->decision_id = id;
-                        decision_counter_ = std::max<std::uint64_t>(decision_counter_, std::stoull(id));
                     }
-                    deadline_ms = d.at("deadline_ms").get<std::int64_t>();
-                    waiting_for_decisions_ = true;
+                    if (e.kind == "advance" || e.kind == "resolve") {
+                        waiting_for_decisions_ = false;
+                        agreed = i + 1;
+                    } else if (e.kind == "choice") {
+                        const int player = d.at("player").get<int>();
+                        if (player >= 0 && player < static_cast<int>(players_.size()))
+                            seat_ref(players_[static_cast<std::size_t>(player)]).decision_id.clear();
+                    } else if (e.kind == "ask") {
+                        for (const auto& a : d.at("decisions")) {
+                            const auto id = a.at(1).get<std::string>();
+                            Seat* seat = seat_at(a.at(0).get<int>());
+                            if (!seat) throw std::runtime_error("event " + std::to_string(e.seq) + ": no such seat");
+                            seat->decision_id = id;
+                            decision_counter_ = std::max<std::uint64_t>(decision_counter_, std::stoull(id));
+                        }
+                        deadline_ms = d.at("deadline_ms").get<std::int64_t>();
+                        waiting_for_decisions_ = true;
+                    }
+                } catch (const std::exception& ex) {
+                    lost(saved, table_seats, client_seeds, agreed, ex.what());
                 }
             }
-            if (table_->over()) throw std::runtime_error("the game is over but its end is not in the journal");
+            if (table_->over()) lost(saved, table_seats, client_seeds, saved.events.size(), "the game is over but its end is not in the journal");
             // The clock: a host's pause keeps what it had left; otherwise an open decision gets
             // what it had left when the server stopped, the time between steps a whole pace.
             paused_left_ = std::chrono::milliseconds(settings_.pace_ms);
@@ -1918,9 +2018,27 @@ std::shared_ptr<Room> Room::restore(net::io_context& io, Services& services, con
     const json st = json::parse(saved.state);
     auto room = std::make_shared<RoomImpl>(io, services, saved.code, st.at("options").get<GameOptions>(),
                                            st.at("settings").get<protocol::RoomSettings>());
-    room->take_up(saved);
+    try {
+        room->take_up(saved);
+    } catch (const RoomLost&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw RoomLost(e.what(),
+                       "Room " + saved.code + " was lost when the server restarted: it could not be taken up again (" +
+                           e.what() + "). Sorry: a new room is needed to play on.",
+                       nullptr);
+    }
     ++services.metrics.rooms;
     return room;
+}
+
+void room_lost(Services& services, const std::string& code, const RoomLost& lost) {
+    ++services.metrics.rooms_lost;
+    services.lost_rooms.add(code, lost.told);
+    spdlog::error("room {}: cannot be taken up again from the journal ({}): it is dropped; {}", code, lost.what(),
+                  lost.finished ? "its game's record up to its last agreed step is kept, abandoned there: /records/" +
+                                      lost.finished->id
+                                : std::string("no game record is kept"));
 }
 
 std::shared_ptr<Room> Room::make(net::io_context& io, Services& services, std::string code, GameOptions options,
@@ -1954,14 +2072,22 @@ std::size_t resume_rooms(net::io_context& io, Services& services) {
             services.registry.adopt(r.code, Room::restore(io, services, r));
             ++rooms;
             if (r.game) ++games;
-        } catch (const std::exception& e) {
+        } catch (const RoomLost& lost) {
             ++services.metrics.internal_errors;
-            spdlog::error("room {}: cannot be taken up again from the journal ({}): it is dropped", r.code, e.what());
-            std::int64_t seq = 0;
+            room_lost(services, r.code, lost);
+            // The record of what could be checked goes into the history, and the room goes, in
+            // one transaction.
+            std::int64_t seq = r.events.empty() ? 1 : r.events.back().seq + 1;
+            std::vector<JournalOp> ops;
+            if (lost.finished) ops.push_back({JournalOp::Kind::game_over, {}, {}, lost.finished});
+            ops.push_back({JournalOp::Kind::closed, {}, {}});
             try {
-                journal.write(r.code, 0, {{JournalOp::Kind::closed, {}, {}}}, seq);
-            } catch (const std::exception&) {
+                journal.write(r.code, r.created_ms, ops, seq);
+                if (lost.finished) services.export_record(*lost.finished);
+            } catch (const std::exception& e) {
                 // it stays in the journal; the next start tries again
+                spdlog::error("room {}: its end cannot be written to the journal ({}): the next start tries again", r.code,
+                              e.what());
             }
         }
     }

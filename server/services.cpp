@@ -113,6 +113,10 @@ std::string Metrics::prometheus_text() {
           journal_paused_rooms);
     gauge("spookludo_rooms_resumed_total", "Rooms taken up again from the journal when the server started.", "counter",
           rooms_resumed);
+    gauge("spookludo_rooms_lost_total",
+          "Rooms the journal held that could not be taken up again (their people are told; a game's record is kept up "
+          "to its last step the engine agrees with).",
+          "counter", rooms_lost);
     gauge("spookludo_games_resumed_total", "Games in progress taken up again from the journal when the server started.",
           "counter", games_resumed);
     gauge("spookludo_records_written_on_retry_total", "Record files of --export-records written after a failed attempt.",
@@ -774,6 +778,22 @@ void import_record_files(const Config& c, HistoryStore& history, Journal& journa
 }
 
 }  // namespace
+
+void LostRooms::add(const std::string& code, std::string told) {
+    std::lock_guard lock(mutex_);
+    std::erase_if(lost_, [&](const Lost& l) { return l.code == code; });
+    if (lost_.size() >= kKept) lost_.erase(lost_.begin());
+    lost_.push_back({code, std::move(told), std::chrono::steady_clock::now()});
+}
+
+std::optional<std::string> LostRooms::find(const std::string& code) {
+    std::lock_guard lock(mutex_);
+    const auto now = std::chrono::steady_clock::now();
+    std::erase_if(lost_, [&](const Lost& l) { return now - l.at > std::chrono::hours(24); });
+    for (const auto& l : lost_)
+        if (l.code == code) return l.told;
+    return std::nullopt;
+}
 
 Services::Services(const Config& c)
     : config(c),

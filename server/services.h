@@ -71,6 +71,7 @@ struct Metrics {
     std::atomic<long> journal_write_failures{0};  // room writes that failed (each retry counts)
     std::atomic<long> journal_paused_rooms{0};    // rooms waiting for the journal to take their writes
     std::atomic<long> rooms_resumed{0};           // rooms taken up again from the journal at start
+    std::atomic<long> rooms_lost{0};              // rooms the journal held that could not be taken up again
     // The cluster's view (--cluster; shown only then), as of the last heartbeat.
     std::atomic<bool> in_cluster{false};
     std::atomic<long> cluster_nodes_alive{0}, cluster_nodes_dead{0};
@@ -230,6 +231,24 @@ private:
 };
 
 // Rooms by code. Copies pointers under its lock; all I/O happens outside it.
+// Rooms that could not be taken up again from the journal (a restart, a cluster's take-over):
+// what their people are told when they come back with the code (`room_lost`). Bounded: the
+// newest 1,000, each for a day.
+class LostRooms {
+public:
+    void add(const std::string& code, std::string told);
+    std::optional<std::string> find(const std::string& code);
+
+private:
+    static constexpr std::size_t kKept = 1000;
+    struct Lost {
+        std::string code, told;
+        std::chrono::steady_clock::time_point at;
+    };
+    std::mutex mutex_;
+    std::vector<Lost> lost_;  // oldest first
+};
+
 class Registry {
 public:
     explicit Registry(int max_rooms) : max_rooms_(max_rooms) {}
@@ -267,6 +286,7 @@ struct Services {
     Metrics metrics;
     SharedSolutions solutions;
     Registry registry;
+    LostRooms lost_rooms;
     // The database (<data dir>/spookludo.db) and the finished games in it (GET /games ...).
     std::unique_ptr<db::Database> database;
     std::unique_ptr<HistoryStore> history;

@@ -48,6 +48,11 @@ private:
     std::vector<int> numbers_;
 };
 
+// The die the stream's next draw shows: the draws so far are the record's.
+Face next_die_of(const ServerSeed& seed, const GameRecord& record) {
+    return static_cast<Face>(FairStream(seed, record.client_seeds).draw(record.draws.size(), 6)) + 1;
+}
+
 std::vector<PieceMoveView> moves_view(const std::vector<spook::PieceMove>& moved, const SeatNumbers& numbers) {
     std::vector<PieceMoveView> list;
     for (const auto& m : moved)
@@ -65,8 +70,9 @@ class SpookTable final : public Table {
 public:
     SpookTable(const GameOptions& options, const std::vector<TableSeat>& seats, const Publication& pub,
                std::vector<ClientSeed> client_seeds, Services& services)
-        : seats_(seats), numbers_(seats), services_(services), match_(options, record_seats(seats), boards_of(pub), pub.seed,
-                                                     std::move(client_seeds)) {
+        : numbers_(seats), services_(services), seed_(pub.seed),
+          match_(options, record_seats(seats), boards_of(pub), pub.seed, std::move(client_seeds)),
+          bot_chose_(seats.size(), false) {
         // Solve every seat's board now (the pool's boards come from the shared cache), so that
         // hints, timeouts and bots never wait for a solve mid-game.
         for (int s = 0; s < game().players(); ++s)
@@ -117,7 +123,7 @@ public:
                 m.stays = true;  // no piece could move
             }
             std::string by(spook::to_string(rec.source));
-            if (rec.source == spook::ChoiceSource::player && seats_[static_cast<std::size_t>(rec.seat)].bot) by = "bot";
+            if (rec.source == spook::ChoiceSource::player && bot_chose_[static_cast<std::size_t>(rec.seat)]) by = "bot";
             m.by = by;
             moves.moves.push_back(m);
         }
@@ -146,16 +152,22 @@ public:
         return list;
     }
 
-    Verdict choose(int seat, int piece, ChoiceMaker maker) override { return match_.choose(seat, piece, maker); }
+    Verdict choose(int seat, int piece, ChoiceMaker maker, bool server_bot) override {
+        Verdict v = match_.choose(seat, piece, maker);
+        if (v) bot_chose_[static_cast<std::size_t>(seat)] = server_bot;
+        return v;
+    }
 
     int server_choice(int seat) override {
         return solutions_[static_cast<std::size_t>(seat)]->best_piece(game().player(seat).positions(),
                                                                         *game().movement_roll());
     }
 
-    int bot_choice(int seat, PolicyKind policy, Rng& rng) override {
+    int bot_choice(int seat, PolicyKind policy, Rng& rng) const override {
         return spook::choose_piece(policy, game(), seat, rng, solutions_[static_cast<std::size_t>(seat)].get());
     }
+
+    Face next_die() const override { return next_die_of(seed_, match_.record()); }
 
     int step_number() const override { return game().round(); }
     bool over() const override { return game().over(); }
@@ -189,10 +201,11 @@ private:
     }
     const spook::Game& game() const { return match_.game(); }
 
-    std::vector<TableSeat> seats_;
     SeatNumbers numbers_;
     Services& services_;
+    ServerSeed seed_;
     spook::Match match_;
+    std::vector<bool> bot_chose_;  // by seat: this round's choice was a server-side bot's
     std::vector<std::shared_ptr<const spook::Solution>> solutions_;
 };
 
@@ -220,7 +233,7 @@ class LudoTable final : public Table {
 public:
     LudoTable(const GameOptions& options, const std::vector<TableSeat>& seats, const Publication& pub,
               std::vector<ClientSeed> client_seeds)
-        : numbers_(seats), match_(options, record_seats(seats), pub.seed, std::move(client_seeds)) {}
+        : numbers_(seats), seed_(pub.seed), match_(options, record_seats(seats), pub.seed, std::move(client_seeds)) {}
 
     std::vector<int> advance(std::vector<std::string>& out) override {
         if (!roll_off_shown_) {
@@ -258,23 +271,20 @@ public:
         return list;
     }
 
-    Verdict choose(int seat, int piece, ChoiceMaker maker) override {
+    Verdict choose(int seat, int piece, ChoiceMaker maker, bool server_bot) override {
         Verdict v = match_.choose(seat, piece, maker);
         if (v) {
             chosen_ = true;
-            by_ = std::string(to_string(maker));
-            if (maker == ChoiceMaker::player && bot_seat_ == seat) by_ = "bot";
+            by_ = maker == ChoiceMaker::player && server_bot ? "bot" : std::string(to_string(maker));
         }
-        bot_seat_ = -1;
         return v;
     }
 
     int server_choice(int) override { return ludo::server_choice(game()); }
 
-    int bot_choice(int seat, PolicyKind policy, Rng& rng) override {
-        bot_seat_ = seat;
-        return ludo::choose_piece(policy, game(), rng);
-    }
+    int bot_choice(int, PolicyKind policy, Rng& rng) const override { return ludo::choose_piece(policy, game(), rng); }
+
+    Face next_die() const override { return next_die_of(seed_, match_.record()); }
 
     int step_number() const override { return game().turns(); }
     bool over() const override { return match_.over(); }
@@ -297,11 +307,11 @@ private:
     std::vector<EventView> events() const { return events_view(match_.events(), game().players(), numbers_); }
 
     SeatNumbers numbers_;
+    ServerSeed seed_;
     ludo::Match match_;
     bool roll_off_shown_ = false;
     bool chosen_ = false;
     std::string by_;
-    int bot_seat_ = -1;
 };
 
 }  // namespace

@@ -26,11 +26,16 @@ public:
     virtual void resolve(std::vector<std::string>& out) = 0;
     // The options of a seat's decision, with their values when `hints`.
     virtual std::vector<protocol::DecisionOption> decision_options(int seat, bool hints) = 0;
-    virtual Verdict choose(int seat, int piece, ChoiceMaker maker) = 0;
+    // `server_bot`: a server-side bot made the choice (its move shows "by": "bot"). The journal
+    // keeps it with the choice, so that a replay shows the same.
+    virtual Verdict choose(int seat, int piece, ChoiceMaker maker, bool server_bot) = 0;
     // The server's move for a seat (timeout, away): the best move.
     virtual int server_choice(int seat) = 0;
-    // A server-side bot's move.
-    virtual int bot_choice(int seat, PolicyKind policy, Rng& rng) = 0;
+    // A server-side bot's move. Reads the table only: asking again gives the same answer.
+    virtual int bot_choice(int seat, PolicyKind policy, Rng& rng) const = 0;
+    // The die the next throw or roll will show (a function of the seeds and the draws so far):
+    // what a restart must take up again exactly. Tests compare it; it is never sent.
+    virtual Face next_die() const = 0;
     virtual int step_number() const = 0;  // round or throw number, for decisions
     virtual bool over() const = 0;
     virtual void abandon() = 0;

@@ -40,6 +40,7 @@ std::string_view to_string(ErrorCode code) noexcept {
         case ErrorCode::bad_name: return "bad_name";
         case ErrorCode::paused: return "paused";
         case ErrorCode::unavailable: return "unavailable";
+        case ErrorCode::room_lost: return "room_lost";
     }
     return "?";
 }

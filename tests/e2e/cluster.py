@@ -202,17 +202,23 @@ class Bot:
         return sum(1 for m in self.lines() if m.get("type") in ("roll", "activation", "moves", "throw", "move"))
 
 
-def make_room(i, game="spook"):
+def make_room(i, game="spook", server_bots=None):
     """A room of two players: its creator through a random node, its second player through another
-    random node, by the room's code."""
-    args = ["--create", game, "--players", "2", "--count", "1", "--start", "--fill-after", "120", "--quiet"]
+    random node, by the room's code. With `server_bots` (a policy): its creator and the server's
+    own bots of that policy in three more seats (a host who fills the lobby with b, g or r)."""
+    if server_bots:
+        args = ["--create", game, "--players", "4", "--count", "1", "--start", "--fill-after", "0", "--policy",
+                server_bots, "--quiet"]
+    else:
+        args = ["--create", game, "--players", "2", "--count", "1", "--start", "--fill-after", "120", "--quiet"]
     args += ["--pieces", "2"] if game == "spook" else ["--arm", "6"]
     host = Bot("r%02d-host" % i, args, random_node())
     wait_for(lambda: host.room() or host.proc.poll() is not None, 20, "room %d was not made" % i)
     code = host.room()
     if not code:
         fail("room %d's creator ended: %s" % (i, open(host.out).read()))
-    Bot("r%02d-guest" % i, ["--room", code, "--count", "1", "--quiet"], random_node())
+    if not server_bots:
+        Bot("r%02d-guest" % i, ["--room", code, "--count", "1", "--quiet"], random_node())
     return host, code
 
 
@@ -317,11 +323,34 @@ def scenario_play():
     log("/games on a node lists %d games" % listed)
 
 
+def no_room_lost():
+    """No node logged a room it could not take up (every room of a dead node goes on)."""
+    for n in nodes.values():
+        with open(n.log, errors="replace") as f:
+            lost = [line for line in f if "cannot be taken up" in line]
+        if lost:
+            fail("node %s lost rooms:\n%s" % (n.id, "".join(lost[:5])), n.log)
+
+
 def scenario_kill():
     start_nodes()
-    rooms = [make_room(i) for i in range(9)]
+    # Both games, rooms of two player connections and rooms of a host and the server's bots of
+    # every policy (their moves are made again by the node that takes the room over).
+    kinds = [("spook", None), ("ludo", None), ("ludo", "best"), ("ludo", "greedy"), ("ludo", "random"),
+             ("spook", "best"), ("spook", "greedy"), ("spook", "random"), ("ludo", None)]
+    rooms = [make_room(i, game, policy) for i, (game, policy) in enumerate(kinds)]
     wait_mid_game(rooms)
-    victim_id, victim, lost = busiest(rooms)
+    # The node to kill: the one whose rooms cover the most of (Ludo, Spook) x (players, server
+    # bots), then the one with the most rooms.
+    cover, count = {}, {}
+    for (game, policy), (_, code) in zip(kinds, rooms):
+        owner = owner_of(code)
+        cover.setdefault(owner, set()).add((game, policy is None))
+        count.setdefault(owner, set()).add(code)
+    victim_id = max(count, key=lambda k: (len(cover[k]), len(count[k])))
+    victim, lost = nodes[victim_id], count[victim_id]
+    log("node %s has rooms of %s" % (victim_id, ", ".join(sorted("%s with %s" % (g, "players" if p else "server bots")
+                                                               for g, p in cover[victim_id]))))
     ttl_ms = int(redis.cli("PTTL", "spookludo:node:" + victim_id) or "6000")
     victim.proc.send_signal(signal.SIGKILL)
     t_kill = time.time()
@@ -344,6 +373,7 @@ def scenario_kill():
     log("its rooms played again %.2f s (median) / %.2f s (worst) after the kill, %.2f / %.2f s after the expiry" %
         (statistics.median(after), after[-1], statistics.median(after) - expiry, after[-1] - expiry))
     finish_and_check()
+    no_room_lost()
 
 
 def scenario_partition():

@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
-"""The crash loop (issue #18): a real server with rooms of bot processes (Spook and Ludo, some with
-hints, some too slow for their decisions' time) is killed with SIGKILL at random moments, at
-least KILLS times, and started again on the same port and data directory each time.
+"""The crash loop: a real server with rooms of bot processes (Spook and Ludo, some with hints, some
+too slow for their decisions' time) and rooms of one bot process whose other seats are the
+server's own bots (every policy, both games, several option sets) is stopped at random moments,
+STOPS times, half of them with SIGKILL and half with SIGTERM, in a random order, and started
+again on the same port and data directory each time. A room whose game ends makes way for
+another of its kind, so that games are under way at every stop.
 
-Then: every game finished, every record verifies (`spookludo verify URL`), and every roll, move,
+Then: no room was lost (the log and /metrics), every game finished, every record verifies (`spookludo verify URL`), and every roll, move,
 activation and throw in each bot's --transcript is in the final record at the same step (a
 client that was away between a crash and its return misses steps: gaps are fine, a different
 die is not). No die anyone saw was rolled again differently.
 
-usage: crash_loop.py SERVER_BINARY CLIENT_BINARY [KILLS]
+usage: crash_loop.py SERVER_BINARY CLIENT_BINARY [STOPS]
+(CRASH_LOOP_SEED: the stops' randomness; the run prints it.)
 """
 import json
 import os
@@ -25,10 +29,11 @@ import urllib.request
 from transcripts import check_transcript
 
 SERVER, CLIENT = sys.argv[1], sys.argv[2]
-KILLS = int(sys.argv[3]) if len(sys.argv) > 3 else 20
+STOPS = int(sys.argv[3]) if len(sys.argv) > 3 else 20
 work = tempfile.mkdtemp(prefix="spookludo-crash-loop-")
 data = os.path.join(work, "data")
-rng = random.Random(int(os.environ.get("CRASH_LOOP_SEED", str(int(time.time())))))
+SEED = int(os.environ.get("CRASH_LOOP_SEED", str(int(time.time()))))
+rng = random.Random(SEED)
 
 
 def fail(message, log=None):
@@ -86,6 +91,20 @@ KINDS = [
     # answers come too late.
     ("spook-slow", ["--create", "spook", "--players", "2", "--count", "2", "--pieces", "2", "--think", "1200",
                     "--decision-ms", "1000", "--policy", "random"]),
+    # One player connection (the host) and the server's own bots in the other seats: the rooms a
+    # host fills from the lobby (b, g, r). Their moves are the server's, made again on a replay.
+    ("ludo-server-best", ["--create", "ludo", "--players", "4", "--count", "1", "--fill-after", "0",
+                          "--policy", "best"]),
+    ("ludo-server-greedy", ["--create", "ludo", "--players", "3", "--count", "1", "--fill-after", "0",
+                            "--policy", "greedy", "--arm", "6", "--entry", "start_square", "--three-sixes"]),
+    ("ludo-server-random", ["--create", "ludo", "--players", "4", "--count", "1", "--fill-after", "0",
+                            "--policy", "random", "--arm", "6", "--play-on"]),
+    ("spook-server-random", ["--create", "spook", "--players", "4", "--count", "1", "--fill-after", "0",
+                             "--policy", "random", "--pieces", "3"]),
+    ("spook-server-greedy", ["--create", "spook", "--players", "3", "--count", "1", "--fill-after", "0",
+                             "--policy", "greedy", "--hints", "--play-on"]),
+    ("spook-server-best", ["--create", "spook", "--players", "5", "--count", "1", "--fill-after", "0",
+                           "--policy", "best", "--pieces", "1"]),
 ]
 bots = []  # dicts: name, proc, transcript, out
 
@@ -129,25 +148,35 @@ start_server()
 for kind, args in KINDS:
     start_bot(kind, args)
 
+print("crash loop: seed %d, %d stops" % (SEED, STOPS), flush=True)
 started = time.time()
-kills = 0
-while kills < KILLS:
+signals = [signal.SIGKILL] * ((STOPS + 1) // 2) + [signal.SIGTERM] * (STOPS // 2)
+rng.shuffle(signals)
+stops = {signal.SIGKILL: 0, signal.SIGTERM: 0}
+for sig in signals:
     wait_seated()
     time.sleep(rng.uniform(0.2, 1.6))
-    server.send_signal(signal.SIGKILL)
-    server.wait()
-    kills += 1
+    server.send_signal(sig)
+    try:
+        server.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        fail("the server did not stop within 30 s of %s" % sig.name, server_log)
+    if sig == signal.SIGTERM and server.returncode != 0:
+        fail("the server exited with %d on SIGTERM" % server.returncode, server_log)
+    stops[sig] += 1
     time.sleep(rng.uniform(0.0, 0.8))  # the clients find nobody for a moment
     start_server()
-    # A room whose game is over makes way for another, so that games are running at every kill.
+    # A room whose game is over makes way for another, so that games are running at every stop.
     for b in list(bots):
         if b["proc"].poll() is not None and not b.get("replaced"):
             b["replaced"] = True
             kind, args = next(k for k in KINDS if k[0] == b["name"])
             start_bot(kind, args)
-    if time.time() - started > 600:
-        fail("the loop ran for 10 minutes", server_log)
-print("crash loop: %d kills in %.0f s; waiting for the games to end" % (kills, time.time() - started), flush=True)
+    if time.time() - started > 60 + 12 * STOPS:
+        fail("the loop ran for %d s" % (time.time() - started), server_log)
+kills = stops[signal.SIGKILL]
+print("crash loop: %d SIGKILLs and %d SIGTERMs in %.0f s; waiting for the games to end"
+      % (kills, stops[signal.SIGTERM], time.time() - started), flush=True)
 
 for b in bots:
     try:
@@ -169,6 +198,18 @@ with urllib.request.urlopen(HTTP + "/metrics", timeout=5) as r:
     metrics = r.read().decode()
 server.send_signal(signal.SIGTERM)
 server.wait(timeout=10)
-print("crash loop: %d kills, %d games finished and verified, %d steps of the transcripts found in the records"
-      % (kills, len(bots), checked))
+with open(server_log, errors="replace") as f:
+    lost = [line for line in f if "cannot be taken up" in line]
+if lost:
+    fail("rooms were lost on a restart:\n" + "".join(lost[:10]), server_log)
+if "spookludo_rooms_lost_total 0" not in metrics:
+    fail("/metrics counts lost rooms", server_log)
+games = {}
+for b in bots:
+    kind = "ludo" if b["name"].startswith("ludo") else "spook"
+    games[kind] = games.get(kind, 0) + 1
+print("crash loop: %d SIGKILLs, %d SIGTERMs; %d games finished and verified (%d Ludo, %d Spook; %d with server bots), "
+      "%d steps of the transcripts found in the records"
+      % (kills, stops[signal.SIGTERM], len(bots), games.get("ludo", 0), games.get("spook", 0),
+         sum(1 for b in bots if "server" in b["name"]), checked))
 shutil.rmtree(work, ignore_errors=True)

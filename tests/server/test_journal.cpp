@@ -672,3 +672,78 @@ TEST_CASE("journal: a database of the second schema with a game in progress is m
     journal.write("ANNAA", 5, step(), seq);
     CHECK(journal.load()[0].events.size() == 4);
 }
+
+TEST_CASE("journal: a room the engine cannot take up again is not dropped in silence: its record up to the last step the engine agrees with verifies, ended as abandoned, its player is told room_lost, and /metrics counts it [server][journal]") {
+    auto config = TestServer::fast_config();
+    config.decision_ms = 60000;
+    std::string code, token;
+    std::vector<int> faces;  // the throws Ann saw
+    {
+        auto first = server_on(config);
+        Client ann(first->port());
+        code = create_room(ann, json{{"game", "ludo"}, {"players", 2}}, "Ann", json{{"pace_ms", 0}});
+        token = token_of(ann);
+        ann.send({{"type", "add_bot"}, {"policy", "random"}});
+        ann.send({{"type", "start"}});
+        ann.expect("commitment");
+        ann.send({{"type", "client_seed"}, {"seed", "ann"}});
+        for (int answered = 0; answered < 4;) {
+            const json m = *ann.read(10s);
+            REQUIRE(m["type"] != "game_over");
+            if (m["type"] == "throw") faces.push_back(m["face"]);
+            if (m["type"] != "decision") continue;
+            ++answered;
+            if (answered < 4) ann.send({{"type", "choose"}, {"decision", m["decision"]}, {"piece", m["options"][0]["piece"]}});
+        }
+        first->shutdown();
+    }
+    // The journal's last step no longer shows what the engine shows (as after a change of the
+    // rules under a game): every step before it is still the engine's.
+    std::int64_t damaged = 0;
+    {
+        db::Database d(std::filesystem::path(config.data_dir) / "spookludo.db");
+        auto last = d.prepare("SELECT id, data FROM journal_events WHERE kind = 'advance' ORDER BY id DESC LIMIT 1");
+        REQUIRE(last.step());
+        damaged = last.int64(0);
+        json data = json::parse(last.text(1));
+        data["out"][0] = data["out"][0].get<std::string>() + " ";
+        const std::string text = data.dump();
+        auto upd = d.prepare("UPDATE journal_events SET data = ?1 WHERE id = ?2");
+        upd.bind(1, std::string_view(text)).bind(2, damaged).run();
+    }
+    TestServer second(config);
+    // The player is told the truth when they come back, with where the record is.
+    Client ann(second.port());
+    ann.hello();
+    ann.send({{"type", "resume"}, {"room", code}, {"token", token}});
+    const json err = ann.expect("error");
+    CHECK(err["code"] == "room_lost");
+    CHECK(err["ref"] == "resume");
+    const std::string told = err["message"];
+    CHECK(told.find("was lost when the server restarted") != std::string::npos);
+    const auto at = told.find("/records/");
+    REQUIRE(at != std::string::npos);
+    std::string path = told.substr(at);
+    path = path.substr(0, path.find_first_of(". "));
+    // Its record: every throw Ann saw but the damaged last one, ended as abandoned, and it verifies.
+    const auto [status, text] = http_get(second.port(), path);
+    REQUIRE(status == 200);
+    const GameRecord record = parse_record(text);
+    CHECK(record.result.status == GameStatus::abandoned);
+    const VerifyReport report = verify(record);
+    INFO(report.failure);
+    CHECK(report.ok);
+    std::vector<int> recorded;
+    for (const auto& d : record.draws)
+        if (d.purpose == DrawPurpose::throw_) recorded.push_back(static_cast<int>(d.value) + 1);
+    REQUIRE(faces.size() >= 2);
+    CHECK(recorded.size() == faces.size() - 1);
+    CHECK(std::equal(recorded.begin(), recorded.end(), faces.begin()));
+    // Counted, and the room is gone from the journal (the next start does not try again).
+    const auto [mstatus, metrics] = http_get(second.port(), "/metrics");
+    CHECK(metrics.find("spookludo_rooms_lost_total 1") != std::string::npos);
+    Client bea(second.port());
+    bea.hello();
+    bea.send({{"type", "join_room"}, {"room", code}, {"name", "Bea"}});
+    CHECK(bea.expect("error")["code"] == "room_lost");
+}

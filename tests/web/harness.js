@@ -83,7 +83,7 @@ export async function startServer(extra = [], { ca } = {}) {
   // The records are also exported as files (--export-records), which the tests verify.
   const argv = [SERVER, ...(extra.includes('--port') ? [] : ['--port', '0']), '--bind', '127.0.0.1', '--data-dir', path.join(dir, 'data'),
     '--export-records', path.join(dir, 'records'), ...(extra.includes('--pace-ms') ? [] : ['--pace-ms', '0']), '--log-level', 'info', ...extra];
-  const server = new Child('server', argv, dir);
+  let server = new Child('server', argv, dir);
   const m = await server.waitFor(/listening on 127\.0\.0\.1:(\d+)/);
   const port = Number(m[1]);
   const base = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
@@ -100,6 +100,19 @@ export async function startServer(extra = [], { ca } = {}) {
       const v = new Child(`verify-${Date.now()}`, [CLIENT, 'verify', target], dir);
       const code = await v.wait(30000);
       return { code, out: v.out };
+    },
+    // Stops the server (SIGTERM), runs `between(dataDir)`, and starts it again on the same port
+    // and data directory (its journal takes the rooms up again).
+    async restart(between = () => {}) {
+      server.kill('SIGTERM');
+      await server.wait(10000);
+      await between(path.join(dir, 'data'));
+      const again = argv.map((a) => a);
+      const at = again.indexOf('--port');
+      if (at >= 0) again[at + 1] = String(port);
+      server = new Child(`server-${Date.now()}`, again, dir);
+      s.server = server;
+      await server.waitFor(/listening on 127\.0\.0\.1:(\d+)/);
     },
     async stop() {
       server.kill('SIGTERM');

@@ -53,6 +53,7 @@ enum class ErrorCode : unsigned char {
     bad_name,          // a name the server would have to change (the message says why: name_problem)
     paused,            // a choice while the game is paused: the decision stays open, its time kept
     unavailable,       // the server cannot save the room now (its journal: a full disk, ...): try again later
+    room_lost,         // the room could not be taken up again after the server's restart (the message says what is kept)
 };
 std::string_view to_string(ErrorCode code) noexcept;
 

@@ -1,0 +1,370 @@
+// A room taken up from the journal after every step is the live room.
+//
+// The real room (server/room.cpp), the real journal (SQLite) and its writer, in this process on an
+// io_context the test runs a handler at a time. Players are peers the test plays: they answer
+// their decisions at random, let some time out, drop and come back, leave; the host pauses,
+// resumes and kicks; server bots of every policy fill the other seats. After every handler that
+// leaves the room changed and all of it written, the test reads the journal as it stands, takes a
+// second room up from it (Room::restore, as a start does) and compares the two (Room::inspect):
+// the snapshot everyone sees, positions, whose turn, the dice commitment and the next die, the
+// record so far, each seat's occupant, bot, policy, kick and token, the open decisions (id,
+// options) and what every policy would choose for each of them.
+//
+// What a restore changes by design is left out of the comparison (Room::inspect does not show it):
+// the pause (a restored game waits for its players), presence and connections (nobody is
+// connected after a start), and every clock (a decision's time left, the automatic start).
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include "config.h"
+#include "journal.h"
+#include "peer.h"
+#include "room.h"
+#include "services.h"
+
+namespace spookludo::testing {
+namespace {
+
+namespace net = boost::asio;
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+class TestPeer final : public server::Peer {
+public:
+    TestPeer(std::uint64_t id, std::string address) : id_(id), address_(std::move(address)) {}
+    std::uint64_t id() const noexcept override { return id_; }
+    const std::string& address() const noexcept override { return address_; }
+    using Peer::send;
+    void send(std::shared_ptr<const std::string> text) override {
+        if (!closed_) inbox.push_back(json::parse(*text));
+    }
+    void detach(const server::Room&, std::uint64_t) override {}
+    void strike() override {}
+    void grant_answer() override {}
+    void close() override { closed_ = true; }
+    void post(std::function<bool()> fn) override { (void)fn(); }
+
+    std::deque<json> inbox;
+    bool closed() const { return closed_; }
+
+private:
+    std::uint64_t id_;
+    std::string address_;
+    bool closed_ = false;
+};
+
+// One game's cast and script.
+struct Party {
+    GameOptions options;
+    bool hints = false;
+    int humans = 2;                       // the host, and a guest when 2
+    std::vector<PolicyKind> bots;         // the other seats
+    std::uint32_t seed = 1;               // the players' and the script's randomness
+    std::string label() const {
+        json o = options;
+        std::string bots_text;
+        for (auto p : bots) bots_text += std::string(to_string(p)) + " ";
+        return o.dump() + (hints ? " hints" : "") + " humans " + std::to_string(humans) + " bots " + bots_text +
+               "seed " + std::to_string(seed);
+    }
+};
+
+struct Human {
+    std::shared_ptr<TestPeer> peer;
+    int seat = -1;
+    std::string token;
+    std::uint64_t entries = 0;
+    bool connected = true;
+    bool gone = false;  // left or kicked: the script is done with it
+};
+
+class Table {
+public:
+    explicit Table(const Party& party) : party_(party), rng_(party.seed) {
+        server::Config c;
+        c.threads = 1;
+        c.pace_ms = 1;
+        c.decision_ms = 60;
+        c.seed_wait_ms = 100;
+        c.reconnect_ms = 400;
+        c.drop_grace_ms = 30;
+        c.max_messages_per_second = 100000;
+        static int counter = 0;
+        c.data_dir = (std::filesystem::temp_directory_path() /
+                      ("spookludo-restore-" + std::to_string(::getpid()) + "-" + std::to_string(counter++)))
+                         .string();
+        spdlog::set_level(spdlog::level::err);
+        services_ = std::make_unique<server::Services>(c);
+        protocol::RoomSettings settings;
+        settings.decision_ms = c.decision_ms;
+        settings.pace_ms = c.pace_ms;
+        settings.hints = party.hints;
+        room_ = server::Room::make(io_, *services_, "RSTRE", party.options, settings);
+    }
+
+    ~Table() {
+        room_.reset();
+        const auto dir = services_->config.data_dir;
+        services_.reset();
+        std::error_code ec;
+        std::filesystem::remove_all(dir, ec);
+    }
+
+    // Plays the party to its game's end, checking a restore after every written step.
+    void play() {
+        humans_.resize(static_cast<std::size_t>(party_.humans));
+        for (auto& h : humans_) h.peer = fresh_peer();
+        deliver(humans_[0], protocol::CreateRoom{party_.options, "Host", std::nullopt});
+        if (party_.humans > 1) deliver(humans_[1], protocol::JoinRoom{"RSTRE", "Guest"});
+        for (auto p : party_.bots) deliver(humans_[0], protocol::AddBot{p});
+        deliver(humans_[0], protocol::Start{});
+        auto guard = net::make_work_guard(io_);
+        int idle = 0;
+        for (int handlers = 0; !over_; ++handlers) {
+            REQUIRE_MESSAGE(handlers < 200000, "the game does not end");
+            if (io_.run_one_for(100ms) == 0) {
+                REQUIRE_MESSAGE(++idle < 100, "the room stands still");
+            } else {
+                idle = 0;
+            }
+            play_humans();
+            script();
+            check_restore();
+        }
+        CHECK(restores_ > 10);
+        MESSAGE(party_.label() << ": " << restores_ << " restores compared, up to " << most_events_ << " journal events");
+    }
+
+private:
+    std::shared_ptr<TestPeer> fresh_peer() { return std::make_shared<TestPeer>(++peer_ids_, "127.0.0.1"); }
+
+    void deliver(Human& h, protocol::ClientMessage m) { room_->deliver(h.peer, std::move(m), ++h.entries); }
+
+    // Every human reads what came and answers: a client seed when asked (not always), a decision
+    // (a random legal option; now and then none: it times out).
+    void play_humans() {
+        for (std::size_t i = 0; i < humans_.size(); ++i) {
+            Human& h = humans_[i];
+            while (!h.peer->inbox.empty()) {
+                json m = std::move(h.peer->inbox.front());
+                h.peer->inbox.pop_front();
+                const std::string type = m.value("type", "");
+                if (type == "joined" && m.contains("token")) {
+                    h.seat = m.at("seat").get<int>();
+                    h.token = m.at("token").get<std::string>();
+                } else if (type == "commitment" && !h.gone && h.connected) {
+                    if (chance(0.85)) deliver(h, protocol::SubmitClientSeed{"seed of " + std::to_string(i) + " " +
+                                                                           std::to_string(rng_())});
+                } else if (type == "decision" && !h.gone && h.connected && m.at("seat") == h.seat) {
+                    ++decisions_;
+                    if (chance(0.1)) continue;  // it times out: the server moves for the player
+                    const auto& options = m.at("options");
+                    REQUIRE(!options.empty());
+                    const auto& o = options[static_cast<std::size_t>(pick(options.size()))];
+                    deliver(h, protocol::Choose{m.at("decision").get<std::string>(), o.at("piece").get<int>()});
+                } else if (type == "game_over") {
+                    if (i == 0) over_ = true;
+                }
+            }
+        }
+    }
+
+    // The script: after so many decisions, the host pauses (and resumes a while later), the guest
+    // drops (and comes back with its token, or not), is kicked, or leaves.
+    void script() {
+        if (paused_for_ > 0 && --paused_for_ == 0) deliver(humans_[0], protocol::Unpause{});
+        if (decisions_ == last_scripted_ || decisions_ % 7 != 3) return;
+        last_scripted_ = decisions_;
+        const double r = uniform();
+        if (r < 0.25 && paused_for_ == 0) {
+            deliver(humans_[0], protocol::Pause{});
+            paused_for_ = 2 + static_cast<int>(pick(6));
+            return;
+        }
+        if (humans_.size() < 2) return;
+        Human& g = humans_[1];
+        if (g.gone) return;
+        if (g.connected && r < 0.55) {
+            room_->disconnected(g.peer);  // the guest's connection drops
+            g.connected = false;
+        } else if (!g.connected && r < 0.8) {
+            g.peer = fresh_peer();  // back with its token
+            g.connected = true;
+            deliver(g, protocol::Resume{"RSTRE", g.token});
+        } else if (g.connected && r < 0.86 && kicks_left_ > 0) {
+            --kicks_left_;
+            deliver(humans_[0], protocol::Kick{g.seat});
+            g.gone = true;
+        } else if (g.connected && r < 0.9) {
+            deliver(g, protocol::Leave{});
+            g.gone = true;
+        }
+    }
+
+    // When the room has written everything and shows something new: take a room up from the
+    // journal as it stands and compare.
+    void check_restore() {
+        const std::string live_text = room_->inspect();
+        json live = json::parse(live_text);
+        if (!live.at("written").get<bool>()) return;
+        live.erase("written");
+        const std::string now = live.dump();
+        if (now == last_compared_) return;
+        last_compared_ = now;
+        const auto saved = services_->journal->load();
+        const server::SavedRoom* mine = nullptr;
+        for (const auto& r : saved)
+            if (r.code == "RSTRE") mine = &r;
+        if (!mine) {
+            // A room that closed is not taken up: that is only right when it is closed.
+            FAIL("the journal has no room RSTRE while it is open: " << now);
+        }
+        events_ = mine->events.size();
+        most_events_ = std::max(most_events_, events_);
+        net::io_context io;
+        std::shared_ptr<server::Room> back;
+        try {
+            back = server::Room::restore(io, *services_, *mine);
+        } catch (const std::exception& e) {
+            FAIL_CHECK(party_.label() << ": the room cannot be taken up after " << events_ << " events: " << std::string(e.what()));
+            over_ = true;
+            return;
+        }
+        json restored = json::parse(back->inspect());
+        restored.erase("written");
+        back.reset();
+        ++restores_;
+        if (restored != live) {
+            FAIL_CHECK(party_.label() << ": taken up after " << events_ << " events, the room differs from the live one:\n"
+                                      << json::diff(live, restored).dump() << "\nlive: " << now);
+            over_ = true;
+        }
+    }
+
+    bool chance(double p) { return uniform() < p; }
+    double uniform() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
+    std::size_t pick(std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng_); }
+
+    Party party_;
+    std::mt19937 rng_;
+    net::io_context io_;  // before the services and the room: they go first
+    std::unique_ptr<server::Services> services_;
+    std::shared_ptr<server::Room> room_;
+    std::vector<Human> humans_;
+    std::uint64_t peer_ids_ = 0;
+    bool over_ = false;
+    int decisions_ = 0, last_scripted_ = -1, paused_for_ = 0, kicks_left_ = 1;
+    int restores_ = 0;
+    std::size_t events_ = 0, most_events_ = 0;
+    std::string last_compared_;
+};
+
+// How many parties of each option set: SPOOKLUDO_RESTORE_SWEEP=N plays N seeds of each (a longer
+// sweep); the suite plays one.
+int sweep() {
+    const char* n = std::getenv("SPOOKLUDO_RESTORE_SWEEP");
+    return n ? std::max(1, std::atoi(n)) : 1;
+}
+
+void play_all(const std::vector<Party>& parties) {
+    for (int s = 0; s < sweep(); ++s)
+        for (Party p : parties) {
+            p.seed += static_cast<std::uint32_t>(1000 * s);
+            CAPTURE(p.label());
+            Table table(p);
+            table.play();
+        }
+}
+
+GameOptions spook(int players, int pieces, bool balanced, bool play_on) {
+    GameOptions o = GameOptions::spook_game(players, pieces);
+    o.spook.balanced_boards = balanced;
+    o.play_on = play_on;
+    return o;
+}
+
+GameOptions ludo(int players, int arm, LudoEntry entry, bool three_sixes, bool play_on) {
+    GameOptions o = GameOptions::ludo_game(players, arm);
+    o.ludo.entry = entry;
+    o.ludo.three_sixes = three_sixes;
+    o.play_on = play_on;
+    return o;
+}
+
+constexpr auto R = PolicyKind::random;
+constexpr auto G = PolicyKind::greedy;
+constexpr auto B = PolicyKind::best;
+
+// The casts, in turn: a host alone with the server's best, greedy and random bots (the party
+// that lost its games), a host and a guest with bots, two people and no bot.
+std::vector<Party> casts(GameOptions o, bool hints, std::uint32_t seed) {
+    const int n = o.players;
+    std::vector<std::vector<PolicyKind>> bots = {{B, G, R}, {R, G, B}, {G, R, B}, {}};
+    std::vector<Party> out;
+    const std::size_t which = seed % bots.size();
+    Party p{o, hints, which == 3 ? 2 : 1 + static_cast<int>(which % 2), {}, seed};
+    const auto& b = bots[which];
+    for (int i = p.humans; i < n; ++i) p.bots.push_back(b.empty() ? R : b[static_cast<std::size_t>(i - p.humans) % b.size()]);
+    out.push_back(p);
+    return out;
+}
+
+// Under the sanitizers every other option set: each option's every value is still played.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr int kEvery = 2;
+#else
+constexpr int kEvery = 1;
+#endif
+
+}  // namespace
+
+TEST_CASE("journal: a Ludo room taken up from the journal after every step is the live room (server bots of every "
+          "policy, players who choose, time out, drop, come back, leave or are kicked, pauses; every option set)") {
+    std::vector<Party> parties;
+    int i = 0;
+    for (int arm : {8, 6})
+        for (LudoEntry entry : {LudoEntry::text, LudoEntry::start_square})
+            for (bool three_sixes : {false, true})
+                for (bool play_on : {false, true}) {
+                    if (i++ % kEvery) continue;
+                    // Four seats mostly (every policy at the table), two and three now and then.
+                    const int players = i % 4 == 3 ? 2 + i % 2 : 4;
+                    for (auto& p : casts(ludo(players, arm, entry, three_sixes, play_on), i % 2 == 0,
+                                         static_cast<std::uint32_t>(100 + i)))
+                        parties.push_back(p);
+                }
+    play_all(parties);
+}
+
+TEST_CASE("journal: a Spook room taken up from the journal after every step is the live room (server bots of every "
+          "policy, players who choose, time out, drop, come back, leave or are kicked, pauses; every option set)") {
+    std::vector<Party> parties;
+    int i = 0;
+    for (int pieces : {1, 2, 3})
+        for (bool balanced : {true, false})
+            for (bool play_on : {false, true})
+                for (bool hints : {false, true}) {
+                    if (i++ % kEvery) continue;
+                    const int players = 2 + i % 4;  // 2 to 5
+                    for (auto& p : casts(spook(players, pieces, balanced, play_on), hints, static_cast<std::uint32_t>(200 + i)))
+                        parties.push_back(p);
+                }
+    play_all(parties);
+}
+
+}  // namespace spookludo::testing
