@@ -93,12 +93,15 @@ KINDS = [
                     "--decision-ms", "1000", "--policy", "random"]),
     # One player connection (the host) and the server's own bots in the other seats: the rooms a
     # host fills from the lobby (b, g, r). Their moves are the server's, made again on a replay.
+    # (Ludo's games are long: these rooms step every 20 ms, so that many of them end and start
+    # again between the stops.)
     ("ludo-server-best", ["--create", "ludo", "--players", "4", "--count", "1", "--fill-after", "0",
-                          "--policy", "best"]),
+                          "--policy", "best", "--pace-ms", "20"]),
     ("ludo-server-greedy", ["--create", "ludo", "--players", "3", "--count", "1", "--fill-after", "0",
-                            "--policy", "greedy", "--arm", "6", "--entry", "start_square", "--three-sixes"]),
+                            "--policy", "greedy", "--arm", "6", "--entry", "start_square", "--three-sixes",
+                            "--pace-ms", "20"]),
     ("ludo-server-random", ["--create", "ludo", "--players", "4", "--count", "1", "--fill-after", "0",
-                            "--policy", "random", "--arm", "6", "--play-on"]),
+                            "--policy", "random", "--arm", "6", "--play-on", "--pace-ms", "20"]),
     ("spook-server-random", ["--create", "spook", "--players", "4", "--count", "1", "--fill-after", "0",
                              "--policy", "random", "--pieces", "3"]),
     ("spook-server-greedy", ["--create", "spook", "--players", "3", "--count", "1", "--fill-after", "0",
