@@ -66,7 +66,7 @@ def run(config, mode, index):
     os.makedirs(d)
     nodes = 1 if config == "alone" else int(config.split()[0])
     limits = ["--max-rooms", "2000", "--max-connections", "5000", "--max-connections-per-address", "5000",
-              "--records-kept", "100", "--threads", "1", "--log-level", "warn"]
+              "--max-rooms-per-address", "0", "--records-kept", "100", "--threads", "1", "--log-level", "warn"]
     try:
         if config != "alone":
             rport = free_port()

@@ -24,6 +24,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -688,7 +689,10 @@ int main(int argc, char** argv) {
         "Against a running server: --url ws://127.0.0.1:7777 --pid PID (the pid for CPU and memory), or\n"
         "--url wss://HOST:PORT --ca-file CA.pem for a TLS server whose certificate is not publicly trusted.\n"
         "The server needs limits above the load: --spawn passes --max-rooms, --max-connections and\n"
-        "--max-connections-per-address to match.\n"
+        "--max-connections-per-address to match, and lifts the bound on rooms per address (every room is\n"
+        "created from 127.0.0.1) with SPOOKLUDO_MAX_ROOMS_PER_ADDRESS=0 in the server's environment (a\n"
+        "server from before that bound ignores it). A server started elsewhere for --url needs the same\n"
+        "(--max-rooms-per-address 0, or that variable): by default one address holds at most 10 rooms.\n"
         "Exit status: 0 measured and reported; 1 stopped before the measured window ended; 2 a usage error\n"
         "(an unknown option, a bad value, neither or both of --url and --spawn) or the load could not run.");
     app.add_option("--url", a.url,
@@ -750,6 +754,10 @@ int main(int argc, char** argv) {
         }
         std::istringstream extra(a.server_args);
         for (std::string s; extra >> s;) args.push_back(s);
+        // Every room comes from this machine's one address: no bound on rooms per address. Said in
+        // the environment the server inherits, not as a flag, so that an older server (an A B
+        // comparison) still starts; --server-args may still give the flag, which wins.
+        ::setenv("SPOOKLUDO_MAX_ROOMS_PER_ADDRESS", "0", 1);
         child = ::fork();
         if (child == 0) {
             // The server's own output would mix with the report (--json).

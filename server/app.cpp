@@ -160,6 +160,11 @@ int run_app(int argc, char** argv) {
         ->envname("SPOOKLUDO_SEED_WAIT_MS")->capture_default_str()->check(CLI::Range(0, 120000));
     app.add_option("--max-rooms", cfg.max_rooms, "Rooms on the server at most")->envname("SPOOKLUDO_MAX_ROOMS")
         ->capture_default_str()->check(positive_number());
+    app.add_option("--max-rooms-per-address", cfg.max_rooms_per_address,
+                   "Rooms one address may hold open at once (0: no bound): a room counts against the address that "
+                   "created it until it closes, a lobby waiting for its dropped creator included; a create_room over "
+                   "it gets server_full. Per node in a cluster. Load tests from one machine: 0")
+        ->envname("SPOOKLUDO_MAX_ROOMS_PER_ADDRESS")->capture_default_str()->check(non_negative_number());
     app.add_option("--max-connections", cfg.max_connections,
                    "TCP connections at most (WebSocket, HTTP, or not yet upgraded; counted from accept)")
         ->envname("SPOOKLUDO_MAX_CONNECTIONS")->capture_default_str()->check(positive_number());

@@ -18,6 +18,9 @@ struct Config {
     int max_rooms = 1000;
     int max_connections = 5000;
     int max_connections_per_address = 64;
+    // Rooms one address may hold open at once (0: no bound): a room counts against the address
+    // that created it until it closes, a lobby whose creator dropped included (docs/security.md).
+    int max_rooms_per_address = 10;
     int max_spectators = 32;
     int records_kept = 1000;             // finished games with human players kept (database, export)
     int bot_records_kept = 200;          // finished bot-only games kept (database, export)

@@ -126,16 +126,34 @@ Inbox::Outcome Inbox::open_room(const std::shared_ptr<Peer>& self, const std::st
     const protocol::RoomSettings settings =
         create.settings.value_or(protocol::SettingsChange{})
             .applied_to(protocol::RoomSettings{services.config.decision_ms, services.config.pace_ms, false});
-    const auto make = [&](const std::string& c) { return Room::make(io_, services, c, create.options, settings); };
-    auto room = code ? services.registry.create_with(*code, make) : services.registry.create(make);
-    if (!room) {
+    const std::string& address = peer_.address();
+    const auto make = [&](const std::string& c) {
+        return Room::make(io_, services, c, create.options, settings, address);
+    };
+    auto created = code ? services.registry.create_with(*code, address, make) : services.registry.create(address, make);
+    if (!created) {
         if (code) services.cluster->release_code(*code);
+        if (created.address_holds > 0) return address_full(self, created.address_holds);
         return reject(self, ErrorCode::server_full,
                       "the server has its maximum of " + std::to_string(services.config.max_rooms) + " rooms",
                       "create_room");
     }
+    auto& room = created.room;
     spdlog::info("room {} created ({} for {})", room->code(), to_string(create.options.game), create.options.players);
     return enter(self, std::move(room), std::move(message));
+}
+
+Inbox::Outcome Inbox::address_full(const std::shared_ptr<Peer>& self, int holds) {
+    ++services_.metrics.rooms_refused_per_address;
+    const int bound = services_.registry.max_rooms_per_address();
+    spdlog::debug("connection {} from {}: create_room refused: the address holds {} rooms (--max-rooms-per-address {})",
+                  peer_.id(), peer_.address(), holds, bound);
+    return reject(self, ErrorCode::server_full,
+                  "your address holds " + std::to_string(holds) + " open rooms on this server, and one address may "
+                      "hold at most " + std::to_string(bound) +
+                      ": a room stays open until everyone has left it (a dropped player's seat keeps it open up to " +
+                      std::to_string(services_.config.reconnect_ms / 1000) + " s)",
+                  "create_room");
 }
 
 Inbox::Outcome Inbox::create_in_cluster(const std::shared_ptr<Peer>& self, protocol::ClientMessage&& message) {
@@ -150,6 +168,10 @@ Inbox::Outcome Inbox::create_in_cluster(const std::shared_ptr<Peer>& self, proto
         return reject(self, ErrorCode::server_full,
                       "the server has its maximum of " + std::to_string(services_.config.max_rooms) + " rooms",
                       "create_room");
+    // The bound on rooms per address is this node's: checked here before a code is claimed, and
+    // again when the room is made (open_room). A create_room sent on to another node counts there.
+    if (services_.registry.address_full(peer_.address()))
+        return address_full(self, services_.registry.held_by(peer_.address()));
     waiting_ = true;
     auto held = std::make_shared<protocol::ClientMessage>(std::move(message));
     cluster.claim_code([this, self, held](Cluster::NewRoom placed) {

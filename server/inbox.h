@@ -70,6 +70,8 @@ private:
     bool answered(const std::shared_ptr<Peer>& self, const std::function<Outcome()>& then);
     // create_room on this node, under a code the cluster gave (none: the registry makes one).
     Outcome open_room(const std::shared_ptr<Peer>& self, const std::string* code, protocol::ClientMessage&& message);
+    // A create_room refused: the connection's address holds `holds` rooms, its bound.
+    Outcome address_full(const std::shared_ptr<Peer>& self, int holds);
     // join_room, watch or resume of a room found here.
     Outcome into_room(const std::shared_ptr<Peer>& self, std::shared_ptr<Room> room, protocol::ClientMessage&& message);
 

@@ -132,12 +132,13 @@ public:
     using Held = std::pair<std::shared_ptr<Peer>, std::shared_ptr<const std::string>>;  // text nullptr: close
 
     RoomImpl(net::io_context& io, Services& services, std::string code, GameOptions options,
-             protocol::RoomSettings settings)
+             protocol::RoomSettings settings, std::string creator_address = {})
         : strand_(serial_executor(io, services.config.threads)),
           step_timer_(strand_),
           auto_start_timer_(strand_),
           services_(services),
           code_(std::move(code)),
+          creator_address_(std::move(creator_address)),
           options_(options),
           settings_(settings),
           created_ms_(now_ms()),
@@ -154,6 +155,7 @@ public:
                            const std::vector<ClientSeed>& client_seeds, std::size_t agreed, const std::string& why);
 
     const std::string& code() const noexcept override { return code_; }
+    const std::string& creator_address() const noexcept override { return creator_address_; }
 
     void deliver(std::shared_ptr<Peer> peer, protocol::ClientMessage message, std::uint64_t entry) override {
         net::post(strand_, [self = self(), peer = std::move(peer), message = std::move(message), entry]() mutable {
@@ -1479,7 +1481,7 @@ private:
         }
         json j = {{"options", options_},   {"settings", settings_},          {"host", host_},
                   {"seats", seats},        {"state", name_of(state_)},       {"owner", owner_},
-                  {"paused", paused_}};
+                  {"paused", paused_},     {"creator_address", creator_address_}};
         if (paused_) {
             j["paused_left_ms"] = std::chrono::duration_cast<std::chrono::milliseconds>(paused_left_).count();
             if (pause_reason_) j["pause_reason"] = name_of(*pause_reason_);
@@ -1757,6 +1759,9 @@ private:
     net::steady_timer auto_start_timer_;
     Services& services_;
     std::string code_;
+    // The address that created the room (the Registry counts the room against it); set before
+    // anyone else sees the room, never changed.
+    std::string creator_address_;
     GameOptions options_;
     protocol::RoomSettings settings_;
     std::vector<Seat> seats_;   // the room's seats, by number (ascending; gaps where a seat was removed)
@@ -1878,6 +1883,9 @@ void RoomImpl::take_up(const SavedRoom& saved) {
     host_ = st.at("host").get<int>();
     decision_counter_ = st.at("decisions").get<std::uint64_t>();
     owner_ = st.value("owner", std::string());
+    // A journal from before the creator's address was kept: the owner of its last game stands in
+    // for it (mostly the same address); a lobby that never had a game counts against no address.
+    creator_address_ = st.value("creator_address", owner_);
     if (auto it = st.find("auto_start_at_ms"); it != st.end()) auto_start_at_ = it->get<std::int64_t>();
     if (auto it = st.find("last_game"); it != st.end()) last_game_ = it->get<GameOver>();
     const auto now = Clock::now();
@@ -1930,6 +1938,7 @@ void RoomImpl::take_up(const SavedRoom& saved) {
         game_options_ = g.at("options").get<GameOptions>();
         players_ = g.at("players").get<std::vector<int>>();
         owner_ = g.value("owner", owner_);
+        if (!st.contains("creator_address")) creator_address_ = owner_;
         publication_ = Publication{ServerSeed::from_hex(g.at("seed").get<std::string>()),
                                    g.at("boards").get<std::vector<std::string>>()};
         for (int n : players_)
@@ -2042,9 +2051,9 @@ void room_lost(Services& services, const std::string& code, const RoomLost& lost
 }
 
 std::shared_ptr<Room> Room::make(net::io_context& io, Services& services, std::string code, GameOptions options,
-                                 protocol::RoomSettings settings) {
+                                 protocol::RoomSettings settings, std::string creator_address) {
     ++services.metrics.rooms;
-    return std::make_shared<RoomImpl>(io, services, std::move(code), options, settings);
+    return std::make_shared<RoomImpl>(io, services, std::move(code), options, settings, std::move(creator_address));
 }
 
 std::size_t resume_rooms(net::io_context& io, Services& services) {

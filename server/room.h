@@ -33,14 +33,21 @@ public:
 
 class Room : public std::enable_shared_from_this<Room> {
 public:
+    // `creator_address`: the address of the connection that creates it (the Registry counts the
+    // room against it; empty: none).
     static std::shared_ptr<Room> make(boost::asio::io_context& io, Services& services, std::string code,
-                                      GameOptions options, protocol::RoomSettings settings);
+                                      GameOptions options, protocol::RoomSettings settings,
+                                      std::string creator_address);
     // A room the journal held when the server stopped, taken up again (throws RoomLost when its
     // journal cannot be read back). Its players find it paused until they are back (or the reconnect
     // window ends); its bots just go on.
     static std::shared_ptr<Room> restore(boost::asio::io_context& io, Services& services, const SavedRoom& saved);
     virtual ~Room() = default;
     virtual const std::string& code() const noexcept = 0;
+    // The address that created the room, kept in the journal with it (a room taken up again from
+    // a journal of a server from before it was kept: its game's owner, or empty). Fixed for the
+    // life of the room, so any thread may read it.
+    virtual const std::string& creator_address() const noexcept = 0;
     // A message from a peer: create_room's creator, join_room, watch and resume arrive here too.
     // `entry` counts the peer's messages that entered a room, this one included (see
     // Peer::detach): the room hands the latest it has seen back when it lets the peer go.

@@ -2,6 +2,7 @@
 
 #include "cluster.h"
 #include "database.h"
+#include "room.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -82,6 +83,9 @@ std::string Metrics::prometheus_text() {
     gauge("spookludo_solves_refused_total",
           "Games with random boards refused because their address had asked for its solves of the minute.", "counter",
           solves_refused);
+    gauge("spookludo_rooms_refused_per_address_total",
+          "create_room refused because the address held its bound of open rooms (--max-rooms-per-address).",
+          "counter", rooms_refused_per_address);
     auto by_class = [&](const char* name, const char* help, const char* type, const std::atomic<long>* v) {
         o << "# HELP " << name << ' ' << help << "\n# TYPE " << name << ' ' << type << '\n' << name
           << "{class=\"human\"} " << v[0] << '\n' << name << "{class=\"bot_only\"} " << v[1] << '\n';
@@ -695,34 +699,70 @@ std::string Registry::fresh_code() {
 std::shared_ptr<Room> Registry::find(const std::string& code) {
     std::lock_guard lock(mutex_);
     auto it = rooms_.find(normalise_room_code(code));
-    return it == rooms_.end() ? nullptr : it->second;
+    return it == rooms_.end() ? nullptr : it->second.room;
+}
+
+int Registry::held_locked(const std::string& address) const {
+    const auto it = held_.find(address);
+    return it == held_.end() ? 0 : it->second;
+}
+
+bool Registry::over_address_bound(const std::string& address) const {
+    return max_rooms_per_address_ > 0 && !address.empty() && held_locked(address) >= max_rooms_per_address_;
+}
+
+void Registry::count(const std::string& address) {
+    if (!address.empty()) ++held_[address];
+}
+
+void Registry::uncount(const std::string& address) {
+    if (address.empty()) return;
+    if (auto it = held_.find(address); it != held_.end() && --it->second <= 0) held_.erase(it);
+}
+
+void Registry::erase(std::map<std::string, Entry>::iterator it) {
+    uncount(it->second.address);
+    rooms_.erase(it);
 }
 
 void Registry::adopt(const std::string& code, std::shared_ptr<Room> room) {
+    std::string address = room ? room->creator_address() : std::string();
     std::lock_guard lock(mutex_);
-    rooms_[code] = std::move(room);
+    if (auto it = rooms_.find(code); it != rooms_.end()) erase(it);  // the same room again (a cluster's)
+    count(address);
+    rooms_.emplace(code, Entry{std::move(room), std::move(address)});
 }
 
 void Registry::remove_if(const std::string& code, const Room* room) {
     std::lock_guard lock(mutex_);
-    if (auto it = rooms_.find(code); it != rooms_.end() && it->second.get() == room) rooms_.erase(it);
+    if (auto it = rooms_.find(code); it != rooms_.end() && it->second.room.get() == room) erase(it);
 }
 
 void Registry::remove(const std::string& code) {
     std::lock_guard lock(mutex_);
-    rooms_.erase(code);
+    if (auto it = rooms_.find(code); it != rooms_.end()) erase(it);
 }
 
 std::vector<std::shared_ptr<Room>> Registry::all() {
     std::lock_guard lock(mutex_);
     std::vector<std::shared_ptr<Room>> out;
-    for (auto& [code, room] : rooms_) out.push_back(room);
+    for (auto& [code, entry] : rooms_) out.push_back(entry.room);
     return out;
 }
 
 std::size_t Registry::size() {
     std::lock_guard lock(mutex_);
     return rooms_.size();
+}
+
+int Registry::held_by(const std::string& address) {
+    std::lock_guard lock(mutex_);
+    return held_locked(address);
+}
+
+bool Registry::address_full(const std::string& address) {
+    std::lock_guard lock(mutex_);
+    return over_address_bound(address);
 }
 
 namespace {
@@ -798,7 +838,7 @@ std::optional<std::string> LostRooms::find(const std::string& code) {
 Services::Services(const Config& c)
     : config(c),
       solutions({std::size_t(c.solution_cache_mb) << 20, c.solves_per_minute}, metrics),
-      registry(c.max_rooms),
+      registry(c.max_rooms, c.max_rooms_per_address),
       database([&] {
           std::filesystem::create_directories(c.data_dir);  // throws, saying why, when it cannot
           return std::make_unique<db::Database>(std::filesystem::path(c.data_dir) / "spookludo.db");

@@ -55,6 +55,7 @@ struct Metrics {
     std::atomic<long> solution_pinned_entries{0};
     std::atomic<long> solution_evictions{0};    // solutions evicted from the cache
     std::atomic<long> solves_refused{0};        // games refused because their address had solved enough
+    std::atomic<long> rooms_refused_per_address{0};  // create_room refused: the address held its bound of rooms
     // The finished games in the database (HistoryStore), by RecordClass.
     std::atomic<long> records_kept[2]{};
     std::atomic<long> records_evicted[2]{};  // removed by retention
@@ -230,7 +231,6 @@ private:
     std::map<std::string, Bucket> buckets_;  // by address; full buckets are dropped
 };
 
-// Rooms by code. Copies pointers under its lock; all I/O happens outside it.
 // Rooms that could not be taken up again from the journal (a restart, a cluster's take-over):
 // what their people are told when they come back with the code (`room_lost`). Bounded: the
 // newest 1,000, each for a day.
@@ -249,18 +249,35 @@ private:
     std::vector<Lost> lost_;  // oldest first
 };
 
+// Rooms by code. Copies pointers under its lock; all I/O happens outside it.
+//
+// Each room counts against the address that created it (its creator_address: the room knows it,
+// and the journal keeps it) from its creation until it is removed, that is until it closed and
+// the journal has its end, or the server stops: one address holds at most max_rooms_per_address
+// rooms (0: no bound), so that an address creating rooms and dropping them (each lobby waits
+// for its creator) cannot take every room of the server. A room of no known address counts
+// against nobody.
 class Registry {
 public:
-    explicit Registry(int max_rooms) : max_rooms_(max_rooms) {}
-    // A new unused code and a room made by `make(code)`; nullptr when the server is full.
+    Registry(int max_rooms, int max_rooms_per_address)
+        : max_rooms_(max_rooms), max_rooms_per_address_(max_rooms_per_address) {}
+    // What create() made, or why it made nothing.
+    struct Created {
+        std::shared_ptr<Room> room;  // nullptr: refused
+        // Refused because `address` holds its bound of rooms (how many it holds); else, refused
+        // because the server is full (or, create_with, the code is in use here).
+        int address_holds = 0;
+        explicit operator bool() const noexcept { return room != nullptr; }
+    };
+    // A new unused code and a room made by `make(code)`, counted against `address`.
     template <class Make>
-    std::shared_ptr<Room> create(Make&& make);
-    // The same under a code claimed elsewhere (a cluster's); nullptr when the server is full or
-    // the code is in use here.
+    Created create(const std::string& address, Make&& make);
+    // The same under a code claimed elsewhere (a cluster's).
     template <class Make>
-    std::shared_ptr<Room> create_with(const std::string& code, Make&& make);
+    Created create_with(const std::string& code, const std::string& address, Make&& make);
     std::shared_ptr<Room> find(const std::string& code);
-    // A room taken up again from the journal under its own code (before serving).
+    // A room taken up again from a journal under its own code (at start, or a cluster's room taken
+    // over): it counts against its creator_address, whatever the bound (it was within it when made).
     void adopt(const std::string& code, std::shared_ptr<Room> room);
     void remove(const std::string& code);
     // The same only while the code is still this room's (a room that stops may have been taken
@@ -268,12 +285,29 @@ public:
     void remove_if(const std::string& code, const Room* room);
     std::vector<std::shared_ptr<Room>> all();
     std::size_t size();
+    // The rooms `address` holds; and whether it holds its bound (a create from it is refused).
+    int held_by(const std::string& address);
+    bool address_full(const std::string& address);
+    int max_rooms_per_address() const noexcept { return max_rooms_per_address_; }
 
 private:
-    std::string fresh_code();  // under the lock
+    struct Entry {
+        std::shared_ptr<Room> room;
+        std::string address;  // the address it counts against (empty: none)
+    };
+    // Under the lock.
+    std::string fresh_code();
+    int held_locked(const std::string& address) const;
+    bool over_address_bound(const std::string& address) const;
+    void count(const std::string& address);
+    void uncount(const std::string& address);
+    void erase(std::map<std::string, Entry>::iterator it);
+
     int max_rooms_;
+    int max_rooms_per_address_;
     std::mutex mutex_;
-    std::map<std::string, std::shared_ptr<Room>> rooms_;
+    std::map<std::string, Entry> rooms_;
+    std::map<std::string, int> held_;  // rooms by address, for the addresses that hold some
     std::uint64_t counter_ = 0;
 };
 
@@ -345,22 +379,26 @@ std::string normalise_room_code(std::string_view code);  // upper case, trimmed
 std::string random_room_code();
 
 template <class Make>
-std::shared_ptr<Room> Registry::create(Make&& make) {
+Registry::Created Registry::create(const std::string& address, Make&& make) {
     std::lock_guard lock(mutex_);
-    if (static_cast<int>(rooms_.size()) >= max_rooms_) return nullptr;
+    if (static_cast<int>(rooms_.size()) >= max_rooms_) return {};
+    if (over_address_bound(address)) return {nullptr, held_locked(address)};
     std::string code = fresh_code();
     auto room = make(code);
-    rooms_.emplace(code, room);
-    return room;
+    rooms_.emplace(code, Entry{room, address});
+    count(address);
+    return {std::move(room)};
 }
 
 template <class Make>
-std::shared_ptr<Room> Registry::create_with(const std::string& code, Make&& make) {
+Registry::Created Registry::create_with(const std::string& code, const std::string& address, Make&& make) {
     std::lock_guard lock(mutex_);
-    if (static_cast<int>(rooms_.size()) >= max_rooms_ || rooms_.count(code)) return nullptr;
+    if (static_cast<int>(rooms_.size()) >= max_rooms_ || rooms_.count(code)) return {};
+    if (over_address_bound(address)) return {nullptr, held_locked(address)};
     auto room = make(code);
-    rooms_.emplace(code, room);
-    return room;
+    rooms_.emplace(code, Entry{room, address});
+    count(address);
+    return {std::move(room)};
 }
 
 }  // namespace spookludo::server

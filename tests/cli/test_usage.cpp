@@ -94,6 +94,8 @@ TEST_CASE("usage errors: spookludo-server exits 2 naming the problem, and --heal
     check_usage_error({kServer, "--bogus"}, "spookludo-server", "--bogus");
     check_usage_error({kServer, "--threads", "0"}, "spookludo-server", "--threads");
     check_usage_error({kServer, "--max-rooms", "many"}, "spookludo-server", "--max-rooms: must be a number above 0 (got \"many\")");
+    check_usage_error({kServer, "--max-rooms-per-address", "-1"}, "spookludo-server",
+                      "--max-rooms-per-address: must be a number of 0 or more (got -1)");
     check_usage_error({kServer, "--port"}, "spookludo-server", "--port");
     check_usage_error({kServer, "--log-level", "loud"}, "spookludo-server", "loud");
     check_usage_error({kServer, "--allow-origin", "party.example"}, "spookludo-server", "not an origin: party.example");

@@ -122,7 +122,9 @@ class Node:
         self.proc = subprocess.Popen(
             [SERVER, "--bind", "127.0.0.1", "--port", str(self.port), "--data-dir", os.path.join(work, self.id),
              "--cluster", redis.url, "--node-id", self.id, "--public-url", self.http, "--pace-ms", "300",
-             "--decision-ms", "3000", "--reconnect-ms", "60000", "--log-level", "info"],
+             "--decision-ms", "3000", "--reconnect-ms", "60000", "--log-level", "info",
+             # Every room here comes from 127.0.0.1: 30 parties, not one household.
+             "--max-rooms-per-address", "0"],
             stdout=open(self.log, "a"), stderr=subprocess.STDOUT)
         wait_for(lambda: http_get(self.http + "/healthz")[0] == 200, 20, "node %s did not start" % self.id)
 

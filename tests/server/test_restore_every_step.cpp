@@ -114,7 +114,7 @@ public:
         settings.decision_ms = c.decision_ms;
         settings.pace_ms = c.pace_ms;
         settings.hints = party.hints;
-        room_ = server::Room::make(io_, *services_, "RSTRE", party.options, settings);
+        room_ = server::Room::make(io_, *services_, "RSTRE", party.options, settings, "127.0.0.1");
     }
 
     ~Table() {

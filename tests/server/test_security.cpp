@@ -2,6 +2,7 @@
 // loopback, and what the server must do instead (each case failed before its fix).
 #include <doctest/doctest.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -250,4 +251,141 @@ TEST_CASE("security: HEAD of a record answers the record's headers and length wi
     CHECK(answer.rfind("HTTP/1.1 200", 0) == 0);
     CHECK(answer.find("Content-Length: " + std::to_string(body.size())) != std::string::npos);
     CHECK(answer.size() == end + 4);  // nothing after the headers
+}
+
+// ---- Rooms one address holds open (--max-rooms-per-address) ------------------------------------
+namespace {
+
+// These servers keep a dropped creator's lobby open for a minute (as the default two do), with at
+// most `per_address` rooms open for one address and `max_rooms` in all.
+server::Config rooms_bound(int per_address, int max_rooms, int reconnect_ms = 60000) {
+    auto c = TestServer::fast_config();
+    c.reconnect_ms = reconnect_ms;
+    c.max_rooms = max_rooms;
+    c.max_rooms_per_address = per_address;
+    return c;
+}
+
+// Says hello and asks for a room: the `joined` or the `error` that answers.
+json ask_for_room(Client& c) {
+    c.hello();
+    c.send({{"type", "create_room"}, {"options", spook_options(2)}, {"name", "Ann"}});
+    return next_of(c, [](const json& m) { return m["type"] == "joined" || m["type"] == "error"; }, "joined or error");
+}
+
+json resume_seat(Client& c, const std::string& room, const std::string& token) {
+    c.hello();
+    c.send({{"type", "resume"}, {"room", room}, {"token", token}});
+    return next_of(c, [](const json& m) { return m["type"] == "joined" || m["type"] == "error"; }, "joined or error");
+}
+
+// A closed room's place is given back once the journal has its end (a moment after the last
+// person left): asks from a new connection every 20 ms until a room is made (that connection,
+// seated) or 5 s pass (nullptr).
+std::unique_ptr<Client> room_once_free(std::uint16_t port) {
+    const auto deadline = Clock::now() + 5s;
+    for (;;) {
+        auto c = std::make_unique<Client>(port);
+        if (ask_for_room(*c)["type"] == "joined") return c;
+        if (Clock::now() > deadline) return nullptr;
+        std::this_thread::sleep_for(20ms);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("security: one address that creates rooms and drops them is refused at its bound of open rooms, and another address still creates one [server][security]") {
+    TestServer server(rooms_bound(3, 6));
+    // Each creator drops at once: its lobby waits for it (the reconnect window).
+    int made = 0;
+    json refusal = json::object();
+    for (int i = 0; i < 6 && refusal.empty(); ++i) {
+        Client c(server.port());
+        const json answer = ask_for_room(c);
+        if (answer["type"] == "joined") ++made;
+        else refusal = answer;
+    }
+    CHECK(made == 3);
+    CHECK(refusal.value("code", "") == "server_full");
+    CHECK(refusal.value("ref", "") == "create_room");
+    const std::string text = refusal.value("message", "");
+    CHECK_MESSAGE(text.find("holds 3 open rooms") != std::string::npos, text);
+    // Its rooms stay (their creators may come back); another address still gets a room.
+    Client other(server.port(), "/ws", "127.0.0.2");
+    const json answer = ask_for_room(other);
+    CHECK(answer["type"] == "joined");
+    CHECK_MESSAGE(answer.value("code", "") == "", answer.dump());
+    CHECK(metric_becomes(server.port(), "spookludo_rooms", made + 1));
+}
+
+TEST_CASE("security: a host whose address holds its bound of rooms takes its dropped room back with its token [server][security]") {
+    TestServer server(rooms_bound(2, 100));
+    std::string code, token;
+    {
+        Client ann(server.port());
+        const json joined = ask_for_room(ann);
+        REQUIRE(joined["type"] == "joined");
+        code = joined["room"];
+        token = joined["token"];
+    }  // Ann's client is lost
+    Client ben(server.port());
+    REQUIRE(ask_for_room(ben)["type"] == "joined");
+    Client cy(server.port());
+    CHECK(ask_for_room(cy).value("code", "") == "server_full");  // the address holds its 2 rooms
+    // The same command again, from the same address: Ann's seat, her room, still its host.
+    Client back(server.port());
+    const json joined = resume_seat(back, code, token);
+    REQUIRE_MESSAGE(joined["type"] == "joined", joined.dump());
+    CHECK(joined["room"] == code);
+    CHECK(joined["seat"] == 0);
+    CHECK(joined["host"] == true);
+    room_where(back, [](const json& r) { return r["seats"][0].value("connected", false); }, "Ann connected again");
+    CHECK(metric(server.port(), "spookludo_rooms") == 2);
+}
+
+TEST_CASE("security: a room that closes no longer counts against the address that created it [server][security]") {
+    TestServer server(rooms_bound(2, 100, 500));
+    Client ann(server.port());
+    REQUIRE(ask_for_room(ann)["type"] == "joined");
+    Client ben(server.port());
+    REQUIRE(ask_for_room(ben)["type"] == "joined");
+    {
+        Client cy(server.port());
+        CHECK(ask_for_room(cy).value("code", "") == "server_full");
+    }
+    // Ann leaves: her room closes, and the address may open another.
+    ann.send({{"type", "leave"}});
+    auto dan = room_once_free(server.port());
+    CHECK(dan);
+    // Ben's client is lost and does not come back within the window: that lobby closes too.
+    ben.close();
+    auto eve = room_once_free(server.port());
+    CHECK(eve);
+    CHECK(metric_becomes(server.port(), "spookludo_rooms", 2));
+}
+
+TEST_CASE("security: rooms taken up again after a restart count against the address that created them [server][security][journal]") {
+    const auto config = rooms_bound(2, 100);
+    std::string code, token;
+    {
+        TestServer before(config);
+        before.keep_data_dir();
+        Client ann(before.port());
+        const json joined = ask_for_room(ann);
+        REQUIRE(joined["type"] == "joined");
+        code = joined["room"];
+        token = joined["token"];
+        Client ben(before.port());
+        REQUIRE(ask_for_room(ben)["type"] == "joined");
+        before.shutdown();  // the rooms are saved for the next start
+    }
+    TestServer after(config);
+    REQUIRE(metric(after.port(), "spookludo_rooms") == 2);
+    Client cy(after.port());
+    CHECK(ask_for_room(cy).value("code", "") == "server_full");
+    Client other(after.port(), "/ws", "127.0.0.2");
+    CHECK(ask_for_room(other)["type"] == "joined");
+    Client back(after.port());
+    const json joined = resume_seat(back, code, token);
+    CHECK_MESSAGE(joined["type"] == "joined", joined.dump());
 }
