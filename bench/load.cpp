@@ -688,7 +688,7 @@ int main(int argc, char** argv) {
         "Against a running server: --url ws://127.0.0.1:7777 --pid PID (the pid for CPU and memory), or\n"
         "--url wss://HOST:PORT --ca-file CA.pem for a TLS server whose certificate is not publicly trusted.\n"
         "The server needs limits above the load: --spawn passes --max-rooms, --max-connections and\n"
-        "--max-connections-per-address to match.\n"
+        "--max-connections-per-address to match (and, with --tls, --tls-handshakes-per-second 0).\n"
         "Exit status: 0 measured and reported; 1 stopped before the measured window ended; 2 a usage error\n"
         "(an unknown option, a bad value, neither or both of --url and --spawn) or the load could not run.");
     app.add_option("--url", a.url,
@@ -745,7 +745,9 @@ int main(int argc, char** argv) {
             std::filesystem::create_directories(dir);
             a.ca_file = dir + "/cert.pem";
             make_loopback_certificate(a.ca_file, dir + "/key.pem");
-            for (const std::string& s : {std::string("--tls-cert"), a.ca_file, std::string("--tls-key"), dir + "/key.pem"})
+            // Every client connects from 127.0.0.1: no limit on its handshakes.
+            for (const std::string& s : {std::string("--tls-cert"), a.ca_file, std::string("--tls-key"), dir + "/key.pem",
+                                         std::string("--tls-handshakes-per-second"), std::string("0")})
                 args.push_back(s);
         }
         std::istringstream extra(a.server_args);

@@ -192,6 +192,11 @@ int run_app(int argc, char** argv) {
         ->envname("SPOOKLUDO_TLS_CERT")->check(CLI::ExistingFile);
     app.add_option("--tls-key", cfg.tls_key, "TLS: the certificate's private key (PEM)")
         ->envname("SPOOKLUDO_TLS_KEY")->check(CLI::ExistingFile);
+    app.add_option("--tls-handshakes-per-second", cfg.tls_handshakes_per_second,
+                   "TLS: handshakes one address may start a second, in bursts of twice that (each costs the server "
+                   "about half a millisecond of CPU); a connection over it is closed before its handshake. 0: no "
+                   "limit")
+        ->envname("SPOOKLUDO_TLS_HANDSHAKES_PER_SECOND")->capture_default_str()->check(CLI::Range(0, 1000000));
     app.add_option("--public-url", cfg.public_url,
                    "Where guests reach this server, as they would type it (e.g. https://party.example.org, or "
                    "http://203.0.113.7:7777 for a forwarded port): the join link and command every lobby shows, and "

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "raw_client.h"
+#include "services.h"
 
 using namespace spookludo;
 using namespace spookludo::testing;
@@ -284,4 +285,22 @@ TEST_CASE("security: a request over the size limits is answered 414, 431 or 413 
     CHECK(answer.find("not a well-formed HTTP/1.1 request") != std::string::npos);
     // The server goes on.
     CHECK(http_get(server.port(), "/healthz").first == 200);
+}
+
+TEST_CASE("security: the token buckets by address keep at most their bound of addresses, the least recently used forgotten first [server][security]") {
+    server::AddressBuckets buckets(2, 1, 3);  // 2 tokens, 1 a second, 3 addresses
+    const auto now = std::chrono::steady_clock::now();
+    CHECK_FALSE(buckets.take("a", 2, now));
+    REQUIRE(buckets.take("a", 1, now));  // empty: refused, with when it has one again
+    CHECK(*buckets.take("a", 1, now) == std::chrono::seconds(1));
+    CHECK_FALSE(buckets.take("a", 1, now + std::chrono::seconds(1)));  // refilled
+    CHECK_FALSE(buckets.take("b", 2, now));
+    CHECK_FALSE(buckets.take("c", 2, now));
+    CHECK(buckets.take("b", 1, now));  // "b" used last, "a" the least recently
+    CHECK_FALSE(buckets.take("d", 1, now));
+    CHECK(buckets.addresses() == 3);
+    CHECK(buckets.take("b", 1, now));       // kept, still empty
+    CHECK_FALSE(buckets.take("a", 2, now));  // forgotten: a new, full bucket
+    for (int i = 0; i < 100; ++i) CHECK_FALSE(buckets.take("new " + std::to_string(i), 1, now));
+    CHECK(buckets.addresses() == 3);
 }
