@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "spookludo/text.h"
+
 namespace spookludo::server::db {
 
 namespace {
@@ -82,7 +84,26 @@ INSERT INTO journal_events (code, seq, kind, data) SELECT code, seq, kind, data 
 DROP TABLE room_events;
 )sql";
 
-constexpr Migration kMigrations[] = {{1, kSchema1}, {2, kSchema2}, {3, kSchema3}};
+// Version 4: players are found by their name in any case (GET /games?player=, /players/<name>):
+// each row keeps its name case-folded (fold_case, Unicode's simple case folding, which SQLite's
+// NOCASE is not beyond ASCII), and the index is on that. The names already kept are folded here.
+constexpr std::string_view kSchema4 = R"sql(
+ALTER TABLE game_players ADD COLUMN folded_name TEXT NOT NULL DEFAULT '';
+DROP INDEX game_players_by_name;
+CREATE INDEX game_players_by_folded_name ON game_players (folded_name, game_id);
+)sql";
+
+void fold_player_names(Database& db) {
+    auto names = db.prepare("SELECT DISTINCT name FROM game_players");
+    auto fold = db.prepare("UPDATE game_players SET folded_name = ?2 WHERE name = ?1");
+    while (names.step()) {
+        const std::string name = names.text(0);
+        fold.reset();
+        fold.bind(1, name).bind(2, fold_case(name)).run();
+    }
+}
+
+constexpr Migration kMigrations[] = {{1, kSchema1}, {2, kSchema2}, {3, kSchema3}, {4, kSchema4, fold_player_names}};
 
 // SQLite's words, and the system's when the operating system refused (a full disk, a read-only
 // file system: "disk I/O error (Read-only file system)").
@@ -282,6 +303,7 @@ void Database::migrate(std::span<const Migration> steps) {
         Transaction t(*this);
         if (schema_version() >= step.version) continue;
         exec(step.sql);
+        if (step.then) step.then(*this);
         exec("PRAGMA user_version = " + std::to_string(step.version));
         t.commit();
     }

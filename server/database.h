@@ -52,9 +52,12 @@ public:
     int known;
 };
 
+class Database;
+
 struct Migration {
     int version;           // the user_version after it (1, 2, ...: one step each)
     std::string_view sql;  // statements separated by ';'
+    void (*then)(Database&) = nullptr;  // what SQL cannot do, after the statements, in their transaction
 };
 // The server's schema, oldest first (database.cpp).
 std::span<const Migration> migrations();
