@@ -70,10 +70,11 @@ std::pair<int, std::string> run_server_on(const std::string& data_dir) {
 // A text as a URL's query value or path segment: every byte but letters and digits %-escaped.
 std::string url_escaped(const std::string& text) {
     std::string out;
-    for (unsigned char c : text) {
+    for (const char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
         char hex[4];
         std::snprintf(hex, sizeof hex, "%%%02X", c);
-        out += std::isalnum(c) ? std::string(1, static_cast<char>(c)) : std::string(hex);
+        out += std::isalnum(c) ? std::string(1, ch) : std::string(hex);
     }
     return out;
 }
@@ -322,12 +323,7 @@ TEST_CASE("history: a player's page counts games, wins and places by game, and a
     const std::string sly = "x'); DROP TABLE games;--";  // 24 characters: a valid name
     Client bobby(server.port());
     play_games(bobby, sly, 1);
-    std::string escaped;
-    for (unsigned char c : sly) {
-        char hex[4];
-        std::snprintf(hex, sizeof hex, "%%%02X", c);
-        escaped += std::isalnum(c) ? std::string(1, static_cast<char>(c)) : std::string(hex);
-    }
+    const std::string escaped = url_escaped(sly);
     const json page = get_json(server.port(), "/players/" + escaped);
     CHECK(page["name"] == sly);
     CHECK(page["games"] == 1);
