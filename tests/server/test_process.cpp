@@ -496,7 +496,7 @@ TEST_CASE("server process: a database the server's user cannot write is refused 
     for (std::size_t i = 0; i < std::size(files); ++i) CHECK_MESSAGE(state_of(files[i]) == before[i], files[i]);
 }
 
-TEST_CASE("server process: a truncated, cut-short or garbage database file is refused saying what it is, the file untouched; an empty one is taken as new [server][process]") {
+TEST_CASE("server process: a truncated, cut-short or garbage database file is refused saying what it is, the file untouched, and an empty one is taken as new [server][process]") {
     TempDir dir("damaged");
     const auto good = dir.path / "good.db";
     { spookludo::server::db::Database made(good); }
