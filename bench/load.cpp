@@ -689,7 +689,7 @@ int main(int argc, char** argv) {
         "Against a running server: --url ws://127.0.0.1:7777 --pid PID (the pid for CPU and memory), or\n"
         "--url wss://HOST:PORT --ca-file CA.pem for a TLS server whose certificate is not publicly trusted.\n"
         "The server needs limits above the load: --spawn passes --max-rooms, --max-connections and\n"
-        "--max-connections-per-address to match, and lifts the bound on rooms per address (every room is\n"
+        "--max-connections-per-address to match (and, with --tls, --tls-handshakes-per-second 0), and lifts the bound on rooms per address (every room is\n"
         "created from 127.0.0.1) with SPOOKLUDO_MAX_ROOMS_PER_ADDRESS=0 in the server's environment (a\n"
         "server from before that bound ignores it). A server started elsewhere for --url needs the same\n"
         "(--max-rooms-per-address 0, or that variable): by default one address holds at most 10 rooms.\n"
@@ -749,7 +749,9 @@ int main(int argc, char** argv) {
             std::filesystem::create_directories(dir);
             a.ca_file = dir + "/cert.pem";
             make_loopback_certificate(a.ca_file, dir + "/key.pem");
-            for (const std::string& s : {std::string("--tls-cert"), a.ca_file, std::string("--tls-key"), dir + "/key.pem"})
+            // Every client connects from 127.0.0.1: no limit on its handshakes.
+            for (const std::string& s : {std::string("--tls-cert"), a.ca_file, std::string("--tls-key"), dir + "/key.pem",
+                                         std::string("--tls-handshakes-per-second"), std::string("0")})
                 args.push_back(s);
         }
         std::istringstream extra(a.server_args);

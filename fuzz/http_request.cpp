@@ -6,15 +6,19 @@
 // the headers they read (Host, Accept-Encoding, If-None-Match), records from the database (at
 // /records/<id> and /games/<id>), the history's JSON (/games?..., /players/<name>: always valid
 // JSON, a 400 only for a bad query) and the web client's embedded files, and the answer written
-// out; the record ids the export's RecordStore::path_of maps to files. Also the room codes clients
-// type (normalise_room_code). Invariants: nothing throws; a method other than GET and HEAD gets
-// 405; only 200, 304, 400, 404 and 405 are answered; a record is served only for the id it was
+// out; a request the parser gives up on (too large, malformed) answered as the session does
+// (answer_unreadable); the record ids the export's RecordStore::path_of maps to files. Also the
+// room codes clients type (normalise_room_code). Invariants: nothing throws; a method other than
+// GET and HEAD gets 405; only 200, 304, 400, 404 and 405 are answered to a request read whole; one
+// over the limits gets 414 (its request line did not end within 8192 bytes), 431 (its fields
+// took the head over them) or 413 (its body), a malformed one 400, each with its reason; a record is served only for the id it was
 // stored under; a file path is only in the export directory and only for an id of letters,
 // digits and '-'; an embedded body is one of the site's files or its gzip copy (the gzip one only when the request
 // accepts gzip, and then with Content-Encoding: gzip), a 304 has none; an upgrade without an
 // Origin is taken, one with an Origin only when it is an origin; a normalised room code has no
 // white space and no lower case.
 #include <array>
+#include <optional>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -188,6 +192,44 @@ void serve(const http::request<http::string_body>& req) {
     FUZZ_CHECK(out.str().rfind("HTTP/1.", 0) == 0, out.str());
 }
 
+// A request the parser gave up on: what the HTTP session answers before it closes (its
+// unreadable() and refuse_unreadable()); nothing for a request cut short by the end of the bytes.
+void refuse(beast::error_code ec, const http::request_parser<http::string_body>& parser) {
+    using spookludo::server::Unreadable;
+    std::optional<Unreadable> what;
+    if (ec == http::error::header_limit)
+        what = parser.get().target().empty() ? Unreadable::target_too_long : Unreadable::fields_too_large;
+    else if (ec == http::error::body_limit)
+        what = Unreadable::body_too_large;
+    else if (ec == http::error::bad_line_ending || ec == http::error::bad_method || ec == http::error::bad_target ||
+             ec == http::error::bad_version || ec == http::error::bad_field || ec == http::error::bad_value ||
+             ec == http::error::bad_content_length || ec == http::error::bad_transfer_encoding ||
+             ec == http::error::bad_chunk || ec == http::error::bad_chunk_extension || ec == http::error::bad_obs_fold ||
+             ec == http::error::multiple_content_length)
+        what = Unreadable::malformed;
+    if (!what) return;
+    const auto answer = spookludo::server::answer_unreadable(*what, ec.message());
+    const std::string target(parser.get().target());
+    switch (*what) {
+        case Unreadable::target_too_long: FUZZ_CHECK(answer.status == 414, std::to_string(answer.status)); break;
+        case Unreadable::fields_too_large:
+            FUZZ_CHECK(answer.status == 431, std::to_string(answer.status));
+            FUZZ_CHECK(!target.empty() && target.size() < spookludo::server::kMaxRequestHead, target);
+            break;
+        case Unreadable::body_too_large: FUZZ_CHECK(answer.status == 413, std::to_string(answer.status)); break;
+        case Unreadable::malformed: FUZZ_CHECK(answer.status == 400, std::to_string(answer.status)); break;
+    }
+    FUZZ_CHECK(!answer.body.empty() && answer.body.size() < 200 && answer.body.back() == '\n', answer.body);
+    http::response<http::string_body> res{static_cast<http::status>(answer.status), 11};
+    res.set(http::field::content_type, answer.content_type);
+    res.keep_alive(false);
+    res.body() = answer.body;
+    res.prepare_payload();
+    std::ostringstream out;
+    out << res;
+    FUZZ_CHECK(out.str().rfind("HTTP/1.1 4", 0) == 0, out.str());
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -206,8 +248,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::size_t at = 0;
     for (int requests = 0; requests < 64; ++requests) {
         http::request_parser<http::string_body> parser;
-        parser.header_limit(8192);
-        parser.body_limit(8192);
+        parser.header_limit(spookludo::server::kMaxRequestHead);
+        parser.body_limit(spookludo::server::kMaxRequestBody);
         beast::error_code ec;
         for (;;) {
             if (!buffer.empty()) {
@@ -226,7 +268,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             buffer.append(stream.substr(at, n));
             at += n;
         }
-        if (ec || !parser.is_done()) return 0;  // the session logs the failure and closes
+        if (ec || !parser.is_done()) {  // the session answers what it can, then closes
+            if (ec) refuse(ec, parser);
+            return 0;
+        }
         const auto req = parser.release();
         FUZZ_CHECK(req.body().size() <= 8192, std::to_string(req.body().size()));
         serve(req);

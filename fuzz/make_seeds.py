@@ -115,6 +115,11 @@ def main():
         upgrade.replace("User-Agent", "Origin: http://127.0.0.1:7777\r\nUser-Agent"),
         upgrade.replace("User-Agent", "Origin: https://EVIL.example:443\r\nUser-Agent"),
         upgrade.replace("User-Agent", "Origin: null\r\nUser-Agent"),
+        # Over the limits (414, 431, 413) and malformed (400).
+        "GET /players/" + "n" * 10240 + " HTTP/1.1\r\nHost: a\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: a\r\nCookie: " + "c" * 10240 + "\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: a\r\nContent-Length: 9000\r\n\r\n" + "b" * 9000,
+        "GET /healthz HTTP/9\r\n\r\n",
     ]
     for r in requests:
         put("http_request", bytes([0x40]) + r.encode())

@@ -108,8 +108,9 @@ int run_app(int argc, char** argv) {
         "Health check (e.g. Docker's HEALTHCHECK): spookludo-server --healthcheck [--port PORT] exits 0 when\n"
         "the server on this machine answers GET /healthz with 200 within 3 s, 1 otherwise.\n"
         "Exit status: 0 stopped cleanly (SIGTERM, SIGINT), --help, --version, or healthy (--healthcheck);\n"
-        "1 could not start (the data directory or its database is not usable, the address or port cannot be\n"
-        "bound, the TLS certificate or key cannot be used) or unhealthy (--healthcheck); 2 a usage error (an\n"
+        "1 could not start (the data directory or its database is not usable: the database cannot be written,\n"
+        "is not a database or is damaged; the address or port cannot be bound, the TLS certificate or key cannot\n"
+        "be used) or unhealthy (--healthcheck); 2 a usage error (an\n"
         "unknown option, a bad value, a file that does not exist: the message names it); 3 the data\n"
         "directory's database was written by a newer SpookLudo server (run that version, or use another\n"
         "--data-dir).");
@@ -197,6 +198,11 @@ int run_app(int argc, char** argv) {
         ->envname("SPOOKLUDO_TLS_CERT")->check(CLI::ExistingFile);
     app.add_option("--tls-key", cfg.tls_key, "TLS: the certificate's private key (PEM)")
         ->envname("SPOOKLUDO_TLS_KEY")->check(CLI::ExistingFile);
+    app.add_option("--tls-handshakes-per-second", cfg.tls_handshakes_per_second,
+                   "TLS: handshakes one address may start a second, in bursts of twice that (each costs the server "
+                   "about half a millisecond of CPU); a connection over it is closed before its handshake. 0: no "
+                   "limit")
+        ->envname("SPOOKLUDO_TLS_HANDSHAKES_PER_SECOND")->capture_default_str()->check(CLI::Range(0, 1000000));
     app.add_option("--public-url", cfg.public_url,
                    "Where guests reach this server, as they would type it (e.g. https://party.example.org, or "
                    "http://203.0.113.7:7777 for a forwarded port): the join link and command every lobby shows, and "

@@ -31,6 +31,7 @@ struct Config {
     int seed_wait_ms = 10000;            // how long the server waits for client seeds
     int idle_timeout_ms = 60000;         // a silent connection is closed (pings keep it open)
     int handshake_timeout_ms = 10000;
+    int tls_handshakes_per_second = 20;  // per address, bursts of twice that (0: no limit)
     int max_messages_per_second = 20;    // per connection, averaged over a burst of twice that
     std::size_t send_queue_limit = 256;  // messages queued for a slow reader before it is dropped
     int solution_cache_mb = 64;          // board solutions kept for reuse (the balanced pools' aside)

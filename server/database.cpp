@@ -6,8 +6,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+
+#include "spookludo/text.h"
 
 namespace spookludo::server::db {
 
@@ -82,7 +86,26 @@ INSERT INTO journal_events (code, seq, kind, data) SELECT code, seq, kind, data 
 DROP TABLE room_events;
 )sql";
 
-constexpr Migration kMigrations[] = {{1, kSchema1}, {2, kSchema2}, {3, kSchema3}};
+// Version 4: players are found by their name in any case (GET /games?player=, /players/<name>):
+// each row keeps its name case-folded (fold_case, Unicode's simple case folding, which SQLite's
+// NOCASE is not beyond ASCII), and the index is on that. The names already kept are folded here.
+constexpr std::string_view kSchema4 = R"sql(
+ALTER TABLE game_players ADD COLUMN folded_name TEXT NOT NULL DEFAULT '';
+DROP INDEX game_players_by_name;
+CREATE INDEX game_players_by_folded_name ON game_players (folded_name, game_id);
+)sql";
+
+void fold_player_names(Database& db) {
+    auto names = db.prepare("SELECT DISTINCT name FROM game_players");
+    auto fold = db.prepare("UPDATE game_players SET folded_name = ?2 WHERE name = ?1");
+    while (names.step()) {
+        const std::string name = names.text(0);
+        fold.reset();
+        fold.bind(1, name).bind(2, fold_case(name)).run();
+    }
+}
+
+constexpr Migration kMigrations[] = {{1, kSchema1}, {2, kSchema2}, {3, kSchema3}, {4, kSchema4, fold_player_names}};
 
 // SQLite's words, and the system's when the operating system refused (a full disk, a read-only
 // file system: "disk I/O error (Read-only file system)").
@@ -97,14 +120,111 @@ std::string message_of(sqlite3* db, int rc) {
     return with_system_error(db, sqlite3_errmsg(db), rc);
 }
 
+constexpr const char* kRestore =
+    ": restore it from a backup, or move it away (with its -wal and -shm files) to start with an empty database";
+
+// The files of an existing database must be this process's to read and write: SQLite would open
+// a file it cannot write read-only (the server would start unable to save anything), and a -wal
+// or -shm file it cannot write stops it later. Nothing is changed when one is not.
+void check_writable(const std::filesystem::path& file) {
+    for (const char* suffix : {"", "-wal", "-shm"}) {
+        const std::string path = file.string() + suffix;
+        if (::access(path.c_str(), F_OK) != 0) continue;
+        const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+        if (fd >= 0) {
+            ::close(fd);
+            continue;
+        }
+        const int error = errno;
+        std::string why = std::strerror(error);
+        struct stat st {};
+        if (::stat(path.c_str(), &st) == 0) {
+            char mode[8];
+            std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+            why += std::string(error == EPERM ? " (an immutable file? lsattr shows it)" : "") + " (its mode " + mode +
+                   ", its owner uid " + std::to_string(st.st_uid) + ")";
+        }
+        throw Error("the database file " + path + " cannot be written by the server's user (uid " +
+                        std::to_string(::geteuid()) + "): " + why +
+                        ". The server reads and writes the database and its -wal and -shm files: change their owner "
+                        "or mode (docs/security.md)",
+                    SQLITE_READONLY);
+    }
+}
+
+// What an existing, non-empty file must be before SQLite opens it: SQLite takes a few bytes that
+// are not a database as an empty one and writes a new database over them, and says only
+// "database disk image is malformed" of a truncated one. Throws Error saying what the file is.
+void check_whole(const std::filesystem::path& file) {
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw Error("cannot read the database " + file.string() + ": " + std::strerror(errno), SQLITE_CANTOPEN);
+    struct stat st {};
+    unsigned char header[100] = {};
+    const bool stated = ::fstat(fd, &st) == 0;
+    const auto n = ::pread(fd, header, sizeof header, 0);
+    const int error = errno;
+    ::close(fd);
+    if (!stated || n < 0) throw Error("cannot read the database " + file.string() + ": " + std::strerror(error), SQLITE_IOERR);
+    static constexpr char kMagic[] = "SQLite format 3";  // and its NUL: 16 bytes
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    const std::size_t compared = std::min<std::size_t>(static_cast<std::size_t>(n), sizeof kMagic);
+    if (std::memcmp(header, kMagic, compared) != 0)
+        throw Error("the file " + file.string() + " is not a SQLite database (it does not start with SQLite's header): "
+                        "move it away, or start with another --data-dir",
+                    SQLITE_NOTADB);
+    if (n < static_cast<long>(sizeof header))
+        throw Error("the database " + file.string() + " is damaged: truncated to " + std::to_string(size) +
+                        (size == 1 ? " byte" : " bytes") + ", shorter than a database's 100-byte header" + kRestore,
+                    SQLITE_CORRUPT);
+    // Pages: 512 to 65536 bytes (1 stands for 65536); the header counts them, when its count is
+    // valid (its change counter matches the version it was written at).
+    const auto be32 = [&](int at) {
+        return (std::uint32_t{header[at]} << 24) | (std::uint32_t{header[at + 1]} << 16) |
+               (std::uint32_t{header[at + 2]} << 8) | std::uint32_t{header[at + 3]};
+    };
+    std::uint32_t page = (std::uint32_t{header[16]} << 8) | header[17];
+    if (page == 1) page = 65536;
+    if (page < 512 || (page & (page - 1)) != 0)
+        throw Error("the database " + file.string() + " is damaged: its header gives a page size of " +
+                        std::to_string(page) + " bytes" + kRestore,
+                    SQLITE_CORRUPT);
+    // Pages the WAL still holds may not be in the file yet (a checkpoint cut short): the sizes are
+    // for a file without a WAL to finish it.
+    struct stat wal {};
+    if (::stat((file.string() + "-wal").c_str(), &wal) == 0 && wal.st_size > 0) return;
+    const bool counted = be32(28) != 0 && be32(24) == be32(92);
+    const std::uint64_t pages_bytes = std::uint64_t{be32(28)} * page;
+    if (counted && size < pages_bytes)
+        throw Error("the database " + file.string() + " is damaged: truncated to " + std::to_string(size) +
+                        " bytes of the " + std::to_string(pages_bytes) + " its header counts" + kRestore,
+                    SQLITE_CORRUPT);
+    if (size % page != 0)
+        throw Error("the database " + file.string() + " is damaged: truncated to " + std::to_string(size) +
+                        " bytes, not a whole number of its " + std::to_string(page) + "-byte pages" + kRestore,
+                    SQLITE_CORRUPT);
+}
+
+// The database's files and, when one is too open, what its mode becomes: the group's and
+// others' permissions taken away, the owner's left as they are.
+void make_private(const std::filesystem::path& file) {
+    for (const char* suffix : {"", "-wal", "-shm"}) {
+        const std::string path = file.string() + suffix;
+        struct stat st {};
+        if (::stat(path.c_str(), &st) == 0 && (st.st_mode & 077) != 0) ::chmod(path.c_str(), st.st_mode & 07700);
+    }
+}
+
 }  // namespace
 
 std::span<const Migration> migrations() { return kMigrations; }
 
 Database::Database(const std::filesystem::path& file, std::span<const Migration> steps) : file_(file) {
     // A new file is created private to this user before SQLite opens it (SQLite would follow the
-    // umask); the WAL and shared-memory files SQLite makes beside it take the database's mode.
-    const bool existed = ::access(file.c_str(), F_OK) == 0;
+    // umask); the WAL and shared-memory files SQLite makes beside it take the database's mode. An
+    // empty file is new too: the one a server that died while creating it leaves.
+    struct stat st {};
+    const bool existed = ::stat(file.c_str(), &st) == 0;
+    const bool empty = existed && st.st_size == 0 && S_ISREG(st.st_mode);
     if (!existed) {
         const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
         if (fd < 0 && errno != EEXIST)
@@ -131,6 +251,15 @@ Database::Database(const std::filesystem::path& file, std::span<const Migration>
                         SQLITE_BUSY);
         throw Error("cannot lock the database " + file.string() + ": " + why, SQLITE_CANTOPEN);
     }
+    // An existing file is checked before SQLite opens it, and refused with what it is: nothing is
+    // changed then, its mode included.
+    try {
+        check_writable(file);
+        if (existed && !empty) check_whole(file);
+    } catch (...) {
+        close_all();
+        throw;
+    }
     const int rc = sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
         const std::string why = message_of(db_, rc);
@@ -140,6 +269,11 @@ Database::Database(const std::filesystem::path& file, std::span<const Migration>
     sqlite3_extended_result_codes(db_, 0);
     sqlite3_busy_timeout(db_, 5000);
     try {
+        // Whatever the files' modes said, a connection SQLite could only open read-only (a
+        // read-only file system, an immutable file) is refused: the server would save nothing.
+        if (sqlite3_db_readonly(db_, "main") == 1)
+            throw Error("the database " + file.string() + " can only be read, not written (a read-only file system?)",
+                        SQLITE_READONLY);
         // A newer server's file is refused before anything here changes it.
         const int known = steps.empty() ? 0 : steps.back().version;
         if (const int at = schema_version(); at > known)
@@ -147,7 +281,6 @@ Database::Database(const std::filesystem::path& file, std::span<const Migration>
                              std::to_string(at) + "; this server knows up to " + std::to_string(known) +
                              "): run that version or newer, or start with another --data-dir",
                          at, known);
-        if (existed) ::chmod(file.c_str(), 0600);
         exec("PRAGMA foreign_keys = ON");
         // WAL: readers never block the writer; NORMAL: no fsync per transaction, only at checkpoints.
         std::string mode;
@@ -167,9 +300,26 @@ Database::Database(const std::filesystem::path& file, std::span<const Migration>
         exec("PRAGMA cache_size = -4096");
         // Checkpoints are the checkpointer's (this replaces SQLite's own at 1,000 pages).
         sqlite3_wal_hook(db_, &Database::on_wal_commit, this);
+        // A file damaged inside (pages cut or overwritten) is found now, not by a room's write
+        // later: SQLite's quick check reads every page once (milliseconds for the history's
+        // bounds).
+        if (existed && !empty) {
+            Statement check(*this, "PRAGMA quick_check(1)");
+            if (check.step() && check.text(0) != "ok")
+                throw Error("the database " + file.string() + " is damaged (SQLite's check: " + check.text(0) + ")" +
+                                kRestore,
+                            SQLITE_CORRUPT);
+        }
         migrate(steps);
+        // Private to the server's user (docs/security.md): a file made here is 0600 already; an
+        // existing one readable by others is made private (the owner's permissions kept).
+        make_private(file);
     } catch (const Error& e) {
         close_all();
+        if (e.code() == SQLITE_CORRUPT || e.code() == SQLITE_NOTADB) {
+            if (std::string_view(e.what()).find(" is damaged") != std::string_view::npos) throw;
+            throw Error("the database " + file.string() + " is damaged (" + e.what() + ")" + kRestore, e.code());
+        }
         if (e.code() == SQLITE_BUSY)
             throw Error("the database " + file.string() +
                             " is in use by another process: is another SpookLudo server running on this data "
@@ -282,6 +432,7 @@ void Database::migrate(std::span<const Migration> steps) {
         Transaction t(*this);
         if (schema_version() >= step.version) continue;
         exec(step.sql);
+        if (step.then) step.then(*this);
         exec("PRAGMA user_version = " + std::to_string(step.version));
         t.commit();
     }

@@ -3,7 +3,10 @@
 // (Debian's libsqlite3) and the schema's versions.
 //
 // The file is private to the server's user (mode 0600: it will hold seat-token hashes and server
-// seeds). It runs in WAL mode with synchronous=NORMAL: a transaction that returned is safe from a
+// seeds). An existing file is used whole or not at all: one this process cannot write (the file,
+// its -wal or its -shm), one that is not a SQLite database, and one cut short or damaged (its
+// header, its size, SQLite's quick check) are refused with what they are, nothing changed, their
+// modes included; an empty file is new (a server that died while creating it leaves one). It runs in WAL mode with synchronous=NORMAL: a transaction that returned is safe from a
 // crash of the process (kill -9 included: the WAL is in the operating system's hands); a power
 // cut or a kernel crash may lose the last transactions before a checkpoint, never corrupt the file.
 //
@@ -52,9 +55,12 @@ public:
     int known;
 };
 
+class Database;
+
 struct Migration {
     int version;           // the user_version after it (1, 2, ...: one step each)
     std::string_view sql;  // statements separated by ';'
+    void (*then)(Database&) = nullptr;  // what SQL cannot do, after the statements, in their transaction
 };
 // The server's schema, oldest first (database.cpp).
 std::span<const Migration> migrations();
@@ -63,8 +69,10 @@ class Statement;
 
 class Database {
 public:
-    // Opens `file`, creating it (0600) when missing, and brings its schema up to the newest of
-    // `steps` (the server's own by default). Throws Error, or TooNew.
+    // Opens `file`, creating it (0600) when missing or empty, and brings its schema up to the
+    // newest of `steps` (the server's own by default); an existing file readable by others is made
+    // private (the owner's permissions kept). Throws Error (saying what is wrong with a file it
+    // refuses), or TooNew.
     explicit Database(const std::filesystem::path& file, std::span<const Migration> steps = migrations());
     ~Database();
     Database(const Database&) = delete;

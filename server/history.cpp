@@ -5,6 +5,7 @@
 
 #include "database.h"
 #include "services.h"
+#include "spookludo/text.h"
 
 namespace spookludo::server {
 
@@ -59,7 +60,8 @@ HistoryStore::Added HistoryStore::insert(const FinishedGame& game) {
         .bind(8, game.owner)
         .bind(9, game.text)
         .run();
-    auto seat = db_.prepare("INSERT INTO game_players (game_id, seat, name, bot, place, winner) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+    auto seat = db_.prepare(
+        "INSERT INTO game_players (game_id, seat, name, bot, place, winner, folded_name) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
     for (std::size_t p = 0; p < record.seats.size(); ++p) {
         const auto& s = record.seats[p];
         const int place = p < record.result.places.size() ? record.result.places[p] : 0;
@@ -71,6 +73,7 @@ HistoryStore::Added HistoryStore::insert(const FinishedGame& game) {
             .bind(4, std::int64_t{s.bot})
             .bind(5, static_cast<std::int64_t>(place))
             .bind(6, std::int64_t{won})
+            .bind(7, fold_case(s.name))
             .run();
     }
     // Over the bound: the owner holding the most (of those, the one with the oldest game) gives
@@ -108,13 +111,13 @@ json HistoryStore::games(const GamesQuery& q) {
     std::string where = " WHERE 1";
     if (!q.room.empty()) where += " AND g.room = ?1";
     if (!q.player.empty())
-        where += " AND EXISTS (SELECT 1 FROM game_players p WHERE p.game_id = g.id AND p.name = ?2 COLLATE NOCASE)";
+        where += " AND EXISTS (SELECT 1 FROM game_players p WHERE p.game_id = g.id AND p.folded_name = ?2)";
     if (!q.game.empty()) where += " AND g.game = ?3";
     if (q.since_ms) where += " AND g.ended_ms >= ?4";
     if (q.until_ms) where += " AND g.ended_ms < ?5";
     auto bind = [&](db::Statement& s) {
         if (!q.room.empty()) s.bind(1, q.room);
-        if (!q.player.empty()) s.bind(2, q.player);
+        if (!q.player.empty()) s.bind(2, fold_case(q.player));
         if (!q.game.empty()) s.bind(3, q.game);
         if (q.since_ms) s.bind(4, *q.since_ms);
         if (q.until_ms) s.bind(5, *q.until_ms);
@@ -155,8 +158,8 @@ std::optional<json> HistoryStore::player(const std::string& name) {
         "SELECT g.game, count(*), sum(p.winner), sum(CASE WHEN g.status = 'finished' THEN 1 ELSE 0 END), "
         "sum(CASE WHEN p.place = 1 THEN 1 ELSE 0 END), sum(CASE WHEN p.place = 2 THEN 1 ELSE 0 END), "
         "sum(CASE WHEN p.place = 3 THEN 1 ELSE 0 END), max(g.ended_ms) "
-        "FROM game_players p JOIN games g ON g.id = p.game_id WHERE p.name = ?1 COLLATE NOCASE GROUP BY g.game ORDER BY g.game");
-    s.bind(1, name);
+        "FROM game_players p JOIN games g ON g.id = p.game_id WHERE p.folded_name = ?1 GROUP BY g.game ORDER BY g.game");
+    s.bind(1, fold_case(name));
     json by_game = json::object();
     std::int64_t games = 0, wins = 0;
     while (s.step()) {

@@ -41,7 +41,7 @@ struct HistoryLimits {
 // GET /games: newest first; every filter optional.
 struct GamesQuery {
     std::string room;    // a room code
-    std::string player;  // a player's name (case-insensitive)
+    std::string player;  // a player's name, in any case (fold_case: Unicode's simple case folding)
     std::string game;    // spook | ludo
     std::optional<std::int64_t> since_ms, until_ms;  // ended at or after / before (Unix ms)
     int page = 1;        // 1-based

@@ -479,4 +479,32 @@ OriginCheck check_origin(std::optional<std::string_view> origin, std::string_vie
     return {false, std::move(why)};
 }
 
+HttpAnswer answer_unreadable(Unreadable what, std::string_view why) {
+    HttpAnswer a;
+    a.content_type = "text/plain";
+    switch (what) {
+        case Unreadable::target_too_long:
+            a.status = 414;
+            a.body = "the request's target is too long: the request line must end within " +
+                     std::to_string(kMaxRequestHead) + " bytes\n";
+            break;
+        case Unreadable::fields_too_large:
+            a.status = 431;
+            a.body = "the request's header fields are too large: at most " + std::to_string(kMaxRequestHead) +
+                     " bytes with the request line\n";
+            break;
+        case Unreadable::body_too_large:
+            a.status = 413;
+            a.body = "the request's body is too large: at most " + std::to_string(kMaxRequestBody) + " bytes\n";
+            break;
+        case Unreadable::malformed:
+            a.status = 400;
+            a.body = "not a well-formed HTTP/1.1 request";
+            if (!why.empty()) a.body += " (" + std::string(why) + ")";
+            a.body += "\n";
+            break;
+    }
+    return a;
+}
+
 }  // namespace spookludo::server

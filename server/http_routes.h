@@ -38,6 +38,24 @@ HttpAnswer answer_http(Services& services, const HttpRequest& request);
 // The same for a request without the headers above.
 HttpAnswer answer_http(Services& services, std::string_view method, std::string_view target);
 
+// ---- A request the server does not read to its end ------------------------------------------
+
+// What a request may hold: its head (request line and header fields) and its body, each at most.
+inline constexpr std::size_t kMaxRequestHead = 8192;
+inline constexpr std::size_t kMaxRequestBody = 8192;
+
+enum class Unreadable {
+    target_too_long,   // the request line does not end within kMaxRequestHead
+    fields_too_large,  // the request line did, but the header fields take the head over it
+    body_too_large,    // the body over kMaxRequestBody
+    malformed,         // not HTTP/1.x as the parser reads it
+};
+
+// The answer to such a request, then the connection closes: 414 URI Too Long, 431 Request
+// Header Fields Too Large, 413 Content Too Large, or 400 for a malformed request (`why`: the
+// parser's words), each with the reason in its body.
+HttpAnswer answer_unreadable(Unreadable what, std::string_view why = {});
+
 // The web client's routes over `site` (web_site.h), GET or HEAD, the target's query ignored:
 // / and /r/<room code> (the page, index.html), every file of the site at its own path (both
 // revalidated: no-cache and an ETag), and every file but the pages at /v/<bundle>/<its path>

@@ -49,8 +49,8 @@ private:
 
     void read() {
         parser_.emplace();
-        parser_->body_limit(8192);
-        parser_->header_limit(8192);
+        parser_->body_limit(kMaxRequestBody);
+        parser_->header_limit(kMaxRequestHead);
         // One deadline for the request and its answer: a client that sends nothing, or does
         // not read what it is sent, is closed.
         // A connection over a limit only hears why, and gets a second to ask.
@@ -65,6 +65,7 @@ private:
 
     void on_read(beast::error_code ec, std::size_t) {
         if (ec) {
+            if (const auto what = unreadable(ec)) return refuse_unreadable(*what, ec);
             deadline_.cancel();
             return log_failure(ec, "http read");
         }
@@ -74,6 +75,60 @@ private:
         if (plain_on_tls_port_) return refuse_plain(req);
         if (beast::websocket::is_upgrade(req)) return upgrade(std::move(req));
         serve(req);
+    }
+
+    // What is wrong with a request the parser gave up on: too large or malformed (answered), or
+    // nothing to answer (the client closed, a timeout).
+    std::optional<Unreadable> unreadable(beast::error_code ec) const {
+        // The parser takes the request line as soon as it is whole: a target it has means the
+        // fields made the head too long.
+        if (ec == http::error::header_limit)
+            return parser_->get().target().empty() ? Unreadable::target_too_long : Unreadable::fields_too_large;
+        if (ec == http::error::body_limit) return Unreadable::body_too_large;
+        if (ec == http::error::bad_line_ending || ec == http::error::bad_method || ec == http::error::bad_target ||
+            ec == http::error::bad_version || ec == http::error::bad_field || ec == http::error::bad_value ||
+            ec == http::error::bad_content_length || ec == http::error::bad_transfer_encoding ||
+            ec == http::error::bad_chunk || ec == http::error::bad_chunk_extension || ec == http::error::bad_obs_fold ||
+            ec == http::error::multiple_content_length)
+            return Unreadable::malformed;
+        return std::nullopt;
+    }
+
+    // A request over the limits, or malformed: the status and the reason, then the connection
+    // closes (what the client still sends is read and dropped meanwhile: drain()).
+    void refuse_unreadable(Unreadable what, beast::error_code ec) {
+        const auto answer = answer_unreadable(what, ec.message());
+        spdlog::debug("connection from {}: request refused with {}: {}", slot_.address(), answer.status, ec.message());
+        http::response<http::string_body> res{static_cast<http::status>(answer.status), 11};
+        decorate(res, answer.content_type, answer.headers);
+        res.keep_alive(false);
+        res.body() = answer.body;
+        res.prepare_payload();
+        drain_after_answer_ = true;
+        send(std::move(res));
+    }
+
+    // After answering a request it did not read to its end: closing with bytes unread would
+    // send a reset, which can reach the client before the answer and destroy it. What the client
+    // still sends is read and dropped until it closes, kDrainMost bytes, or a second.
+    static constexpr std::size_t kDrainMost = 64 * 1024;
+    void drain() {
+        deadline_.expires_after(kRefusalDeadline);
+        deadline_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
+            if (!ec) hang_up_stream(self->stream_);
+        });
+        buffer_.clear();
+        drain_some(0);
+    }
+    void drain_some(std::size_t drained) {
+        stream_.async_read_some(buffer_.prepare(4096), [self = this->shared_from_this(), drained](beast::error_code ec,
+                                                                                                std::size_t n) {
+            if (ec || drained + n > kDrainMost) {
+                self->deadline_.cancel();
+                return hang_up_stream(self->stream_);
+            }
+            self->drain_some(drained + n);
+        });
     }
 
     // A plain request on the TLS port: a browser is sent to the https:// address; a WebSocket
@@ -210,7 +265,9 @@ private:
             }
             if (close) {
                 self->deadline_.cancel();
-                return shutdown_send(self->stream_);
+                shutdown_send(self->stream_);
+                if (self->drain_after_answer_) self->drain();
+                return;
             }
             self->read();
         });
@@ -224,6 +281,7 @@ private:
     ConnectionSlot slot_;  // this connection's place under the limits (empty: it is refused)
     bool handed_over_ = false;  // the stream belongs to a WebSocket session now
     bool plain_on_tls_port_ = false;
+    bool drain_after_answer_ = false;  // the request was not read to its end (refuse_unreadable)
 };
 
 }  // namespace

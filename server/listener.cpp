@@ -169,6 +169,14 @@ void Network::Impl::on_accept(beast::error_code ec, tcp::socket socket) {
         // megabytes for it first. 64 KB is hundreds of game messages.
         socket.set_option(net::socket_base::send_buffer_size(kSendBuffer), ignored);
         ConnectionSlot slot(shared_from_this(), endpoint.address().to_string());
+        if (tls && !slot.held()) {
+            // Over a limit on the TLS port: closed at once. Telling it why would take a whole
+            // handshake first, the half millisecond of CPU a flood of connections is after.
+            ++services.metrics.tls_refused_connection_limit;
+            spdlog::debug("connection from {} closed before its TLS handshake: {}", slot.address(), slot.refusal());
+            socket.close(ignored);
+            return accept();
+        }
         if (!slot.held() && !slot.may_answer()) {
             socket.close(ignored);  // too many refusals being answered already
             return accept();
@@ -182,6 +190,9 @@ void Network::Impl::on_accept(beast::error_code ec, tcp::socket socket) {
 Network::Network(net::io_context& io, Services& services) : impl_(std::make_shared<Impl>(io, services)) {
     const auto& cfg = services.config;
     if (cfg.tls()) impl_->tls = std::make_unique<TlsContexts>(cfg.tls_cert, cfg.tls_key);
+    if (cfg.tls() && cfg.tls_handshakes_per_second > 0)
+        impl_->tls_handshakes =
+            std::make_unique<AddressBuckets>(2.0 * cfg.tls_handshakes_per_second, cfg.tls_handshakes_per_second);
     beast::error_code ec;
     const auto address = net::ip::make_address(cfg.bind, ec);
     if (ec) throw std::runtime_error("bad bind address \"" + cfg.bind + "\": " + ec.message());

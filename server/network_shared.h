@@ -116,6 +116,8 @@ struct Network::Impl : std::enable_shared_from_this<Network::Impl> {
     std::chrono::steady_clock::time_point last_descriptor_warning{};
 
     std::unique_ptr<TlsContexts> tls;  // set when the port serves TLS
+    // TLS handshakes each address may start (--tls-handshakes-per-second; none: no limit).
+    std::unique_ptr<AddressBuckets> tls_handshakes;
 
     Impl(net::io_context& io_, Services& s);
     ~Impl();

@@ -49,6 +49,12 @@ std::string Metrics::prometheus_text() {
     gauge("spookludo_tls_handshake_failures_total",
           "TLS port: connections whose TLS handshake failed or timed out (garbage, old protocol versions).", "counter",
           tls_handshake_failures);
+    o << "# HELP spookludo_tls_refused_total TLS port: connections closed before any handshake: over "
+         "--max-connections or --max-connections-per-address (connection_limit), or over their address's "
+         "--tls-handshakes-per-second (handshake_rate).\n# TYPE spookludo_tls_refused_total counter\n"
+         "spookludo_tls_refused_total{reason=\"connection_limit\"} "
+      << tls_refused_connection_limit << "\nspookludo_tls_refused_total{reason=\"handshake_rate\"} "
+      << tls_refused_handshake_rate << '\n';
     gauge("spookludo_plain_on_tls_port_total",
           "TLS port: plain HTTP requests, answered with a redirect to https:// or told to use wss://.", "counter",
           plain_on_tls_port);
@@ -583,7 +589,9 @@ std::optional<fs::path> RecordStore::path_of(const std::string& id) const {
     return p;
 }
 
-SharedSolutions::SharedSolutions(Limits limits, Metrics& metrics) : limits_(limits), metrics_(metrics) {
+SharedSolutions::SharedSolutions(Limits limits, Metrics& metrics)
+    : limits_(limits), metrics_(metrics),
+      solves_(std::max(1, limits.solves_per_minute), std::max(1, limits.solves_per_minute) / 60.0) {
     for (int pieces = 1; pieces <= 3; ++pieces)
         for (const auto& pooled : spook::balanced_pool(pieces))
             pool_keys_.insert({spook::Board::from_notation(pooled.notation).key(), pieces * 8 + spook_pieces_to_finish(pieces)});
@@ -646,27 +654,44 @@ void SharedSolutions::warm_up(const std::atomic<bool>& stop) {
 
 std::optional<std::chrono::seconds> SharedSolutions::allow_solves(const std::string& address, int solves) {
     if (limits_.solves_per_minute <= 0 || solves <= 0) return std::nullopt;
-    const double capacity = limits_.solves_per_minute;
-    const double rate = capacity / 60.0;  // per second
-    const double wanted = std::min<double>(solves, capacity);  // a game larger than the bucket needs it full
-    const auto now = std::chrono::steady_clock::now();
-    std::lock_guard lock(buckets_mutex_);
-    auto [it, fresh] = buckets_.try_emplace(address, Bucket{capacity, now});
-    Bucket& b = it->second;
-    b.tokens = std::min(capacity, b.tokens + rate * std::chrono::duration<double>(now - b.refilled).count());
-    b.refilled = now;
-    if (b.tokens < wanted) {
-        ++metrics_.solves_refused;
-        return std::chrono::seconds(std::max<long>(1, static_cast<long>(std::ceil((wanted - b.tokens) / rate))));
-    }
-    b.tokens -= wanted;
-    // Addresses whose bucket has filled up again are forgotten, so the map holds only recent ones.
-    if (buckets_.size() > 1024)
-        for (auto i = buckets_.begin(); i != buckets_.end();) {
-            const double t = i->second.tokens + rate * std::chrono::duration<double>(now - i->second.refilled).count();
-            i = t >= capacity ? buckets_.erase(i) : std::next(i);
+    const auto wait = solves_.take(address, solves);
+    if (!wait) return std::nullopt;
+    ++metrics_.solves_refused;
+    return std::max(std::chrono::seconds(1), std::chrono::ceil<std::chrono::seconds>(*wait));
+}
+
+AddressBuckets::AddressBuckets(double burst, double per_second, std::size_t max_addresses)
+    : burst_(burst), per_second_(per_second), max_addresses_(std::max<std::size_t>(1, max_addresses)) {}
+
+std::optional<AddressBuckets::Clock::duration> AddressBuckets::take(const std::string& address, double n,
+                                                                    Clock::time_point now) {
+    const double wanted = std::min(n, burst_);  // more than a bucket holds needs it full
+    std::lock_guard lock(mutex_);
+    auto it = buckets_.find(address);
+    if (it == buckets_.end()) {
+        if (buckets_.size() >= max_addresses_) {  // the address used least recently gives way
+            buckets_.erase(recent_.back());
+            recent_.pop_back();
         }
+        recent_.push_front(address);
+        it = buckets_.emplace(address, Bucket{burst_, now, recent_.begin()}).first;
+    } else {
+        recent_.splice(recent_.begin(), recent_, it->second.recent);
+    }
+    Bucket& b = it->second;
+    if (now > b.refilled) {
+        b.tokens = std::min(burst_, b.tokens + per_second_ * std::chrono::duration<double>(now - b.refilled).count());
+        b.refilled = now;
+    }
+    if (b.tokens < wanted)
+        return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>((wanted - b.tokens) / per_second_));
+    b.tokens -= wanted;
     return std::nullopt;
+}
+
+std::size_t AddressBuckets::addresses() const {
+    std::lock_guard lock(mutex_);
+    return buckets_.size();
 }
 
 std::string normalise_room_code(std::string_view code) {

@@ -36,6 +36,10 @@ struct Metrics {
     std::atomic<long> tcp_connections{0};  // open TCP connections of any kind (the limits count these)
     std::atomic<long> refused_out_of_descriptors{0};
     std::atomic<long> tls_handshake_failures{0};  // TLS port: handshakes that failed or timed out
+    // TLS port: connections closed before any handshake, over the connection limits or over the
+    // address's --tls-handshakes-per-second.
+    std::atomic<long> tls_refused_connection_limit{0};
+    std::atomic<long> tls_refused_handshake_rate{0};
     std::atomic<long> plain_on_tls_port{0};       // TLS port: plain HTTP requests (redirected or refused)
     std::atomic<long> origin_refused{0};          // WebSocket upgrades from another site's page (403)
     std::atomic<long> rooms{0};
@@ -178,6 +182,34 @@ private:
     std::thread retry_thread_;  // started at the first failure
 };
 
+// Token buckets by address, for what one address may use up over time (solves, TLS handshakes):
+// a bucket of `burst` tokens, refilled at `per_second`. Bounded: at most `max_addresses` are
+// remembered; past that, the address used least recently is forgotten (it starts again with a full
+// bucket, as a new one does). Thread-safe.
+class AddressBuckets {
+public:
+    using Clock = std::chrono::steady_clock;
+    static constexpr std::size_t kMaxAddresses = 4096;
+    AddressBuckets(double burst, double per_second, std::size_t max_addresses = kMaxAddresses);
+
+    // Takes `n` tokens (at most a full bucket) from the address's bucket; when it has not that
+    // many, takes nothing and says how long until it has.
+    std::optional<Clock::duration> take(const std::string& address, double n = 1, Clock::time_point now = Clock::now());
+    std::size_t addresses() const;
+
+private:
+    struct Bucket {
+        double tokens = 0;
+        Clock::time_point refilled;
+        std::list<std::string>::iterator recent;  // in recent_
+    };
+    double burst_, per_second_;
+    std::size_t max_addresses_;
+    mutable std::mutex mutex_;
+    std::map<std::string, Bucket, std::less<>> buckets_;
+    std::list<std::string> recent_;  // addresses, most recently used first
+};
+
 // Board solutions shared by all rooms. The pools' boards are solved once, ahead of time, by
 // warm_up() on a thread of its own; a board not yet solved is solved by the room that needs it
 // without holding the lock, so no room waits for another room's solve.
@@ -223,12 +255,7 @@ private:
     std::list<Key> recent_;  // unpinned entries, most recently used first
     std::size_t bytes_ = 0, pinned_bytes_ = 0, pinned_entries_ = 0;
 
-    struct Bucket {
-        double tokens = 0;
-        std::chrono::steady_clock::time_point refilled;
-    };
-    std::mutex buckets_mutex_;
-    std::map<std::string, Bucket> buckets_;  // by address; full buckets are dropped
+    AddressBuckets solves_;  // by address: solves_per_minute, refilled over a minute
 };
 
 // Rooms that could not be taken up again from the journal (a restart, a cluster's take-over):

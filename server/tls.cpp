@@ -163,10 +163,9 @@ public:
           slot_(std::move(slot)) {}
 
     void run() {
-        // One deadline for the first bytes and the handshake; a connection over a limit gets a
-        // second, as on a plain port.
-        timer_.expires_after(slot_.held() ? std::chrono::milliseconds(network_->services.config.handshake_timeout_ms)
-                                          : std::chrono::milliseconds(1000));
+        // One deadline for the first bytes and the handshake. (A connection over a limit never
+        // gets here: the listener closes it.)
+        timer_.expires_after(std::chrono::milliseconds(network_->services.config.handshake_timeout_ms));
         timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
             if (!ec) self->hang_up();
         });
@@ -201,6 +200,15 @@ private:
             timer_.cancel();
             ++network_->services.metrics.plain_on_tls_port;
             return run_http_session(PlainStream(std::move(socket_)), network_, std::move(slot_), std::string(), true);
+        }
+        // A handshake costs the server half a millisecond of CPU: one address may start
+        // --tls-handshakes-per-second of them, and a connection over that is closed before it.
+        if (network_->tls_handshakes && network_->tls_handshakes->take(slot_.address())) {
+            timer_.cancel();
+            ++network_->services.metrics.tls_refused_handshake_rate;
+            spdlog::debug("connection from {} closed before its TLS handshake: over --tls-handshakes-per-second",
+                          slot_.address());
+            return hang_up();
         }
         tls_.emplace(std::move(socket_), network_->tls->current()->native_handle());
         tls_->async_handshake([self = shared_from_this()](beast::error_code e) { self->on_handshake(e); });

@@ -101,3 +101,30 @@ TEST_CASE("text: next_char decodes well-formed UTF-8 and classes Cc and Cf as Un
     for (char32_t c : {U'a', U'\u00E9', U'\u200A', U'\u2010', U'\u2065', U'\uFEFE', U'\U0001F383'})
         CHECK_FALSE(is_format_char(c));
 }
+
+TEST_CASE("text: case folding makes texts that differ only by case equal, in Latin and its accents, Greek and Cyrillic [text]") {
+    CHECK(fold_case("ZOË 🎲") == "zoë 🎲");
+    CHECK(fold_case("Zoë 🎲") == "zoë 🎲");
+    CHECK(fold_case("Émile") == fold_case("émile"));
+    CHECK(fold_case("ÀÉÎÕÜÇÑØÅÆÞ") == "àéîõüçñøåæþ");        // Latin-1 Supplement
+    CHECK(fold_case("ŁÓDŹ ŒUVRE ĞÜŞ ŮŽĚ") == "łódź œuvre ğüş ůžě");  // Latin Extended-A
+    CHECK(fold_case("ǄǅǆƏȘȚ") == "ǆǆǆəșț");                  // Latin Extended-B
+    CHECK(fold_case("Ệẞ") == "ệß");                          // Latin Extended Additional
+    CHECK(fold_case("ΣΊΣΥΦΟΣ") == fold_case("σίσυφος"));     // Greek, the final sigma too
+    CHECK(fold_case("ΑΒΓΔ ΆΈΉ") == "αβγδ άέή");
+    CHECK(fold_case("ПРИВЕТ ЁЖ ҐЇЄ Љ") == "привет ёж ґїє љ");  // Cyrillic
+    CHECK(fold_case("ԱՐԵՎ") == "արեվ");                      // Armenian
+    CHECK(fold_case("ＡＢＣ") == "ａｂｃ");                    // full width
+    // Simple folding: one character for one.
+    CHECK(fold_case("ſµ") == "sμ");
+    CHECK(fold_case("ß") == "ß");
+    CHECK(fold_case("İ") == "İ");
+    // What has no case is itself; ill-formed bytes are kept as they are.
+    CHECK(fold_case("0-9 漢字 👩‍🚀 ~") == "0-9 漢字 👩‍🚀 ~");
+    CHECK(fold_case(std::string("A\xFF\xC3", 3)) == std::string("a\xFF\xC3", 3));
+    // Folding twice changes nothing more.
+    for (char32_t c = 0; c < 0x30000; ++c) {
+        if (c >= 0xD800 && c <= 0xDFFF) continue;
+        if (fold_char(fold_char(c)) != fold_char(c)) FAIL_CHECK("U+" << std::hex << static_cast<unsigned>(c));
+    }
+}

@@ -39,6 +39,15 @@ namespace websocket = beast::websocket;
 namespace net = boost::asio;
 using tcp = net::ip::tcp;
 
+namespace {
+// Connects `socket` to the loopback port from the local address `from` (empty: the system's choice).
+void connect_from(tcp::socket& socket, std::uint16_t port, const std::string& from) {
+    socket.open(tcp::v4());
+    if (!from.empty()) socket.bind(tcp::endpoint(net::ip::make_address(from), 0));
+    socket.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+}
+}  // namespace
+
 // ---- Server -----------------------------------------------------------------------------------
 struct TestServer::Impl {
     net::io_context io;  // declared first so that it outlives the rooms' timers in `services`
@@ -148,8 +157,7 @@ Client::Client(std::uint16_t port, const TlsClientOptions& tls) : impl_(std::mak
     auto& ssl = ws.next_layer();
     SSL_set_tlsext_host_name(ssl.native_handle(), tls.host.c_str());
     ssl.set_verify_callback(net::ssl::host_name_verification(tls.host));
-    tcp::resolver resolver(impl_->io);
-    beast::get_lowest_layer(ws).connect(resolver.resolve("127.0.0.1", std::to_string(port)));
+    connect_from(beast::get_lowest_layer(ws).socket(), port, tls.from);
     ssl.handshake(net::ssl::stream_base::client);
     ws.handshake(tls.host + ":" + std::to_string(port), "/ws");
 }
@@ -280,9 +288,8 @@ std::string tls_exchange(std::uint16_t port, const TlsClientOptions& tls, const 
     beast::ssl_stream<beast::tcp_stream> stream(io, ctx);
     SSL_set_tlsext_host_name(stream.native_handle(), tls.host.c_str());
     stream.set_verify_callback(net::ssl::host_name_verification(tls.host));
-    tcp::resolver resolver(io);
     beast::get_lowest_layer(stream).expires_after(timeout);
-    beast::get_lowest_layer(stream).connect(resolver.resolve("127.0.0.1", std::to_string(port)));
+    connect_from(beast::get_lowest_layer(stream).socket(), port, tls.from);
     stream.handshake(net::ssl::stream_base::client);
     net::write(stream, net::buffer(request));
     // Read until the server closes, the head of a 101 is in, or the time is up (the stream's
@@ -300,6 +307,32 @@ std::string tls_exchange(std::uint16_t port, const TlsClientOptions& tls, const 
     read();
     io.run();
     return got;
+}
+
+TlsHandshake tls_handshake(std::uint16_t port, const TlsClientOptions& tls, std::chrono::milliseconds timeout) {
+    net::io_context io;
+    net::ssl::context ctx{net::ssl::context::tls_client};
+    ctx.load_verify_file(tls.ca_file);
+    ctx.set_verify_mode(net::ssl::verify_peer);
+    beast::ssl_stream<beast::tcp_stream> stream(io, ctx);
+    SSL_set_tlsext_host_name(stream.native_handle(), tls.host.c_str());
+    stream.set_verify_callback(net::ssl::host_name_verification(tls.host));
+    TlsHandshake result;
+    // OpenSSL's message callback sees every record and handshake message; write_p 0: from the server.
+    SSL_set_msg_callback(stream.native_handle(), [](int write_p, int, int, const void*, std::size_t, SSL*, void* arg) {
+        if (write_p == 0) *static_cast<bool*>(arg) = true;
+    });
+    SSL_set_msg_callback_arg(stream.native_handle(), &result.server_spoke);
+    beast::get_lowest_layer(stream).expires_after(timeout);
+    connect_from(beast::get_lowest_layer(stream).socket(), port, tls.from);
+    stream.async_handshake(net::ssl::stream_base::client, [&](beast::error_code ec) {
+        result.ok = !ec;
+        if (ec) result.error = ec.message();
+    });
+    io.run();
+    beast::error_code ignored;
+    beast::get_lowest_layer(stream).socket().shutdown(tcp::socket::shutdown_both, ignored);
+    return result;
 }
 
 std::string create_room(Client& c, const json& options, const std::string& name, json settings) {

@@ -39,10 +39,12 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-// A client over TLS (wss://): the certificate verified against `ca_file`, for `host`.
+// A client over TLS (wss://): the certificate verified against `ca_file`, for `host`; `from`:
+// the local address to connect from (empty: the system's choice), as for Client.
 struct TlsClientOptions {
     std::string ca_file;
     std::string host = "localhost";
+    std::string from;
 };
 
 class Client {
@@ -90,6 +92,16 @@ std::pair<int, std::string> http_get(std::uint16_t port, const std::string& targ
 // connection or `timeout` passes.
 std::string tls_exchange(std::uint16_t port, const TlsClientOptions& tls, const std::string& request,
                          std::chrono::milliseconds timeout = 5s);
+
+// One TLS handshake with the server on loopback and nothing more: whether it succeeded, and
+// whether the server sent anything of TLS at all (a connection closed before its handshake
+// gets nothing: no ServerHello, no certificate).
+struct TlsHandshake {
+    bool ok = false;
+    bool server_spoke = false;
+    std::string error;  // why it failed
+};
+TlsHandshake tls_handshake(std::uint16_t port, const TlsClientOptions& tls, std::chrono::milliseconds timeout = 5s);
 
 // Says hello and creates a room; returns its code (the client is seat 0 and host).
 std::string create_room(Client& c, const json& options, const std::string& name = "Ann", json settings = nullptr);

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <string>
 #include <thread>
 
@@ -64,6 +65,18 @@ std::pair<int, std::string> run_server_on(const std::string& data_dir) {
     while (std::fgets(buf, sizeof buf, p)) out += buf;
     const int status = ::pclose(p);
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+// A text as a URL's query value or path segment: every byte but letters and digits %-escaped.
+std::string url_escaped(const std::string& text) {
+    std::string out;
+    for (const char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        char hex[4];
+        std::snprintf(hex, sizeof hex, "%%%02X", c);
+        out += std::isalnum(c) ? std::string(1, ch) : std::string(hex);
+    }
+    return out;
 }
 
 }  // namespace
@@ -310,12 +323,7 @@ TEST_CASE("history: a player's page counts games, wins and places by game, and a
     const std::string sly = "x'); DROP TABLE games;--";  // 24 characters: a valid name
     Client bobby(server.port());
     play_games(bobby, sly, 1);
-    std::string escaped;
-    for (unsigned char c : sly) {
-        char hex[4];
-        std::snprintf(hex, sizeof hex, "%%%02X", c);
-        escaped += std::isalnum(c) ? std::string(1, static_cast<char>(c)) : std::string(hex);
-    }
+    const std::string escaped = url_escaped(sly);
     const json page = get_json(server.port(), "/players/" + escaped);
     CHECK(page["name"] == sly);
     CHECK(page["games"] == 1);
@@ -349,4 +357,48 @@ TEST_CASE("history: over its bounds the database gives up the oldest game of the
     CHECK(history.record("FLOOD-4-a"));
     CHECK(history.record("BOTS-3-a"));
     CHECK_FALSE(history.record("BOTS-1-a"));
+}
+
+TEST_CASE("history: GET /games?player= and /players/<name> find a name in any case beyond ASCII: accents, Greek, Cyrillic [history][server]") {
+    TestServer server;
+    const std::map<std::string, std::vector<std::string>> asked = {
+        {"Zoë 🎲", {"ZOË 🎲", "zoë 🎲", "Zoë 🎲"}},
+        {"Émile", {"émile", "ÉMILE", "Émile"}},
+        {"Σίσυφος", {"ΣΊΣΥΦΟΣ", "σίσυφοσ"}},
+        {"Борис", {"БОРИС", "борис"}},
+    };
+    for (const auto& [name, _] : asked) {
+        Client c(server.port());
+        play_games(c, name, 1);
+    }
+    for (const auto& [name, spellings] : asked)
+        for (const auto& spelling : spellings) {
+            INFO(name, " asked as ", spelling);
+            const json list = get_json(server.port(), "/games?player=" + url_escaped(spelling));
+            CHECK(list["total"] == 1);
+            if (list["games"].size() == 1) CHECK(list["games"][0]["players"][0]["name"] == name);
+            CHECK(get_json(server.port(), "/players/" + url_escaped(spelling))["games"] == 1);
+        }
+    // Folding is not matching loosely: another name is another player.
+    CHECK(get_json(server.port(), "/games?player=" + url_escaped("Emile"))["total"] == 0);
+    CHECK(get_json(server.port(), "/games?player=" + url_escaped("Zoe 🎲"))["total"] == 0);
+}
+
+TEST_CASE("history: games kept by a server of the third schema are found in any case once migrated [history][server]") {
+    auto config = TestServer::fast_config();
+    fs::create_directories(config.data_dir);
+    {
+        // What the older server wrote: a game of Zoë's, and the history's tables of that schema.
+        db::Database old(fs::path(config.data_dir) / "spookludo.db", db::migrations().first(3));
+        old.exec("INSERT INTO games (id, room, game, status, ended_ms, length, people, owner, record) VALUES "
+                 "('KQZTM-1764489600000-630dcd29', 'KQZTM', 'spook', 'finished', 1764489600000, 3, 1, '', '{}')");
+        old.exec("INSERT INTO game_players (game_id, seat, name, bot, place, winner) VALUES "
+                 "('KQZTM-1764489600000-630dcd29', 0, 'Zoë 🎲', 0, 1, 1), "
+                 "('KQZTM-1764489600000-630dcd29', 1, 'best bot 1', 1, 2, 0)");
+    }
+    TestServer server(config);
+    const json list = get_json(server.port(), "/games?player=" + url_escaped("ZOË 🎲"));
+    CHECK(list["total"] == 1);
+    CHECK(get_json(server.port(), "/players/" + url_escaped("zoë 🎲"))["games"] == 1);
+    CHECK(get_json(server.port(), "/games?player=BEST%20BOT%201")["total"] == 1);
 }

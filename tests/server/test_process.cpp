@@ -3,11 +3,14 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,11 +19,13 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <random>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "database.h"
 #include "harness.h"
 #include "spookludo/record.h"
 #include "spookludo/verify.h"
@@ -109,6 +114,34 @@ std::pair<int, std::string> run_healthcheck(const std::string& out, std::vector<
     int status = 0;
     REQUIRE(waitpid(pid, &status, 0) == pid);
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(out)};
+}
+
+// Runs the server binary on `data_dir` until it exits by itself (it is expected to refuse to
+// start), its output to the file `out`; `in_child` runs in the child before exec. Returns its
+// exit status (-1 when it had not exited within 20 s and was killed) and what it printed.
+std::pair<int, std::string> run_to_exit(const std::string& data_dir, const std::string& out,
+                                        const std::function<void()>& in_child = {}) {
+    const pid_t pid = spawn_server(out, {"--port", "0", "--bind", "127.0.0.1", "--data-dir", data_dir}, in_child);
+    const int exited = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));  // readable once it exits
+    REQUIRE(exited >= 0);
+    pollfd p{exited, POLLIN, 0};
+    if (::poll(&p, 1, 20000) <= 0) ::kill(pid, SIGKILL);
+    ::close(exited);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(out)};
+}
+
+// A file's bytes and mode, to tell whether anything changed it.
+struct FileState {
+    std::string bytes;
+    mode_t mode = 0;
+    friend bool operator==(const FileState&, const FileState&) = default;
+};
+FileState state_of(const std::filesystem::path& file) {
+    struct stat st {};
+    REQUIRE(::stat(file.c_str(), &st) == 0);
+    return {read_text(file.string()), st.st_mode & 07777};
 }
 
 }  // namespace
@@ -416,4 +449,99 @@ TEST_CASE("server process: --allow-origin takes origins repeated or comma-separa
         stop(pid);
     }
     std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("server process: a database the server's user cannot write is refused at start with the reason, exit 1, and no file's mode changed [server][process][faults]") {
+    if (::getuid() != 0) {
+        MESSAGE("skipped: running the server as another user needs root");
+        return;
+    }
+    TempDir dir("unwritable");
+    std::filesystem::permissions(dir.path, std::filesystem::perms(0755));
+    const auto data = dir.path / "data";
+    std::filesystem::create_directories(data);
+    // A database with its -wal and -shm files, as a server killed mid-stride leaves them.
+    {
+        const auto [pid, port] = start_server(data.string());
+        CHECK(raw_get(port, "/healthz", std::chrono::seconds(5)).find("200 OK") != std::string::npos);
+        ::kill(pid, SIGKILL);
+        ::waitpid(pid, nullptr, 0);
+    }
+    const auto db = data / "spookludo.db";
+    const std::filesystem::path files[] = {db, db.string() + "-wal", db.string() + "-shm"};
+    for (const auto& f : files) REQUIRE(std::filesystem::exists(f));
+    // The files belong to the user the server runs as (nobody), which may only read them.
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(data))
+        REQUIRE(::chown(entry.path().c_str(), 65534, 65534) == 0);
+    REQUIRE(::chown(data.c_str(), 65534, 65534) == 0);
+    for (const auto& f : files) REQUIRE(::chmod(f.c_str(), 0400) == 0);
+    const auto as_nobody = [] {
+        if (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(126);
+    };
+    std::vector<FileState> before;
+    for (const auto& f : files) before.push_back(state_of(f));
+    auto [status, out] = run_to_exit(data.string(), (dir.path / "out.txt").string(), as_nobody);
+    CHECK(status == 1);
+    CHECK_MESSAGE(out.find(db.string() + " cannot be written by the server's user (uid 65534): Permission denied (its mode "
+                           "0400, its owner uid 65534)") != std::string::npos,
+                  out);
+    for (std::size_t i = 0; i < std::size(files); ++i) CHECK_MESSAGE(state_of(files[i]) == before[i], files[i]);
+
+    // The database writable, its WAL not: refused too, naming the WAL.
+    REQUIRE(::chmod(db.c_str(), 0600) == 0);
+    before[0] = state_of(db);
+    std::tie(status, out) = run_to_exit(data.string(), (dir.path / "out2.txt").string(), as_nobody);
+    CHECK(status == 1);
+    CHECK_MESSAGE(out.find(db.string() + "-wal cannot be written by the server's user") != std::string::npos, out);
+    for (std::size_t i = 0; i < std::size(files); ++i) CHECK_MESSAGE(state_of(files[i]) == before[i], files[i]);
+}
+
+TEST_CASE("server process: a truncated, cut-short or garbage database file is refused saying what it is, the file untouched, and an empty one is taken as new [server][process]") {
+    TempDir dir("damaged");
+    const auto good = dir.path / "good.db";
+    { spookludo::server::db::Database made(good); }
+    const std::string whole = read_text(good.string());
+    REQUIRE(whole.size() >= 16384);
+    std::string garbage(5000, '\0');
+    std::mt19937 random(7);
+    for (auto& c : garbage) c = static_cast<char>(random() & 0xFF);
+    const struct {
+        const char* what;
+        std::string bytes;
+        std::string said;
+    } cases[] = {
+        {"cut in half", whole.substr(0, whole.size() / 2),
+         "is damaged: truncated to " + std::to_string(whole.size() / 2) + " bytes of the " + std::to_string(whole.size()) +
+             " its header counts"},
+        {"its first 50 bytes", whole.substr(0, 50), "is damaged: truncated to 50 bytes, shorter than a database's 100-byte header"},
+        {"its first byte", whole.substr(0, 1), "is damaged: truncated to 1 byte,"},
+        {"garbage", garbage, "is not a SQLite database"},
+    };
+    int n = 0;
+    for (const auto& c : cases) {
+        INFO(std::string(c.what));
+        const auto data = dir.path / ("data-" + std::to_string(++n));
+        std::filesystem::create_directories(data);
+        const auto db = data / "spookludo.db";
+        std::ofstream(db, std::ios::binary) << c.bytes;
+        REQUIRE(::chmod(db.c_str(), 0644) == 0);
+        const FileState before = state_of(db);
+        const auto [status, out] = run_to_exit(data.string(), (dir.path / ("out-" + std::to_string(n))).string());
+        CHECK(status == 1);
+        CHECK_MESSAGE(out.find(db.string() + " " + c.said) != std::string::npos, out);
+        CHECK(state_of(db) == before);
+        CHECK_FALSE(std::filesystem::exists(db.string() + "-wal"));
+    }
+    // An empty file (a server that died while creating it leaves one) is a new database.
+    const auto data = dir.path / "data-empty";
+    std::filesystem::create_directories(data);
+    std::ofstream(data / "spookludo.db").close();
+    const auto [pid, port] = start_server(data.string());
+    CHECK(raw_get(port, "/healthz", std::chrono::seconds(5)).find("200 OK") != std::string::npos);
+    ::kill(pid, SIGTERM);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+    CHECK(std::filesystem::file_size(data / "spookludo.db") > 0);
+    CHECK(state_of(data / "spookludo.db").mode == 0600);
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "raw_client.h"
+#include "services.h"
 
 using namespace spookludo;
 using namespace spookludo::testing;
@@ -388,4 +389,55 @@ TEST_CASE("security: rooms taken up again after a restart count against the addr
     Client back(after.port());
     const json joined = resume_seat(back, code, token);
     CHECK_MESSAGE(joined["type"] == "joined", joined.dump());
+
+TEST_CASE("security: a request over the size limits is answered 414, 431 or 413 with the reason and closed, a malformed one 400, never a reset [server][security][http]") {
+    TestServer server;
+    // What the server answers to `request` before it closes the connection.
+    auto answer_to = [&](const std::string& request) {
+        RawClient c(server.port());
+        REQUIRE(c.send_bytes(request));
+        const auto started = std::chrono::steady_clock::now();
+        std::string answer = c.read_to_end(5s);
+        CHECK(c.ended());
+        CHECK(std::chrono::steady_clock::now() - started < 3s);
+        return answer;
+    };
+    // A 10 KB name in /players/...: the request line alone is over the 8 KB.
+    std::string answer = answer_to("GET /players/" + std::string(10 * 1024, 'n') + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    INFO(answer.substr(0, 300));
+    CHECK(answer.rfind("HTTP/1.1 414 ", 0) == 0);
+    CHECK(answer.find("Connection: close") != std::string::npos);
+    CHECK(answer.find("the request line must end within 8192 bytes") != std::string::npos);
+    // A short request line with 10 KB of header fields.
+    answer = answer_to("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: " + std::string(10 * 1024, 'c') + "\r\n\r\n");
+    CHECK(answer.rfind("HTTP/1.1 431 ", 0) == 0);
+    CHECK(answer.find("header fields are too large") != std::string::npos);
+    // A body over the 8 KB, sent with its request.
+    answer = answer_to("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 9000\r\n\r\n" + std::string(9000, 'b'));
+    CHECK(answer.rfind("HTTP/1.1 413 ", 0) == 0);
+    CHECK(answer.find("body is too large: at most 8192 bytes") != std::string::npos);
+    // Not HTTP at all.
+    answer = answer_to("GET /healthz HTTP/9\r\n\r\n");
+    CHECK(answer.rfind("HTTP/1.1 400 ", 0) == 0);
+    CHECK(answer.find("not a well-formed HTTP/1.1 request") != std::string::npos);
+    // The server goes on.
+    CHECK(http_get(server.port(), "/healthz").first == 200);
+}
+
+TEST_CASE("security: the token buckets by address keep at most their bound of addresses, the least recently used forgotten first [server][security]") {
+    server::AddressBuckets buckets(2, 1, 3);  // 2 tokens, 1 a second, 3 addresses
+    const auto now = std::chrono::steady_clock::now();
+    CHECK_FALSE(buckets.take("a", 2, now));
+    REQUIRE(buckets.take("a", 1, now));  // empty: refused, with when it has one again
+    CHECK(*buckets.take("a", 1, now) == std::chrono::seconds(1));
+    CHECK_FALSE(buckets.take("a", 1, now + std::chrono::seconds(1)));  // refilled
+    CHECK_FALSE(buckets.take("b", 2, now));
+    CHECK_FALSE(buckets.take("c", 2, now));
+    CHECK(buckets.take("b", 1, now));  // "b" used last, "a" the least recently
+    CHECK_FALSE(buckets.take("d", 1, now));
+    CHECK(buckets.addresses() == 3);
+    CHECK(buckets.take("b", 1, now));       // kept, still empty
+    CHECK_FALSE(buckets.take("a", 2, now));  // forgotten: a new, full bucket
+    for (int i = 0; i < 100; ++i) CHECK_FALSE(buckets.take("new " + std::to_string(i), 1, now));
+    CHECK(buckets.addresses() == 3);
 }

@@ -39,7 +39,20 @@ server::Config tls_config(const Certificates& certs) {
     auto c = TestServer::fast_config();
     c.tls_cert = certs.cert;
     c.tls_key = certs.key;
+    c.tls_handshakes_per_second = 0;  // the tests connect from 127.0.0.1 many times a second
     return c;
+}
+
+// The value of a line of /metrics (its name with labels), asked over TLS from `from`.
+long metric(std::uint16_t port, const Certificates& certs, const std::string& line, const std::string& from) {
+    const std::string text = tls_exchange(port, TlsClientOptions{certs.ca, "localhost", from},
+                                          "GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    const auto at = text.find("\n" + line + " ");
+    if (at == std::string::npos) {
+        FAIL_CHECK("no line " << line << " in /metrics");
+        return -1;
+    }
+    return std::stol(text.substr(at + line.size() + 2));
 }
 
 // `openssl s_client` against the port with `flags`: its output (the handshake's story).
@@ -233,4 +246,51 @@ TEST_CASE("tls: the page over https:// has the CSP for wss://, and the WebSocket
     CHECK(upgrade("127.0.0.1:" + port, "https://evil.example").rfind("HTTP/1.1 403", 0) == 0);
     const auto metrics = tls_exchange(server.port(), tls, "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     CHECK(metrics.find("\nspookludo_origin_refused_total 2\n") != std::string::npos);
+}
+
+TEST_CASE("tls: a connection over the per-address limit is closed before any handshake (no certificate sent), and /metrics counts it [server][tls][security]") {
+    TempDir dir("tls");
+    Certificates certs(dir.path);
+    auto config = tls_config(certs);
+    config.max_connections_per_address = 2;
+    TestServer server(config);
+    // Two players hold 127.0.0.1's two places.
+    Client ann(server.port(), TlsClientOptions{certs.ca});
+    Client bob(server.port(), TlsClientOptions{certs.ca});
+    ann.hello();
+    for (int i = 0; i < 3; ++i) {
+        const auto third = tls_handshake(server.port(), TlsClientOptions{certs.ca});
+        CHECK_FALSE(third.ok);
+        CHECK_MESSAGE(!third.server_spoke, "the server answered a connection over the limit: ", third.error);
+    }
+    CHECK(metric(server.port(), certs, "spookludo_tls_refused_total{reason=\"connection_limit\"}", "127.0.0.2") == 3);
+    ann.send({{"type", "ping"}, {"t", 1}});
+    CHECK(ann.expect("pong")["t"] == 1);
+}
+
+TEST_CASE("tls: one address's handshakes beyond --tls-handshakes-per-second are closed before the handshake, another address's go through [server][tls][security]") {
+    TempDir dir("tls");
+    Certificates certs(dir.path);
+    auto config = tls_config(certs);
+    config.tls_handshakes_per_second = 1;  // bursts of 2
+    TestServer server(config);
+    const auto started = std::chrono::steady_clock::now();
+    int made = 0, refused = 0;
+    for (int i = 0; i < 40 && refused < 3; ++i) {
+        const auto h = tls_handshake(server.port(), TlsClientOptions{certs.ca});
+        if (h.ok) {
+            ++made;
+        } else {
+            ++refused;
+            CHECK_MESSAGE(!h.server_spoke, "a refused handshake got an answer: ", h.error);
+        }
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    // A full bucket of 2, and one more for each second that passed.
+    CHECK(made >= 2);
+    CHECK(made <= 2 + seconds);
+    CHECK(refused == 3);
+    // Another address has its own bucket.
+    CHECK(tls_handshake(server.port(), TlsClientOptions{certs.ca, "localhost", "127.0.0.2"}).ok);
+    CHECK(metric(server.port(), certs, "spookludo_tls_refused_total{reason=\"handshake_rate\"}", "127.0.0.2") == refused);
 }

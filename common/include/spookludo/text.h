@@ -32,6 +32,16 @@ bool is_format_char(char32_t c) noexcept;
 // Never throws except std::bad_alloc.
 std::string quote_client_text(std::string_view text, std::size_t max_chars = kQuotedChars);
 
+// Unicode's simple case folding (CaseFolding.txt, its C and S mappings: one character for one):
+// the form in which texts that differ only by case are equal, in every script that has case
+// (Latin with its accents, Greek, Cyrillic, Armenian, Georgian, Cherokee, ...): "ZOË" and "zoë",
+// "ÉMILE" and "émile", "ΣΊΣΥΦΟΣ" and "σίσυφος" (final sigma too). Characters without case
+// (digits, CJK, emoji) are themselves. Not the Turkic dotted and dotless i, nor full folding
+// ("ß" stays "ß", not "ss"); no normalisation (a precomposed "é" and "e" + U+0301 differ).
+char32_t fold_char(char32_t c) noexcept;
+// The text with each character folded (fold_char); ill-formed UTF-8 bytes are kept as they are.
+std::string fold_case(std::string_view text);
+
 // The text with every ill-formed UTF-8 sequence replaced by U+FFFD (the same text when it is
 // well formed).
 std::string valid_utf8_or_replaced(std::string_view text);
