@@ -37,6 +37,7 @@ public:
 
     ~WebSocketSession() override {
         --network_->services.metrics.connections;
+        network_->services.metrics.websocket_read_bytes -= static_cast<long>(read_bytes_);
         std::lock_guard lock(network_->sessions_mutex);
         network_->sessions.erase(id_);
     }
@@ -288,6 +289,7 @@ private:
     void read() {
         if constexpr (!is_tls_v<Stream>) {
             if (network_->services.config.threads <= 1) {
+                count_read_bytes();
                 socket_of(stream_).async_wait(net::socket_base::wait_read,
                                               [self = this->shared_from_this()](beast::error_code ec) {
                                                   self->on_readable(ec);
@@ -296,6 +298,7 @@ private:
             }
         }
         char* at = reader_.prepare(kReadChunk);
+        count_read_bytes();
         stream_.async_read_some(net::buffer(at, reader_.free_space()),
                                 [self = this->shared_from_this()](beast::error_code ec, std::size_t n) {
                                     self->on_read(ec, n);
@@ -313,6 +316,7 @@ private:
         for (int reads = 0;; ++reads) {
             if (reads == kReadsPerTurn) {
                 // A client sending flat out gets its turn again after the others' handlers.
+                count_read_bytes();
                 net::post(stream_.get_executor(), [self = this->shared_from_this()] { self->on_readable({}); });
                 return;
             }
@@ -327,6 +331,14 @@ private:
         }
         reader_.release_if_empty();  // only a cut frame is kept
         read();
+    }
+
+    // What the reader holds, in the server's figure (spookludo_websocket_read_bytes).
+    void count_read_bytes() {
+        const std::size_t held = reader_.capacity() - std::string().capacity();  // an empty string's room is inline
+        if (held == read_bytes_) return;
+        network_->services.metrics.websocket_read_bytes += static_cast<long>(held) - static_cast<long>(read_bytes_);
+        read_bytes_ = held;
     }
 
     static char* read_scratch() {
@@ -425,6 +437,7 @@ private:
     bool ping_sent_ = false;
     bool peer_closed_ = false;  // the peer's close frame came
     bool hung_up_ = false;
+    std::size_t read_bytes_ = 0;  // what the reader held when last counted (count_read_bytes)
 
     // Outgoing frames. queued_ and the flags are shared with other threads (rooms), under
     // out_mutex_; in_flight_ and buffers_ belong to the write in progress, on the strand.
