@@ -7,7 +7,9 @@
 //           role's masking and fed in chunks; every whole message must come out as it went in.
 // Invariants: messages never exceed the limit (125 bytes for control frames), text is UTF-8,
 // close frames carry an allowed code, a failure carries 1002, 1007 or 1009 and a reason that
-// fits a close frame, and a failed reader stays failed.
+// fits a close frame, and a failed reader stays failed. A reader told to drain (a closing
+// connection's) never fails, yields only close frames (one for each in the stream, payload empty)
+// and holds nothing between reads.
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -117,20 +119,76 @@ bool feed(ws::FrameReader& reader, std::string_view stream, Bytes& chunks, std::
     return true;
 }
 
+// The same stream read by a reader that drains from the start, or from its `after`th message on
+// (a connection that closed there): returns the close frames it reported while draining.
+std::size_t drained(ws::FrameReader& reader, std::string_view stream, Bytes chunks, std::size_t after) {
+    const bool in_place = chunks.flag();
+    std::string shared;
+    std::size_t at = 0, messages = 0, closes = 0;
+    if (after == 0) reader.drain();
+    while (at < stream.size()) {
+        std::size_t give = std::min<std::size_t>(1 + chunks.below(700), stream.size() - at);
+        if (in_place) {
+            shared.assign(stream.substr(at, give));
+            reader.take(shared.data(), give);
+        } else {
+            char* into = reader.prepare(give);
+            give = std::min(give, reader.free_space());
+            std::memcpy(into, stream.data() + at, give);
+            reader.commit(give);
+        }
+        at += give;
+        ws::FrameReader::Message m;
+        for (;;) {
+            const auto status = reader.next(m);
+            if (status == ws::FrameReader::Status::need_more) break;
+            if (status == ws::FrameReader::Status::failed) {
+                FUZZ_CHECK(!reader.draining(), "a draining reader failed: " + reader.failure().reason);
+                return closes;  // failed before it began to drain
+            }
+            if (reader.draining()) {
+                FUZZ_CHECK(m.opcode == ws::Opcode::close && m.payload.empty(),
+                           "a draining reader gave opcode " + std::to_string(static_cast<int>(m.opcode)));
+                ++closes;
+            } else if (++messages == after) {
+                reader.drain();
+            }
+        }
+        if (in_place) {
+            reader.keep();
+            shared.assign(shared.size(), '\xAA');
+        }
+        if (reader.draining()) {
+            FUZZ_CHECK(reader.buffered() == 0, std::to_string(reader.buffered()) + " bytes kept while draining");
+            reader.release_if_empty();
+            FUZZ_CHECK(reader.capacity() == std::string().capacity(),
+                       std::to_string(reader.capacity()) + " bytes held while draining");
+        }
+    }
+    return closes;
+}
+
 void raw(Bytes& in) {
     const std::size_t limit = in.flag() ? kRealLimit : std::size_t{in.byte()} * 4;
     ws::FrameReader reader(kRole, limit);
     const std::size_t split = std::min<std::size_t>(in.left(), 10);  // the chunking's bytes come first
-    Bytes chunks = Bytes(reinterpret_cast<const std::uint8_t*>(in.take(split).data()), split);
+    const Bytes chunking(reinterpret_cast<const std::uint8_t*>(in.take(split).data()), split);
+    Bytes chunks = chunking;
+    const std::string_view stream = in.rest();
     std::vector<Out> out;
-    feed(reader, in.rest(), chunks, limit, out);
+    feed(reader, stream, chunks, limit, out);
+    Bytes again = chunking;
+    ws::FrameReader closing(kRole, limit);
+    drained(closing, stream, again, again.byte() % 4);
 }
 
 // Frames built from the input, with a model of what the protocol allows: what comes out must be
 // what went in, up to the first frame the model refuses, where the reader must fail.
 void frames(Bytes& in) {
     const std::size_t limit = in.flag() ? kRealLimit : std::size_t{in.byte()} + 1;
-    Bytes chunks = in;  // the chunking reuses the same bytes: it needs no independent choices
+    const Bytes chunking = in;  // the chunking reuses the same bytes: it needs no independent choices
+    Bytes chunks = chunking;
+    std::size_t close_frames = 0;  // valid or not, every frame's header is well formed
     std::string stream;
     std::vector<Out> expected;
     std::string joining;
@@ -160,6 +218,7 @@ void frames(Bytes& in) {
         ws::append_frame(frame, op, payload, kClient ? nullptr : &key);
         if (!fin) frame[0] = static_cast<char>(frame[0] & 0x7F);
         stream += frame;
+        if (op == ws::Opcode::close) ++close_frames;
         if (!valid) continue;
         if (control) {
             if (!fin || payload.size() > 125) valid = false;
@@ -202,6 +261,10 @@ void frames(Bytes& in) {
         FUZZ_CHECK(out[k].opcode == expected[k].opcode, "message " + std::to_string(k));
         FUZZ_CHECK(out[k].payload == expected[k].payload, "message " + std::to_string(k));
     }
+    // Drained from the start, the reader skips every frame, valid or not, and finds each close.
+    ws::FrameReader closing(kRole, limit);
+    const std::size_t closes = drained(closing, stream, chunking, 0);
+    FUZZ_CHECK(closes == close_frames, std::to_string(closes) + " closes of " + std::to_string(close_frames));
 }
 
 }  // namespace

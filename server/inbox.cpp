@@ -261,11 +261,10 @@ Inbox::Control Inbox::on_control() {
 }
 
 Inbox::Outcome Inbox::strike() {
-    if (++strikes_ >= kMaxStrikes) {
-        spdlog::info("connection {} from {}: too many bad messages; closed", peer_.id(), peer_.address());
-        return Outcome::close;
-    }
-    return Outcome::go_on;
+    if (strikes_ >= kMaxStrikes) return Outcome::close;  // closing already: said once
+    if (++strikes_ < kMaxStrikes) return Outcome::go_on;
+    spdlog::info("connection {} from {}: too many bad messages; closed", peer_.id(), peer_.address());
+    return Outcome::close;
 }
 
 void Inbox::detach(const Room* room, std::uint64_t entry) {

@@ -73,6 +73,10 @@ std::string Metrics::prometheus_text() {
     gauge("spookludo_messages_out_total", "WebSocket messages sent.", "counter", messages_out);
     gauge("spookludo_slow_readers_dropped_total", "Connections dropped because they did not read what was sent.",
           "counter", slow_readers_dropped);
+    gauge("spookludo_websocket_read_bytes",
+          "Bytes the WebSocket connections hold for what they read: read buffers, frames cut by a read's end, "
+          "messages being joined.",
+          "gauge", websocket_read_bytes);
     gauge("spookludo_internal_errors_total",
           "Messages whose handling failed inside the server (each answered with internal_error; a defect to report).",
           "counter", internal_errors);

@@ -51,6 +51,7 @@ struct Metrics {
     std::atomic<long> messages_in{0};
     std::atomic<long> messages_out{0};
     std::atomic<long> slow_readers_dropped{0};  // connections dropped with a full send queue
+    std::atomic<long> websocket_read_bytes{0};  // held by WebSocket connections' frame readers
     std::atomic<long> internal_errors{0};       // messages whose handling threw (a defect)
     // The board-solution cache (SharedSolutions): its unpinned and pinned solutions.
     std::atomic<long> solution_cache_bytes{0};

@@ -37,6 +37,7 @@ public:
 
     ~WebSocketSession() override {
         --network_->services.metrics.connections;
+        network_->services.metrics.websocket_read_bytes -= static_cast<long>(read_bytes_);
         std::lock_guard lock(network_->sessions_mutex);
         network_->sessions.erase(id_);
     }
@@ -86,6 +87,7 @@ public:
     }
     void strike() override {
         net::post(stream_.get_executor(), [self = this->shared_from_this()] {
+            if (self->closing()) return;  // closed already: nothing counts any more
             if (self->inbox_.strike() == Inbox::Outcome::close) self->close_with(ws::kClosePolicy, "too many bad messages");
         });
     }
@@ -209,8 +211,14 @@ private:
     }
 
     // ---- Closing -------------------------------------------------------------------------
+    // Once the close has begun, whatever its reason, it is never begun again: one close frame,
+    // one deadline for the hang-up, and what the peer still sends is read and dropped (the
+    // reader drains: nothing is parsed into a buffer, nothing counts as a message or a strike).
+    // Only the peer's close frame or its end of stream can end the connection sooner.
+
     // The close frame is out: nothing more is written; wait (briefly) for the peer's close frame
-    // or end of stream, then hang up.
+    // or end of stream, then hang up: kCloseWait from now at most, and never later than
+    // close_with's deadline.
     void after_close_sent() {
         {
             std::lock_guard lock(out_mutex_);
@@ -219,18 +227,21 @@ private:
         }
         if (peer_closed_) return hang_up();
         shutdown_send(stream_);
-        timer_.expires_after(kCloseWait);
+        timer_.expires_at(std::min(timer_.expiry(), net::steady_timer::clock_type::now() + kCloseWait));
         timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
             if (!ec) self->hang_up();
         });
     }
 
-    // Closes with a code and reason (a protocol failure, too many bad messages).
+    // Closes with a code and reason (a protocol failure, too many bad messages, the server
+    // stopping, the answer to the peer's close). Only the first call does anything.
     void close_with(std::uint16_t code, std::string_view reason) {
+        if (closing()) return;
+        reader_.drain();
         enqueue(ws::Opcode::close, std::make_shared<const std::string>(ws::close_payload(code, reason)));
         // The close frame may wait behind a write the peer never reads: the connection ends
-        // anyway, a stalled write's time plus the close's wait later (after_close_sent re-arms
-        // this timer once the frame is out).
+        // anyway, a stalled write's time plus the close's wait later (after_close_sent brings
+        // this deadline forward once the frame is out, never back).
         timer_.expires_after(kWriteStall + kCloseWait);
         timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
             if (!ec) self->hang_up();
@@ -288,6 +299,7 @@ private:
     void read() {
         if constexpr (!is_tls_v<Stream>) {
             if (network_->services.config.threads <= 1) {
+                count_read_bytes();
                 socket_of(stream_).async_wait(net::socket_base::wait_read,
                                               [self = this->shared_from_this()](beast::error_code ec) {
                                                   self->on_readable(ec);
@@ -296,6 +308,7 @@ private:
             }
         }
         char* at = reader_.prepare(kReadChunk);
+        count_read_bytes();
         stream_.async_read_some(net::buffer(at, reader_.free_space()),
                                 [self = this->shared_from_this()](beast::error_code ec, std::size_t n) {
                                     self->on_read(ec, n);
@@ -313,6 +326,7 @@ private:
         for (int reads = 0;; ++reads) {
             if (reads == kReadsPerTurn) {
                 // A client sending flat out gets its turn again after the others' handlers.
+                count_read_bytes();
                 net::post(stream_.get_executor(), [self = this->shared_from_this()] { self->on_readable({}); });
                 return;
             }
@@ -327,6 +341,14 @@ private:
         }
         reader_.release_if_empty();  // only a cut frame is kept
         read();
+    }
+
+    // What the reader holds, in the server's figure (spookludo_websocket_read_bytes).
+    void count_read_bytes() {
+        const std::size_t held = reader_.capacity() - std::string().capacity();  // an empty string's room is inline
+        if (held == read_bytes_) return;
+        network_->services.metrics.websocket_read_bytes += static_cast<long>(held) - static_cast<long>(read_bytes_);
+        read_bytes_ = held;
     }
 
     static char* read_scratch() {
@@ -346,7 +368,8 @@ private:
     }
 
     // Takes the whole messages read so far, in order; false when nothing more is to be read (the
-    // peer's close frame came).
+    // peer's close frame came). Once our close has begun the reader drains (close_with): only the
+    // peer's close frame comes out of it, the rest of every read is dropped.
     bool consume() {
         heard_ = true;
         if (reader_.failure().code) {  // closing after a protocol failure: what follows is ignored
@@ -364,7 +387,8 @@ private:
                 else
                     spdlog::info("connection {} from {}: {}; closed", id_, address_, f.reason);
                 close_with(f.code, f.reason);
-                return true;  // for the peer's close frame or end of stream
+                reader_.clear();  // the rest of the stream cannot be read as frames: dropped
+                return true;      // for the peer's end of stream
             }
             switch (m.opcode) {
                 case ws::Opcode::ping:
@@ -373,7 +397,7 @@ private:
                             enqueue(ws::Opcode::pong, std::make_shared<const std::string>(m.payload));
                             break;
                         case Inbox::Control::ignore: break;
-                        case Inbox::Control::close: close_with(ws::kClosePolicy, "too many pings"); return true;
+                        case Inbox::Control::close: close_with(ws::kClosePolicy, "too many pings"); break;
                     }
                     break;
                 case ws::Opcode::close:
@@ -391,10 +415,7 @@ private:
                     if (!closing()) on_message(m.opcode == ws::Opcode::text, m.payload);
                     break;
                 default:  // pong
-                    if (inbox_.on_control() == Inbox::Control::close) {
-                        close_with(ws::kClosePolicy, "too many pongs");
-                        return true;
-                    }
+                    if (inbox_.on_control() == Inbox::Control::close) close_with(ws::kClosePolicy, "too many pongs");
                     break;
             }
         }
@@ -425,6 +446,7 @@ private:
     bool ping_sent_ = false;
     bool peer_closed_ = false;  // the peer's close frame came
     bool hung_up_ = false;
+    std::size_t read_bytes_ = 0;  // what the reader held when last counted (count_read_bytes)
 
     // Outgoing frames. queued_ and the flags are shared with other threads (rooms), under
     // out_mutex_; in_flight_ and buffers_ belong to the write in progress, on the strand.

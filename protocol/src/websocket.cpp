@@ -189,8 +189,45 @@ FrameReader::Status FrameReader::fail(std::uint16_t code, std::string reason) {
     return Status::failed;
 }
 
+FrameReader::Status FrameReader::skip(Message& message) {
+    if (fragmented_ != Opcode::continuation || fragments_.capacity() > std::string().capacity()) {
+        fragmented_ = Opcode::continuation;
+        std::string().swap(fragments_);
+    }
+    checked_ = 0;
+    const char* const base = borrowed_ ? borrowed_ : buffer_.get();
+    while (begin_ < end_) {
+        if (skip_ > 0) {  // a payload: passed over in one step
+            const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(skip_, end_ - begin_));
+            begin_ += n;
+            skip_ -= n;
+            continue;
+        }
+        // A header, a byte at a time: it may be cut anywhere by a read's end.
+        head_[head_size_++] = static_cast<unsigned char>(base[begin_++]);
+        if (head_size_ < 2) continue;
+        const unsigned char length7 = head_[1] & 0x7F;
+        const std::size_t extended = length7 == 126 ? 2 : length7 == 127 ? 8 : 0;
+        const std::size_t size = 2 + extended + ((head_[1] & 0x80) ? 4 : 0);
+        if (head_size_ < size) continue;
+        std::uint64_t length = length7;
+        if (extended) {
+            length = 0;
+            for (std::size_t i = 0; i < extended; ++i) length = (length << 8) | head_[2 + i];
+        }
+        skip_ = length;
+        head_size_ = 0;
+        if ((head_[0] & 0x0F) == static_cast<std::uint8_t>(Opcode::close)) {
+            message = {Opcode::close, {}};
+            return Status::message;
+        }
+    }
+    return Status::need_more;
+}
+
 FrameReader::Status FrameReader::next(Message& message) {
     if (failure_.code) return Status::failed;
+    if (draining_) return skip(message);
     for (;;) {
         const std::size_t avail = end_ - begin_;
         if (avail < 2) return Status::need_more;

@@ -30,6 +30,7 @@
 
 #include "network.h"
 #include "room.h"
+#include "spookludo/protocol/websocket.h"
 
 namespace spookludo::testing {
 
@@ -333,6 +334,102 @@ TlsHandshake tls_handshake(std::uint16_t port, const TlsClientOptions& tls, std:
     beast::error_code ignored;
     beast::get_lowest_layer(stream).socket().shutdown(tcp::socket::shutdown_both, ignored);
     return result;
+}
+
+namespace {
+
+template <class Stream>
+void flood_on(Stream& stream, net::io_context& io, const std::string& opening, const std::string& burst,
+              std::chrono::milliseconds timeout, Flood& out) {
+    using Clock = std::chrono::steady_clock;
+    namespace ws = protocol::ws;
+    beast::error_code ec;
+    net::write(stream, net::buffer(opening), ec);
+    if (ec) return;
+    ws::FrameReader reader(ws::FrameReader::Role::client, 1 << 20);
+    std::string head;
+    bool closed_seen = false, over = false;
+    auto end = [&](beast::error_code e) {
+        if (over) return;
+        over = true;
+        if (e != net::error::operation_aborted) {  // not our own time limit
+            out.ended = true;
+            out.ended_at = Clock::now();
+        }
+        beast::error_code ignored;
+        beast::get_lowest_layer(stream).socket().close(ignored);
+    };
+    char buf[16384];
+    std::function<void()> read = [&] {
+        stream.async_read_some(net::buffer(buf), [&](beast::error_code e, std::size_t n) {
+            // The end of what the server sends (after its close frame) is not yet the end of
+            // the connection: the server may go on reading. It has hung up when a write fails.
+            if (e == net::error::eof || e == net::ssl::error::stream_truncated) return;
+            if (e) return end(e);
+            std::string_view got(buf, n);
+            if (out.head.empty()) {
+                head.append(got);
+                const auto at = head.find("\r\n\r\n");
+                if (at == std::string::npos) return read();
+                out.head = head.substr(0, at + 4);
+                got = std::string_view(head).substr(at + 4);
+            }
+            if (!got.empty()) {
+                std::memcpy(reader.prepare(got.size()), got.data(), got.size());
+                reader.commit(got.size());
+            }
+            ws::FrameReader::Message m;
+            while (reader.next(m) == ws::FrameReader::Status::message) {
+                out.frames.push_back({static_cast<int>(m.opcode), std::string(m.payload), Clock::now()});
+                if (m.opcode == ws::Opcode::close) closed_seen = true;
+            }
+            read();
+        });
+    };
+    std::function<void()> write = [&] {
+        net::async_write(stream, net::buffer(burst), [&](beast::error_code e, std::size_t n) {
+            if (e) return end(e);
+            if (closed_seen) out.sent_after_close += n;
+            write();
+        });
+    };
+    net::steady_timer limit(io);
+    limit.expires_after(timeout);
+    limit.async_wait([&](beast::error_code e) {
+        if (!e) end(net::error::operation_aborted);
+    });
+    read();
+    write();
+    while (!over && io.run_one()) {
+    }
+    limit.cancel();
+    io.restart();
+    io.run();  // what was left to finish (aborted)
+}
+
+}  // namespace
+
+Flood flood(std::uint16_t port, const std::string& opening, const std::string& burst, std::chrono::milliseconds timeout,
+            const TlsClientOptions* tls) {
+    net::io_context io;
+    tcp::resolver resolver(io);
+    Flood out;
+    if (!tls) {
+        beast::tcp_stream stream(io);
+        stream.connect(resolver.resolve("127.0.0.1", std::to_string(port)));
+        flood_on(stream, io, opening, burst, timeout, out);
+        return out;
+    }
+    net::ssl::context ctx{net::ssl::context::tls_client};
+    ctx.load_verify_file(tls->ca_file);
+    ctx.set_verify_mode(net::ssl::verify_peer);
+    beast::ssl_stream<beast::tcp_stream> stream(io, ctx);
+    SSL_set_tlsext_host_name(stream.native_handle(), tls->host.c_str());
+    stream.set_verify_callback(net::ssl::host_name_verification(tls->host));
+    beast::get_lowest_layer(stream).connect(resolver.resolve("127.0.0.1", std::to_string(port)));
+    stream.handshake(net::ssl::stream_base::client);
+    flood_on(stream, io, opening, burst, timeout, out);
+    return out;
 }
 
 std::string create_room(Client& c, const json& options, const std::string& name, json settings) {

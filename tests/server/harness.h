@@ -102,6 +102,24 @@ struct TlsHandshake {
     std::string error;  // why it failed
 };
 TlsHandshake tls_handshake(std::uint16_t port, const TlsClientOptions& tls, std::chrono::milliseconds timeout = 5s);
+// A client that will not stop sending: it connects (over TLS when `tls` is given), sends
+// `opening` (an upgrade request and, in the same write, the frames that make the server close),
+// then `burst` again and again as fast as the server takes it, reading all the server sends
+// meanwhile, until the server ends the connection or `timeout` passes.
+struct Flood {
+    struct Frame {
+        int opcode = 0;
+        std::string payload;
+        std::chrono::steady_clock::time_point at;  // when it arrived
+    };
+    std::string head;           // the answer to the upgrade request: status line and headers
+    std::vector<Frame> frames;  // the server's frames, in order
+    bool ended = false;         // the server hung up (a write failed, the connection was reset)
+    std::chrono::steady_clock::time_point ended_at;
+    std::uint64_t sent_after_close = 0;  // bytes the server took after its close frame came
+};
+Flood flood(std::uint16_t port, const std::string& opening, const std::string& burst, std::chrono::milliseconds timeout,
+            const TlsClientOptions* tls = nullptr);
 
 // Says hello and creates a room; returns its code (the client is seat 0 and host).
 std::string create_room(Client& c, const json& options, const std::string& name = "Ann", json settings = nullptr);

@@ -2,13 +2,22 @@
 // loopback, and what the server must do instead (each case failed before its fix).
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
+
+#include <spdlog/sinks/base_sink.h>
+#include <spdlog/spdlog.h>
 
 #include "raw_client.h"
 #include "services.h"
+#include "tls/certificates.h"
 
 using namespace spookludo;
 using namespace spookludo::testing;
@@ -49,6 +58,142 @@ std::optional<json> read_until(RawClient& c, const std::string& type, std::chron
         if ((*m)["type"] == type) return m;
     }
     return std::nullopt;
+}
+
+// The server's log lines (info and above) while it lives: the default logger is replaced, and
+// put back when this goes. Made after the server's config (fast_config sets the level), before
+// the server (which must be gone first).
+class LogCapture {
+public:
+    LogCapture() : sink_(std::make_shared<Sink>()), before_(spdlog::default_logger()) {
+        auto logger = std::make_shared<spdlog::logger>("captured", sink_);
+        logger->set_level(spdlog::level::info);
+        spdlog::set_default_logger(std::move(logger));
+    }
+    ~LogCapture() { spdlog::set_default_logger(before_); }
+    LogCapture(const LogCapture&) = delete;
+    LogCapture& operator=(const LogCapture&) = delete;
+
+    // The lines that contain `what`.
+    std::vector<std::string> lines_with(const std::string& what) const {
+        std::vector<std::string> out;
+        for (auto& line : sink_->lines())
+            if (line.find(what) != std::string::npos) out.push_back(line);
+        return out;
+    }
+
+private:
+    class Sink final : public spdlog::sinks::base_sink<std::mutex> {
+    public:
+        std::vector<std::string> lines() {
+            std::lock_guard lock(mutex_);
+            return lines_;
+        }
+
+    protected:
+        void sink_it_(const spdlog::details::log_msg& msg) override { lines_.emplace_back(msg.payload.data(), msg.payload.size()); }
+        void flush_() override {}
+
+    private:
+        std::vector<std::string> lines_;
+    };
+    std::shared_ptr<Sink> sink_;
+    std::shared_ptr<spdlog::logger> before_;
+};
+
+// The value of a metric without labels, over https:// when `tls` is given; -1 when it cannot be had.
+long metric_of(std::uint16_t port, const std::string& name, const TlsClientOptions* tls) {
+    if (!tls) return metric(port, name);
+    const std::string answer =
+        "\n" + tls_exchange(port, *tls, "GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    const auto at = answer.find("\n" + name + " ");
+    if (at == std::string::npos) return -1;
+    return std::stol(answer.substr(at + name.size() + 2));
+}
+
+// The largest value a metric takes while `during` runs, asked every 20 ms.
+long peak_of(std::uint16_t port, const std::string& name, const TlsClientOptions* tls, const std::function<void()>& during) {
+    std::atomic<bool> done{false};
+    std::atomic<long> peak{-1};
+    auto ask = [&] {
+        try {
+            peak = std::max(peak.load(), metric_of(port, name, tls));
+        } catch (const std::exception&) {  // a refused request: asked again
+        }
+    };
+    std::thread sampler([&] {
+        while (!done) {
+            ask();
+            std::this_thread::sleep_for(20ms);
+        }
+    });
+    during();
+    done = true;
+    sampler.join();
+    ask();
+    return peak;
+}
+
+// What a hostile client sends after the server has said close: pings, pongs (empty and full),
+// messages, a fragmented one, binary frames, some 64 KB at a time.
+std::string after_close_burst() {
+    std::string one = frame(ws::Opcode::ping, "") + frame(ws::Opcode::pong, "") +
+                      frame(ws::Opcode::ping, std::string(125, 'p')) + frame(ws::Opcode::pong, std::string(125, 'q')) +
+                      frame(ws::Opcode::text, kHello) + frame(ws::Opcode::binary, "\x01\x02") +
+                      frame(ws::Opcode::text, R"({"type":"ping",)", false) + frame(ws::Opcode::ping, "between") +
+                      frame(ws::Opcode::continuation, R"("t":1})");
+    std::string burst;
+    while (burst.size() < 64 * 1024) burst += one;
+    return burst;
+}
+
+// A server whose message rate is the default (20 a second, bursts of 40), so that 80 pings are
+// over it.
+server::Config default_rate() {
+    auto c = TestServer::fast_config();
+    c.max_messages_per_second = 20;
+    return c;
+}
+
+constexpr auto kCloseWait = 2s;      // PROTOCOL.md: the server waits up to 2 s for the client's close
+constexpr auto kHangUpMargin = 1s;  // the time it may take to notice, on a loaded machine
+
+// A client that makes the server close with `trigger`, then goes on flooding it: the server sends
+// one close frame with `code` and nothing after it, hangs up within the close wait of sending it
+// whatever keeps coming, never holds more than a small read buffer meanwhile, and logs the close
+// once (`log_line`).
+void flood_after_close(std::uint16_t port, LogCapture& log, const std::string& trigger, std::uint16_t code,
+                       const std::string& log_line, const TlsClientOptions* tls = nullptr) {
+    const std::string burst = after_close_burst();
+    Flood f;
+    // The close comes at once: 6 s is the close wait, the margin, and some to spare.
+    const long peak = peak_of(port, "spookludo_websocket_read_bytes", tls, [&] {
+        f = flood(port, RawClient::upgrade_request() + trigger, burst, 6s, tls);
+    });
+    REQUIRE_MESSAGE(f.head.rfind("HTTP/1.1 101", 0) == 0, f.head);
+    const auto close = std::find_if(f.frames.begin(), f.frames.end(),
+                                    [](const Flood::Frame& fr) { return fr.opcode == op(ws::Opcode::close); });
+    REQUIRE_MESSAGE(close != f.frames.end(), "no close frame came");
+    CHECK(code_of(close->payload) == code);
+    CHECK_MESSAGE(close + 1 == f.frames.end(), "the server sent ", (f.frames.end() - close - 1), " frames after its close frame");
+    MESSAGE((f.sent_after_close / 1024), " KB sent after the close frame came");
+    CHECK(f.sent_after_close > 0);
+    CHECK_MESSAGE(f.ended, "the server never hung up while the client went on sending");
+    if (f.ended) {
+        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(f.ended_at - close->at);
+        CHECK_MESSAGE(ms <= kCloseWait + kHangUpMargin, "hung up ", ms.count(), " ms after its close frame");
+    }
+    REQUIRE_MESSAGE(peak >= 0, "/metrics could not be read");
+    CHECK_MESSAGE(peak <= 4096, "the server held ", peak, " bytes for what it read");
+    const auto lines = log.lines_with("; closed");
+    CHECK_MESSAGE(lines.size() == 1, lines.size(), " lines say the connection closed");
+    if (!lines.empty()) CHECK(lines.front().find(log_line) != std::string::npos);
+}
+
+std::string times(int n, const std::string& frame_bytes) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += frame_bytes;
+    return out;
 }
 
 }  // namespace
@@ -440,4 +585,80 @@ TEST_CASE("security: the token buckets by address keep at most their bound of ad
     CHECK_FALSE(buckets.take("a", 2, now));  // forgotten: a new, full bucket
     for (int i = 0; i < 100; ++i) CHECK_FALSE(buckets.take("new " + std::to_string(i), 1, now));
     CHECK(buckets.addresses() == 3);
+}
+
+TEST_CASE("security: once the server has said close, a client that keeps sending cannot keep the connection or make it hold memory [server][security]") {
+    // Before: each ping, pong or message over the rate after the close counted as another bad
+    // message, closed again (the hang-up timer armed anew: never hung up while they came), left
+    // the rest of each read in the reader (hundreds of MB) and logged a line per read.
+    const auto config = default_rate();
+    LogCapture log;
+    TestServer server(config);
+    SUBCASE("80 pings at once") {
+        flood_after_close(server.port(), log, times(80, frame(ws::Opcode::ping, "")), ws::kClosePolicy,
+                          "too many bad messages");
+    }
+    SUBCASE("80 pongs at once") {
+        flood_after_close(server.port(), log, times(80, frame(ws::Opcode::pong, "")), ws::kClosePolicy,
+                          "too many bad messages");
+    }
+    SUBCASE("80 messages at once, over the rate") {
+        flood_after_close(server.port(), log, frame(ws::Opcode::text, kHello) + times(80, message({{"type", "ping"}, {"t", 1}})),
+                          ws::kClosePolicy,
+                          "too many bad messages");
+    }
+    SUBCASE("20 bad messages") {
+        flood_after_close(server.port(), log, times(20, frame(ws::Opcode::binary, "\x01")), ws::kClosePolicy,
+                          "too many bad messages");
+    }
+    SUBCASE("a protocol failure") {
+        flood_after_close(server.port(), log, frame(ws::Opcode::text, kHello, true, nullptr), ws::kCloseProtocolError,
+                          "a client's frames must be masked");
+    }
+    SUBCASE("a message over 4096 bytes") {
+        flood_after_close(server.port(), log, std::string(ws::frame_header(ws::Opcode::text, 5000, &kMask).view()),
+                          ws::kCloseTooBig, "a frame over 4096 bytes");
+    }
+    another_connection_works(server.port());
+}
+
+TEST_CASE("security: over TLS too, pings after the server's close neither keep the connection nor make it hold memory [server][security][tls]") {
+    TempDir dir("tls");
+    Certificates certs(dir.path);
+    auto config = default_rate();
+    config.tls_cert = certs.cert;
+    config.tls_key = certs.key;
+    LogCapture log;
+    TestServer server(config);
+    const TlsClientOptions tls{certs.ca};
+    flood_after_close(server.port(), log, times(80, frame(ws::Opcode::ping, "")), ws::kClosePolicy,
+                      "too many bad messages", &tls);
+}
+
+TEST_CASE("security: the client's close frame behind a megabyte of frames sent after the server's close ends the connection at once [server][security]") {
+    TestServer server(default_rate());
+    RawClient c(server.port());
+    c.open();
+    REQUIRE(c.send_bytes(times(80, frame(ws::Opcode::ping, ""))));
+    const std::string burst = after_close_burst();
+    for (int i = 0; i < 16; ++i) REQUIRE(c.send_bytes(burst));
+    REQUIRE(c.send_bytes(close_frame(ws::kCloseNormal)));
+    const auto sent = Clock::now();
+    // The server's end of stream comes with its close frame (it sends nothing more); it has hung
+    // up when what the client sends is refused. A ping every 10 ms asks.
+    bool hung_up = false;
+    while (!hung_up && Clock::now() - sent < 5s) {
+        std::this_thread::sleep_for(10ms);
+        hung_up = !c.send_bytes(frame(ws::Opcode::ping, ""));
+    }
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - sent);
+    REQUIRE_MESSAGE(hung_up, "the server did not hang up after the client's close frame");
+    // Before, the frames were taken one a read, and the close frame waited behind them until the
+    // close wait ran out.
+    CHECK_MESSAGE(ms < kCloseWait - 500ms, "hung up ", ms.count(), " ms after the client's close frame");
+    CHECK(c.wait_closed());
+    const auto close = std::find_if(c.after.begin(), c.after.end(), [](const Frame& f) { return f.opcode == ws::Opcode::close; });
+    REQUIRE(close != c.after.end());
+    CHECK(code_of(close->payload) == ws::kClosePolicy);
+    CHECK(close + 1 == c.after.end());
 }

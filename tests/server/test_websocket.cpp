@@ -672,6 +672,76 @@ TEST_CASE("websocket: bytes read in place from a shared buffer (take, keep) give
     CHECK(reader.next(m) == Status::failed);
 }
 
+// A closing connection's reader (drain()): whatever comes, nothing is parsed into a buffer of its
+// own, nothing fails, and only the peer's close frame comes out (the end of the exchange).
+TEST_CASE("websocket: a draining reader skips every frame, valid or not and cut anywhere, holds nothing between reads, and reports only close frames [websocket]") {
+    std::string wire = frame(ws::Opcode::ping, "are you there?") + frame(ws::Opcode::text, kHello) +
+                       frame(ws::Opcode::text, "frag", false) + frame(ws::Opcode::continuation, "mented") +
+                       frame(ws::Opcode::binary, bytes_of(300)) +           // a 16-bit length
+                       frame(ws::Opcode::binary, bytes_of(70000)) +         // a 64-bit length, over the limit
+                       close_frame(ws::kCloseNormal, "bye") +
+                       frame(ws::Opcode::text, kHello, true, nullptr) +      // unmasked
+                       raw_frame(0xC1, "reserved bits") + frame(ws::Opcode::ping, std::string(125, 'p')) +
+                       frame(ws::Opcode::close, "");
+    for (const bool in_place : {false, true}) {
+        for (const std::size_t piece : {std::size_t{1}, std::size_t{3}, std::size_t{13}, std::size_t{700}, wire.size()}) {
+            CAPTURE(in_place);
+            CAPTURE(piece);
+            ws::FrameReader reader(Role::server, kMax);
+            reader.drain();
+            CHECK(reader.draining());
+            int closes = 0;
+            std::string scratch;
+            for (std::size_t at = 0; at < wire.size(); at += piece) {
+                scratch.assign(wire, at, piece);
+                if (in_place) {
+                    reader.take(scratch.data(), scratch.size());
+                } else {
+                    std::memcpy(reader.prepare(scratch.size()), scratch.data(), scratch.size());
+                    reader.commit(scratch.size());
+                }
+                ws::FrameReader::Message m;
+                Status s;
+                while ((s = reader.next(m)) == Status::message) {
+                    CHECK(op(m.opcode) == op(ws::Opcode::close));
+                    CHECK(m.payload.empty());
+                    ++closes;
+                }
+                REQUIRE(s == Status::need_more);
+                CHECK(reader.buffered() == 0);  // a cut header is kept inside the reader
+                if (in_place) {
+                    reader.keep();
+                    scratch.assign(scratch.size(), '\xAA');
+                }
+                reader.release_if_empty();
+                CHECK(reader.capacity() == std::string().capacity());
+            }
+            CHECK(closes == 2);
+        }
+    }
+    // Told to drain in the middle of a fragmented message: what was joined is given back, and
+    // the rest of the message is skipped like anything else.
+    ws::FrameReader reader(Role::server, kMax);
+    feed(reader, frame(ws::Opcode::text, std::string(3000, 'a'), false) + frame(ws::Opcode::ping, "x"));
+    ws::FrameReader::Message m;
+    REQUIRE(reader.next(m) == Status::message);  // the ping
+    CHECK(reader.capacity() >= 3000);
+    reader.drain();
+    feed(reader, frame(ws::Opcode::continuation, std::string(1000, 'b')) + close_frame(ws::kCloseGoingAway));
+    REQUIRE(reader.next(m) == Status::message);
+    CHECK(op(m.opcode) == op(ws::Opcode::close));
+    CHECK(reader.next(m) == Status::need_more);
+    reader.release_if_empty();
+    CHECK(reader.capacity() == std::string().capacity());
+    // A failed reader stays failed.
+    ws::FrameReader failed(Role::server, kMax);
+    feed(failed, frame(ws::Opcode::text, kHello, true, nullptr));
+    CHECK(failed.next(m) == Status::failed);
+    failed.drain();
+    feed(failed, close_frame(ws::kCloseNormal));
+    CHECK(failed.next(m) == Status::failed);
+}
+
 // A joined message is not kept by an idle connection (it was, before release_if_empty freed it).
 TEST_CASE("websocket: after a fragmented message that came in small frames, an idle reader holds at most a small buffer [websocket]") {
     ws::FrameReader reader(Role::server, kMax);

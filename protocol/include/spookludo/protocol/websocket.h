@@ -111,8 +111,19 @@ public:
     // large message, an idle connection goes back to a small buffer, or to none).
     void release_if_empty(std::size_t keep = 0) noexcept;
 
+    // The connection is closing (this end said close): from the next call of next() on, frames
+    // are skipped as they come, whatever they are. Only their headers are read: a payload is
+    // neither unmasked, nor checked, nor joined, nor kept, and a message being joined is given
+    // back. next() then yields only the arrival of a close frame (with an empty payload: the
+    // peer's answer, the end of the exchange), and takes everything buffered each time, keeping
+    // at most a header cut by a read's end (13 bytes, inside the reader). For good, like a failure;
+    // a failed reader stays failed.
+    void drain() noexcept { draining_ = true; }
+    bool draining() const noexcept { return draining_; }
+
 private:
     Status fail(std::uint16_t code, std::string reason);
+    Status skip(Message& message);  // next() while draining
 
     Role role_;
     std::size_t max_message_;
@@ -124,6 +135,12 @@ private:
     Utf8Checker utf8_;               // the text message being read, up to what has arrived
     std::size_t checked_ = 0;        // payload bytes of the incomplete frame unmasked and checked
     Failure failure_;
+    // Draining (drain()): the payload bytes of the frame being skipped still to come, and a
+    // header cut by a read's end.
+    bool draining_ = false;
+    std::uint64_t skip_ = 0;
+    std::array<unsigned char, 14> head_{};
+    std::uint8_t head_size_ = 0;
 };
 
 }  // namespace spookludo::protocol::ws
