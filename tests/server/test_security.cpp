@@ -534,6 +534,7 @@ TEST_CASE("security: rooms taken up again after a restart count against the addr
     Client back(after.port());
     const json joined = resume_seat(back, code, token);
     CHECK_MESSAGE(joined["type"] == "joined", joined.dump());
+}
 
 TEST_CASE("security: a request over the size limits is answered 414, 431 or 413 with the reason and closed, a malformed one 400, never a reset [server][security][http]") {
     TestServer server;
