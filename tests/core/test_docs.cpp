@@ -291,8 +291,14 @@ TEST_CASE("tests: no test case's name holds a semicolon (CTest would cut the nam
             ++number;
             const auto at = line.find("TEST_CASE(\"");
             if (at == std::string::npos) continue;
-            const auto end = line.find("\")", at);
-            const std::string name = line.substr(at, end == std::string::npos ? std::string::npos : end - at);
+            // A name may go on over the next lines as adjacent string literals: all of it counts.
+            std::string text = line.substr(at);
+            for (std::string more; text.find("\")") == std::string::npos && std::getline(in, more);) {
+                ++number;
+                text += more;
+            }
+            const auto end = text.find("\")");
+            const std::string name = text.substr(0, end);
             if (name.find(';') != std::string::npos)
                 bad.push_back(fs::relative(entry.path(), kRoot).string() + ":" + std::to_string(number));
         }

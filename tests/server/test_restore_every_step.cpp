@@ -333,8 +333,7 @@ constexpr int kEvery = 1;
 
 }  // namespace
 
-TEST_CASE("journal: a Ludo room taken up from the journal after every step is the live room (server bots of every "
-          "policy, players who choose, time out, drop, come back, leave or are kicked, pauses; every option set)") {
+TEST_CASE("journal: a Ludo room taken up from the journal after every step is the live room (server bots of every policy, players who choose, time out, drop, come back, leave or are kicked, pauses, every option set)") {
     std::vector<Party> parties;
     int i = 0;
     for (int arm : {8, 6})
@@ -351,8 +350,7 @@ TEST_CASE("journal: a Ludo room taken up from the journal after every step is th
     play_all(parties);
 }
 
-TEST_CASE("journal: a Spook room taken up from the journal after every step is the live room (server bots of every "
-          "policy, players who choose, time out, drop, come back, leave or are kicked, pauses; every option set)") {
+TEST_CASE("journal: a Spook room taken up from the journal after every step is the live room (server bots of every policy, players who choose, time out, drop, come back, leave or are kicked, pauses, every option set)") {
     std::vector<Party> parties;
     int i = 0;
     for (int pieces : {1, 2, 3})
