@@ -110,10 +110,9 @@ int run_app(int argc, char** argv) {
         "Exit status: 0 stopped cleanly (SIGTERM, SIGINT), --help, --version, or healthy (--healthcheck);\n"
         "1 could not start (the data directory or its database is not usable: the database cannot be written,\n"
         "is not a database or is damaged; the address or port cannot be bound, the TLS certificate or key cannot\n"
-        "be used) or unhealthy (--healthcheck); 2 a usage error (an\n"
-        "unknown option, a bad value, a file that does not exist: the message names it); 3 the data\n"
-        "directory's database was written by a newer SpookLudo server (run that version, or use another\n"
-        "--data-dir).");
+        "be used) or unhealthy (--healthcheck); 2 a usage error (an unknown option, a bad value, a file that\n"
+        "does not exist: the message names it); 3 the data directory's database was written by a newer\n"
+        "SpookLudo server (run that version, or use another --data-dir).");
     app.add_option("--port", cfg.port, "TCP port for HTTP and WebSocket (0: any free port)")
         ->envname("SPOOKLUDO_PORT")->capture_default_str();
     app.add_option("--bind", cfg.bind, "Address to listen on")->envname("SPOOKLUDO_BIND")->capture_default_str();
