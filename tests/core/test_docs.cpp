@@ -292,13 +292,14 @@ TEST_CASE("tests: no test case's name holds a semicolon (CTest would cut the nam
             const auto at = line.find("TEST_CASE(\"");
             if (at == std::string::npos) continue;
             // A name may go on over the next lines as adjacent string literals: all of it counts.
+            // The name ends at its closing quote: `")`, or a decorator after it (`" *`).
+            const auto name_end = [](const std::string& t) { return std::min(t.find("\")"), t.find("\" *")); };
             std::string text = line.substr(at);
-            for (std::string more; text.find("\")") == std::string::npos && std::getline(in, more);) {
+            for (std::string more; name_end(text) == std::string::npos && std::getline(in, more);) {
                 ++number;
                 text += more;
             }
-            const auto end = text.find("\")");
-            const std::string name = text.substr(0, end);
+            const std::string name = text.substr(0, name_end(text));
             if (name.find(';') != std::string::npos)
                 bad.push_back(fs::relative(entry.path(), kRoot).string() + ":" + std::to_string(number));
         }
