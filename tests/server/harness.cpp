@@ -280,15 +280,27 @@ std::pair<int, std::string> http_get(std::uint16_t port, const std::string& targ
     return {static_cast<int>(res.result_int()), res.body()};
 }
 
-std::string tls_exchange(std::uint16_t port, const TlsClientOptions& tls, const std::string& request,
-                         std::chrono::milliseconds timeout) {
-    net::io_context io;
+namespace {
+// A TLS client's context that checks the server's certificate against the test CA, and a stream
+// that asks for `host` and checks the certificate names it.
+net::ssl::context verifying_context(const TlsClientOptions& tls) {
     net::ssl::context ctx{net::ssl::context::tls_client};
     ctx.load_verify_file(tls.ca_file);
     ctx.set_verify_mode(net::ssl::verify_peer);
+    return ctx;
+}
+void expect_host(beast::ssl_stream<beast::tcp_stream>& stream, const std::string& host) {
+    SSL_set_tlsext_host_name(stream.native_handle(), host.c_str());
+    stream.set_verify_callback(net::ssl::host_name_verification(host));
+}
+}  // namespace
+
+std::string tls_exchange(std::uint16_t port, const TlsClientOptions& tls, const std::string& request,
+                         std::chrono::milliseconds timeout) {
+    net::io_context io;
+    net::ssl::context ctx = verifying_context(tls);
     beast::ssl_stream<beast::tcp_stream> stream(io, ctx);
-    SSL_set_tlsext_host_name(stream.native_handle(), tls.host.c_str());
-    stream.set_verify_callback(net::ssl::host_name_verification(tls.host));
+    expect_host(stream, tls.host);
     beast::get_lowest_layer(stream).expires_after(timeout);
     connect_from(beast::get_lowest_layer(stream).socket(), port, tls.from);
     stream.handshake(net::ssl::stream_base::client);
@@ -312,12 +324,9 @@ std::string tls_exchange(std::uint16_t port, const TlsClientOptions& tls, const 
 
 TlsHandshake tls_handshake(std::uint16_t port, const TlsClientOptions& tls, std::chrono::milliseconds timeout) {
     net::io_context io;
-    net::ssl::context ctx{net::ssl::context::tls_client};
-    ctx.load_verify_file(tls.ca_file);
-    ctx.set_verify_mode(net::ssl::verify_peer);
+    net::ssl::context ctx = verifying_context(tls);
     beast::ssl_stream<beast::tcp_stream> stream(io, ctx);
-    SSL_set_tlsext_host_name(stream.native_handle(), tls.host.c_str());
-    stream.set_verify_callback(net::ssl::host_name_verification(tls.host));
+    expect_host(stream, tls.host);
     TlsHandshake result;
     // OpenSSL's message callback sees every record and handshake message; write_p 0: from the server.
     SSL_set_msg_callback(stream.native_handle(), [](int write_p, int, int, const void*, std::size_t, SSL*, void* arg) {
@@ -420,12 +429,9 @@ Flood flood(std::uint16_t port, const std::string& opening, const std::string& b
         flood_on(stream, io, opening, burst, timeout, out);
         return out;
     }
-    net::ssl::context ctx{net::ssl::context::tls_client};
-    ctx.load_verify_file(tls->ca_file);
-    ctx.set_verify_mode(net::ssl::verify_peer);
+    net::ssl::context ctx = verifying_context(*tls);
     beast::ssl_stream<beast::tcp_stream> stream(io, ctx);
-    SSL_set_tlsext_host_name(stream.native_handle(), tls->host.c_str());
-    stream.set_verify_callback(net::ssl::host_name_verification(tls->host));
+    expect_host(stream, tls->host);
     beast::get_lowest_layer(stream).connect(resolver.resolve("127.0.0.1", std::to_string(port)));
     stream.handshake(net::ssl::stream_base::client);
     flood_on(stream, io, opening, burst, timeout, out);
