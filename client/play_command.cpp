@@ -50,6 +50,18 @@ public:
                 config.join_if_token_refused = true;
             }
         }
+        // A host's `--create` again takes the room they created back, host's seat and all, while
+        // it is open and the seat is theirs; otherwise it creates a new one (the session says so).
+        if (config.mode == client::JoinMode::create) {
+            created_game_ = args_.room.create;
+            if (auto kept = store_.created(server_, config.name, created_game_)) {
+                config.mode = client::JoinMode::resume;
+                config.room = kept->room;
+                config.token = kept->token;
+                config.create_if_token_refused = true;
+                taking_back_ = kept->room;
+            }
+        }
         // The server's rule for names, checked before connecting (the server checks it too).
         if (config.mode == client::JoinMode::create || config.mode == client::JoinMode::join)
             if (auto problem = protocol::name_problem(config.name))
@@ -173,7 +185,19 @@ private:
         if (kept_name_ == name && kept_token_ == *view.token()) return;
         kept_name_ = name;
         kept_token_ = *view.token();
-        const bool stored = store_.remember(server_, view.room(), name, *view.token());
+        const bool stored = store_.remember(server_, view.room(), name, *view.token(), created_game_);
+        // Which the same `--create` command did: took the room back, or made a new one.
+        if (!created_game_.empty() && !told_created_) {
+            told_created_ = true;
+            if (taking_back_ == view.room())
+                session_->view().note("You are back in room " + view.room() + ", the room you created" +
+                                      (view.am_host() ? ", as its host." : " (the host is now " + host_name(view) + ")."));
+            else if (!taking_back_.empty())
+                session_->view().note("Room " + view.room() + " is a new room: your room " + taking_back_ +
+                                      " is not open for you any more.");
+            else
+                session_->view().note("Room " + view.room() + " is a new room: you created it and are its host.");
+        }
         if (!told_token_) {
             told_token_ = true;
             session_->view().note(
@@ -181,6 +205,11 @@ private:
                                    : "To take this seat back if the program is lost: ") +
                 "spookludo play " + server_ + " --room " + view.room() + " --token " + *view.token());
         }
+    }
+
+    static std::string host_name(const client::GameView& view) {
+        const auto& snap = view.snapshot();
+        return snap && snap->host >= 0 ? view.seat_name(snap->host) : std::string("nobody");
     }
 
     void forget_token() {
@@ -197,7 +226,10 @@ private:
         if (type != "error") message_.clear();
         if (type == "room" || type == "joined") keep_token();
         if (type == "kicked") forget_token();
-        if (type == "error" && m.value("code", "") == "bad_token" && m.value("ref", "") == "resume") forget_token();
+        if (type == "error" && m.value("ref", "") == "resume") {
+            const std::string code = m.value("code", "");
+            if (code == "bad_token" || code == "room_not_found" || code == "room_lost") forget_token();
+        }
         if (type == "room" && !early_keys_.empty()) {
             const std::string keys = std::exchange(early_keys_, {});
             for (const char key : keys) on_key(key);
@@ -457,6 +489,9 @@ private:
     bool confirm_quit_ = false;
     bool confirm_end_ = false;
     client::SeatStore store_;
+    std::string created_game_;  // --create GAME: the room this client holds is one it created
+    std::string taking_back_;   // the created room the same command asked to take back
+    bool told_created_ = false; // said whether this is that room or a new one
     std::string server_;      // the server's URL as typed into the state file
     std::string kept_name_;   // the name and token last kept there
     std::string kept_token_;

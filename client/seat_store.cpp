@@ -19,6 +19,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// An entry whose fields are all text (a file edited by hand may hold anything).
+bool well_formed(const json& e) {
+    if (!e.is_object()) return false;
+    for (const char* key : {"server", "room", "name", "token", "created"})
+        if (auto it = e.find(key); it != e.end() && !it->is_string()) return false;
+    return true;
+}
+
 json read_entries(const fs::path& file) {
     std::ifstream in(file);
     if (!in) return json::array();
@@ -28,7 +36,7 @@ json read_entries(const fs::path& file) {
     if (j.is_discarded() || !j.is_object() || !j.contains("seats") || !j["seats"].is_array()) return json::array();
     json out = json::array();
     for (const auto& e : j["seats"])
-        if (e.is_object() && e.value("server", "") != "" && e.value("token", "") != "") out.push_back(e);
+        if (well_formed(e) && e.value("server", "") != "" && e.value("token", "") != "") out.push_back(e);
     return out;
 }
 
@@ -82,8 +90,19 @@ std::optional<std::string> SeatStore::token(const std::string& server, const std
     return std::nullopt;
 }
 
+std::optional<SeatStore::Created> SeatStore::created(const std::string& server, const std::string& name,
+                                                     const std::string& game) const {
+    if (file_.empty() || game.empty()) return std::nullopt;
+    // The file keeps the newest first.
+    for (const auto& e : read_entries(file_))
+        if (e.value("server", "") == server && e.value("name", "") == name && e.value("created", "") == game &&
+            !e.value("room", "").empty())
+            return Created{e.value("room", ""), e.value("token", "")};
+    return std::nullopt;
+}
+
 bool SeatStore::remember(const std::string& server, const std::string& room, const std::string& name,
-                         const std::string& token) {
+                         const std::string& token, const std::string& created_game) {
     if (file_.empty()) return false;
     json entries = read_entries(file_);
     const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -91,7 +110,9 @@ bool SeatStore::remember(const std::string& server, const std::string& room, con
                          .count();
     // The newest first (the file keeps that order; ties keep it too).
     json kept = json::array();
-    kept.push_back({{"server", server}, {"room", room}, {"name", name}, {"token", token}, {"saved_ms", now}});
+    json entry = {{"server", server}, {"room", room}, {"name", name}, {"token", token}, {"saved_ms", now}};
+    if (!created_game.empty()) entry["created"] = created_game;
+    kept.push_back(std::move(entry));
     for (auto& e : entries)
         if (!same(e, server, room, name)) kept.push_back(std::move(e));
     return write_entries(file_, std::move(kept));

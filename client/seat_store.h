@@ -4,7 +4,9 @@
 // client (a kill -9, a crash, a reboot): $XDG_STATE_HOME/spookludo/seats.json (by default
 // ~/.local/state/spookludo/seats.json), the folder 0700 and the file 0600, written whole to a
 // temporary file and renamed over the old one, at most kMaxEntries entries (the newest kept).
-// One entry per server, room and name. Nothing here throws: a store that cannot be read or
+// One entry per server, room and name; the entry of a room this person created also says which
+// game it was created for, so that the same `spookludo play URL --create GAME --name N` takes the
+// host's seat (and the room) back as long as the room is open. Nothing here throws: a store that cannot be read or
 // written is an empty one (the game goes on; only the rejoin by the same command is lost).
 #include <filesystem>
 #include <optional>
@@ -21,10 +23,21 @@ public:
 
     explicit SeatStore(std::filesystem::path file = default_path()) : file_(std::move(file)) {}
 
+    // A room this person created, kept with its seat's token.
+    struct Created {
+        std::string room;
+        std::string token;
+    };
+
     const std::filesystem::path& path() const noexcept { return file_; }
     std::optional<std::string> token(const std::string& server, const std::string& room, const std::string& name) const;
-    // Keeps (or refreshes) the entry; false when the file could not be written.
-    bool remember(const std::string& server, const std::string& room, const std::string& name, const std::string& token);
+    // The newest room created at this server under this name for this game ("spook", "ludo")
+    // whose seat is still kept.
+    std::optional<Created> created(const std::string& server, const std::string& name, const std::string& game) const;
+    // Keeps (or refreshes) the entry; `created_game` marks a room this person created (the
+    // game's name). False when the file could not be written.
+    bool remember(const std::string& server, const std::string& room, const std::string& name, const std::string& token,
+                  const std::string& created_game = {});
     void forget(const std::string& server, const std::string& room, const std::string& name);
 
 private:

@@ -158,6 +158,21 @@ void Session::on_text(std::string_view text) {
             send(pr::JoinRoom{config_.room, config_.name});
             return;
         }
+        // The room this host created is gone, or their seat in it is: a new room, said so.
+        if ((code == "bad_token" || code == "room_not_found" || code == "room_lost") && ref == "resume" && !entered_ &&
+            config_.create_if_token_refused) {
+            config_.create_if_token_refused = false;
+            // The program forgets the void token first (it reads the old room from the config).
+            if (callbacks_.on_message) callbacks_.on_message(message);
+            const std::string old_room = config_.room;
+            config_.mode = JoinMode::create;
+            config_.room.clear();
+            view_.note("Your room " + old_room + " is not open for you any more (" +
+                       (code == "bad_token" ? std::string("your seat there is gone") : text_of) +
+                       "): creating a new room.");
+            send(pr::CreateRoom{config_.options, config_.name, config_.settings});
+            return;
+        }
         // A refusal ends the session only when it answers getting in (a host's add_bot into a
         // full room is just an error).
         if ((refused && (entering || ref.empty())) || (entering && view_.room().empty())) {

@@ -31,6 +31,10 @@ struct SessionConfig {
     // resume with a token the program kept (seat_store.h): when the server refuses it
     // (bad_token: the seat is gone), join the room by name instead.
     bool join_if_token_refused = false;
+    // resume the room this person created (seat_store.h): when the room is closed or lost, or
+    // the seat's token is void (the host left it, or stayed away past the reconnect window),
+    // create a new room instead (with `options` and `settings`).
+    bool create_if_token_refused = false;
     std::optional<std::string> client_seed;              // random when absent
     bool reconnect = true;                               // after a dropped connection
     std::chrono::milliseconds reconnect_for{std::chrono::minutes(2)};

@@ -401,6 +401,9 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
             // This client has just become the host (it finds itself by its seat number).
             if (same_room && seat_ >= 0 && !is_spectator() && !was_host && am_host())
                 say(LogLine::Kind::info, "You are now the host.");
+            // The role moved on while this client was away (past the reconnect window).
+            if (same_room && seat_ >= 0 && !is_spectator() && was_host && !am_host() && snapshot_->host >= 0)
+                say(LogLine::Kind::info, "You are not the host any more: " + seat_name(snapshot_->host) + " is.");
         } else if (type == "notice") {
             // One story line the server words for people (PROTOCOL.md `notice`).
             notices_ = true;

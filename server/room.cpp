@@ -899,7 +899,7 @@ private:
         s.reconnect_timer.reset();
         notice("left", &s, who(s) + " left: the server plays " + seat_label(s.number));
         answer_for_absent(s, ChoiceMaker::away);
-        pass_host_if_needed();
+        pass_host_if_needed(who(s) + " left");
         broadcast_snapshot();
         abandon_if_nobody_left();
         // The seeds being collected may all be in now (a player who left sends none).
@@ -939,32 +939,39 @@ private:
         else if (why == "removed") notice("removed", &copy, "the host emptied " + seat_label(number) + " (" + name + ")");
         else notice("removed", &copy, name + " did not come back: " + seat_label(number) + " is free");
         if (host_ == number) host_ = -1;
-        pass_host_if_needed();
+        pass_host_if_needed(why == "left" ? name + " left" : why == "gone" ? name + " did not come back" : std::string());
         broadcast_snapshot();
         close_if_empty();
     }
 
-    void pass_host_if_needed() {
+    // The host's role belongs to the host's seat: a dropped connection, a refreshed page or a
+    // server restart leaves it where it is (the seat waits for its player, host keys and all).
+    // It moves, once and with a notice saying why, when the seat is given up: its player left on
+    // purpose, was removed, or stayed away past the reconnect window. It goes to the first player
+    // who is here, else to the first player who still holds a seat (away for now).
+    static bool holds_host_seat(const Seat& s) {
+        return s.human() && (s.presence == Presence::here || s.presence == Presence::away);
+    }
+    void pass_host_if_needed(const std::string& because = {}) {
         if (host_ >= 0)
-            if (const Seat* h = seat_at(host_); h && h->human() && h->connected && h->presence == Presence::here) return;
+            if (const Seat* h = seat_at(host_); h && holds_host_seat(*h)) return;
         const int old = host_;
         int next = -1;
         for (const auto& s : seats_)
-            if (s.human() && s.connected && s.presence == Presence::here && !s.peer.expired()) {
+            if (holds_host_seat(s) && s.connected && s.presence == Presence::here && !s.peer.expired()) {
                 next = s.number;
                 break;
             }
-        // A host who is away keeps the title until someone else can take it.
-        if (next < 0) {
-            if (old >= 0)
-                if (const Seat* h = seat_at(old); h && h->human()) return;
-            host_ = -1;
-            return;
-        }
+        if (next < 0)
+            for (const auto& s : seats_)
+                if (holds_host_seat(s)) {
+                    next = s.number;
+                    break;
+                }
         host_ = next;
-        if (host_ != old) {
+        if (host_ >= 0 && host_ != old) {
             auto& h = seat_ref(host_);
-            notice("host", &h, who(h) + " is the host now");
+            notice("host", &h, who(h) + " is the host now" + (because.empty() ? "" : " (" + because + ")"));
         }
     }
 
@@ -1038,7 +1045,6 @@ private:
             else answer_for_absent(s, ChoiceMaker::away);  // no grace (--drop-grace-ms 0)
         }
         arm_reconnect_window(s, std::chrono::milliseconds(services_.config.reconnect_ms));
-        pass_host_if_needed();
         broadcast_snapshot();
         if (state_ == RoomState::seeding && all_seeds_in()) begin_game();
     }
@@ -1065,6 +1071,7 @@ private:
         answer_for_absent(*s, ChoiceMaker::away);
         notice("server_plays", s,
                who(*s) + " did not come back: the server plays " + seat_label(number) + " (their token still takes it back)");
+        pass_host_if_needed(who(*s) + " did not come back");
         broadcast_snapshot();
         abandon_if_nobody_left();
     }

@@ -175,6 +175,76 @@ TEST_CASE("play flow: kill -9 of play mid-game, then the same play command takes
     server.stop();
 }
 
+TEST_CASE("play flow: kill -9 of the host's play --create, then the same command takes the room, the host's seat and the host keys back, the guest's screen never moves the host, and after the host left on purpose it makes a new room and says so [e2e][play][pty][host]") {
+    Server server;
+    TempDir state("spookludo-state");
+    const std::vector<std::string> create{"play", server.url(), "--create", "ludo", "--players", "3", "--name", "Hana",
+                                          "--decision-ms", "60000"};
+    auto hana = server.client("hana", create, terminal(state / "hana"));
+    REQUIRE_MESSAGE(wait_screen(*hana, "You are the host."), hana->describe());
+    const std::string room = room_of(*hana);
+    REQUIRE(room.size() == 5);
+    REQUIRE_MESSAGE(wait_screen(*hana, "the same command takes the seat back"), hana->describe());
+    REQUIRE(soon_keeps_seat_of(state / "hana", "Hana"));
+    auto bea = server.client("bea", {"play", server.url(), "--room", room, "--name", "Bea"}, terminal(state / "bea"));
+    REQUIRE_MESSAGE(wait_screen(*bea, "Waiting for Hana (host) to start."), bea->describe());
+
+    hana->signal(SIGKILL);
+    REQUIRE(hana->wait(patience(5s)) == 128 + SIGKILL);
+    REQUIRE_MESSAGE(wait_screen(*bea, "Hana lost the connection"), bea->describe());
+    // The seat keeps the role while it waits: Bea's screen still names Hana as the host.
+    std::size_t mark = bea->out().size();
+    auto back = server.client("hana-back", create, terminal(state / "hana"));
+    REQUIRE_MESSAGE(wait_screen(*back, "You are back in room " + room + ", the room you created, as its host."),
+                    back->describe());
+    REQUIRE_MESSAGE(wait_screen(*back, "You are the host. Keys:"), back->describe());
+    REQUIRE_MESSAGE(wait_screen(*bea, "Hana is back at seat 1"), bea->describe());
+    REQUIRE_MESSAGE(wait_drawn(*bea, mark, "Waiting for Hana \\(host\\) to start."), bea->describe());
+    CHECK(screen(*bea).find("is the host now") == std::string::npos);
+    CHECK(screen(*bea).find("You are now the host") == std::string::npos);
+    // The host keys work again: a bot for the free seat.
+    back->write("b");
+    REQUIRE_MESSAGE(wait_screen(*bea, "bot (best)"), bea->describe());
+
+    // Left on purpose: the role moves once, and the same command makes a new room, saying so.
+    back->write("q");
+    CHECK_MESSAGE(back->wait(patience(10s)) == 0, back->describe());
+    REQUIRE_MESSAGE(wait_screen(*bea, "Bea is the host now (Hana left)"), bea->describe());
+    CHECK_FALSE(keeps_seat_of(state / "hana", "Hana"));
+    auto fresh = server.client("hana-new", create, terminal(state / "hana"));
+    REQUIRE_MESSAGE(wait_screen(*fresh, "is a new room: you created it and are its host."), fresh->describe());
+    const std::string other = room_of(*fresh);
+    CHECK(other.size() == 5);
+    CHECK(other != room);
+    fresh->write("q");
+    bea->write("q");
+    CHECK(fresh->wait(patience(10s)) == 0);
+    CHECK(bea->wait(patience(10s)) == 0);
+    server.stop();
+}
+
+TEST_CASE("play flow: the host's play --create again after its room closed makes a new room and says the old one is gone [e2e][play][pipe][host]") {
+    Server server({"--reconnect-ms", "300"});
+    TempDir state("spookludo-state");
+    const std::vector<std::string> create{"play", server.url(), "--create", "spook", "--players", "2", "--name", "Hana"};
+    auto hana = server.client("hana", create, piped(state / "hana"));
+    REQUIRE_MESSAGE(hana->wait_for_text("You are in room ", patience(10s)), hana->describe());
+    const std::string room = room_of(*hana);
+    REQUIRE(soon_keeps_seat_of(state / "hana", "Hana"));
+    hana->signal(SIGKILL);
+    REQUIRE(hana->wait(patience(5s)) == 128 + SIGKILL);
+    // Alone in its lobby, the room closes when the reconnect window is over.
+    std::this_thread::sleep_for(patience(1500ms));
+    auto again = server.client("hana-again", create, piped(state / "hana"));
+    REQUIRE_MESSAGE(again->wait_for_text("is a new room: your room " + room + " is not open for you any more.", patience(10s)),
+                    again->describe());
+    CHECK(again->out().find("creating a new room") != std::string::npos);
+    CHECK(room_of(*again) != room);
+    again->signal(SIGTERM);
+    CHECK(again->wait(patience(10s)) == 0);
+    server.stop();
+}
+
 TEST_CASE("play flow: a kicked player is told they were removed, exits 1 and is offered no token, and the host sees the kick [e2e][play][item5]") {
     Server server;
     TempDir state("spookludo-state");

@@ -261,7 +261,7 @@ TEST_CASE("party: when the host leaves the lobby the next player is told they ar
     const json host = notice_of(ben, "host");
     CHECK(host["seat"] == 1);
     CHECK(host["name"] == "Ben");
-    CHECK(host["text"] == "Ben is the host now");
+    CHECK(host["text"] == "Ben is the host now (Ann left)");
     CHECK(notice_of(cid, "host")["seat"] == 1);
     const json r = room_where(ben, [](const json& m) { return m["host"] == 1; }, "host 1");
     CHECK(seat_in(r, 0)["free"] == true);
@@ -680,7 +680,7 @@ TEST_CASE("party: a player who does not come back before the game ends loses the
     CHECK(back.expect("error")["code"] == "bad_token");
 }
 
-TEST_CASE("party: when the host drops in a game the next player present is the host and can pause and end it [server][party]") {
+TEST_CASE("party: when the host leaves a game the next player present is the host and can pause and end it [server][party]") {
     TestServer server;
     Client ann(server.port());
     const std::string code = create_room(ann, ludo(3), "Ann", kFast);
@@ -688,10 +688,10 @@ TEST_CASE("party: when the host drops in a game the next player present is the h
     join(ben, code, "Ben");
     ann.send({{"type", "start"}});
     seed_and_start({&ben, &ann});
-    ann.close();
+    ann.send({{"type", "leave"}});
     const json host = notice_of(ben, "host");
     CHECK(host["seat"] == 1);
-    CHECK(host["text"] == "Ben is the host now");
+    CHECK(host["text"] == "Ben is the host now (Ann left)");
     CHECK(room_where(ben, [](const json& m) { return m["host"] == 1; }, "host 1")["state"] == "playing");
     ben.send({{"type", "pause"}});
     CHECK(notice_of(ben, "paused")["text"] == "Ben paused the game");

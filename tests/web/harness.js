@@ -35,12 +35,12 @@ export async function until(check, what, ms = 20000) {
 
 // A child process whose output is kept (and written to a log file in `dir`).
 class Child {
-  constructor(label, argv, dir) {
+  constructor(label, argv, dir, { stdin = 'ignore' } = {}) {
     this.label = label;
     this.out = '';
     this.exit = null;
     this.log = fs.createWriteStream(path.join(dir, `${label}.log`));
-    this.proc = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.proc = spawn(argv[0], argv.slice(1), { stdio: [stdin, 'pipe', 'pipe'] });
     const take = (chunk) => {
       this.out += chunk.toString();
       this.log.write(chunk);
@@ -71,6 +71,57 @@ class Child {
   kill(signal = 'SIGTERM') {
     if (this.exit === null) this.proc.kill(signal);
   }
+}
+
+// The terminal client (`spookludo ARGS...`) on a pseudo-terminal of its own (util-linux
+// `script`; 80x24, no colour), with a state directory of its own (`home`, its XDG_STATE_HOME: the
+// kept seats). `screen()` is what it drew, escapes removed; `write(keys)` types; `killClient`
+// signals the client itself (killing `script` would hang its terminal up, which the client takes
+// as leaving on purpose).
+export function terminal(label, args, { dir, home }) {
+  const quoted = [CLIENT, ...args].map((a) => `'${String(a).replace(/'/g, "'\\''")}'`).join(' ');
+  const child = new Child(label, ['env', `XDG_STATE_HOME=${home}`, 'NO_COLOR=1', 'TERM=xterm-256color', 'COLUMNS=80', 'LINES=24',
+    'script', '-qfec', `stty rows 24 cols 80; exec ${quoted}`, '/dev/null'], dir, { stdin: 'pipe' });
+  child.screen = () => stripEscapes(child.out);
+  child.write = (keys) => child.proc.stdin.write(keys);
+  child.waitScreen = (text, ms = 20000) => until(() => {
+    if (child.screen().includes(text)) return true;
+    if (child.exit !== null) throw new Error(`${label} ended (${child.exit}) before showing "${text}":\n${child.screen().slice(-2500)}`);
+    return false;
+  }, `${label} showing "${text}":\n${child.screen().slice(-2500)}`, ms);
+  // The client's own process: the newest descendant of script running the client binary.
+  child.killClient = (signal = 'SIGKILL') => {
+    for (const pid of descendants(child.proc.pid)) {
+      let cmd = '';
+      try { cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { continue; }
+      if (cmd.startsWith(CLIENT + '\0')) { process.kill(pid, signal); return pid; }
+    }
+    throw new Error(`${label}: no client process under script (${child.proc.pid})`);
+  };
+  return child;
+}
+
+function descendants(pid) {
+  const parent = new Map();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch { /* gone meanwhile */ }
+  }
+  const out = [];
+  for (let todo = [pid]; todo.length;) {
+    const p = todo.shift();
+    for (const [child, of] of parent) if (of === p) { out.push(child); todo.push(child); }
+  }
+  return out;
+}
+
+// A terminal's output as text: CSI and OSC sequences and carriage returns removed.
+export function stripEscapes(text) {
+  return text.replace(/\x1b\[[0-?]*[ -\/]*[@-~]/g, '').replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '').replace(/\x1b[()][0-9A-Za-z]/g, '')
+    .replace(/\x1b[=>78DEHM]/g, '').replace(/\r/g, '');
 }
 
 // The server, which serves the page itself (GET / and /r/<CODE>, its files under hashed names).

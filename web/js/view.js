@@ -167,6 +167,9 @@ export class View {
         if (this.paused && !wasPaused) this.pausedAt = now;
         if (this.state === 'lobby') this.frozenLeft = null;
         if (sameRoom && this.seat >= 0 && !this.isSpectator && !wasHost && this.amHost) this.say('info', 'You are now the host.');
+        // The role moved on while this page was away (past the reconnect window).
+        if (sameRoom && this.seat >= 0 && !this.isSpectator && wasHost && !this.amHost && m.host >= 0)
+          this.say('info', `You are not the host any more: ${this.seatName(m.host)} is.`);
         break;
       }
       case 'notice':
