@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <regex>
 #include <string>
@@ -517,6 +518,52 @@ TEST_CASE("play flow: a scripted party on pseudo-terminals: the host hands over 
     CHECK(sam->running());
     for (Process* p : {ben.get(), cy_back.get(), sam.get()}) p->write(" q");  // dismiss the result, leave
     for (Process* p : {ben.get(), cy_back.get(), sam.get()}) CHECK(p->wait(patience(10s)) == 0);
+    server.stop();
+}
+
+// The screen as last drawn (the client redraws it whole, from the top left corner each time), its
+// lines joined by a space: a text the window wrapped reads as one.
+std::string last_frame(Process& p) {
+    const std::string out = p.out();
+    const auto end = out.rfind("\x1b[J");  // a frame's end: one being written is not read yet
+    if (end == std::string::npos) return {};
+    const auto at = out.rfind("\x1b[H", end);
+    const std::string frame = at == std::string::npos ? out.substr(0, end) : out.substr(at, end - at);
+    return std::regex_replace(strip_escapes(frame), std::regex("\\s+"), " ");
+}
+
+bool wait_frame(Process& p, const std::function<bool(const std::string&)>& ok, std::chrono::milliseconds timeout = patience(10s)) {
+    return p.wait_for([&](const std::string&) { return ok(last_frame(p)); }, timeout);
+}
+
+bool frame_has(Process& p, const std::string& pattern) {
+    const std::regex re(pattern);
+    return wait_frame(p, [&](const std::string& f) { return std::regex_search(f, re); });
+}
+
+TEST_CASE("play flow: the host's lobby at the window size it advises for the QR code draws it, and does not say the window is too small [e2e][play][pty][issue34-8]") {
+    Server server;
+    TempDir state("spookludo-state");
+    auto small = server.client("ann", {"play", server.url(), "--create", "spook", "--players", "3", "--name", "Ann"},
+                               terminal(state / "ann"));
+    REQUIRE_MESSAGE(wait_screen(*small, "shows the link as a QR code"), small->describe());
+    std::smatch m;
+    const std::string advice = last_frame(*small);
+    REQUIRE_MESSAGE(std::regex_search(advice, m, std::regex(R"(a window of (\d+)x(\d+)\s+shows the link as a QR code)")), advice);
+    CHECK(advice.find("Make the window") == std::string::npos);
+    small->write("q");
+    CHECK(small->wait(patience(10s)) == 0);
+
+    auto sized = terminal(state / "ben");
+    sized.cols = static_cast<unsigned short>(std::stoi(m[1]));
+    sized.rows = static_cast<unsigned short>(std::stoi(m[2]));
+    auto there = server.client("ben", {"play", server.url(), "--create", "spook", "--players", "3", "--name", "Ben"}, sized);
+    REQUIRE_MESSAGE(wait_frame(*there, [](const std::string& f) { return count_of(f, "\u2580") >= 12; }), there->describe());
+    const std::string frame = last_frame(*there);
+    CHECK_MESSAGE(frame.find("Make the window") == std::string::npos, frame);
+    CHECK_MESSAGE(frame.find("You are the host.") != std::string::npos, frame);
+    there->write("q");
+    CHECK(there->wait(patience(10s)) == 0);
     server.stop();
 }
 
