@@ -237,6 +237,14 @@ private:
         redraw();
     }
 
+    // The step after `now` in a cycle of choices (`after_last` past the last one).
+    template <std::size_t N>
+    static int next_step(const int (&steps)[N], int now, int after_last) {
+        for (const int s : steps)
+            if (s > now) return s;
+        return after_last;
+    }
+
     // Enter, and a space: what a pipe's lines end with, nothing to do.
     static bool blank(char c) { return c == '\n' || c == '\r' || c == ' '; }
 
@@ -365,13 +373,51 @@ private:
                     break;
                 case 'h': session_->send(protocol::SetSettings{{std::nullopt, std::nullopt, !settings.hints, std::nullopt}}); break;
                 case 't': {
-                    static constexpr int steps[] = {10000, 20000, 30000, 60000};
-                    int next = steps[0];
-                    for (const int s : steps)
-                        if (s > settings.decision_ms) { next = s; break; }
-                    session_->send(protocol::SetSettings{{next, std::nullopt, std::nullopt, std::nullopt}});
+                    static constexpr int steps[] = {10000, 20000, 30000, 60000, 120000};
+                    session_->send(protocol::SetSettings{{next_step(steps, settings.decision_ms, steps[0]), std::nullopt,
+                                                          std::nullopt, std::nullopt}});
                     break;
                 }
+                case 'w': {
+                    // The pace: the same choices as the page's.
+                    static constexpr int steps[] = {0, 500, 1000, 1500, 2000, 3000};
+                    session_->send(protocol::SetSettings{{std::nullopt, next_step(steps, settings.pace_ms, steps[0]),
+                                                          std::nullopt, std::nullopt}});
+                    break;
+                }
+                case 'c': {
+                    // The automatic start: off, then 30 s, 1, 2, 5 min, then off again.
+                    static constexpr int steps[] = {30000, 60000, 120000, 300000};
+                    const int now = snap->auto_start_at_ms ? settings.auto_start_ms : 0;
+                    session_->send(protocol::SetSettings{{std::nullopt, std::nullopt, std::nullopt,
+                                                          now == 0 ? steps[0] : next_step(steps, now, 0)}});
+                    break;
+                }
+                case 'o':
+                    options.play_on = !options.play_on;
+                    session_->send(protocol::SetOptions{options});
+                    break;
+                case 'd':
+                    if (options.game == GameKind::spook) {
+                        options.spook.balanced_boards = !options.spook.balanced_boards;
+                        session_->send(protocol::SetOptions{options});
+                    } else {
+                        message_ = "d sets Spook's boards; a Ludo board is always the same (e sets the entry, 3 three 6s).";
+                    }
+                    break;
+                case 'e':
+                case '3':
+                    if (options.game == GameKind::ludo) {
+                        if (key == 'e')
+                            options.ludo.entry = options.ludo.entry == LudoEntry::text ? LudoEntry::start_square : LudoEntry::text;
+                        else
+                            options.ludo.three_sixes = !options.ludo.three_sixes;
+                        session_->send(protocol::SetOptions{options});
+                    } else {
+                        message_ = std::string(key == 'e' ? "e sets how a 6 enters" : "3 sets the three 6s rule") +
+                                   " in Ludo; in Spook, p sets the pieces and d the boards.";
+                    }
+                    break;
                 default: break;
             }
         } else {
@@ -499,7 +545,8 @@ void add_play_command(CLI::App& app, int& exit_code) {
         "that fails is refused with the reason (exit 2), never answered by going on unencrypted.\n"
         "Keys: 1-9 choose an option, ? show or hide hints, q leave (in a game it asks: y yes, n no; Ctrl-C too).\n"
         "The host, in the lobby: s start, b/g/r add a best/greedy/random bot, x N remove seat N, + - seats,\n"
-        "p pieces (Spook), a arm 6/8 (Ludo), h hints on/off, t decision time; in a game: P pause/resume,\n"
+        "p pieces (Spook), a arm 6/8 (Ludo), h hints on/off, t decision time, w pace, c automatic start,\n"
+        "o play on, d balanced/random boards (Spook), e entry, 3 three 6s (Ludo); in a game: P pause/resume,\n"
         "k N kick seat N (a best bot takes it), E end the game (asks: y yes, n no). Enter closes the game-over screen.\n"
         "Leaving (q, Ctrl-C, SIGTERM) gives your seat to the server to the end of the game. While you hold a\n"
         "seat its token is kept in $XDG_STATE_HOME/spookludo/seats.json (~/.local/state/spookludo/, private\n"

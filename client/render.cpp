@@ -653,7 +653,7 @@ LobbyParts lobby_parts(const GameView& view, const Style& style, std::int64_t no
         const int p = options.spook.pieces;
         game = "Spook & Werewolf Ludo: " + count_of(options.players, "seat", "seats") + ", " + count_of(p, "piece", "pieces") +
                " (" + std::to_string(options.spook.pieces_to_finish()) + " in the church wins)" +
-               (options.spook.balanced_boards ? ", balanced boards" : "");
+               (options.spook.balanced_boards ? ", balanced boards" : ", random boards");
     } else {
         game = "Classic Ludo: " + count_of(options.players, "seat", "seats") + ", arms of " + std::to_string(options.ludo.arm) +
                ", entry " + (options.ludo.entry == LudoEntry::text ? "as the text (6 squares out)" : "onto the start square") +
@@ -695,10 +695,21 @@ LobbyParts lobby_parts(const GameView& view, const Style& style, std::int64_t no
     if (view.am_host()) {
         for (auto& l : wrap(paint(style, "1", "You are the host.") + " Keys: s start, b g r add a best/greedy/random bot,", style.width))
             parts.keys.push_back(std::move(l));
-        for (auto& l : wrap(std::string("x N remove seat N, + - seats, ") + (options.game == GameKind::spook ? "p pieces" : "a arm") +
-                                ", h hints, t time, q leave",
-                            style.width - 2))
-            parts.keys.push_back("  " + l);
+        // Never broken inside a key's words ("c auto start"), unless one is wider than the window.
+        std::vector<std::string> items{"x N remove seat N", "+ - seats"};
+        if (options.game == GameKind::spook) items.insert(items.end(), {"p pieces", "d boards"});
+        else items.insert(items.end(), {"a arm", "e entry", "3 three 6s"});
+        items.insert(items.end(), {"h hints", "t time", "w pace", "c auto start", "o play on", "q leave"});
+        std::string line;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            const std::string item = items[i] + (i + 1 < items.size() ? "," : "");
+            if (!line.empty() && visible_width(line) + 1 + visible_width(item) > style.width - 2) {
+                for (auto& l : wrap(line, style.width - 2)) parts.keys.push_back("  " + l);
+                line.clear();
+            }
+            line += (line.empty() ? "" : " ") + item;
+        }
+        for (auto& l : wrap(line, style.width - 2)) parts.keys.push_back("  " + l);
     } else if (view.is_spectator()) {
         parts.keys = wrap("You are watching. q leaves.", style.width);
     } else {

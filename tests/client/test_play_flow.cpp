@@ -541,6 +541,68 @@ bool frame_has(Process& p, const std::string& pattern) {
     return wait_frame(p, [&](const std::string& f) { return std::regex_search(f, re); });
 }
 
+TEST_CASE("play flow: the terminal host's keys set the pace, the automatic start, play on, the boards, the entry and three 6s, and every screen shows the room's new settings [e2e][play][pty][issue34-12]") {
+    Server server;
+    TempDir state("spookludo-state");
+    auto ann = server.client("ann", {"play", server.url(), "--create", "spook", "--players", "3", "--name", "Ann",
+                                     "--decision-ms", "20000"},
+                             terminal(state / "ann"));
+    REQUIRE_MESSAGE(wait_screen(*ann, "You are the host."), ann->describe());
+    const std::string room = room_of(*ann);
+    auto ben = server.client("ben", {"play", server.url(), "--room", room, "--name", "Ben"}, terminal(state / "ben"));
+    REQUIRE_MESSAGE(frame_has(*ben, "Settings: 20 s to choose, 0 s between steps, hints off"), ben->describe());
+    // The host's key line names them.
+    CHECK(frame_has(*ann, "w pace, c auto start, o play on"));
+    CHECK(frame_has(*ann, "d boards"));
+
+    // Each key is a set_settings or set_options: Ben's screen shows what the server made of it.
+    ann->write("w");
+    CHECK_MESSAGE(frame_has(*ben, "0\\.5 s between steps"), ben->describe());
+    ann->write("w");
+    CHECK_MESSAGE(frame_has(*ben, "Settings: 20 s to choose, 1 s between steps"), ben->describe());
+    ann->write("t");
+    CHECK_MESSAGE(frame_has(*ben, "Settings: 30 s to choose, 1 s between steps"), ben->describe());
+    ann->write("o");
+    CHECK_MESSAGE(frame_has(*ben, "balanced boards, play on"), ben->describe());
+    ann->write("d");
+    CHECK_MESSAGE(frame_has(*ben, "random boards, play on"), ben->describe());
+    ann->write("o");
+    CHECK_MESSAGE(wait_frame(*ben, [](const std::string& f) { return f.find("random boards") != std::string::npos &&
+                                                                    f.find("play on") == std::string::npos; }),
+                  ben->describe());
+    // The automatic start: 30 s, 1, 2, 5 min, then off.
+    for (const char* countdown : {"Starts in 0:[23]\\d", "Starts in (1:00|0:5\\d)", "Starts in (2:00|1:5\\d)",
+                                  "Starts in (5:00|4:5\\d)"}) {
+        ann->write("c");
+        CHECK_MESSAGE(frame_has(*ben, std::string(countdown) + " \\(free seats get bots\\)"), countdown << "\n" << ben->describe());
+        CHECK(frame_has(*ann, countdown));  // before the next press: the host's key goes on from the room's value
+    }
+    ann->write("c");
+    CHECK_MESSAGE(wait_frame(*ben, [](const std::string& f) { return f.find("Starts in") == std::string::npos; }), ben->describe());
+    CHECK(wait_frame(*ann, [](const std::string& f) { return f.find("Starts in") == std::string::npos; }));
+    // A player who is not the host changes nothing with the same keys.
+    ben->write("w");
+    std::this_thread::sleep_for(300ms);
+    CHECK(frame_has(*ann, "Settings: 30 s to choose, 1 s between steps"));
+    for (Process* p : {ann.get(), ben.get()}) p->write("q");
+    for (Process* p : {ann.get(), ben.get()}) CHECK(p->wait(patience(10s)) == 0);
+
+    // Ludo's own: e the entry, 3 three 6s.
+    auto cid = server.client("cid", {"play", server.url(), "--create", "ludo", "--players", "2", "--name", "Cid"},
+                             terminal(state / "cid"));
+    REQUIRE_MESSAGE(frame_has(*cid, "entry as the text \\(6 squares out\\)"), cid->describe());
+    CHECK(frame_has(*cid, "a arm, e entry, 3 three 6s"));
+    cid->write("e");
+    CHECK_MESSAGE(frame_has(*cid, "entry onto the start square"), cid->describe());
+    cid->write("3");
+    CHECK_MESSAGE(frame_has(*cid, "onto the start square, three 6s end the turn"), cid->describe());
+    cid->write("d");  // Spook's key: told what it is for
+    CHECK_MESSAGE(frame_has(*cid, "d sets Spook's boards"), cid->describe());
+    cid->write("q");
+    CHECK(cid->wait(patience(10s)) == 0);
+    server.stop();
+}
+
 TEST_CASE("play flow: the host's lobby at the window size it advises for the QR code draws it, and does not say the window is too small [e2e][play][pty][issue34-8]") {
     Server server;
     TempDir state("spookludo-state");

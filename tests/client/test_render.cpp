@@ -451,9 +451,9 @@ Settings: 20 s to choose, 1.5 s between steps, hints on
    1 spectator
 
 You are the host. Keys: s start, b g r add a best/greedy/random bot,
-  x N remove seat N, + - seats, p pieces, h hints, t time, q leave
+  x N remove seat N, + - seats, p pieces, d boards, h hints, t time, w pace,
+  c auto start, o play on, q leave
 You are in room KQZTM, seat 1 (host).
-
 
 
 
