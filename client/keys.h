@@ -9,6 +9,7 @@ namespace spookludo::client {
 enum class KeyWho {
     everyone,  // players and spectators
     player,    // anyone with a seat
+    spectator, // someone watching (spookludo watch, or a newcomer after the start)
     host,      // the room's host
 };
 
@@ -38,6 +39,8 @@ inline constexpr std::array kKeyBindings{
     KeyBinding{"q", KeyWho::everyone, KeyWhere::any,
                "leave the room (a player in a game is asked first: the server then plays the seat to the end)", "Q"},
     KeyBinding{"Ctrl-C", KeyWho::everyone, KeyWhere::any, "leave at once"},
+    KeyBinding{"j", KeyWho::spectator, KeyWhere::lobby,
+               "take a free seat, under watch's --name (your login name by default)"},
     KeyBinding{"s", KeyWho::host, KeyWhere::lobby, "start the game with the seats taken"},
     KeyBinding{"b", KeyWho::host, KeyWhere::lobby, "add a server bot (best) to a free seat"},
     KeyBinding{"g", KeyWho::host, KeyWhere::lobby, "add a server bot (greedy) to a free seat"},
@@ -69,6 +72,7 @@ constexpr std::string_view to_string(KeyWho who) noexcept {
     switch (who) {
         case KeyWho::everyone: return "everyone";
         case KeyWho::player: return "player";
+        case KeyWho::spectator: return "spectator";
         case KeyWho::host: return "host";
     }
     return "?";

@@ -131,7 +131,9 @@ private:
         if (!status_.empty()) return status_;
         if (!message_.empty()) return message_;
         const auto& view = session_->view();
-        if (view.is_spectator()) return "Watching room " + view.room() + ". q leaves.";
+        if (view.is_spectator())
+            return "Watching room " + view.room() + "." +
+                   (view.state() == "lobby" && view.has_free_seat() ? " j takes a free seat," : "") + " q leaves.";
         if (view.paused() && view.in_game())
             return std::string("The game is paused") + (view.am_host() ? ": P resumes." : ": wait for the host.") + " q leave";
         if (view.pending() && !view.pending()->chosen)
@@ -305,7 +307,20 @@ private:
             message_ = show_hints_ ? "Hints shown (when the room has hints on)." : "Hints hidden.";
             return;
         }
-        if (view.is_spectator()) return;
+        if (view.is_spectator()) {
+            // Watching, in the lobby: j sits down at a free seat (the server takes the lowest).
+            if (key == 'j' && view.snapshot() && view.state() == "lobby") {
+                if (!view.has_free_seat()) {
+                    message_ = "Every seat is taken: the host can add one (+).";
+                } else if (auto problem = protocol::name_problem(args_.name)) {
+                    message_ = "The name " + protocol::quote_client_text(args_.name) + " " + *problem + ": watch again with --name.";
+                } else {
+                    session_->send(protocol::JoinRoom{view.room(), args_.name});
+                    message_ = "Taking a seat as " + args_.name + " ...";
+                }
+            }
+            return;
+        }
         if (view.in_game() && view.paused() && key >= '1' && key <= '9') {
             // A choice during a pause is not sent: the server would refuse it (paused); the
             // decision stays open with its time kept until the game resumes.
@@ -574,12 +589,21 @@ void add_watch_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<PlayArgs>();
     args->watch = true;
     auto* cmd = app.add_subcommand("watch", "Watch a room as a spectator: the same board, no prompts");
-    cmd->footer("Example:\n  spookludo watch ws://192.168.1.20:7777 --room KQZTM\nKeys: q leave, ? hints.");
+    cmd->footer("Example:\n  spookludo watch ws://192.168.1.20:7777 --room KQZTM --name Sam\n"
+                "Keys: q leave, ? hints; in the lobby (before a game, or after one for the rematch) j takes a free\n"
+                "seat under --name, and you play from then on.");
     cmd->add_option("url", args->room.url, "The server, e.g. ws://192.168.1.20:7777 (wss:// with TLS)")->required();
     cmd->add_option("--room", args->room.room, "The room's 5-letter code")->required();
+    cmd->add_option("--name", args->name, "Your name when you take a seat with j (default: your login name)");
     add_ca_file_flag(*cmd, args->room.ca_file);
     cmd->add_flag("--once", args->once, "Leave when the game ends");
-    cmd->callback([args, &exit_code] { exit_code = run_ui(*args, "watch"); });
+    cmd->callback([args, &exit_code] {
+        if (args->name.empty()) {
+            const char* user = std::getenv("USER");
+            args->name = user && *user ? user : "player";
+        }
+        exit_code = run_ui(*args, "watch");
+    });
 }
 
 }  // namespace spookludo::cli

@@ -711,7 +711,9 @@ LobbyParts lobby_parts(const GameView& view, const Style& style, std::int64_t no
         }
         for (auto& l : wrap(line, style.width - 2)) parts.keys.push_back("  " + l);
     } else if (view.is_spectator()) {
-        parts.keys = wrap("You are watching. q leaves.", style.width);
+        parts.keys = wrap(std::string("You are watching.") +
+                              (view.state() == "lobby" && view.has_free_seat() ? " j takes a free seat," : "") + " q leaves.",
+                          style.width);
     } else {
         parts.keys = wrap("Waiting for " + (snap->host >= 0 ? view.seat_name(snap->host) : std::string("the host")) +
                               " (host) to start. q leaves.",

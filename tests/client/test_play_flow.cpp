@@ -603,6 +603,40 @@ TEST_CASE("play flow: the terminal host's keys set the pace, the automatic start
     server.stop();
 }
 
+TEST_CASE("play flow: spookludo watch takes a free seat in the lobby with j under --name, and a refused name keeps it watching [e2e][play][pty][issue34-7]") {
+    Server server;
+    TempDir state("spookludo-state");
+    auto ann = server.client("ann", {"play", server.url(), "--create", "spook", "--players", "2", "--name", "Ann"},
+                             piped(state / "ann"));
+    REQUIRE_MESSAGE(ann->wait_for_text("You are in room ", patience(10s)), ann->describe());
+    const std::string room = room_of(*ann);
+    // A name taken in the room: refused, and the watcher goes on watching.
+    auto twin = server.client("twin", {"watch", server.url(), "--room", room, "--name", "Ann"}, terminal(state / "twin"));
+    REQUIRE_MESSAGE(frame_has(*twin, "You are watching\\. j takes a free seat, q leaves\\."), twin->describe());
+    twin->write("j");
+    REQUIRE_MESSAGE(frame_has(*twin, "is taken in this room"), twin->describe());
+    std::this_thread::sleep_for(300ms);
+    CHECK(twin->running());
+    CHECK(frame_has(*twin, "You are watching\\."));
+    twin->write("q");
+    CHECK(twin->wait(patience(10s)) == 0);
+
+    auto sam = server.client("sam", {"watch", server.url(), "--room", room, "--name", "Sam"}, terminal(state / "sam"));
+    REQUIRE_MESSAGE(frame_has(*sam, "j takes a free seat"), sam->describe());
+    sam->write("j");
+    CHECK_MESSAGE(frame_has(*sam, "> 2 Sam you"), sam->describe());
+    CHECK_MESSAGE(ann->wait_for_text("Sam sits at seat 2", patience(10s)), ann->describe());
+    // Seated: its token is kept like a player's, and the room is full now.
+    CHECK(soon_keeps_seat_of(state / "sam", "Sam"));
+    CHECK(frame_has(*sam, "Waiting for Ann \\(host\\) to start\\."));
+    sam->write("q");
+    CHECK(sam->wait(patience(10s)) == 0);
+    CHECK_MESSAGE(ann->wait_for_text("Sam left seat 2", patience(10s)), ann->describe());
+    ann->write("q\n");
+    CHECK(ann->wait(patience(10s)) == 0);
+    server.stop();
+}
+
 TEST_CASE("play flow: the host's lobby at the window size it advises for the QR code draws it, and does not say the window is too small [e2e][play][pty][issue34-8]") {
     Server server;
     TempDir state("spookludo-state");
