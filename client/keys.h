@@ -9,6 +9,7 @@ namespace spookludo::client {
 enum class KeyWho {
     everyone,  // players and spectators
     player,    // anyone with a seat
+    spectator, // someone watching (spookludo watch, or a newcomer after the start)
     host,      // the room's host
 };
 
@@ -38,6 +39,8 @@ inline constexpr std::array kKeyBindings{
     KeyBinding{"q", KeyWho::everyone, KeyWhere::any,
                "leave the room (a player in a game is asked first: the server then plays the seat to the end)", "Q"},
     KeyBinding{"Ctrl-C", KeyWho::everyone, KeyWhere::any, "leave at once"},
+    KeyBinding{"j", KeyWho::spectator, KeyWhere::lobby,
+               "take a free seat, under watch's --name (your login name by default)"},
     KeyBinding{"s", KeyWho::host, KeyWhere::lobby, "start the game with the seats taken"},
     KeyBinding{"b", KeyWho::host, KeyWhere::lobby, "add a server bot (best) to a free seat"},
     KeyBinding{"g", KeyWho::host, KeyWhere::lobby, "add a server bot (greedy) to a free seat"},
@@ -48,7 +51,14 @@ inline constexpr std::array kKeyBindings{
     KeyBinding{"p", KeyWho::host, KeyWhere::lobby, "Spook: pieces 1, 2, 3 in turn"},
     KeyBinding{"a", KeyWho::host, KeyWhere::lobby, "Ludo: arm 8 or 6"},
     KeyBinding{"h", KeyWho::host, KeyWhere::lobby, "hints on or off"},
-    KeyBinding{"t", KeyWho::host, KeyWhere::lobby, "decision time: 10, 20, 30, 60 s in turn"},
+    KeyBinding{"t", KeyWho::host, KeyWhere::lobby, "decision time: 10, 20, 30, 60, 120 s in turn"},
+    KeyBinding{"w", KeyWho::host, KeyWhere::lobby, "pace, the wait between steps: 0, 0.5, 1, 1.5, 2, 3 s in turn"},
+    KeyBinding{"c", KeyWho::host, KeyWhere::lobby,
+               "automatic start (bots take the free seats): in 30 s, 1, 2, 5 min, off in turn"},
+    KeyBinding{"o", KeyWho::host, KeyWhere::lobby, "play on after the first finisher, on or off"},
+    KeyBinding{"d", KeyWho::host, KeyWhere::lobby, "Spook: balanced or random boards"},
+    KeyBinding{"e", KeyWho::host, KeyWhere::lobby, "Ludo: a 6 enters 6 squares out (the text) or onto the start square"},
+    KeyBinding{"3", KeyWho::host, KeyWhere::lobby, "Ludo: three 6s in a row end the turn, on or off"},
     KeyBinding{"P", KeyWho::host, KeyWhere::game, "pause or resume the game (the clock stops)"},
     KeyBinding{"k N", KeyWho::host, KeyWhere::game, "kick seat N: a best bot plays it from then on"},
     KeyBinding{"E", KeyWho::host, KeyWhere::game,
@@ -62,6 +72,7 @@ constexpr std::string_view to_string(KeyWho who) noexcept {
     switch (who) {
         case KeyWho::everyone: return "everyone";
         case KeyWho::player: return "player";
+        case KeyWho::spectator: return "spectator";
         case KeyWho::host: return "host";
     }
     return "?";

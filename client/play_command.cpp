@@ -143,7 +143,9 @@ private:
         if (!status_.empty()) return status_;
         if (!message_.empty()) return message_;
         const auto& view = session_->view();
-        if (view.is_spectator()) return "Watching room " + view.room() + ". q leaves.";
+        if (view.is_spectator())
+            return "Watching room " + view.room() + "." +
+                   (view.state() == "lobby" && view.has_free_seat() ? " j takes a free seat," : "") + " q leaves.";
         if (view.paused() && view.in_game())
             return std::string("The game is paused") + (view.am_host() ? ": P resumes." : ": wait for the host.") + " q leave";
         if (view.pending() && !view.pending()->chosen)
@@ -269,6 +271,14 @@ private:
         redraw();
     }
 
+    // The step after `now` in a cycle of choices (`after_last` past the last one).
+    template <std::size_t N>
+    static int next_step(const int (&steps)[N], int now, int after_last) {
+        for (const int s : steps)
+            if (s > now) return s;
+        return after_last;
+    }
+
     // Enter, and a space: what a pipe's lines end with, nothing to do.
     static bool blank(char c) { return c == '\n' || c == '\r' || c == ' '; }
 
@@ -329,7 +339,20 @@ private:
             message_ = show_hints_ ? "Hints shown (when the room has hints on)." : "Hints hidden.";
             return;
         }
-        if (view.is_spectator()) return;
+        if (view.is_spectator()) {
+            // Watching, in the lobby: j sits down at a free seat (the server takes the lowest).
+            if (key == 'j' && view.snapshot() && view.state() == "lobby") {
+                if (!view.has_free_seat()) {
+                    message_ = "Every seat is taken: the host can add one (+).";
+                } else if (auto problem = protocol::name_problem(args_.name)) {
+                    message_ = "The name " + protocol::quote_client_text(args_.name) + " " + *problem + ": watch again with --name.";
+                } else {
+                    session_->send(protocol::JoinRoom{view.room(), args_.name});
+                    message_ = "Taking a seat as " + args_.name + " ...";
+                }
+            }
+            return;
+        }
         if (view.in_game() && view.paused() && key >= '1' && key <= '9') {
             // A choice during a pause is not sent: the server would refuse it (paused); the
             // decision stays open with its time kept until the game resumes.
@@ -397,13 +420,51 @@ private:
                     break;
                 case 'h': session_->send(protocol::SetSettings{{std::nullopt, std::nullopt, !settings.hints, std::nullopt}}); break;
                 case 't': {
-                    static constexpr int steps[] = {10000, 20000, 30000, 60000};
-                    int next = steps[0];
-                    for (const int s : steps)
-                        if (s > settings.decision_ms) { next = s; break; }
-                    session_->send(protocol::SetSettings{{next, std::nullopt, std::nullopt, std::nullopt}});
+                    static constexpr int steps[] = {10000, 20000, 30000, 60000, 120000};
+                    session_->send(protocol::SetSettings{{next_step(steps, settings.decision_ms, steps[0]), std::nullopt,
+                                                          std::nullopt, std::nullopt}});
                     break;
                 }
+                case 'w': {
+                    // The pace: the same choices as the page's.
+                    static constexpr int steps[] = {0, 500, 1000, 1500, 2000, 3000};
+                    session_->send(protocol::SetSettings{{std::nullopt, next_step(steps, settings.pace_ms, steps[0]),
+                                                          std::nullopt, std::nullopt}});
+                    break;
+                }
+                case 'c': {
+                    // The automatic start: off, then 30 s, 1, 2, 5 min, then off again.
+                    static constexpr int steps[] = {30000, 60000, 120000, 300000};
+                    const int now = snap->auto_start_at_ms ? settings.auto_start_ms : 0;
+                    session_->send(protocol::SetSettings{{std::nullopt, std::nullopt, std::nullopt,
+                                                          now == 0 ? steps[0] : next_step(steps, now, 0)}});
+                    break;
+                }
+                case 'o':
+                    options.play_on = !options.play_on;
+                    session_->send(protocol::SetOptions{options});
+                    break;
+                case 'd':
+                    if (options.game == GameKind::spook) {
+                        options.spook.balanced_boards = !options.spook.balanced_boards;
+                        session_->send(protocol::SetOptions{options});
+                    } else {
+                        message_ = "d sets Spook's boards; a Ludo board is always the same (e sets the entry, 3 three 6s).";
+                    }
+                    break;
+                case 'e':
+                case '3':
+                    if (options.game == GameKind::ludo) {
+                        if (key == 'e')
+                            options.ludo.entry = options.ludo.entry == LudoEntry::text ? LudoEntry::start_square : LudoEntry::text;
+                        else
+                            options.ludo.three_sixes = !options.ludo.three_sixes;
+                        session_->send(protocol::SetOptions{options});
+                    } else {
+                        message_ = std::string(key == 'e' ? "e sets how a 6 enters" : "3 sets the three 6s rule") +
+                                   " in Ludo; in Spook, p sets the pieces and d the boards.";
+                    }
+                    break;
                 default: break;
             }
         } else {
@@ -534,7 +595,8 @@ void add_play_command(CLI::App& app, int& exit_code) {
         "that fails is refused with the reason (exit 2), never answered by going on unencrypted.\n"
         "Keys: 1-9 choose an option, ? show or hide hints, q leave (in a game it asks: y yes, n no; Ctrl-C too).\n"
         "The host, in the lobby: s start, b/g/r add a best/greedy/random bot, x N remove seat N, + - seats,\n"
-        "p pieces (Spook), a arm 6/8 (Ludo), h hints on/off, t decision time; in a game: P pause/resume,\n"
+        "p pieces (Spook), a arm 6/8 (Ludo), h hints on/off, t decision time, w pace, c automatic start,\n"
+        "o play on, d balanced/random boards (Spook), e entry, 3 three 6s (Ludo); in a game: P pause/resume,\n"
         "k N kick seat N (a best bot takes it), E end the game (asks: y yes, n no). Enter closes the game-over screen.\n"
         "Leaving (q, Ctrl-C, SIGTERM) gives your seat to the server to the end of the game. While you hold a\n"
         "seat its token is kept in $XDG_STATE_HOME/spookludo/seats.json (~/.local/state/spookludo/, private\n"
@@ -562,12 +624,21 @@ void add_watch_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<PlayArgs>();
     args->watch = true;
     auto* cmd = app.add_subcommand("watch", "Watch a room as a spectator: the same board, no prompts");
-    cmd->footer("Example:\n  spookludo watch ws://192.168.1.20:7777 --room KQZTM\nKeys: q leave, ? hints.");
+    cmd->footer("Example:\n  spookludo watch ws://192.168.1.20:7777 --room KQZTM --name Sam\n"
+                "Keys: q leave, ? hints; in the lobby (before a game, or after one for the rematch) j takes a free\n"
+                "seat under --name, and you play from then on.");
     cmd->add_option("url", args->room.url, "The server, e.g. ws://192.168.1.20:7777 (wss:// with TLS)")->required();
     cmd->add_option("--room", args->room.room, "The room's 5-letter code")->required();
+    cmd->add_option("--name", args->name, "Your name when you take a seat with j (default: your login name)");
     add_ca_file_flag(*cmd, args->room.ca_file);
     cmd->add_flag("--once", args->once, "Leave when the game ends");
-    cmd->callback([args, &exit_code] { exit_code = run_ui(*args, "watch"); });
+    cmd->callback([args, &exit_code] {
+        if (args->name.empty()) {
+            const char* user = std::getenv("USER");
+            args->name = user && *user ? user : "player";
+        }
+        exit_code = run_ui(*args, "watch");
+    });
 }
 
 }  // namespace spookludo::cli

@@ -655,7 +655,7 @@ LobbyParts lobby_parts(const GameView& view, const Style& style, std::int64_t no
         const int p = options.spook.pieces;
         game = "Spook & Werewolf Ludo: " + count_of(options.players, "seat", "seats") + ", " + count_of(p, "piece", "pieces") +
                " (" + std::to_string(options.spook.pieces_to_finish()) + " in the church wins)" +
-               (options.spook.balanced_boards ? ", balanced boards" : "");
+               (options.spook.balanced_boards ? ", balanced boards" : ", random boards");
     } else {
         game = "Classic Ludo: " + count_of(options.players, "seat", "seats") + ", arms of " + std::to_string(options.ludo.arm) +
                ", entry " + (options.ludo.entry == LudoEntry::text ? "as the text (6 squares out)" : "onto the start square") +
@@ -697,12 +697,25 @@ LobbyParts lobby_parts(const GameView& view, const Style& style, std::int64_t no
     if (view.am_host()) {
         for (auto& l : wrap(paint(style, "1", "You are the host.") + " Keys: s start, b g r add a best/greedy/random bot,", style.width))
             parts.keys.push_back(std::move(l));
-        for (auto& l : wrap(std::string("x N remove seat N, + - seats, ") + (options.game == GameKind::spook ? "p pieces" : "a arm") +
-                                ", h hints, t time, q leave",
-                            style.width - 2))
-            parts.keys.push_back("  " + l);
+        // Never broken inside a key's words ("c auto start"), unless one is wider than the window.
+        std::vector<std::string> items{"x N remove seat N", "+ - seats"};
+        if (options.game == GameKind::spook) items.insert(items.end(), {"p pieces", "d boards"});
+        else items.insert(items.end(), {"a arm", "e entry", "3 three 6s"});
+        items.insert(items.end(), {"h hints", "t time", "w pace", "c auto start", "o play on", "q leave"});
+        std::string line;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            const std::string item = items[i] + (i + 1 < items.size() ? "," : "");
+            if (!line.empty() && visible_width(line) + 1 + visible_width(item) > style.width - 2) {
+                for (auto& l : wrap(line, style.width - 2)) parts.keys.push_back("  " + l);
+                line.clear();
+            }
+            line += (line.empty() ? "" : " ") + item;
+        }
+        for (auto& l : wrap(line, style.width - 2)) parts.keys.push_back("  " + l);
     } else if (view.is_spectator()) {
-        parts.keys = wrap("You are watching. q leaves.", style.width);
+        parts.keys = wrap(std::string("You are watching.") +
+                              (view.state() == "lobby" && view.has_free_seat() ? " j takes a free seat," : "") + " q leaves.",
+                          style.width);
     } else {
         parts.keys = wrap("Waiting for " + (snap->host >= 0 ? view.seat_name(snap->host) : std::string("the host")) +
                               " (host) to start. q leaves.",
@@ -721,41 +734,6 @@ LobbyParts lobby_parts(const GameView& view, const Style& style, std::int64_t no
 void append(std::vector<std::string>& to, const std::vector<std::string>& lines) { to.insert(to.end(), lines.begin(), lines.end()); }
 
 }  // namespace
-
-std::vector<std::string> render_lobby(const GameView& view, const Style& style, std::int64_t now_ms) {
-    const LobbyParts parts = lobby_parts(view, style, now_ms);
-    std::vector<std::string> lines;
-    append(lines, parts.head);
-    append(lines, parts.game);
-    if (!view.snapshot()) return lines;
-    append(lines, parts.settings);
-    lines.emplace_back();
-    append(lines, parts.seats);
-    lines.emplace_back();
-    append(lines, parts.keys);
-    // The join link's QR code for the host and spectators, when the window has room for it.
-    if ((view.am_host() || view.is_spectator()) && !style.join_qr.empty()) {
-        int columns = 0;  // the code's width: one column a module (escapes and UTF-8 continuation bytes aside)
-        for (std::size_t i = 0; i < style.join_qr.front().size(); ++i) {
-            const char c = style.join_qr.front()[i];
-            if (c == '\x1b') {
-                while (i < style.join_qr.front().size() && style.join_qr.front()[i] != 'm') ++i;
-                continue;
-            }
-            if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++columns;
-        }
-        if (static_cast<int>(lines.size() + 1 + style.join_qr.size()) <= style.height && columns <= style.width) {
-            lines.emplace_back();
-            append(lines, style.join_qr);
-        } else {
-            lines.push_back(fit("(a window of " + std::to_string(std::max(style.width, columns)) + "x" +
-                                    std::to_string(lines.size() + 1 + style.join_qr.size()) +
-                                    " shows the link as a QR code for a phone's camera)",
-                                style.width));
-        }
-    }
-    return lines;
-}
 
 // ---- Decisions ---------------------------------------------------------------------------------
 
@@ -1137,7 +1115,93 @@ std::vector<std::string> game_over_screen(const GameView& view, const Style& sty
     return assemble({fit(title, style.width)}, std::move(middle), std::move(tail), style);
 }
 
+// ---- The lobby's layout ---------------------------------------------------------------------
+// What the lobby draws and the window it needs come from one function, lobby_layout: the QR
+// code is drawn when the whole screen with it fits (the title, the lobby, a line of the story,
+// the status), and a window that does not hold it is told the size that does, reckoned the same
+// way; so following the lobby's advice gives a screen that fits.
+
+// The QR code's width: one column a module (escapes and UTF-8 continuation bytes aside).
+int qr_columns(const std::vector<std::string>& qr) {
+    if (qr.empty()) return 0;
+    int columns = 0;
+    const std::string& line = qr.front();
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (c == '\x1b') {
+            while (i < line.size() && line[i] != 'm') ++i;
+            continue;
+        }
+        if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++columns;
+    }
+    return columns;
+}
+
+// The lobby's text at style.width: the room, the game, the settings, the seats, the keys.
+std::vector<std::string> lobby_text(const GameView& view, const Style& style, std::int64_t now_ms) {
+    const LobbyParts parts = lobby_parts(view, style, now_ms);
+    std::vector<std::string> lines;
+    append(lines, parts.head);
+    append(lines, parts.game);
+    if (!view.snapshot()) return lines;
+    append(lines, parts.settings);
+    lines.emplace_back();
+    append(lines, parts.seats);
+    lines.emplace_back();
+    append(lines, parts.keys);
+    return lines;
+}
+
+// The window height a screen of `lobby` lines needs at `width`: the title, the lobby, a line of
+// the story, the status (wrapped at that width).
+int lobby_screen_height(std::size_t lobby, const std::string& status, int width) {
+    return 1 + static_cast<int>(lobby) + 1 +
+           static_cast<int>(status_block(status, Style{width, 0, false, true, {}, {}, {}}).size());
+}
+
+struct LobbyLayout {
+    std::vector<std::string> lines;  // what the lobby draws under the title
+    Need need;                       // the window the whole screen with them needs
+};
+
+constexpr int kLobbyMinWidth = 40;
+
+LobbyLayout lobby_layout(const GameView& view, const Style& style, std::int64_t now_ms, const std::string& status) {
+    LobbyLayout layout;
+    layout.lines = lobby_text(view, style, now_ms);
+    // The join link's QR code, for the host and spectators, in a window that holds it all.
+    if (view.snapshot() && (view.am_host() || view.is_spectator()) && !style.join_qr.empty()) {
+        Style wide = style;
+        wide.width = std::max({style.width, qr_columns(style.join_qr), kLobbyMinWidth});
+        const std::size_t with_qr = lobby_text(view, wide, now_ms).size() + 1 + style.join_qr.size();
+        const Need qr_need{wide.width, lobby_screen_height(with_qr, status, wide.width)};
+        if (qr_need.width <= style.width && qr_need.height <= style.height) {
+            layout.lines.emplace_back();
+            append(layout.lines, style.join_qr);
+            layout.need = qr_need;
+            return layout;
+        }
+        append(layout.lines, wrap("(a window of " + std::to_string(qr_need.width) + "x" + std::to_string(qr_need.height) +
+                                      " shows the link as a QR code for a phone's camera)",
+                                  style.width));
+    }
+    layout.need = {std::max(kLobbyMinWidth, style.width), lobby_screen_height(layout.lines.size(), status, style.width)};
+    if (layout.need.width != style.width) {
+        // Too narrow: what the lobby needs at the width it asks for.
+        Style at = style;
+        at.width = layout.need.width;
+        at.height = std::max(style.height, layout.need.height);
+        layout.need.height = lobby_layout(view, at, now_ms, status).need.height;
+    }
+    return layout;
+}
+
 }  // namespace
+
+std::vector<std::string> render_lobby(const GameView& view, const Style& style, std::int64_t now_ms,
+                                      const std::string& status) {
+    return lobby_layout(view, style, now_ms, status).lines;
+}
 
 std::vector<std::string> render_screen(const GameView& view, const Style& style, std::int64_t now_ms,
                                        const std::string& status) {
@@ -1149,20 +1213,21 @@ std::vector<std::string> render_screen(const GameView& view, const Style& style,
 
     // Too small for the full layout: say so, and keep the title, the decision and the keys.
     const int status_h = static_cast<int>(status_lines.size());
+    LobbyLayout lobby;
     if (board) {
         const Need need = board_need(view, style, status);
         if (need.width > style.width || need.height > style.height) return small_screen(view, style, now_ms, status_lines, need, true);
     } else {
-        const auto lobby = render_lobby(view, style, now_ms);
-        const Need need{std::max(40, style.width), 1 + static_cast<int>(lobby.size()) + 1 + status_h};
-        if (style.width < 40 || need.height > style.height) return small_screen(view, style, now_ms, status_lines, need, false);
+        lobby = lobby_layout(view, style, now_ms, status);
+        if (lobby.need.width > style.width || lobby.need.height > style.height)
+            return small_screen(view, style, now_ms, status_lines, lobby.need, false);
     }
 
     lines.push_back(title_line(view, style));
     std::vector<std::string> top;
     if (board && view.options().game == GameKind::spook) top = render_spook_boards(view, style);
     else if (board) top = render_ludo_board(view, style);
-    else top = render_lobby(view, style, now_ms);
+    else top = std::move(lobby.lines);
     const int room = std::max(0, style.height - 1 - status_h);  // between the title and the status
     if (static_cast<int>(top.size()) > room) top.resize(to_size(room));
     for (auto& l : top) lines.push_back(std::move(l));

@@ -46,9 +46,12 @@ struct GridCell {
 std::vector<GridCell> ludo_circuit_cells(int arm);
 std::vector<GridCell> ludo_home_column_cells(int arm, ludo::Colour colour);
 
-// The lobby: room code, options, settings, seats (host, bots, away), what the host can do.
+// The lobby: room code, options, settings, seats (host, bots, away), what the host can do, and
+// for the host and spectators how others join (the link's QR code when the whole screen with it,
+// `status` included, fits style's window; else the window size that shows it).
 // `now_ms` (the local steady clock) is for the automatic start's countdown.
-std::vector<std::string> render_lobby(const GameView& view, const Style& style, std::int64_t now_ms = 0);
+std::vector<std::string> render_lobby(const GameView& view, const Style& style, std::int64_t now_ms = 0,
+                                      const std::string& status = {});
 // The decision being asked: one line per option with its key, piece, from -> to, what stands
 // on the target square (Spook) or whether it captures (Ludo), the hint when present, and the
 // countdown.

@@ -173,9 +173,11 @@ void Session::on_text(std::string_view text) {
             send(pr::CreateRoom{config_.options, config_.name, config_.settings});
             return;
         }
+        // A spectator in the room who asked for a seat (join_room) and was refused watches on.
+        const bool watching_on = entered_ && view_.is_spectator() && ref == "join_room" && !view_.room().empty();
         // A refusal ends the session only when it answers getting in (a host's add_bot into a
         // full room is just an error).
-        if ((refused && (entering || ref.empty())) || (entering && view_.room().empty())) {
+        if (!watching_on && ((refused && (entering || ref.empty())) || (entering && view_.room().empty()))) {
             std::string why = text_of;
             if (code == "room_not_found") why = "no room " + (config_.room.empty() ? view_.room() : config_.room) + " on this server (check the code): " + text_of;
             if (code == "version_mismatch") why = "this client speaks protocol " + std::to_string(pr::kProtocolVersion) + " and the server does not: " + text_of;

@@ -56,6 +56,11 @@ bool GameView::seat_free(int seat) const {
                         [&](const pr::SeatView& s) { return s.seat == seat && !s.free; });
 }
 
+bool GameView::has_free_seat() const {
+    const auto seats = room_seats();
+    return std::any_of(seats.begin(), seats.end(), [&](int seat) { return seat_free(seat); });
+}
+
 std::string GameView::seat_status(int seat) const {
     if (snapshot_)
         for (const auto& s : snapshot_->seats)

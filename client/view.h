@@ -72,6 +72,8 @@ public:
     // A seat the snapshot lists as free (`"free":true`), or does not list at all. snapshot()->seats
     // holds the free seats too (SeatView::free): skip them where only people count.
     bool seat_free(int seat) const;
+    // Does the room have a free seat (one a newcomer, or a spectator in the lobby, would take)?
+    bool has_free_seat() const;
     // The snapshot's `status` of a taken player's seat: "here", "away", "server", "left" ("" when
     // the server did not say).
     std::string seat_status(int seat) const;

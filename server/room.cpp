@@ -491,8 +491,26 @@ private:
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::JoinRoom& m) {
-        if (seat_of(peer) >= 0 || is_spectator(peer))
-            return error(peer, ErrorCode::already_in_room, "you are already in this room", "join_room");
+        if (seat_of(peer) >= 0) return error(peer, ErrorCode::already_in_room, "you are already in this room", "join_room");
+        if (is_spectator(peer)) {
+            // A spectator sits down in the lobby (before a game, or for the rematch after one):
+            // the lowest free seat, under a name, as a newcomer would; refused, it keeps watching.
+            if (state_ != RoomState::lobby)
+                return error(peer, ErrorCode::already_in_room,
+                             "you are watching this room: a seat can be taken in the lobby, when the game is over",
+                             "join_room");
+            Seat* seat = lowest_free();
+            if (!seat)
+                return error(peer, ErrorCode::room_full,
+                             "room " + code_ + " is full: all " + std::to_string(seats_.size()) + " seats are taken",
+                             "join_room");
+            if (name_taken(m.name))
+                return error(peer, ErrorCode::name_taken, "the name " + quote_client_text(m.name) + " is taken in this room",
+                             "join_room");
+            drop_spectator(peer);
+            add_human(peer, *seat, m.name);
+            return;
+        }
         if (state_ != RoomState::lobby) {
             // People who arrive after the start watch.
             add_spectator(peer);

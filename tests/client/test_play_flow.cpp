@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <regex>
 #include <string>
@@ -587,6 +588,148 @@ TEST_CASE("play flow: a scripted party on pseudo-terminals: the host hands over 
     CHECK(sam->running());
     for (Process* p : {ben.get(), cy_back.get(), sam.get()}) p->write(" q");  // dismiss the result, leave
     for (Process* p : {ben.get(), cy_back.get(), sam.get()}) CHECK(p->wait(patience(10s)) == 0);
+    server.stop();
+}
+
+// The screen as last drawn (the client redraws it whole, from the top left corner each time), its
+// lines joined by a space: a text the window wrapped reads as one.
+std::string last_frame(Process& p) {
+    const std::string out = p.out();
+    const auto end = out.rfind("\x1b[J");  // a frame's end: one being written is not read yet
+    if (end == std::string::npos) return {};
+    const auto at = out.rfind("\x1b[H", end);
+    const std::string frame = at == std::string::npos ? out.substr(0, end) : out.substr(at, end - at);
+    return std::regex_replace(strip_escapes(frame), std::regex("\\s+"), " ");
+}
+
+bool wait_frame(Process& p, const std::function<bool(const std::string&)>& ok, std::chrono::milliseconds timeout = patience(10s)) {
+    return p.wait_for([&](const std::string&) { return ok(last_frame(p)); }, timeout);
+}
+
+bool frame_has(Process& p, const std::string& pattern) {
+    const std::regex re(pattern);
+    return wait_frame(p, [&](const std::string& f) { return std::regex_search(f, re); });
+}
+
+TEST_CASE("play flow: the terminal host's keys set the pace, the automatic start, play on, the boards, the entry and three 6s, and every screen shows the room's new settings [e2e][play][pty][issue34-12]") {
+    Server server;
+    TempDir state("spookludo-state");
+    auto ann = server.client("ann", {"play", server.url(), "--create", "spook", "--players", "3", "--name", "Ann",
+                                     "--decision-ms", "20000"},
+                             terminal(state / "ann"));
+    REQUIRE_MESSAGE(wait_screen(*ann, "You are the host."), ann->describe());
+    const std::string room = room_of(*ann);
+    auto ben = server.client("ben", {"play", server.url(), "--room", room, "--name", "Ben"}, terminal(state / "ben"));
+    REQUIRE_MESSAGE(frame_has(*ben, "Settings: 20 s to choose, 0 s between steps, hints off"), ben->describe());
+    // The host's key line names them.
+    CHECK(frame_has(*ann, "w pace, c auto start, o play on"));
+    CHECK(frame_has(*ann, "d boards"));
+
+    // Each key is a set_settings or set_options: Ben's screen shows what the server made of it.
+    ann->write("w");
+    CHECK_MESSAGE(frame_has(*ben, "0\\.5 s between steps"), ben->describe());
+    ann->write("w");
+    CHECK_MESSAGE(frame_has(*ben, "Settings: 20 s to choose, 1 s between steps"), ben->describe());
+    ann->write("t");
+    CHECK_MESSAGE(frame_has(*ben, "Settings: 30 s to choose, 1 s between steps"), ben->describe());
+    ann->write("o");
+    CHECK_MESSAGE(frame_has(*ben, "balanced boards, play on"), ben->describe());
+    ann->write("d");
+    CHECK_MESSAGE(frame_has(*ben, "random boards, play on"), ben->describe());
+    ann->write("o");
+    CHECK_MESSAGE(wait_frame(*ben, [](const std::string& f) { return f.find("random boards") != std::string::npos &&
+                                                                    f.find("play on") == std::string::npos; }),
+                  ben->describe());
+    // The automatic start: 30 s, 1, 2, 5 min, then off.
+    for (const char* countdown : {"Starts in 0:[23]\\d", "Starts in (1:00|0:5\\d)", "Starts in (2:00|1:5\\d)",
+                                  "Starts in (5:00|4:5\\d)"}) {
+        ann->write("c");
+        CHECK_MESSAGE(frame_has(*ben, std::string(countdown) + " \\(free seats get bots\\)"), countdown << "\n" << ben->describe());
+        CHECK(frame_has(*ann, countdown));  // before the next press: the host's key goes on from the room's value
+    }
+    ann->write("c");
+    CHECK_MESSAGE(wait_frame(*ben, [](const std::string& f) { return f.find("Starts in") == std::string::npos; }), ben->describe());
+    CHECK(wait_frame(*ann, [](const std::string& f) { return f.find("Starts in") == std::string::npos; }));
+    // A player who is not the host changes nothing with the same keys.
+    ben->write("w");
+    std::this_thread::sleep_for(300ms);
+    CHECK(frame_has(*ann, "Settings: 30 s to choose, 1 s between steps"));
+    for (Process* p : {ann.get(), ben.get()}) p->write("q");
+    for (Process* p : {ann.get(), ben.get()}) CHECK(p->wait(patience(10s)) == 0);
+
+    // Ludo's own: e the entry, 3 three 6s.
+    auto cid = server.client("cid", {"play", server.url(), "--create", "ludo", "--players", "2", "--name", "Cid"},
+                             terminal(state / "cid"));
+    REQUIRE_MESSAGE(frame_has(*cid, "entry as the text \\(6 squares out\\)"), cid->describe());
+    CHECK(frame_has(*cid, "a arm, e entry, 3 three 6s"));
+    cid->write("e");
+    CHECK_MESSAGE(frame_has(*cid, "entry onto the start square"), cid->describe());
+    cid->write("3");
+    CHECK_MESSAGE(frame_has(*cid, "onto the start square, three 6s end the turn"), cid->describe());
+    cid->write("d");  // Spook's key: told what it is for
+    CHECK_MESSAGE(frame_has(*cid, "d sets Spook's boards"), cid->describe());
+    cid->write("q");
+    CHECK(cid->wait(patience(10s)) == 0);
+    server.stop();
+}
+
+TEST_CASE("play flow: spookludo watch takes a free seat in the lobby with j under --name, and a refused name keeps it watching [e2e][play][pty][issue34-7]") {
+    Server server;
+    TempDir state("spookludo-state");
+    auto ann = server.client("ann", {"play", server.url(), "--create", "spook", "--players", "2", "--name", "Ann"},
+                             piped(state / "ann"));
+    REQUIRE_MESSAGE(ann->wait_for_text("You are in room ", patience(10s)), ann->describe());
+    const std::string room = room_of(*ann);
+    // A name taken in the room: refused, and the watcher goes on watching.
+    auto twin = server.client("twin", {"watch", server.url(), "--room", room, "--name", "Ann"}, terminal(state / "twin"));
+    REQUIRE_MESSAGE(frame_has(*twin, "You are watching\\. j takes a free seat, q leaves\\."), twin->describe());
+    twin->write("j");
+    REQUIRE_MESSAGE(frame_has(*twin, "is taken in this room"), twin->describe());
+    std::this_thread::sleep_for(300ms);
+    CHECK(twin->running());
+    CHECK(frame_has(*twin, "You are watching\\."));
+    twin->write("q");
+    CHECK(twin->wait(patience(10s)) == 0);
+
+    auto sam = server.client("sam", {"watch", server.url(), "--room", room, "--name", "Sam"}, terminal(state / "sam"));
+    REQUIRE_MESSAGE(frame_has(*sam, "j takes a free seat"), sam->describe());
+    sam->write("j");
+    CHECK_MESSAGE(frame_has(*sam, "> 2 Sam you"), sam->describe());
+    CHECK_MESSAGE(ann->wait_for_text("Sam sits at seat 2", patience(10s)), ann->describe());
+    // Seated: its token is kept like a player's, and the room is full now.
+    CHECK(soon_keeps_seat_of(state / "sam", "Sam"));
+    CHECK(frame_has(*sam, "Waiting for Ann \\(host\\) to start\\."));
+    sam->write("q");
+    CHECK(sam->wait(patience(10s)) == 0);
+    CHECK_MESSAGE(ann->wait_for_text("Sam left seat 2", patience(10s)), ann->describe());
+    ann->write("q\n");
+    CHECK(ann->wait(patience(10s)) == 0);
+    server.stop();
+}
+
+TEST_CASE("play flow: the host's lobby at the window size it advises for the QR code draws it, and does not say the window is too small [e2e][play][pty][issue34-8]") {
+    Server server;
+    TempDir state("spookludo-state");
+    auto small = server.client("ann", {"play", server.url(), "--create", "spook", "--players", "3", "--name", "Ann"},
+                               terminal(state / "ann"));
+    REQUIRE_MESSAGE(wait_screen(*small, "shows the link as a QR code"), small->describe());
+    std::smatch m;
+    const std::string advice = last_frame(*small);
+    REQUIRE_MESSAGE(std::regex_search(advice, m, std::regex(R"(a window of (\d+)x(\d+)\s+shows the link as a QR code)")), advice);
+    CHECK(advice.find("Make the window") == std::string::npos);
+    small->write("q");
+    CHECK(small->wait(patience(10s)) == 0);
+
+    auto sized = terminal(state / "ben");
+    sized.cols = static_cast<unsigned short>(std::stoi(m[1]));
+    sized.rows = static_cast<unsigned short>(std::stoi(m[2]));
+    auto there = server.client("ben", {"play", server.url(), "--create", "spook", "--players", "3", "--name", "Ben"}, sized);
+    REQUIRE_MESSAGE(wait_frame(*there, [](const std::string& f) { return count_of(f, "\u2580") >= 12; }), there->describe());
+    const std::string frame = last_frame(*there);
+    CHECK_MESSAGE(frame.find("Make the window") == std::string::npos, frame);
+    CHECK_MESSAGE(frame.find("You are the host.") != std::string::npos, frame);
+    there->write("q");
+    CHECK(there->wait(patience(10s)) == 0);
     server.stop();
 }
 

@@ -5,11 +5,15 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "join_hint.h"
+#include "qr_text.h"
 #include "render.h"
 
 using namespace spookludo;
@@ -447,9 +451,9 @@ Settings: 20 s to choose, 1.5 s between steps, hints on
    1 spectator
 
 You are the host. Keys: s start, b g r add a best/greedy/random bot,
-  x N remove seat N, + - seats, p pieces, h hints, t time, q leave
+  x N remove seat N, + - seats, p pieces, d boards, h hints, t time, w pace,
+  c auto start, o play on, q leave
 You are in room KQZTM, seat 1 (host).
-
 
 
 
@@ -654,6 +658,112 @@ Settings: 20 s to choose, 1.5 s between steps, hints on
 
 Waiting for Ann (host) to start. q leaves.
 )--"));
+}
+
+namespace {
+
+// A host's lobby of `seats` seats: Ann, bots in every other seat after hers, the rest free.
+GameView host_lobby(int seats) {
+    GameView v;
+    v.apply(pr::to_message(joined(0, true)));
+    std::vector<pr::SeatView> taken{player(0, "Ann")};
+    for (int seat = 1; seat < seats; seat += 2) taken.push_back(bot(seat, "best bot " + std::to_string(seat)));
+    v.apply(pr::to_message(snapshot(GameOptions::spook_game(seats, 2), taken)));
+    return v;
+}
+
+// The size a screen advises ("... WxH ..." after `words`), the lines joined as wrapped.
+std::optional<std::pair<int, int>> advised(const std::vector<std::string>& screen, const std::string& pattern) {
+    std::string all;
+    for (const auto& l : screen) all += l + " ";
+    all = std::regex_replace(all, std::regex(" +"), " ");
+    std::smatch m;
+    if (!std::regex_search(all, m, std::regex(pattern))) return std::nullopt;
+    return std::pair{std::stoi(m[1]), std::stoi(m[2])};
+}
+
+const std::string kMakeWindow = R"(Make the window at least (\d+)x(\d+) for the lobby)";
+const std::string kQrWindow = R"(a window of (\d+)x(\d+) shows the link as a QR code)";
+
+bool draws_qr(const std::vector<std::string>& screen) {
+    for (const auto& l : screen)
+        if (l.find("\u2580") != std::string::npos || l.find("\u2584") != std::string::npos) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("render: the lobby's advice on the window is a size that fits: there the QR code is drawn, and nothing says the window is too small, plain and TLS, 2 to 8 seats [issue34-8]") {
+    Url plain{"127.0.0.1", "7777"};
+    Url tls = plain;
+    tls.tls = true;
+    tls.ca_file = "cert.pem";
+    struct Where {
+        const char* what;
+        JoinHint hint;
+    };
+    const std::vector<Where> servers{{"plain", join_hint(plain, "KQZTM", {"192.168.1.20"})},
+                                     {"tls", join_hint(tls, "KQZTM", {"192.168.1.20"})},
+                                     {"public", join_hint(plain, "KQZTM", {}, "https://party.example.org")}};
+    const std::string long_status(100, 'x');  // a message over two lines
+    int followed = 0;
+    for (const auto& server : servers) {
+        CAPTURE(server.what);
+        for (int seats = 2; seats <= 8; ++seats) {
+            CAPTURE(seats);
+            const GameView v = host_lobby(seats);
+            for (const std::string& status : {std::string(), long_status}) {
+                CAPTURE(status.size());
+                const auto draw = [&](int w, int h) {
+                    Style style;
+                    style.width = w;
+                    style.height = h;
+                    style.join_hint = server.hint.lines;
+                    style.join_qr = qr_lines(server.hint.link, false);
+                    const auto screen = render_screen(v, style, kNow, status);
+                    CHECK(static_cast<int>(screen.size()) == h);
+                    for (const auto& line : screen) CHECK(visible_width(line) <= w);
+                    return screen;
+                };
+                for (const auto& [w, h] : {std::pair{80, 24}, std::pair{80, 30}, std::pair{100, 30}, std::pair{100, 31},
+                                           std::pair{100, 32}, std::pair{60, 20}}) {
+                    CAPTURE(w);
+                    CAPTURE(h);
+                    auto screen = draw(w, h);
+                    // Too small for the lobby: the size it names holds the whole lobby.
+                    if (const auto need = advised(screen, kMakeWindow)) {
+                        CAPTURE(need->first);
+                        CAPTURE(need->second);
+                        CHECK((need->first > w || need->second > h));
+                        screen = draw(need->first, need->second);
+                        CHECK_FALSE(advised(screen, kMakeWindow));
+                        ++followed;
+                    }
+                    // The QR code's window: there it is drawn, and the lobby is whole.
+                    if (const auto need = advised(screen, kQrWindow)) {
+                        CAPTURE(need->first);
+                        CAPTURE(need->second);
+                        CHECK_FALSE(draws_qr(screen));
+                        const auto there = draw(need->first, need->second);
+                        CHECK(draws_qr(there));
+                        CHECK_FALSE(advised(there, kMakeWindow));
+                        CHECK_FALSE(advised(there, kQrWindow));
+                        // One line less, and it is not.
+                        CHECK_FALSE(draws_qr(draw(need->first, need->second - 1)));
+                        ++followed;
+                    } else {
+                        CHECK((draws_qr(screen) || advised(screen, kMakeWindow)));
+                    }
+                }
+                // The issue's windows: a lobby of up to 8 seats fits 80x30 and 100x30 (with or
+                // without its QR code).
+                if (status.empty() && seats <= 8)
+                    for (const auto& [w, h] : {std::pair{80, 30}, std::pair{100, 30}, std::pair{100, 31}, std::pair{100, 32}})
+                        CHECK_FALSE(advised(draw(w, h), kMakeWindow));
+            }
+        }
+    }
+    CHECK(followed > 40);
 }
 
 TEST_CASE("render: colour draws the characters, pieces and countdown with ANSI codes") {

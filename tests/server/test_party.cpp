@@ -886,6 +886,54 @@ TEST_CASE("party: the lobby after a game keeps how it ended (last_game) for a pl
     CHECK(back.expect("room")["last_game"]["game_id"] == over["game_id"]);
 }
 
+TEST_CASE("party: a spectator takes a free seat for the rematch with join_room in the lobby, and keeps watching when refused [server][party][issue34-7]") {
+    TestServer server;
+    Client ann(server.port());
+    const std::string code = create_room(ann, spook(3), "Ann", kFast);
+    ann.send({{"type", "add_bot"}, {"policy", "best"}});
+    ann.send({{"type", "start"}});
+    ann.expect("commitment");
+    // Sam arrives after the start: a spectator.
+    Client sam(server.port());
+    sam.hello();
+    sam.send({{"type", "join_room"}, {"room", code}, {"name", "Sam"}});
+    CHECK(sam.expect("joined")["role"] == "spectator");
+    // During the game a seat cannot be taken: refused, and Sam still watches.
+    sam.send({{"type", "join_room"}, {"room", code}, {"name", "Sam"}});
+    const json during = next_of(sam, [](const json& m) { return m["type"] == "error"; }, "the refusal");
+    CHECK(during["code"] == "already_in_room");
+    CHECK(during["ref"] == "join_room");
+    ann.send({{"type", "client_seed"}, {"seed", "ann's"}});
+    ann.expect("game_started", 10s);
+    play_to_end(ann, 60s);
+    const json lobby = room_where(sam, [](const json& m) { return m["state"] == "lobby"; }, "the rematch lobby");
+    CHECK(lobby["spectators"] == 1);
+    CHECK(seat_in(lobby, 2)["free"] == true);
+    // A name taken in the room is refused; Sam is still a spectator (and still told everything).
+    sam.send({{"type", "join_room"}, {"room", code}, {"name", "Ann"}});
+    const json taken = next_of(sam, [](const json& m) { return m["type"] == "error"; }, "name_taken");
+    CHECK(taken["code"] == "name_taken");
+    ann.send({{"type", "set_settings"}, {"settings", {{"hints", true}}}});
+    room_where(sam, [](const json& m) { return m["settings"]["hints"] == true; }, "the spectator still hears the room");
+    // Then Sam sits down: the free seat, a token, one spectator fewer, a story line for everyone.
+    sam.send({{"type", "join_room"}, {"room", code}, {"name", "Sam"}});
+    const json seated = sam.expect("joined");
+    CHECK(seated["role"] == "player");
+    CHECK(seated["seat"] == 2);
+    CHECK(seated["token"].is_string());
+    const json notice = notice_of(ann, "joined");
+    CHECK(notice["text"] == "Sam sits at seat 3");
+    const json r = room_where(ann, [](const json& m) { return seat_in(m, 2)["name"] == "Sam"; }, "Sam at seat 2");
+    CHECK(r["spectators"] == 0);
+    CHECK(seat_in(r, 2)["status"] == "here");
+    // Seated, a second join_room is the old refusal; the rematch plays Sam's seat.
+    sam.send({{"type", "join_room"}, {"room", code}, {"name", "Sam"}});
+    CHECK(next_of(sam, [](const json& m) { return m["type"] == "error"; }, "already seated")["code"] == "already_in_room");
+    ann.send({{"type", "start"}});
+    const json started = seed_and_start({&ann, &sam});
+    CHECK(started["players"] == json::array({0, 1, 2}));
+}
+
 TEST_CASE("party: welcome says where others reach the server: its --public-url [server][party]") {
     auto config = TestServer::fast_config();
     config.public_url = "https://party.example.org";

@@ -24,6 +24,8 @@ let storyCursor = 0;
 let seedSentFor = '';
 let afterConfirm = null;
 let serverWelcome = {}; // the server's welcome: where others reach it (public_url, lan_urls)
+let leftRoom = ''; // the room this page last left: the first screen's room-code field holds it
+let seatDraft = null; // a spectator's name for a seat, as typed (kept across redraws)
 
 const conn = new Connection({
   onopen() {
@@ -75,6 +77,7 @@ function backHome(message) {
 
 function leave() {
   if (view.room) store.forgetSeat(view.room);
+  leftRoom = view.room || leftRoom;
   conn.send({ type: 'leave' });
   conn.stop();
   intent = null;
@@ -299,7 +302,7 @@ function homeScreen() {
 
   const nameInput = (id) => h('input', { id, name: 'name', autocomplete: 'nickname', maxlength: 48, required: true, value: name, spellcheck: 'false' });
   const codeInput = h('input', { id: 'join-code', name: 'room', autocomplete: 'off', autocapitalize: 'characters', maxlength: 5,
-    required: true, pattern: '[A-Za-z]{5}', value: linked, spellcheck: 'false', inputmode: 'text' });
+    required: true, pattern: '[A-Za-z]{5}', value: linked || leftRoom, spellcheck: 'false', inputmode: 'text' });
   const joinError = h('p', { class: 'field-error', id: 'join-error', 'aria-live': 'polite' });
   const readJoin = () => {
     const n = $('join-name').value;
@@ -337,7 +340,7 @@ function homeScreen() {
       }
       enter({ type: 'watch', room });
     } }, 'Watch')),
-  h('p', { class: 'small' }, 'After the start, a newcomer watches the game as a spectator.'));
+  h('p', { class: 'small' }, 'After the start, a newcomer watches the game as a spectator, and can take a free seat in the lobby when it is over.'));
   els.push(joinForm);
   els.push(createForm(nameInput));
   return els;
@@ -510,11 +513,39 @@ function lobbyScreen() {
     s.spectators > 0 ? h('p', { class: 'small' }, `${s.spectators} ${s.spectators === 1 ? 'spectator' : 'spectators'}`) : null));
 
   if (host) els.push(hostLobbyControls(s));
-  else if (view.isSpectator) els.push(h('p', null, 'You are watching.'));
+  else if (view.isSpectator) els.push(spectatorSeatForm(s));
   else els.push(h('p', { id: 'waiting' }, `Waiting for ${s.host >= 0 ? view.seatName(s.host) : 'the host'} (host) to start.`));
   els.push(inviteBlock());
   els.push(h('div', { class: 'row' }, h('button', { type: 'button', id: 'leave', onclick: leave }, 'Leave the room')));
   return els;
+}
+
+// A spectator in the lobby (before a game, or after one for the rematch) sits down with a name:
+// `join_room` from the watching connection takes the lowest free seat.
+function spectatorSeatForm(s) {
+  const free = s.seats.some((seat) => seat.free);
+  if (!free) {
+    return h('p', { id: 'watching' }, 'You are watching. Every seat is taken: when the host adds one (+ seat), you can sit down here.');
+  }
+  if (seatDraft === null) seatDraft = store.savedName();
+  const refused = view.lastError && view.lastError.ref === 'join_room' ? view.errorWords(view.lastError) : '';
+  return h('form', { class: 'card', id: 'take-seat', 'aria-labelledby': 'take-seat-h', onsubmit: (e) => {
+    e.preventDefault();
+    const name = $('seat-name').value;
+    if (!name.trim()) {
+      $('seat-error').textContent = 'Type your name.';
+      return;
+    }
+    store.saveName(name);
+    view.lastError = null;
+    send({ type: 'join_room', room: view.room, name });
+  } },
+  h('h3', { id: 'take-seat-h' }, 'You are watching: a seat is free'),
+  h('label', { for: 'seat-name' }, 'Your name'),
+  h('input', { id: 'seat-name', 'data-fk': 'seat-name', name: 'name', autocomplete: 'nickname', maxlength: 48, required: true,
+    value: seatDraft, spellcheck: 'false', oninput: (e) => (seatDraft = e.target.value) }),
+  h('p', { class: 'field-error', id: 'seat-error', 'aria-live': 'polite' }, refused),
+  h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary', id: 'seat-go' }, 'Take a seat')));
 }
 
 function hostLobbyControls(s) {
