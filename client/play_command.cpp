@@ -143,16 +143,22 @@ private:
         if (!status_.empty()) return status_;
         if (!message_.empty()) return message_;
         const auto& view = session_->view();
+        // Who the host is shows in the lobby's seat list, and in a game here (the boards have no
+        // room for it), here or away.
+        const auto& snap = view.snapshot();
+        const std::string host = snap && snap->host >= 0 ? view.seat_name(snap->host) : std::string();
         if (view.is_spectator())
-            return "Watching room " + view.room() + "." +
+            return "Watching room " + view.room() + (host.empty() || !view.in_game() ? "" : " (host: " + host + ")") + "." +
                    (view.state() == "lobby" && view.has_free_seat() ? " j takes a free seat," : "") + " q leaves.";
         if (view.paused() && view.in_game())
-            return std::string("The game is paused") + (view.am_host() ? ": P resumes." : ": wait for the host.") + " q leave";
+            return std::string("The game is paused") +
+                   (view.am_host() ? ": P resumes." : ": wait for " + (host.empty() ? std::string("the host") : host + " (host)") + ".") +
+                   " q leave";
         if (view.pending() && !view.pending()->chosen)
             return "Press 1-" + std::to_string(view.pending()->decision.options.size()) + " to choose. ? hints, q leave";
         if (view.in_game())
             return std::string(view.am_host() ? (view.paused() ? "P resume, k N kick, E end, " : "P pause, k N kick, E end, ")
-                                              : "") +
+                                              : host.empty() ? "" : host + " is the host. ") +
                    "? hints, q leave";
         return {};
     }

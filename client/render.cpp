@@ -145,8 +145,6 @@ const pr::SeatView* seat_view(const GameView& view, int seat) {
 std::vector<std::string> seat_tags(const GameView& view, int seat) {
     std::vector<std::string> tags;
     if (seat == view.my_seat()) tags.emplace_back("you");
-    // Everyone sees who the host is, here or away.
-    if (const auto& snap = view.snapshot(); snap && snap->host == seat) tags.emplace_back("host");
     if (const auto* s = seat_view(view, seat)) {
         const std::string status = view.seat_status(seat);
         if (s->kicked) tags.emplace_back("kicked");
