@@ -213,7 +213,10 @@ private:
             if (type == "decision") {
                 for (const auto& line : client::render_decision(session_->view(), style(), client::steady_ms()))
                     term_.write(line + "\n");
-                term_.write("Type the number of your choice and Enter.\n");
+                // The screen's question (after q or E) is still open: a number answers no to it.
+                term_.write(confirm_quit_ ? "Leave the game? y and Enter leaves; the number of your choice and Enter stays and chooses it.\n"
+                            : confirm_end_ ? "End the game for everyone? y and Enter ends it; the number of your choice and Enter goes on and chooses it.\n"
+                                           : "Type the number of your choice and Enter.\n");
             }
         }
         if (type == "game_over") {

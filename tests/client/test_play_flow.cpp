@@ -542,3 +542,27 @@ TEST_CASE("play flow: the host's lobby in a tall enough window draws the join li
     CHECK(small->wait(patience(10s)) == 0);
     server.stop();
 }
+
+TEST_CASE("play flow: without a terminal, a decision that comes while the leave question is open says how to answer both, and y then leaves [e2e][play][pipe][leave question]") {
+    Server server;
+    TempDir state("spookludo-state");
+    auto ann = server.client("ann", {"play", server.url(), "--create", "spook", "--players", "2", "--name", "Ann",
+                                     "--decision-ms", "60000", "--pace-ms", "0"},
+                             piped(state / "ann"));
+    REQUIRE_MESSAGE(ann->wait_for_text("You are in room ", patience(10s)), ann->describe());
+    ann->write("b");
+    REQUIRE_MESSAGE(ann->wait_for_text("bot takes seat 2", patience(10s)), ann->describe());
+    ann->write("s");
+    REQUIRE_MESSAGE(ann->wait_for_text("Type the number of your choice and Enter.", patience(20s)), ann->describe());
+    // Choose, then ask to leave: the next decision comes while the question is open.
+    ann->write("1\nq\n");
+    REQUIRE_MESSAGE(ann->wait_for_text("Leave the game? The server will play your seat", patience(10s)), ann->describe());
+    const std::string asked = "Leave the game? y and Enter leaves; the number of your choice and Enter stays and chooses it.";
+    REQUIRE_MESSAGE(ann->wait_for_text(asked, patience(20s)), ann->describe());
+    const std::string out = ann->out();
+    const std::string since = out.substr(out.find("Leave the game? The server will play your seat"));
+    CHECK(since.find("Type the number of your choice and Enter.") == std::string::npos);
+    ann->write("y\n");
+    CHECK(ann->wait(patience(10s)) == 0);
+    CHECK(ann->out().find("You left the game: the server plays your seat to the end.") != std::string::npos);
+}
