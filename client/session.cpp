@@ -72,6 +72,8 @@ void Session::send(const pr::ClientMessage& message) {
 }
 
 void Session::on_open() {
+    // The story's verify command names the server this connection reached (a cluster's node too).
+    view_.set_record_server(config_.url.http_base(), config_.url.ca_file.empty() ? "" : " --ca-file " + config_.url.ca_file);
     send(pr::Hello{pr::kProtocolVersion, config_.client});
     // After a dropped connection a player resumes with the token; a spectator watches again.
     if (entered_ && view_.token() && !view_.is_spectator()) {
