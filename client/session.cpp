@@ -188,6 +188,14 @@ void Session::on_text(std::string_view text) {
                 callbacks_.on_status("The server is restarting: the room is saved; reconnecting when it is back ...");
             return;
         }
+        // Going away for good (a server started with --abandon-on-exit, as the demo's): nothing to
+        // reconnect to, no seat waits.
+        if (message.value("code", std::string()) == "shutdown") {
+            SessionEnd e{1, "the server has stopped for good: " + message.value("reason", std::string("shutting down"))};
+            e.server_shut_down = true;
+            end(e);
+            return;
+        }
         end(SessionEnd{1, "the server is closing: " + message.value("reason", std::string("shutting down"))});
         return;
     }
