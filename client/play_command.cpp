@@ -590,6 +590,9 @@ void add_play_command(CLI::App& app, int& exit_code) {
         "to you): if the program is killed, the machine reboots or the network drops, running the same\n"
         "command again takes the seat back; the --token command it prints does the same from elsewhere.\n"
         "A kicked player, or one who left on purpose, has no seat to take back.\n"
+        "At a game's end its record is saved in $XDG_STATE_HOME/spookludo/records/<game id>.json (the newest\n"
+        "64): spookludo verify FILE checks it also once the server has gone. A server that stops for good\n"
+        "(closing 'shutdown') ends the program at once (exit 1), printing that command.\n"
         "Without a terminal (a pipe), the story is printed line by line and choices are read as numbers.\n"
         "NO_COLOR=1 turns colour off. The connection is re-made by itself with your token if it drops.");
     add_room_flags(*cmd, args->room, true);
@@ -611,7 +614,8 @@ void add_watch_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<PlayArgs>();
     args->watch = true;
     auto* cmd = app.add_subcommand("watch", "Watch a room as a spectator: the same board, no prompts");
-    cmd->footer("Example:\n  spookludo watch ws://192.168.1.20:7777 --room KQZTM\nKeys: q leave, ? hints.");
+    cmd->footer("Example:\n  spookludo watch ws://192.168.1.20:7777 --room KQZTM\nKeys: q leave, ? hints.\n"
+                "A finished game's record is saved as play saves it ($XDG_STATE_HOME/spookludo/records/).");
     cmd->add_option("url", args->room.url, "The server, e.g. ws://192.168.1.20:7777 (wss:// with TLS)")->required();
     cmd->add_option("--room", args->room.room, "The room's 5-letter code")->required();
     add_ca_file_flag(*cmd, args->room.ca_file);
