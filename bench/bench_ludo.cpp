@@ -51,6 +51,7 @@ struct Flags {
 // 2 for a usage error).
 std::optional<int> parse(int argc, char** argv, Flags& f) {
     CLI::App app{"bench_ludo: Classic Ludo engine benchmark (one core)", "bench_ludo"};
+    app.set_version_flag("--version", std::string("bench_ludo ") + SPOOKLUDO_VERSION);
     app.footer(
         "--weights a=x,b=y sets Weights of `best` (entered, progress, home_column, home, danger, block,\n"
         "blockade, lockout, opponents, exposure, threat, far, progress2, reach) and BestConfig terms (greed,\n"

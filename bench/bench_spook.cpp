@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
     std::string policy;
     CLI::App app{"bench_spook: Spook engine throughput (player-rounds/s per policy, one core) and board-solve times",
                  "bench_spook"};
+    app.set_version_flag("--version", std::string("bench_spook ") + SPOOKLUDO_VERSION);
     app.footer("Exit status: 0 done; 2 a usage error (an unknown option, a bad value: the message names it).");
     app.add_flag("--quick", quick, "A short run (2000 games a run, 9 boards per piece count)");
     app.add_option("--seed", seed, "Seed of dice, boards and bots")->capture_default_str();

@@ -24,6 +24,7 @@
 
 #include "database.h"
 #include "journal.h"
+#include "spookludo/command_line.h"
 
 using namespace spookludo::server;
 
@@ -42,13 +43,17 @@ int run(int argc, char** argv) {
     int runs = 7;
     int rooms = 1;
     int batch = 1;
-    CLI::App app{"journal_cost: CPU and wall time per journal pass (one room's step), medians of several runs"};
+    CLI::App app{"journal_cost: CPU and wall time per journal pass (one room's step), medians of several runs",
+                 "journal_cost"};
+    app.set_version_flag("--version", std::string("journal_cost ") + SPOOKLUDO_VERSION);
+    app.footer("Exit status: 0 measured; 1 the database cannot be opened or written (the message says why); 2 a\n"
+               "usage error (an unknown option, a bad value: the message names it).");
     app.add_option("--dir", dir, "Directory for the database (created; its spookludo.db is removed first)")->capture_default_str();
     app.add_option("--passes", passes, "Transactions per run")->capture_default_str();
     app.add_option("--runs", runs, "Runs (the median is reported)")->capture_default_str();
     app.add_option("--rooms", rooms, "Rooms the passes go to, in turn")->capture_default_str()->check(CLI::Range(1, 100000));
     app.add_option("--batch", batch, "Passes (of as many rooms) in one transaction")->capture_default_str()->check(CLI::Range(1, 10000));
-    CLI11_PARSE(app, argc, argv);
+    if (const auto usage = spookludo::parse_command_line(app, argc, argv)) return *usage;
 
     std::filesystem::create_directories(dir);
     const auto file = std::filesystem::path(dir) / "spookludo.db";

@@ -679,6 +679,7 @@ int main(int argc, char** argv) {
     Args a;
     CLI::App app{"spookludo-load: a load generator for spookludo-server (rooms of bot players, games back to back)",
                  "spookludo-load"};
+    app.set_version_flag("--version", std::string("spookludo-load ") + SPOOKLUDO_VERSION);
     app.footer(
         "Examples (start the server here, measure it, stop it):\n"
         "  spookludo-load --spawn build/release/server/spookludo-server --mode full --rooms 50 --duration 20\n"

@@ -396,6 +396,7 @@ int main(int argc, char** argv) {
         "The commands that made the shipped weights are in BENCHMARKS.md (Classic Ludo).\n";
     CLI::App app{"ludo_td: trains and measures the learned evaluation of Classic Ludo's `best` (TD(lambda))",
                  "ludo_td"};
+    app.set_version_flag("--version", std::string("ludo_td ") + SPOOKLUDO_VERSION);
     const std::string footer = std::string(kUsage) +
                                "Exit status: 0 done; 1 a weights file cannot be read; 2 a usage error (no or another\n"
                                "command, an unknown option, a bad value: the message names it).";

@@ -76,6 +76,7 @@ int main(int argc, char** argv) {
     std::string out_path;
     CLI::App app{"make_board_pool: writes the balanced board pools (C++ initialisers) to FILE or standard output",
                  "make_board_pool"};
+    app.set_version_flag("--version", std::string("make_board_pool ") + SPOOKLUDO_VERSION);
     app.footer("Exit status: 0 written; 1 the file cannot be written; 2 a usage error (an unknown option, a bad\n"
                "value: the message names it).");
     app.add_option("--count", count, "Boards per pool")->capture_default_str()->check(positive_number());

@@ -128,6 +128,7 @@ long paced_loop(const std::vector<int>& fds, std::size_t in, const std::string& 
 int main(int argc, char** argv) {
     CLI::App app{"tcp_floor: the CPU a server spends per decision on loopback TCP alone (one write, one read)",
                  "tcp_floor"};
+    app.set_version_flag("--version", std::string("tcp_floor ") + SPOOKLUDO_VERSION);
     app.footer("Exit status: 0 measured; 1 a socket call failed (named); 2 a usage error (an unknown option, a bad\n"
                "value: the message names it).");
     int connections = 200;

@@ -1,12 +1,21 @@
 #include "join_hint.h"
 
+#include <filesystem>
+
 namespace spookludo::client {
 
 JoinHint join_hint(const Url& url, const std::string& room, const std::vector<std::string>& lan,
                    const std::optional<std::string>& public_url) {
     JoinHint hint;
     if (room.empty()) return hint;
-    auto command = [&](const Url& at) { return "spookludo play " + at.text() + " --room " + room + " --name YOUR_NAME"; };
+    // A host who trusts the server's certificate through --ca-file: guests need that file too
+    // (the one the host hands out, by its name; on this machine, the same path).
+    auto command = [&](const Url& at, bool here = false) {
+        std::string c = "spookludo play " + at.text() + " --room " + room + " --name YOUR_NAME";
+        if (at.tls && !url.ca_file.empty())
+            c += " --ca-file " + (here ? url.ca_file : std::filesystem::path(url.ca_file).filename().string());
+        return c;
+    };
     auto at_host = [&](const std::string& host) {
         Url u = url;
         u.host = host;
@@ -36,7 +45,7 @@ JoinHint join_hint(const Url& url, const std::string& room, const std::vector<st
     hint.link = at_host(lan.front()).http_base() + "/r/" + room;
     hint.lines.push_back("on a phone or laptop, open: " + hint.link);
     for (std::size_t i = 0; i < lan.size() && i < 3; ++i) hint.lines.push_back("join with: " + command(at_host(lan[i])));
-    hint.lines.push_back("on this machine: " + command(at_host(url.host)));
+    hint.lines.push_back("on this machine: " + command(at_host(url.host), true));
     return hint;
 }
 

@@ -42,6 +42,9 @@ int main(int argc, char** argv) {
     spookludo::cli::add_play_command(app, exit_code);
     spookludo::cli::add_watch_command(app, exit_code);
     spookludo::cli::add_bot_command(app, exit_code);
+    // `spookludo COMMAND --version` says the version too (rather than asking for the command's arguments).
+    for (CLI::App* cmd : app.get_subcommands({}))
+        cmd->set_version_flag("--version", std::string("spookludo ") + SPOOKLUDO_VERSION);
     // play and watch: their exit statuses after their own help (play_command.cpp keeps its texts).
     for (const char* name : {"play", "watch"}) {
         CLI::App* cmd = app.get_subcommand(name);

@@ -5,6 +5,8 @@
 
 #include <iostream>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <utility>
 
 #include <CLI/CLI.hpp>
@@ -14,6 +16,7 @@
 #include "net.h"
 #include "render.h"
 #include "room_flags.h"
+#include "saved_records.h"
 #include "seat_store.h"
 #include "session.h"
 #include "terminal.h"
@@ -112,6 +115,7 @@ private:
         if (session_) {
             s.server_url = session_->config().url.http_base();
             if (!session_->config().url.ca_file.empty()) s.verify_flags = " --ca-file " + session_->config().url.ca_file;
+            if (const auto& r = session_->view().result(); r && r->over.game_id == saved_game_) s.saved_record = saved_file_;
         }
         if (session_ && !session_->view().room().empty()) {
             const auto& welcome = session_->view().welcome();
@@ -253,17 +257,78 @@ private:
             if (type == "decision") {
                 for (const auto& line : client::render_decision(session_->view(), style(), client::steady_ms()))
                     term_.write(line + "\n");
-                term_.write("Type the number of your choice and Enter.\n");
+                // The screen's question (after q or E) is still open: a number answers no to it.
+                term_.write(confirm_quit_ ? "Leave the game? y and Enter leaves; the number of your choice and Enter stays and chooses it.\n"
+                            : confirm_end_ ? "End the game for everyone? y and Enter ends it; the number of your choice and Enter goes on and chooses it.\n"
+                                           : "Type the number of your choice and Enter.\n");
             }
         }
         if (type == "game_over") {
             games_++;
+            save_record(m);
             if (args_.once) {
                 // Leave the result on screen for a moment, then go.
                 loop_.after(std::chrono::milliseconds(term_.interactive() ? 3000 : 0), [this] { quit("game over"); });
             }
         }
         redraw();
+    }
+
+    // ---- The record, kept on this computer -----------------------------------------------
+    // At game over the record is fetched from the server and saved in the user's state folder
+    // (saved_records.h), off the loop's thread: its verify command works after the server has gone.
+    struct RecordCopy {
+        std::mutex mutex;
+        std::string game_id;
+        client::SavedRecords::Saved saved;
+        bool done = false;
+    };
+
+    void save_record(const nlohmann::json& m) {
+        const std::string record = m.value("record", std::string());
+        const std::string id = m.value("game_id", std::string());
+        if (record.empty() || id.empty()) return;
+        if (saver_.joinable()) saver_.join();
+        auto copy = std::make_shared<RecordCopy>();
+        copy->game_id = id;
+        copy_ = copy;
+        const auto& url = session_->config().url;
+        saver_ = std::thread([this, copy, address = url.http_base() + record, ca = url.ca_file] {
+            auto saved = client::SavedRecords().fetch_and_keep(address, ca, copy->game_id);
+            {
+                std::lock_guard lock(copy->mutex);
+                copy->saved = std::move(saved);
+                copy->done = true;
+            }
+            loop_.post([this, copy] { record_saved(*copy); });
+        });
+    }
+
+    void record_saved(RecordCopy& copy) {
+        std::lock_guard lock(copy.mutex);
+        if (copy.saved.file.empty()) {
+            session_->view().note("The game's record could not be saved on this computer (" + copy.saved.problem +
+                                  "); its address works while the server runs.");
+        } else {
+            saved_game_ = copy.game_id;
+            saved_file_ = copy.saved.file.string();
+            session_->view().note("The game's record is saved on this computer; it checks also once the server has "
+                                  "gone: spookludo verify " + saved_file_);
+        }
+        if (!term_.interactive()) print_new_lines();
+        redraw();
+    }
+
+    // Waits for a record being saved (a few seconds at most: the fetch's timeout), so that the last
+    // words can name its file.
+    void finish_saving() {
+        if (saver_.joinable()) saver_.join();
+        if (!copy_) return;
+        std::lock_guard lock(copy_->mutex);
+        if (copy_->done && !copy_->saved.file.empty()) {
+            saved_game_ = copy_->game_id;
+            saved_file_ = copy_->saved.file.string();
+        }
     }
 
     // ---- Keys -----------------------------------------------------------------------------
@@ -509,23 +574,33 @@ private:
 
     // ---- The end ----------------------------------------------------------------------------
     int summary() {
+        finish_saving();
         const auto& view = session_->view();
         if (!term_.interactive()) print_new_lines();
         std::string out;
+        const bool server_gone = end_ && (end_->server_shut_down || end_->server_gone);
         if (const auto& r = view.result()) {
             // The last lines of the story: the result and how to check it.
             const auto& log = view.log();
             for (std::size_t i = log.size() >= 3 ? log.size() - 3 : 0; i < log.size(); ++i)
                 if (term_.interactive()) out += log[i].text + "\n";
             const auto& url = session_->config().url;
-            if (r->over.record)
+            const bool saved = r->over.game_id == saved_game_ && !saved_file_.empty();
+            // The address answers only while the server runs: once it has gone, the copy saved here.
+            if (r->over.record && !(saved && server_gone))
                 out += "The game record: " + url.http_base() + *r->over.record + " (check it with: spookludo verify " +
                        url.http_base() + *r->over.record + (url.ca_file.empty() ? "" : " --ca-file " + url.ca_file) + ")\n";
+            if (saved)
+                out += "The game record, saved on this computer (it works without the server): " + saved_file_ +
+                       "\n  check it with: spookludo verify " + saved_file_ + "\n";
         }
         if (end_ && end_->code != 0) {
             std::cerr << "spookludo " << (args_.watch ? "watch" : "play") << ": " << end_->reason << "\n";
             if (end_->kicked || end_->room_gone) {
                 // The token is void (kicked, or the room is gone): no resume command.
+                forget_token();
+            } else if (end_->server_shut_down) {
+                // Gone for good: no seat waits, nothing to come back to.
                 forget_token();
             } else if (end_->server_gone && view.token() && !view.is_spectator()) {
                 // The server itself is gone: do not claim a seat waits. Say how to come back.
@@ -573,6 +648,15 @@ private:
     bool left_mid_game_ = false;
     std::string early_keys_;  // keys pressed before the room's first snapshot
     int games_ = 0;
+    std::shared_ptr<RecordCopy> copy_;  // the record being saved (or saved) at the last game over
+    std::thread saver_;
+    std::string saved_game_;  // the game whose record is saved here, and its file
+    std::string saved_file_;
+
+public:
+    ~PlayUi() {
+        if (saver_.joinable()) saver_.join();
+    }
 };
 
 int run_ui(const PlayArgs& args, const char* command) {
@@ -609,6 +693,9 @@ void add_play_command(CLI::App& app, int& exit_code) {
         "to you): if the program is killed, the machine reboots or the network drops, running the same\n"
         "command again takes the seat back; the --token command it prints does the same from elsewhere.\n"
         "A kicked player, or one who left on purpose, has no seat to take back.\n"
+        "At a game's end its record is saved in $XDG_STATE_HOME/spookludo/records/<game id>.json (the newest\n"
+        "64): spookludo verify FILE checks it also once the server has gone. A server that stops for good\n"
+        "(closing 'shutdown') ends the program at once (exit 1), printing that command.\n"
         "Without a terminal (a pipe), the story is printed line by line and choices are read as numbers.\n"
         "NO_COLOR=1 turns colour off. The connection is re-made by itself with your token if it drops.");
     add_room_flags(*cmd, args->room, true);
@@ -632,7 +719,8 @@ void add_watch_command(CLI::App& app, int& exit_code) {
     auto* cmd = app.add_subcommand("watch", "Watch a room as a spectator: the same board, no prompts");
     cmd->footer("Example:\n  spookludo watch ws://192.168.1.20:7777 --room KQZTM --name Sam\n"
                 "Keys: q leave, ? hints; in the lobby (before a game, or after one for the rematch) j takes a free\n"
-                "seat under --name, and you play from then on.");
+                "seat under --name, and you play from then on.\n"
+                "A finished game's record is saved as play saves it ($XDG_STATE_HOME/spookludo/records/).");
     cmd->add_option("url", args->room.url, "The server, e.g. ws://192.168.1.20:7777 (wss:// with TLS)")->required();
     cmd->add_option("--room", args->room.room, "The room's 5-letter code")->required();
     cmd->add_option("--name", args->name, "Your name when you take a seat with j (default: your login name)");

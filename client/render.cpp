@@ -1079,6 +1079,10 @@ std::vector<std::string> game_over_screen(const GameView& view, const Style& sty
         append(text, wrap("The game's record: " + address, style.width));
         append(text, wrap("Check the dice and every move with:", style.width));
         append(text, wrap("spookludo verify " + address + style.verify_flags, style.width));
+        if (!style.saved_record.empty())
+            append(text, wrap("or, also once the server has gone, with the copy saved here: spookludo verify " +
+                                  style.saved_record,
+                              style.width));
     }
     // Always shown, with the status, however small the window.
     std::vector<std::string> tail = wrap(paint(style, "1", "Press any key to go back to the room."), style.width);

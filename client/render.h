@@ -27,6 +27,9 @@ struct Style {
     std::vector<std::string> join_qr;
     // Flags the verify command needs after the address (" --ca-file FILE" for a private CA).
     std::string verify_flags;
+    // The file this client saved the shown game's record in (saved_records.h), whose verify
+    // command works after the server has gone; empty: not (yet) saved.
+    std::string saved_record;
 };
 
 // Spook: one block per seat: its 40 squares (the characters' letters H C S W X, entrances '.',

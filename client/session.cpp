@@ -72,6 +72,8 @@ void Session::send(const pr::ClientMessage& message) {
 }
 
 void Session::on_open() {
+    // The story's verify command names the server this connection reached (a cluster's node too).
+    view_.set_record_server(config_.url.http_base(), config_.url.ca_file.empty() ? "" : " --ca-file " + config_.url.ca_file);
     send(pr::Hello{pr::kProtocolVersion, config_.client});
     // After a dropped connection a player resumes with the token; a spectator watches again.
     if (entered_ && view_.token() && !view_.is_spectator()) {
@@ -201,6 +203,14 @@ void Session::on_text(std::string_view text) {
         if (message.value("code", std::string()) == "restart" && config_.reconnect && entered_) {
             if (callbacks_.on_status)
                 callbacks_.on_status("The server is restarting: the room is saved; reconnecting when it is back ...");
+            return;
+        }
+        // Going away for good (a server started with --abandon-on-exit, as the demo's): nothing to
+        // reconnect to, no seat waits.
+        if (message.value("code", std::string()) == "shutdown") {
+            SessionEnd e{1, "the server has stopped for good: " + message.value("reason", std::string("shutting down"))};
+            e.server_shut_down = true;
+            end(e);
             return;
         }
         end(SessionEnd{1, "the server is closing: " + message.value("reason", std::string("shutting down"))});

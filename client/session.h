@@ -50,6 +50,7 @@ struct SessionEnd {
     bool server_gone = false;  // the server could not be reached again (gave up reconnecting)
     bool kicked = false;       // the host removed this seat (its token is void)
     bool room_gone = false;    // the room is not on the server any more (lost on its restart, closed): no seat waits
+    bool server_shut_down = false;  // the server said it is going away for good (`closing` code shutdown)
 };
 
 class Session {

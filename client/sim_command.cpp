@@ -109,7 +109,7 @@ void print_text(const SimConfig& config, const SimReport& r, double seconds) {
     std::cout << "seat  policy   wins        win share  95 % interval\n";
     for (const auto& s : r.seats) {
         char line[160];
-        std::snprintf(line, sizeof line, "%4d  %-7s %9.1f    %s    %s .. %s\n", s.seat, std::string(to_string(s.policy)).c_str(),
+        std::snprintf(line, sizeof line, "%4d  %-7s %9.1f    %s    %s .. %s\n", s.seat + 1, std::string(to_string(s.policy)).c_str(),
                       s.wins, pct(s.share.mean).c_str(), pct(s.share.low).c_str(), pct(s.share.high).c_str());
         std::cout << line;
     }
@@ -135,7 +135,7 @@ void print_json(const SimConfig& config, const SimReport& r, double seconds) {
     j["seed"] = config.seed;
     j["games"] = r.games;
     for (const auto& s : r.seats)
-        j["seats"].push_back({{"seat", s.seat},
+        j["seats"].push_back({{"seat", s.seat + 1},  // seats as people number them, 1 to N
                               {"policy", to_string(s.policy)},
                               {"wins", s.wins},
                               {"share", s.share.mean},

@@ -25,8 +25,8 @@ std::string record_text(const std::string& where, const std::string& ca_file) {
         throw FetchError("--ca-file is for an https:// address (" + where + " is not one)");
     if (address)
         return fetch_text(where, ca_file, kMaxRecordBytes, "record",
-                          "the server does not have it; check the game id, or verify the file from the server's data "
-                          "directory, <data-dir>/records/<id>.json");
+                          "the server does not have it: check the game id (spookludo history lists the server's "
+                          "games), or verify a file of the record if you have one");
     std::ifstream in(where, std::ios::binary);
     if (!in) throw FetchError("cannot read " + where);
     std::stringstream text;
@@ -49,6 +49,9 @@ void add_verify_command(CLI::App& app, int& exit_code) {
         "  spookludo verify ~/records/KQZTM-1.json\n"
         "  spookludo verify http://192.168.1.20:7777/records/KQZTM-1\n"
         "  spookludo verify https://party.example.org:7777/records/KQZTM-1 --ca-file host-ca.pem\n"
+        "Once the server has stopped, verify a file: the one `spookludo play` saved at the game's end\n"
+        "($XDG_STATE_HOME/spookludo/records/<id>.json), the web page's download, or one the server's host\n"
+        "exports from its database (spookludo-server --export-record <id> --data-dir DIR > game.json).\n"
         "An https:// address's certificate is checked against this computer's CA store (or --ca-file) and\n"
         "its host name, as play does for wss://.\n"
         "Exit status: 0 verified; 1 a discrepancy (named); 2 the record cannot be read or fetched (no such\n"

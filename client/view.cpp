@@ -535,9 +535,15 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
             } else {
                 say(LogLine::Kind::error, "The game was abandoned" + (g.reason ? ": " + *g.reason : std::string()) + ".");
             }
-            if (g.server_seed)
-                say(LogLine::Kind::info, "Server seed revealed: " + g.server_seed->substr(0, 16) +
-                                             "... Check the game: spookludo verify" + (g.record ? " (record " + *g.record + ")" : std::string()));
+            if (g.server_seed) {
+                std::string check = "Server seed revealed: " + g.server_seed->substr(0, 16) + "...";
+                // A command one can run: the record's address on the server the client talks to.
+                if (g.record && !record_base_.empty())
+                    check += " Check the game: spookludo verify " + record_base_ + *g.record + verify_flags_;
+                else if (g.record)
+                    check += " Check the game with spookludo verify and its record, " + *g.record + " on the server";
+                say(LogLine::Kind::info, check);
+            }
         } else if (type == "error") {
             last_error_ = m.get<pr::ErrorReply>();
             // A choice refused during a pause stays to be made: the decision is still open.

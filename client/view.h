@@ -53,6 +53,14 @@ public:
     void apply(const nlohmann::json& message, std::int64_t now_ms = 0);
     void apply_text(std::string_view text, std::int64_t now_ms = 0);
 
+    // Where the server serves its records (http(s)://HOST:PORT) and the flags `spookludo verify`
+    // needs for it (" --ca-file FILE"): the story's last line is then a command one can run
+    // ("Check the game: spookludo verify http://HOST:PORT/records/ID").
+    void set_record_server(std::string http_base, std::string verify_flags = {}) {
+        record_base_ = std::move(http_base);
+        verify_flags_ = std::move(verify_flags);
+    }
+
     // ---- The room -------------------------------------------------------------------------
     const std::string& room() const noexcept { return room_; }
     // The server's `welcome` (its --public-url and network addresses), once it came.
@@ -211,6 +219,8 @@ private:
     std::optional<protocol::ErrorReply> last_error_;
     bool kicked_ = false;
     std::optional<std::string> closing_;
+    std::string record_base_;
+    std::string verify_flags_;
     std::int64_t messages_ = 0;
 };
 

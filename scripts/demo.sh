@@ -4,9 +4,10 @@
 # A server starts, a Spook & Werewolf room is created and its code and join command printed.
 # The lobby waits DEMO_WAIT seconds (default 20) for people to join from other terminals or
 # machines (`spookludo play ws://HOST:PORT --room CODE --name YOU`); then bots fill the free
-# seats and the game starts. This terminal watches the game; when it ends, the server stops
-# and the demo prints the game record's file and the `spookludo verify` command for it (the
-# record's http:// address works only while the server runs).
+# seats and the game starts. This terminal watches the game; when it ends, the server stops for
+# good (--abandon-on-exit: every player's screen is told so, none waits for it to come back) and
+# the demo prints the game record's file and the `spookludo verify` command for it (the record's
+# http:// address works only while the server runs; each terminal player's client keeps a copy).
 #
 # Settings (environment): DEMO_PORT (7777), DEMO_WAIT (20 s), DEMO_PLAYERS (4 seats),
 # DEMO_PACE_MS (1500 ms between steps), DEMO_DECISION_MS (20000), DEMO_GAME (spook or ludo),
@@ -41,7 +42,7 @@ host_pid=""
 cleanup() {
   [ -n "$host_pid" ] && kill "$host_pid" 2>/dev/null || true
   if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-    kill -TERM "$server_pid" 2>/dev/null || true   # graceful: rooms are saved in the journal
+    kill -TERM "$server_pid" 2>/dev/null || true   # for good (--abandon-on-exit): clients are told so
     wait "$server_pid" 2>/dev/null || true
   fi
   rm -rf "$run"
@@ -50,10 +51,12 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # The database (the journal, the history) in $data; each finished game's record also as a file in
-# $data/records (--export-records), to verify once the server has stopped.
+# $data/records (--export-records), to verify once the server has stopped. The demo's server does
+# not come back: --abandon-on-exit tells every client, on SIGTERM, that it stops for good (rather
+# than "restarting", which would have them wait and retry for it).
 echo "== Starting the server on port $port (data in $data) =="
 "$server" --port "$port" --pace-ms "$pace" --decision-ms "$decision" --data-dir "$data" \
-  --export-records "$data/records" --pid-file "$run/server.pid" >"$run/server.log" 2>&1 &
+  --export-records "$data/records" --abandon-on-exit --pid-file "$run/server.pid" >"$run/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 1 100); do
   "$server" --healthcheck --port "$port" >/dev/null 2>&1 && break

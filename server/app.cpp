@@ -22,6 +22,7 @@
 #include "cluster.h"
 #include "cluster_journal.h"
 #include "database.h"
+#include "history.h"
 #include "http_routes.h"
 #include "network.h"
 #include "redis.h"
@@ -54,6 +55,27 @@ int run_healthcheck(const Config& cfg) {
     }
     std::cerr << "unhealthy: " << check.reason << std::endl;
     return 1;
+}
+
+// spookludo-server --export-record ID: a finished game's record out of the database, for
+// `spookludo verify FILE` when no server serves it.
+int run_export_record(const Config& cfg, const std::string& id) {
+    const auto file = std::filesystem::path(cfg.data_dir) / "spookludo.db";
+    try {
+        const auto text = read_record_from(file, id);
+        if (!text) {
+            std::cerr << "spookludo-server: no game " << id << " in " << file.string()
+                      << " (the ids are in GET /games, spookludo history, and the game-over screens)" << std::endl;
+            return 1;
+        }
+        std::cout << *text;
+        if (!text->ends_with('\n')) std::cout << '\n';
+        std::cout.flush();
+        return std::cout ? 0 : 1;
+    } catch (const std::exception& e) {
+        std::cerr << "spookludo-server: " << e.what() << std::endl;
+        return 1;
+    }
 }
 
 std::int64_t unix_ms() {
@@ -107,6 +129,8 @@ int run_app(int argc, char** argv) {
         "server's own pages (or an --allow-origin); one without an Origin header (a native client) is always taken.\n"
         "Health check (e.g. Docker's HEALTHCHECK): spookludo-server --healthcheck [--port PORT] exits 0 when\n"
         "the server on this machine answers GET /healthz with 200 within 3 s, 1 otherwise.\n"
+        "A game's record from the database, with or without the server running (for spookludo verify FILE):\n"
+        "  spookludo-server --export-record GAME_ID --data-dir DIR > game.json   (exit 0; 1 no such game)\n"
         "Exit status: 0 stopped cleanly (SIGTERM, SIGINT), --help, --version, or healthy (--healthcheck);\n"
         "1 could not start (the data directory or its database is not usable: the database cannot be written,\n"
         "is not a database or is damaged; the address or port cannot be bound, the TLS certificate or key cannot\n"
@@ -228,9 +252,16 @@ int run_app(int argc, char** argv) {
                  "Do not serve: ask the server on this machine (127.0.0.1, or the --bind address, at --port) for "
                  "GET /healthz; print ok and exit 0 on 200, else print why and exit 1 (3 s timeout; the Docker "
                  "image's HEALTHCHECK)");
+    std::string export_record;
+    app.add_option("--export-record", export_record,
+                   "Do not serve: write the record of the finished game with this id (as in /records/<id>) from "
+                   "the database in --data-dir to standard output, and exit: 0 written, 1 no such game or the "
+                   "database cannot be read. Works while the server runs and after it has stopped")
+        ->type_name("GAME_ID");
     if (const auto usage = parse_command_line(app, argc, argv)) return *usage;
 
     if (healthcheck) return run_healthcheck(cfg);
+    if (!export_record.empty()) return run_export_record(cfg, export_record);
     if (cfg.no_journal) cfg.abandon_on_exit = true;  // nothing saved: a stop ends the games as before
     if (!cfg.cluster.empty()) {
         try {
@@ -342,15 +373,29 @@ int run_app(int argc, char** argv) {
                  network->tls() ? " (TLS: " + network->tls_certificate() + ")" : std::string());
     const std::string ws = network->tls() ? "wss" : "ws";
     const char* web = network->tls() ? "https" : "http";
-    // Where people reach it: the --public-url, else the network addresses, else "<this machine>".
+    // Where people reach it: the --public-url, else the network addresses (in a container, its own:
+    // the lobbies offer none there, but the operator reads them here, as the demo lists them), else
+    // this machine alone.
     std::vector<std::string> bases;
+    std::string where_note;
     if (!cfg.public_url.empty()) bases.push_back(cfg.public_url);
     else bases = services.lan_urls;
-    if (bases.empty())
-        bases.push_back(std::string(web) + "://" + (cfg.bind == "0.0.0.0" ? "<this machine>" : cfg.bind) + ":" +
-                        std::to_string(port));
+    const bool every_address = cfg.bind == "0.0.0.0" || cfg.bind == "::" || cfg.bind.empty();
+    if (bases.empty() && every_address) {
+        for (const auto& a : lan_ipv4_addresses())
+            if (bases.size() < 4) bases.push_back(std::string(web) + "://" + a + ":" + std::to_string(port));
+        if (!bases.empty())
+            where_note = " (the container's own addresses: from other machines, the host's address and the port it "
+                         "publishes, or --public-url)";
+    }
+    if (bases.empty()) {
+        const std::string host = every_address ? "127.0.0.1" : cfg.bind.find(':') != std::string::npos ? "[" + cfg.bind + "]" : cfg.bind;
+        bases.push_back(std::string(web) + "://" + host + ":" + std::to_string(port));
+        if (every_address) where_note = " (this machine has no network address: only it can connect)";
+    }
     std::cout << "SpookLudo server ready. Guests open " << bases.front() << "/ in a browser";
     for (std::size_t i = 1; i < bases.size(); ++i) std::cout << " (or " << bases[i] << "/)";
+    std::cout << where_note;
     // The terminal client's port is 7777 unless given: always name it.
     std::string terminal = ws + bases.front().substr(bases.front().find("://"));
     if (const auto host_end = terminal.find(']') != std::string::npos ? terminal.find(']') : terminal.find("://") + 3;

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
+#include <stdexcept>
+
+#include <sqlite3.h>
 
 #include "database.h"
 #include "services.h"
@@ -18,6 +22,31 @@ int people_in(const GameRecord& r) {
 }
 
 }  // namespace
+
+std::optional<std::string> read_record_from(const std::filesystem::path& file, const std::string& id) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec))
+        throw std::runtime_error(file.string() + " does not exist (is --data-dir the server's data directory?)");
+    sqlite3* raw = nullptr;
+    const int rc = sqlite3_open_v2(file.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
+    const std::unique_ptr<sqlite3, int (*)(sqlite3*)> db(raw, sqlite3_close);
+    auto fail = [&](const std::string& doing) {
+        return std::runtime_error("cannot read " + file.string() + ": " + doing + ": " +
+                                  (raw ? sqlite3_errmsg(raw) : sqlite3_errstr(rc)));
+    };
+    if (rc != SQLITE_OK) throw fail("open");
+    sqlite3_busy_timeout(raw, 5000);  // a running server's commit is over in milliseconds
+    sqlite3_stmt* raw_statement = nullptr;
+    if (sqlite3_prepare_v2(raw, "SELECT record FROM games WHERE id = ?1", -1, &raw_statement, nullptr) != SQLITE_OK)
+        throw fail("no finished games in it");
+    const std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> statement(raw_statement, sqlite3_finalize);
+    sqlite3_bind_text(raw_statement, 1, id.data(), static_cast<int>(id.size()), SQLITE_TRANSIENT);
+    const int step = sqlite3_step(raw_statement);
+    if (step == SQLITE_DONE) return std::nullopt;
+    if (step != SQLITE_ROW) throw fail("reading game " + id);
+    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(raw_statement, 0));
+    return std::string(text ? text : "", static_cast<std::size_t>(sqlite3_column_bytes(raw_statement, 0)));
+}
 
 HistoryStore::HistoryStore(db::Database& db, HistoryLimits limits, Metrics* metrics)
     : db_(db), limits_(limits), metrics_(metrics) {

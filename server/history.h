@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -47,6 +48,12 @@ struct GamesQuery {
     int page = 1;        // 1-based
     int per_page = 20;   // 1..100
 };
+
+// The record of game `id` in the database file `file`, opened read-only and without the server's
+// lock, so that it works on a stopped server's data directory as well as beside a running server
+// (spookludo-server --export-record). Nothing when the database holds no such game; throws
+// std::runtime_error saying why when the file cannot be read (missing, not a database, no games).
+std::optional<std::string> read_record_from(const std::filesystem::path& file, const std::string& id);
 
 class HistoryStore {
 public:

@@ -7,7 +7,9 @@
 
 #include <signal.h>
 
+#include <filesystem>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -200,4 +202,55 @@ TEST_CASE("tls clients: spookludo-load drives a TLS server it starts (--tls) [cl
     const auto report = nlohmann::json::parse(f.out);
     CHECK(report["decisions"].get<double>() > 0);
     CHECK(report["unexpected_closes"].empty());
+}
+
+TEST_CASE("tls clients: over wss:// with --ca-file, the host's lobby join command carries --ca-file, and the story's verify line is a command that verifies [cli][tls]") {
+    Server server;
+    const std::string ca_name = std::filesystem::path(server.ca()).filename().string();
+    SpawnOptions t;
+    t.pty = true;
+    t.cols = 220;
+    t.rows = 40;
+    t.stderr_file = server.dir() / "host.err";
+    t.env = {{"NO_COLOR", "1"}, {"TERM", "xterm-256color"}, {"XDG_STATE_HOME", server.dir() / "host-state"}};
+    Process host({kClient, "play", server.wss(), "--ca-file", server.ca(), "--create", "spook", "--players", "1",
+                  "--pieces", "1", "--pace-ms", "0", "--name", "Ann"},
+                 t);
+    REQUIRE_MESSAGE(host.wait_for([&](const std::string& s) { return strip_escapes(s).find("join with: spookludo play wss://") != std::string::npos; },
+                                  patience(20s)),
+                    host.describe());
+    const std::string room = word_after(strip_escapes(host.out()), "--room ");
+    REQUIRE_FALSE(room.empty());
+    CHECK_MESSAGE(strip_escapes(host.out()).find("join with: spookludo play " + server.wss() + " --room " + room +
+                                                 " --name YOUR_NAME --ca-file " + ca_name) != std::string::npos,
+                  strip_escapes(host.out()));
+
+    SpawnOptions w;
+    w.stdout_file = server.dir() / "watch.out";
+    w.stderr_file = server.dir() / "watch.err";
+    w.env = {{"XDG_STATE_HOME", server.dir() / "watch-state"}};
+    Process watcher({kClient, "watch", server.wss(), "--ca-file", server.ca(), "--room", room, "--once"}, w);
+    REQUIRE_MESSAGE(watcher.wait_for_text("You are watching room " + room, patience(10s)), watcher.describe());
+    host.write("s");
+    REQUIRE(watcher.wait(patience(30s)) == 0);
+    const std::string story = watcher.out();
+    INFO(story);
+    const std::string says = "Check the game: ";
+    const auto at = story.find(says);
+    REQUIRE(at != std::string::npos);
+    const std::string command = story.substr(at + says.size(), story.find('\n', at) - at - says.size());
+    CHECK(command.rfind("spookludo verify " + server.https() + "/records/", 0) == 0);
+    const std::string flag = " --ca-file " + server.ca();
+    CHECK(command.size() > flag.size());
+    CHECK(command.compare(command.size() - flag.size(), flag.size(), flag) == 0);
+    // Run as printed (the words split at spaces: the paths have none).
+    std::vector<std::string> argv;
+    std::stringstream words(command);
+    for (std::string word; words >> word;) argv.push_back(word);
+    argv.front() = kClient;
+    const Finished v = run_to_end(argv, server.dir(), "verify-story", 30s);
+    INFO(v.described);
+    CHECK(v.status == 0);
+    CHECK(v.out.find("VERIFIED: ") != std::string::npos);
+    host.write("q");
 }

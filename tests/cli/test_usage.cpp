@@ -152,3 +152,38 @@ TEST_CASE("usage: --help exits 0 and documents the exit statuses in every progra
         CHECK(r.out.rfind(name, 0) == 0);
     }
 }
+
+TEST_CASE("usage: --version exits 0 naming the program in every benchmark program, and after every spookludo subcommand [cli][version]") {
+    for (const auto& program : bench_programs()) {
+        CAPTURE(program);
+        const Run r = run({program, "--version"});
+        INFO(r.described);
+        CHECK(r.status == 0);
+        const std::string name = program.substr(program.rfind('/') + 1);
+        CHECK(r.out.rfind(name + " ", 0) == 0);
+    }
+    for (const char* sub : {"sim", "boards", "verify", "history", "play", "watch", "bot"}) {
+        CAPTURE(sub);
+        const Run r = run({kClient, sub, "--version"});
+        INFO(r.described);
+        CHECK(r.status == 0);
+        CHECK(r.out.rfind("spookludo ", 0) == 0);
+        CHECK(r.err.find("is required") == std::string::npos);
+    }
+}
+
+TEST_CASE("sim: the report numbers the seats 1 to N, as every other screen does [cli][sim]") {
+    const Run text = run({kClient, "sim", "--players", "3", "--policy", "best,random", "--games", "30", "--no-progress"});
+    INFO(text.described);
+    REQUIRE(text.status == 0);
+    CHECK(text.out.find("\n   1  best ") != std::string::npos);
+    CHECK(text.out.find("\n   2  random ") != std::string::npos);
+    CHECK(text.out.find("\n   3  random ") != std::string::npos);
+    CHECK(text.out.find("\n   0  ") == std::string::npos);
+    const Run json = run({kClient, "sim", "--players", "2", "--games", "10", "--json", "--no-progress"});
+    INFO(json.described);
+    REQUIRE(json.status == 0);
+    CHECK(json.out.find("\"seat\": 1") != std::string::npos);
+    CHECK(json.out.find("\"seat\": 2") != std::string::npos);
+    CHECK(json.out.find("\"seat\": 0") == std::string::npos);
+}

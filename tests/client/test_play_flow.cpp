@@ -755,3 +755,64 @@ TEST_CASE("play flow: the host's lobby in a tall enough window draws the join li
     CHECK(small->wait(patience(10s)) == 0);
     server.stop();
 }
+
+TEST_CASE("play flow: the game ends, then the server stops for good: the terminal says so at once, keeps no seat, and the verify command it shows works after the server is gone [e2e][play][pty][shutdown]") {
+    Server server({"--abandon-on-exit"});
+    TempDir state("spookludo-state");
+    SpawnOptions wide = terminal(state / "ann");
+    wide.cols = 200;
+    wide.rows = 50;
+    auto ann = server.client("ann", {"play", server.url(), "--create", "spook", "--players", "1", "--pieces", "1",
+                                     "--pace-ms", "0", "--name", "Ann"},
+                             wide);
+    REQUIRE_MESSAGE(wait_screen(*ann, "You are the host."), ann->describe());
+    ann->write("s");
+    REQUIRE_MESSAGE(wait_screen(*ann, "game over", patience(30s)), ann->describe());
+    // The game-over screen names the copy of the record saved on this computer.
+    REQUIRE_MESSAGE(wait_screen(*ann, "the copy saved here: spookludo verify "), ann->describe());
+    const std::size_t from = ann->out().size();
+    server.stop();
+    // Told at once that the server stopped for good: no two minutes of trying again.
+    const auto status = ann->wait(patience(10s));
+    INFO(ann->describe());
+    CHECK(status == 1);
+    CHECK(ann->err().find("the server has stopped for good") != std::string::npos);
+    const std::string after = strip_escapes(ann->out().substr(from));
+    CHECK(after.find("trying again") == std::string::npos);
+    CHECK(after.find("restarting") == std::string::npos);
+    CHECK(after.find("takes your seat back") == std::string::npos);
+    CHECK_FALSE(keeps_seat_of(state / "ann", "Ann"));
+    // The last words: the saved file's verify command, not the address that no longer answers.
+    CHECK(after.find("check it with: spookludo verify http") == std::string::npos);
+    const std::string file = word_after(after, "check it with: spookludo verify ");
+    REQUIRE_FALSE(file.empty());
+    CHECK(file.rfind((std::filesystem::path(state / "ann") / "spookludo" / "records").string(), 0) == 0);
+    const Finished verified = run_to_end({kClientBinary, "verify", file}, server.dir(), "verify-saved", 30s);
+    INFO(verified.described);
+    CHECK(verified.status == 0);
+    CHECK(verified.out.find("VERIFIED: " + file) != std::string::npos);
+}
+
+TEST_CASE("play flow: without a terminal, a decision that comes while the leave question is open says how to answer both, and y then leaves [e2e][play][pipe][leave question]") {
+    Server server;
+    TempDir state("spookludo-state");
+    auto ann = server.client("ann", {"play", server.url(), "--create", "spook", "--players", "2", "--name", "Ann",
+                                     "--decision-ms", "60000", "--pace-ms", "0"},
+                             piped(state / "ann"));
+    REQUIRE_MESSAGE(ann->wait_for_text("You are in room ", patience(10s)), ann->describe());
+    ann->write("b");
+    REQUIRE_MESSAGE(ann->wait_for_text("bot takes seat 2", patience(10s)), ann->describe());
+    ann->write("s");
+    REQUIRE_MESSAGE(ann->wait_for_text("Type the number of your choice and Enter.", patience(20s)), ann->describe());
+    // Choose, then ask to leave: the next decision comes while the question is open.
+    ann->write("1\nq\n");
+    REQUIRE_MESSAGE(ann->wait_for_text("Leave the game? The server will play your seat", patience(10s)), ann->describe());
+    const std::string asked = "Leave the game? y and Enter leaves; the number of your choice and Enter stays and chooses it.";
+    REQUIRE_MESSAGE(ann->wait_for_text(asked, patience(20s)), ann->describe());
+    const std::string out = ann->out();
+    const std::string since = out.substr(out.find("Leave the game? The server will play your seat"));
+    CHECK(since.find("Type the number of your choice and Enter.") == std::string::npos);
+    ann->write("y\n");
+    CHECK(ann->wait(patience(10s)) == 0);
+    CHECK(ann->out().find("You left the game: the server plays your seat to the end.") != std::string::npos);
+}

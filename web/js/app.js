@@ -26,6 +26,10 @@ let afterConfirm = null;
 let serverWelcome = {}; // the server's welcome: where others reach it (public_url, lan_urls)
 let leftRoom = ''; // the room this page last left: the first screen's room-code field holds it
 let seatDraft = null; // a spectator's name for a seat, as typed (kept across redraws)
+// The last finished game's record, fetched at its end and kept in this page: its download works
+// after the server has gone (a demo's, a laptop closed), when the record's address no longer answers.
+let savedRecord = null; // { gameId, file: '<id>.json', href: a blob: URL }
+let serverGone = ''; // why the server ended this page's connection for good ('' while it runs)
 
 const conn = new Connection({
   onopen() {
@@ -58,10 +62,36 @@ function enter(message) {
   storyCursor = 0;
   replace($('story'));
   homeMessage = '';
+  serverGone = '';
   intent = message;
   if (conn.open) conn.send(message);
   else conn.start();
   render();
+}
+
+// Fetches the record of a game that just ended, for the end screen's download.
+async function keepRecord(over) {
+  try {
+    const res = await fetch(over.record, { cache: 'no-store' });
+    if (!res.ok) return;
+    const blob = new Blob([await res.text()], { type: 'application/json' });
+    if (savedRecord) URL.revokeObjectURL(savedRecord.href);
+    savedRecord = { gameId: over.game_id, file: `${over.game_id}.json`, href: URL.createObjectURL(blob) };
+    render();
+  } catch {
+    /* the server went away first: the address and its command stay shown */
+  }
+}
+
+// The download of the saved record and the command that checks the downloaded file.
+function recordDownload(prefix) {
+  if (!savedRecord) return [];
+  const cmd = `spookludo verify ${savedRecord.file}`;
+  return [
+    h('p', null, h('a', { href: savedRecord.href, download: savedRecord.file, id: `${prefix}-download` }, `Download the record (${savedRecord.file})`),
+      ' and check the file where it was saved, also once the server has gone:'),
+    h('pre', { class: 'cmd', id: `${prefix}-verify-file` }, cmd), copyButton(cmd, 'Copy the command'),
+  ];
 }
 
 function backHome(message) {
@@ -159,9 +189,14 @@ function handle(m) {
     // another tab or device. Coming back by itself would take the seat from that one in turn, so
     // the first screen offers it instead.
     view.apply(m, t);
+    // Gone for good: the seat is no more, and the last game's record is offered as a download.
+    if (m.code === 'shutdown') {
+      if (view.room) store.forgetSeat(view.room);
+      serverGone = m.reason || 'the server is shutting down';
+    }
     backHome(m.code === 'replaced'
       ? 'Your seat is now played from another tab or device. To play it here instead, take it back below.'
-      : m.code === 'shutdown' ? `The server is shutting down (${m.reason || 'no reason given'}).`
+      : m.code === 'shutdown' ? `The server has stopped for good (${m.reason || 'no reason given'}): the room is closed.`
         : `The server closed this connection: ${m.reason || 'no reason given'}.`);
     return;
   } else if (m.type === 'commitment') {
@@ -174,6 +209,7 @@ function handle(m) {
     seedSentFor = m.game_id;
   }
   view.apply(m, t);
+  if (m.type === 'game_over' && m.record) keepRecord(m);
   if (m.type === 'decision' && m.seat === view.seat) {
     // Said at once to a screen reader: the story is read politely, a choice cannot wait.
     const n = (m.options || []).length;
@@ -289,6 +325,12 @@ function homeScreen() {
   els.push(h('h1', null, 'SpookLudo'));
   els.push(h('p', { class: 'lead' }, 'Spook & Werewolf Ludo and Classic Ludo, for a party on phones, laptops and terminals.'));
   if (homeMessage) els.push(h('p', { class: 'alert', role: 'alert', id: 'home-message' }, homeMessage));
+  if (serverGone && savedRecord) {
+    els.push(h('section', { class: 'card', id: 'home-record', 'aria-labelledby': 'home-record-h' },
+      h('h2', { id: 'home-record-h' }, "The last game's record"),
+      h('p', null, 'The server has stopped, and with it the record\'s address; this page kept a copy.'),
+      ...recordDownload('home')));
+  }
 
   // Seats this browser holds a token for.
   const held = Object.entries(store.seats()).filter(([room]) => ROOM_CODE.test(room));
@@ -818,6 +860,7 @@ function endScreen() {
     els.push(h('p', null, "The game's record: ", h('a', { href: url, id: 'end-record', target: '_blank', rel: 'noopener' }, url)));
     els.push(h('p', null, 'Check the dice and every move with:'));
     els.push(h('pre', { class: 'cmd', id: 'end-verify' }, cmd), copyButton(cmd, 'Copy the command'));
+    if (savedRecord && savedRecord.gameId === over.game_id) els.push(...recordDownload('end'));
   }
   els.push(h('div', { class: 'row' }, h('button', { type: 'button', class: 'primary', id: 'end-close', onclick: () => {
     view.resultDismissed = true;

@@ -61,6 +61,8 @@ export class View {
     this.lastError = null;
     this.kicked = false;
     this.closing = null;
+    // Where the records are served: this page's own server.
+    this.recordBase = typeof location !== 'undefined' ? location.origin : '';
   }
 
   say(kind, text) {
@@ -278,7 +280,8 @@ export class View {
         } else {
           this.say('error', `The game was abandoned${m.reason ? ': ' + m.reason : ''}.`);
         }
-        if (m.server_seed) this.say('info', `Server seed revealed: ${m.server_seed.slice(0, 16)}... Check the game: spookludo verify${m.record ? ' (record ' + m.record + ')' : ''}`);
+        // A command one can run: the record's address on the server that served this page.
+        if (m.server_seed) this.say('info', `Server seed revealed: ${m.server_seed.slice(0, 16)}...${m.record ? ` Check the game: spookludo verify ${this.recordBase}${m.record}` : ''}`);
         break;
       }
       case 'error':
