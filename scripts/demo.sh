@@ -11,7 +11,9 @@
 #
 # Settings (environment): DEMO_PORT (7777), DEMO_WAIT (20 s), DEMO_PLAYERS (4 seats),
 # DEMO_PACE_MS (1500 ms between steps), DEMO_DECISION_MS (20000), DEMO_GAME (spook or ludo),
-# DEMO_DATA_DIR (where the game record goes; a temporary directory by default).
+# DEMO_DATA_DIR (where the game record goes; a temporary directory by default), DEMO_LINGER (5 s:
+# how long the server stays up after the game, so that the players' screens show the result and
+# their clients keep a copy of the record before it stops).
 # For the tests: DEMO_BUILD_DIR (build/release) with DEMO_SKIP_BUILD=1 uses programs built there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -97,6 +99,13 @@ echo
 "$client" watch "ws://127.0.0.1:$port" --room "$code" --once || true
 wait "$host_pid" 2>/dev/null || true
 host_pid=""
+# The players' clients fetch the record at the game's end (the terminal keeps a copy in its state
+# directory, the page offers it as a download): the server answers them a moment longer.
+linger=${DEMO_LINGER:-5}
+if [ "$linger" -gt 0 ] 2>/dev/null; then
+  echo "The game is over: the server stops in $linger s (the players' screens keep the record)."
+  sleep "$linger"
+fi
 echo
 echo "== The demo is over =="
 # The server stops with the demo, and the record's address the players were shown

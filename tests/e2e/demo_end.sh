@@ -20,7 +20,7 @@ fail() { echo "demo end: $*" >&2; echo "--- the demo's output ---" >&2; cat "$wo
 
 # A port nothing listens on (the demo's default, 7777, may be taken on a test machine).
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-DEMO_SKIP_BUILD=1 DEMO_BUILD_DIR="$build_dir" DEMO_PORT=$port DEMO_WAIT=2 DEMO_PLAYERS=2 DEMO_PACE_MS=0 \
+DEMO_SKIP_BUILD=1 DEMO_LINGER=1 DEMO_BUILD_DIR="$build_dir" DEMO_PORT=$port DEMO_WAIT=2 DEMO_PLAYERS=2 DEMO_PACE_MS=0 \
   DEMO_DECISION_MS=1000 DEMO_DATA_DIR="$work/data" timeout 120 "$repo/scripts/demo.sh" </dev/null >"$work/out" 2>&1 &
 demo_pid=$!
 # Someone at another terminal watches the room, without --once: still there when the demo ends.

@@ -34,7 +34,7 @@ export async function until(check, what, ms = 20000) {
 }
 
 // A child process whose output is kept (and written to a log file in `dir`).
-class Child {
+export class Child {
   constructor(label, argv, dir, { stdin = 'ignore' } = {}) {
     this.label = label;
     this.out = '';
