@@ -235,7 +235,11 @@ private:
 
     void on_message(const nlohmann::json& m) {
         const std::string type = m.value("type", "");
-        if (type != "error") message_.clear();
+        // A question about the game (E, q, k) has no answer once the game is over.
+        if (type == "game_over" || session_->view().state() == "lobby") confirm_end_ = confirm_quit_ = pending_kick_ = false;
+        // A question stays on the status line until it is answered (a decision arriving meanwhile
+        // shows above it, and y or n still answer it).
+        if (type != "error" && !asking()) message_.clear();
         if (type == "room" || type == "joined") keep_token();
         if (type == "kicked") forget_token();
         if (type == "error" && m.value("ref", "") == "resume") {
@@ -349,6 +353,9 @@ private:
             if (s > now) return s;
         return after_last;
     }
+
+    // A question of the status line waits for its answer (the next key).
+    bool asking() const { return confirm_end_ || confirm_quit_ || pending_kick_ || pending_remove_; }
 
     // Enter, and a space: what a pipe's lines end with, nothing to do.
     static bool blank(char c) { return c == '\n' || c == '\r' || c == ' '; }

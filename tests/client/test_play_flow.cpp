@@ -816,3 +816,53 @@ TEST_CASE("play flow: without a terminal, a decision that comes while the leave 
     CHECK(ann->wait(patience(10s)) == 0);
     CHECK(ann->out().find("You left the game: the server plays your seat to the end.") != std::string::npos);
 }
+
+namespace {
+
+// The screen as last drawn (the terminal draws whole screens from the top left), without escapes.
+std::string last_screen(Process& p) {
+    const std::string out = p.out();
+    const auto at = out.rfind("\x1b[H");
+    return strip_escapes(at == std::string::npos ? out : out.substr(at));
+}
+
+// "Starts in 1:29" -> "1:29" (the last one drawn), or "".
+std::string last_countdown(const std::string& text, const std::string& before) {
+    const auto at = text.rfind(before);
+    if (at == std::string::npos) return {};
+    const auto end = text.find_first_of(" )", at + before.size());
+    return text.substr(at + before.size(), end == std::string::npos ? std::string::npos : end - at - before.size());
+}
+
+}  // namespace
+
+TEST_CASE("play flow: the host's End question stays on the screen when the next decision arrives, and y still ends the game [e2e][play][pty][issue34]") {
+    Server server;
+    TempDir state("spookludo-state");
+    auto ann = server.client("ann", {"play", server.url(), "--create", "spook", "--players", "2", "--name", "Ann",
+                                     "--decision-ms", "30000", "--pace-ms", "1000"},
+                             terminal(state / "ann"));
+    REQUIRE_MESSAGE(wait_screen(*ann, "You are the host."), ann->describe());
+    ann->write("b");
+    REQUIRE_MESSAGE(wait_screen(*ann, "bot (best)"), ann->describe());
+    ann->write("s");
+    REQUIRE_MESSAGE(wait_screen(*ann, "Choose 1-", patience(15s)), ann->describe());
+    // Ann answers and asks to end the game at once: the question waits for y or n...
+    const std::size_t asked = ann->out().size();
+    ann->write("1E");
+    const std::string question = "End the game for everyone? y yes (or E again), n no";
+    REQUIRE_MESSAGE(wait_drawn(*ann, asked, "End the game for everyone\\?"), ann->describe());
+    // ...while the next round asks her again: the question stays on the screen beside it.
+    const std::size_t shown = ann->out().size();
+    REQUIRE_MESSAGE(wait_drawn(*ann, shown, "Choose 1-", patience(15s)), ann->describe());
+    std::this_thread::sleep_for(300ms);
+    const std::string now = last_screen(*ann);
+    CHECK_MESSAGE(now.find("Choose 1-") != std::string::npos, now);
+    CHECK_MESSAGE(now.find(question) != std::string::npos, now);
+    // y still answers it.
+    ann->write("y");
+    REQUIRE_MESSAGE(wait_screen(*ann, "The game was abandoned", patience(10s)), ann->describe());
+    ann->write(" q");
+    CHECK(ann->wait(patience(10s)) == 0);
+    server.stop();
+}
