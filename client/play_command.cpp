@@ -182,8 +182,10 @@ private:
     }
 
     void tick() {
-        // The countdown: redraw a few times a second while a decision is open.
-        if (session_->view().pending()) redraw();
+        // The countdowns: redraw a few times a second while one runs (a decision of ours, the
+        // lobby's automatic start; the terminal draws only changes).
+        const auto& view = session_->view();
+        if (view.pending() || !view.auto_start_text(client::steady_ms()).empty()) redraw();
         loop_.after(std::chrono::milliseconds(250), [this] { tick(); });
     }
 

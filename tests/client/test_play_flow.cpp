@@ -836,6 +836,41 @@ std::string last_countdown(const std::string& text, const std::string& before) {
 
 }  // namespace
 
+TEST_CASE("play flow: the lobby's automatic-start countdown runs on the screens of play and watch, with no message from the server [e2e][play][watch][pty][issue34]") {
+    Server server;
+    TempDir state("spookludo-state");
+    std::vector<std::string> args{"bot", server.url(), "--create", "spook", "--players", "3", "--count", "1",
+                                  "--name", "host", "--start", "--fill-after", "90"};
+    auto host = server.client("host", args);
+    REQUIRE_MESSAGE(host->wait_for_text("host-1 token ", patience(10s)), host->describe());
+    const std::string room = line_word(host->out(), "room ");
+    auto ben = server.client("ben", {"play", server.url(), "--room", room, "--name", "Ben"}, terminal(state / "ben"));
+    auto eve = server.client("eve", {"watch", server.url(), "--room", room}, terminal(state / "eve"));
+    for (Process* p : {ben.get(), eve.get()})
+        REQUIRE_MESSAGE(p->wait_for(
+                            [&](const std::string& o) {
+                                (void)ben->out(), (void)eve->out();
+                                return strip_escapes(o).find("(free seats get bots)") != std::string::npos;
+                            },
+                            patience(10s)),
+                        p->describe());
+    // Both are in: the room sends nothing more until the start. Each screen still counts down.
+    std::this_thread::sleep_for(300ms);
+    for (Process* p : {ben.get(), eve.get()}) {
+        const std::size_t from = p->out().size();
+        const std::string shown = last_countdown(screen(*p), "Starts in ");
+        REQUIRE_FALSE(shown.empty());
+        CHECK_MESSAGE(wait_drawn(*p, from, "Starts in (?!" + shown + "\\b)\\d+:\\d\\d \\(free seats get bots\\)", patience(4s)),
+                      "the countdown stood at " << shown << "\n" << p->describe());
+        (void)ben->out(), (void)eve->out();
+    }
+    ben->write("q");
+    eve->write("q");
+    CHECK(ben->wait(patience(10s)) == 0);
+    CHECK(eve->wait(patience(10s)) == 0);
+    server.stop();
+}
+
 TEST_CASE("play flow: the host's End question stays on the screen when the next decision arrives, and y still ends the game [e2e][play][pty][issue34]") {
     Server server;
     TempDir state("spookludo-state");
