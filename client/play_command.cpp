@@ -183,9 +183,9 @@ private:
 
     void tick() {
         // The countdowns: redraw a few times a second while one runs (a decision of ours, the
-        // lobby's automatic start; the terminal draws only changes).
+        // others' time to choose, the lobby's automatic start; the terminal draws only changes).
         const auto& view = session_->view();
-        if (view.pending() || !view.auto_start_text(client::steady_ms()).empty()) redraw();
+        if (view.pending() || !view.choosing_seats().empty() || !view.auto_start_text(client::steady_ms()).empty()) redraw();
         loop_.after(std::chrono::milliseconds(250), [this] { tick(); });
     }
 

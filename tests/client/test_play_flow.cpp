@@ -871,6 +871,62 @@ TEST_CASE("play flow: the lobby's automatic-start countdown runs on the screens 
     server.stop();
 }
 
+TEST_CASE("play flow: after choosing, a Spook player sees who is still choosing and their time left, and the list shrinks as they choose [e2e][play][pty][issue34]") {
+    Server server;
+    TempDir state("spookludo-state");
+    auto ann = server.client("ann", {"play", server.url(), "--create", "spook", "--players", "3", "--name", "Ann",
+                                     "--decision-ms", "30000", "--pace-ms", "0"},
+                             terminal(state / "ann"));
+    REQUIRE_MESSAGE(wait_screen(*ann, "You are the host."), ann->describe());
+    const std::string room = room_of(*ann);
+    // Two slow players: Ben answers after 5 s, Cid after 12 s.
+    // (Seated in this order: the line names them in seat order.)
+    auto ben = server.client("ben", {"bot", server.url(), "--room", room, "--count", "1", "--name", "Ben", "--think", "5000"});
+    REQUIRE_MESSAGE(wait_screen(*ann, "Ben-1"), ann->describe());
+    auto cid = server.client("cid", {"bot", server.url(), "--room", room, "--count", "1", "--name", "Cid", "--think", "12000"});
+    REQUIRE_MESSAGE(wait_screen(*ann, "Cid-1"), ann->describe());
+    ann->write("s");
+    // Ann answers every choice at once, until a round asks both Ben and Cid (a round asks only the
+    // players whose options differ): her screen then says whom it waits for, and how long they have.
+    const std::regex both_re("Still choosing \\((\\d+) s left\\): Ben-1 and Cid-1");
+    std::size_t scan = 0, both_at = 0;
+    int first = 0;  // the seconds left it showed first
+    const auto deadline = std::chrono::steady_clock::now() + patience(60s);
+    while (std::chrono::steady_clock::now() < deadline) {
+        const std::string out = ann->out();
+        const std::string text = strip_escapes(out);
+        if (std::smatch both; std::regex_search(text, both, both_re)) {
+            both_at = out.size();
+            first = std::stoi(both[1].str());
+            break;
+        }
+        const auto at = out.find("Choose 1-", scan);
+        if (at == std::string::npos) {
+            ann->wait_for([&](const std::string& o) { return o.size() > out.size(); }, 200ms);
+            continue;
+        }
+        ann->write("1");
+        std::size_t ack = std::string::npos;
+        ann->wait_for([&](const std::string& o) { return (ack = o.find("You chose piece", at)) != std::string::npos; }, patience(5s));
+        scan = ack != std::string::npos ? ack : ann->out().size();
+    }
+    REQUIRE_MESSAGE(both_at > 0, ann->describe());
+    CHECK(first > 20);
+    CHECK(first <= 30);
+    // It counts down between messages.
+    CHECK_MESSAGE(wait_drawn(*ann, both_at, "Still choosing \\((?!" + std::to_string(first) + " )\\d+ s left\\): Ben-1 and Cid-1", patience(4s)),
+                  ann->describe());
+    // Ben answers: the list shrinks to Cid, the time goes on.
+    REQUIRE_MESSAGE(wait_drawn(*ann, both_at, "Still choosing \\((1\\d|2\\d) s left\\): Cid-1\\s", patience(10s)), ann->describe());
+    CHECK(last_screen(*ann).find("Ben-1 and Cid-1") == std::string::npos);
+    ann->write("q");
+    ann->write("y");
+    CHECK(ann->wait(patience(10s)) == 0);
+    ben->signal(SIGTERM);
+    cid->signal(SIGTERM);
+    server.stop();
+}
+
 TEST_CASE("play flow: the host's End question stays on the screen when the next decision arrives, and y still ends the game [e2e][play][pty][issue34]") {
     Server server;
     TempDir state("spookludo-state");
