@@ -877,6 +877,7 @@ private:
             if (seat.human() && !seat.connected && seat.presence == Presence::away) seat.dropped_at += paused_for;
         // Decisions that were open get their remaining time again; a dropped player's waits for
         // the rest of their grace, or is played now (without completing the step yet).
+        bool played = false;  // a seat the snapshot above still shows choosing
         for (auto& seat : seats_) {
             if (seat.decision_id.empty()) continue;
             if (auto p = seat.peer.lock(); p && seat.connected) {
@@ -887,11 +888,13 @@ private:
             } else {
                 seat.decision_id.clear();
                 auto_move(player_of(seat.number), ChoiceMaker::away);
+                played = true;
             }
         }
         if (!table_) return;
         // Answers that came in for absent seats, during the pause or just now, complete the step.
         if (waiting_for_decisions_ && pending_decisions() == 0) return decisions_complete();
+        if (played && waiting_for_decisions_) broadcast_snapshot();  // whom the step still waits for
         if (waiting_for_decisions_) journal_asked(left);  // the open decisions' new deadline
         arm(left, waiting_for_decisions_ ? Next::deadline : Next::advance);
     }
