@@ -182,8 +182,10 @@ private:
     }
 
     void tick() {
-        // The countdown: redraw a few times a second while a decision is open.
-        if (session_->view().pending()) redraw();
+        // The countdowns: redraw a few times a second while one runs (a decision of ours, the
+        // others' time to choose, the lobby's automatic start; the terminal draws only changes).
+        const auto& view = session_->view();
+        if (view.pending() || !view.choosing_seats().empty() || !view.auto_start_text(client::steady_ms()).empty()) redraw();
         loop_.after(std::chrono::milliseconds(250), [this] { tick(); });
     }
 
@@ -235,7 +237,11 @@ private:
 
     void on_message(const nlohmann::json& m) {
         const std::string type = m.value("type", "");
-        if (type != "error") message_.clear();
+        // A question about the game (E, q, k) has no answer once the game is over.
+        if (type == "game_over" || session_->view().state() == "lobby") confirm_end_ = confirm_quit_ = pending_kick_ = false;
+        // A question stays on the status line until it is answered (a decision arriving meanwhile
+        // shows above it, and y or n still answer it).
+        if (type != "error" && !asking()) message_.clear();
         if (type == "room" || type == "joined") keep_token();
         if (type == "kicked") forget_token();
         if (type == "error" && m.value("ref", "") == "resume") {
@@ -349,6 +355,9 @@ private:
             if (s > now) return s;
         return after_last;
     }
+
+    // A question of the status line waits for its answer (the next key).
+    bool asking() const { return confirm_end_ || confirm_quit_ || pending_kick_ || pending_remove_; }
 
     // Enter, and a space: what a pipe's lines end with, nothing to do.
     static bool blank(char c) { return c == '\n' || c == '\r' || c == ' '; }

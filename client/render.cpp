@@ -901,6 +901,16 @@ int decision_height(const GameView& view) {
     return (options <= 2 ? options : (options + 1) / 2) + 1;
 }
 
+// Whom the step waits for once this client has no choice of its own to make (and their time),
+// under the decision: "Still choosing (12 s left): Ben and Cid".
+std::vector<std::string> choosing_block(const GameView& view, const Style& style, std::int64_t now_ms, int room) {
+    const std::string text = view.choosing_text(now_ms);
+    if (text.empty() || room <= 0) return {};
+    auto lines = wrap(text, style.width);
+    if (static_cast<int>(lines.size()) > room) lines.resize(to_size(room));
+    return lines;
+}
+
 // The status (keys and messages) wrapped over as many lines as it takes, never cut.
 std::vector<std::string> status_block(const std::string& status, const Style& style) {
     if (visible_width(status) <= style.width) return {status};
@@ -986,6 +996,7 @@ std::vector<std::string> small_screen(const GameView& view, const Style& style, 
     if (style.height < 4) title.resize(1);
     const int rest = style.height - static_cast<int>(title.size()) - static_cast<int>(status.size());
     std::vector<std::string> bottom = board && view.pending() ? decision_block(view, style, now_ms, std::max(0, rest)) : std::vector<std::string>{};
+    if (board) append(bottom, choosing_block(view, style, now_ms, rest - static_cast<int>(bottom.size())));
     int room = rest - static_cast<int>(bottom.size());
     std::vector<std::string> middle;
     const auto window = wrap(window_line(need, style, board ? "board" : "lobby"), style.width);
@@ -1237,6 +1248,7 @@ std::vector<std::string> render_screen(const GameView& view, const Style& style,
     const int left = room - static_cast<int>(top.size());
     std::vector<std::string> bottom;
     if (board && view.pending()) bottom = decision_block(view, style, now_ms, left);
+    if (board) append(bottom, choosing_block(view, style, now_ms, left - static_cast<int>(bottom.size())));
     const auto tale = story(view, style, left - static_cast<int>(bottom.size()));
     for (const auto& l : tale) lines.push_back(l);
     while (static_cast<int>(lines.size()) < 1 + room - static_cast<int>(bottom.size())) lines.emplace_back();

@@ -104,6 +104,26 @@ void GameView::set_disconnected(bool lost, std::int64_t now_ms) {
     }
 }
 
+std::int64_t GameView::choosing_left_ms(std::int64_t now_ms) const noexcept {
+    if (!choosing_until_) return 0;
+    return std::max<std::int64_t>(0, *choosing_until_ - now_ms);
+}
+
+std::string GameView::choosing_text(std::int64_t now_ms) const {
+    if (!in_game_ || disconnected_ || (pending_ && !pending_->chosen)) return {};
+    std::vector<std::string> names;
+    for (const int seat : choosing_)
+        if (seat != seat_ || is_spectator()) names.push_back(seat_name(seat));
+    if (names.empty()) return {};
+    std::string who;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        who += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+    std::string when;
+    if (paused()) when = "paused";
+    else if (choosing_until_) when = std::to_string((choosing_left_ms(now_ms) + 999) / 1000) + " s left";
+    return "Still choosing" + (when.empty() ? std::string() : " (" + when + ")") + ": " + who;
+}
+
 std::string GameView::seat_numbers_text() const {
     const auto seats = room_seats();
     if (seats.empty()) return "1";
@@ -231,6 +251,11 @@ void GameView::on_snapshot(const pr::RoomSnapshot& s) {
     }
     snapshot_ = s;
     room_ = s.room;
+    choosing_.clear();
+    for (const auto& seat : s.seats)
+        if (seat.choosing && !seat.free) choosing_.push_back(seat.seat);
+    choosing_until_.reset();
+    if (s.decision_deadline_ms && !choosing_.empty()) choosing_until_ = *s.decision_deadline_ms - server_offset_ms_;
     if (s.state == "lobby") {
         in_game_ = false;
         pending_.reset();
@@ -380,6 +405,11 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
     ++messages_;
     try {
         const std::string type = m.value("type", "");
+        // The step the seats were choosing in is over.
+        if (type == "moves" || type == "throw" || type == "move" || type == "roll_off" || type == "game_over") {
+            choosing_.clear();
+            choosing_until_.reset();
+        }
         if (type == "welcome") {
             welcome_ = m.get<pr::Welcome>();
         } else if (type == "joined") {

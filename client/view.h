@@ -149,6 +149,14 @@ public:
     // nobody can answer, and the server re-sends the open decision on resume.
     void set_disconnected(bool lost, std::int64_t now_ms);
     bool disconnected() const noexcept { return disconnected_; }
+    // The seats the game's step waits for (the snapshot's `choosing`), until the step moves on
+    // (its moves, the next throw, the end), and their time left (0 when the server did not say:
+    // paused, or an older server).
+    const std::vector<int>& choosing_seats() const noexcept { return choosing_; }
+    std::int64_t choosing_left_ms(std::int64_t now_ms) const noexcept;
+    // "Still choosing (12 s left): Ben and Cid" while the step waits for others than this client
+    // (with no choice of its own to make); else empty.
+    std::string choosing_text(std::int64_t now_ms) const;
     // A line of the story from the program itself (e.g. how to take the seat back).
     void note(std::string text) { say(LogLine::Kind::info, std::move(text)); }
 
@@ -212,6 +220,8 @@ private:
     std::optional<std::int64_t> frozen_left_ms_;  // the countdown, stopped while disconnected
     bool disconnected_ = false;
     std::int64_t server_offset_ms_ = 0;
+    std::vector<int> choosing_;                    // the seats the step waits for
+    std::optional<std::int64_t> choosing_until_;   // their deadline, local clock
     std::optional<GameResult> result_;
     bool result_dismissed_ = false;
     std::deque<LogLine> log_;

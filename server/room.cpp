@@ -339,12 +339,15 @@ private:
                     v.away = seat.server_played();
                     v.status = name_of(seat.presence);
                 }
+                // Whom the step waits for (its deadline below): the others see the list shrink.
+                v.choosing = table_ && !seat.decision_id.empty();
             }
             r.seats.push_back(std::move(v));
         }
         r.spectators = static_cast<int>(spectators_.size());
         r.server_time_ms = now_ms();
         r.auto_start_at_ms = auto_start_at_;
+        if (table_ && waiting_for_decisions_ && !paused_) r.decision_deadline_ms = decision_deadline_at_;
         if (publication_) {
             r.game_id = game_id_;
             r.commitment = publication_->seed.commitment();
@@ -365,7 +368,7 @@ private:
 
     std::string inspect() const override {
         json snap = snapshot();
-        for (const char* k : {"paused", "pause_reason", "server_time_ms", "spectators", "auto_start_at_ms"}) snap.erase(k);
+        for (const char* k : {"paused", "pause_reason", "server_time_ms", "spectators", "auto_start_at_ms", "decision_deadline_ms"}) snap.erase(k);
         for (auto& v : snap["seats"])
             for (const char* k : {"connected", "away", "status"}) v.erase(k);
         json seats = json::array();
@@ -632,6 +635,7 @@ private:
         send(peer, ChoiceAccepted{s.decision_id, m.piece});
         s.decision_id.clear();
         if (pending_decisions() == 0) decisions_complete();
+        else broadcast_snapshot();  // one fewer to wait for: everyone sees who is still choosing
     }
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::SetOptions& m) {
@@ -865,6 +869,7 @@ private:
         restart_wait_.reset();
         const auto left = paused_left_;
         dirty_ = true;
+        if (waiting_for_decisions_) decision_deadline_at_ = now_ms() + std::chrono::duration_cast<std::chrono::milliseconds>(left).count();
         broadcast_snapshot();
         // The pause does not count against a dropped player's drop grace.
         const auto paused_for = Clock::now() - paused_at_;
@@ -872,6 +877,7 @@ private:
             if (seat.human() && !seat.connected && seat.presence == Presence::away) seat.dropped_at += paused_for;
         // Decisions that were open get their remaining time again; a dropped player's waits for
         // the rest of their grace, or is played now (without completing the step yet).
+        bool played = false;  // a seat the snapshot above still shows choosing
         for (auto& seat : seats_) {
             if (seat.decision_id.empty()) continue;
             if (auto p = seat.peer.lock(); p && seat.connected) {
@@ -882,11 +888,13 @@ private:
             } else {
                 seat.decision_id.clear();
                 auto_move(player_of(seat.number), ChoiceMaker::away);
+                played = true;
             }
         }
         if (!table_) return;
         // Answers that came in for absent seats, during the pause or just now, complete the step.
         if (waiting_for_decisions_ && pending_decisions() == 0) return decisions_complete();
+        if (played && waiting_for_decisions_) broadcast_snapshot();  // whom the step still waits for
         if (waiting_for_decisions_) journal_asked(left);  // the open decisions' new deadline
         arm(left, waiting_for_decisions_ ? Next::deadline : Next::advance);
     }
@@ -1264,7 +1272,9 @@ private:
         journal_asked(deadline);
         if (pending_decisions() > 0) {
             waiting_for_decisions_ = true;
+            decision_deadline_at_ = now_ms() + deadline.count();
             arm(deadline, Next::deadline);
+            broadcast_snapshot();  // whom the step waits for, and until when
             return;
         }
         after_decisions(out.empty());
@@ -1322,6 +1332,7 @@ private:
                     if (!seat || seat->grace_timer != timer || seat->decision_id != id || seat->connected || self->paused_) return;
                     seat->grace_timer.reset();
                     self->answer_for_absent(*seat, ChoiceMaker::away);
+                    if (self->pending_decisions() > 0) self->broadcast_snapshot();  // one fewer to wait for
                 });
             });
     }
@@ -1805,6 +1816,7 @@ private:
     Clock::duration paused_left_{};
     Clock::time_point paused_at_{};
     std::optional<std::int64_t> auto_start_at_;  // server clock ms
+    std::int64_t decision_deadline_at_ = 0;       // server clock ms: the open decisions' deadline (waiting_for_decisions_)
     std::uint64_t epoch_ = 0;
     std::uint64_t decision_counter_ = 0;
     std::optional<GameOptions> game_options_;

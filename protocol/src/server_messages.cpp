@@ -67,6 +67,7 @@ void to_json(json& j, const SeatView& m) {
     put(j, "away", m.away);
     put(j, "status", m.status);
     if (m.kicked) j["kicked"] = true;
+    if (m.choosing) j["choosing"] = true;
 }
 void from_json(const json& j, SeatView& m) {
     get(j, "seat", m.seat);
@@ -80,6 +81,7 @@ void from_json(const json& j, SeatView& m) {
     m.free = j.value("free", false);
     get(j, "status", m.status);
     m.kicked = j.value("kicked", false);
+    m.choosing = j.value("choosing", false);
 }
 
 void to_json(json& j, const SpookView& m) {
@@ -131,6 +133,7 @@ void to_json(json& j, const RoomSnapshot& m) {
          {"server_time_ms", m.server_time_ms}};
     put(j, "pause_reason", m.pause_reason);
     put(j, "auto_start_at_ms", m.auto_start_at_ms);
+    put(j, "decision_deadline_ms", m.decision_deadline_ms);
     put(j, "game_id", m.game_id);
     put(j, "commitment", m.commitment);
     if (!m.boards.empty()) j["boards"] = m.boards;
@@ -150,6 +153,7 @@ void from_json(const json& j, RoomSnapshot& m) {
     get(j, "spectators", m.spectators);
     get(j, "server_time_ms", m.server_time_ms);
     get(j, "auto_start_at_ms", m.auto_start_at_ms);
+    get(j, "decision_deadline_ms", m.decision_deadline_ms);
     get(j, "game_id", m.game_id);
     get(j, "commitment", m.commitment);
     get(j, "boards", m.boards);

@@ -816,3 +816,144 @@ TEST_CASE("play flow: without a terminal, a decision that comes while the leave 
     CHECK(ann->wait(patience(10s)) == 0);
     CHECK(ann->out().find("You left the game: the server plays your seat to the end.") != std::string::npos);
 }
+
+namespace {
+
+// The screen as last drawn (the terminal draws whole screens from the top left), without escapes.
+std::string last_screen(Process& p) {
+    const std::string out = p.out();
+    const auto at = out.rfind("\x1b[H");
+    return strip_escapes(at == std::string::npos ? out : out.substr(at));
+}
+
+// "Starts in 1:29" -> "1:29" (the last one drawn), or "".
+std::string last_countdown(const std::string& text, const std::string& before) {
+    const auto at = text.rfind(before);
+    if (at == std::string::npos) return {};
+    const auto end = text.find_first_of(" )", at + before.size());
+    return text.substr(at + before.size(), end == std::string::npos ? std::string::npos : end - at - before.size());
+}
+
+}  // namespace
+
+TEST_CASE("play flow: the lobby's automatic-start countdown runs on the screens of play and watch, with no message from the server [e2e][play][watch][pty][issue34]") {
+    Server server;
+    TempDir state("spookludo-state");
+    std::vector<std::string> args{"bot", server.url(), "--create", "spook", "--players", "3", "--count", "1",
+                                  "--name", "host", "--start", "--fill-after", "90"};
+    auto host = server.client("host", args);
+    REQUIRE_MESSAGE(host->wait_for_text("host-1 token ", patience(10s)), host->describe());
+    const std::string room = line_word(host->out(), "room ");
+    auto ben = server.client("ben", {"play", server.url(), "--room", room, "--name", "Ben"}, terminal(state / "ben"));
+    auto eve = server.client("eve", {"watch", server.url(), "--room", room}, terminal(state / "eve"));
+    for (Process* p : {ben.get(), eve.get()})
+        REQUIRE_MESSAGE(p->wait_for(
+                            [&](const std::string& o) {
+                                (void)ben->out(), (void)eve->out();
+                                return strip_escapes(o).find("(free seats get bots)") != std::string::npos;
+                            },
+                            patience(10s)),
+                        p->describe());
+    // Both are in: the room sends nothing more until the start. Each screen still counts down.
+    std::this_thread::sleep_for(300ms);
+    for (Process* p : {ben.get(), eve.get()}) {
+        const std::size_t from = p->out().size();
+        const std::string shown = last_countdown(screen(*p), "Starts in ");
+        REQUIRE_FALSE(shown.empty());
+        CHECK_MESSAGE(wait_drawn(*p, from, "Starts in (?!" + shown + "\\b)\\d+:\\d\\d \\(free seats get bots\\)", patience(4s)),
+                      "the countdown stood at " << shown << "\n" << p->describe());
+        (void)ben->out(), (void)eve->out();
+    }
+    ben->write("q");
+    eve->write("q");
+    CHECK(ben->wait(patience(10s)) == 0);
+    CHECK(eve->wait(patience(10s)) == 0);
+    server.stop();
+}
+
+TEST_CASE("play flow: after choosing, a Spook player sees who is still choosing and their time left, and the list shrinks as they choose [e2e][play][pty][issue34]") {
+    Server server;
+    TempDir state("spookludo-state");
+    auto ann = server.client("ann", {"play", server.url(), "--create", "spook", "--players", "3", "--name", "Ann",
+                                     "--decision-ms", "30000", "--pace-ms", "0"},
+                             terminal(state / "ann"));
+    REQUIRE_MESSAGE(wait_screen(*ann, "You are the host."), ann->describe());
+    const std::string room = room_of(*ann);
+    // Two slow players: Ben answers after 5 s, Cid after 12 s.
+    // (Seated in this order: the line names them in seat order.)
+    auto ben = server.client("ben", {"bot", server.url(), "--room", room, "--count", "1", "--name", "Ben", "--think", "5000"});
+    REQUIRE_MESSAGE(wait_screen(*ann, "Ben-1"), ann->describe());
+    auto cid = server.client("cid", {"bot", server.url(), "--room", room, "--count", "1", "--name", "Cid", "--think", "12000"});
+    REQUIRE_MESSAGE(wait_screen(*ann, "Cid-1"), ann->describe());
+    ann->write("s");
+    // Ann answers every choice at once, until a round asks both Ben and Cid (a round asks only the
+    // players whose options differ): her screen then says whom it waits for, and how long they have.
+    const std::regex both_re("Still choosing \\((\\d+) s left\\): Ben-1 and Cid-1");
+    std::size_t scan = 0, both_at = 0;
+    int first = 0;  // the seconds left it showed first
+    const auto deadline = std::chrono::steady_clock::now() + patience(60s);
+    while (std::chrono::steady_clock::now() < deadline) {
+        const std::string out = ann->out();
+        const std::string text = strip_escapes(out);
+        if (std::smatch both; std::regex_search(text, both, both_re)) {
+            both_at = out.size();
+            first = std::stoi(both[1].str());
+            break;
+        }
+        const auto at = out.find("Choose 1-", scan);
+        if (at == std::string::npos) {
+            ann->wait_for([&](const std::string& o) { return o.size() > out.size(); }, 200ms);
+            continue;
+        }
+        ann->write("1");
+        std::size_t ack = std::string::npos;
+        ann->wait_for([&](const std::string& o) { return (ack = o.find("You chose piece", at)) != std::string::npos; }, patience(5s));
+        scan = ack != std::string::npos ? ack : ann->out().size();
+    }
+    REQUIRE_MESSAGE(both_at > 0, ann->describe());
+    CHECK(first > 20);
+    CHECK(first <= 30);
+    // It counts down between messages.
+    CHECK_MESSAGE(wait_drawn(*ann, both_at, "Still choosing \\((?!" + std::to_string(first) + " )\\d+ s left\\): Ben-1 and Cid-1", patience(4s)),
+                  ann->describe());
+    // Ben answers: the list shrinks to Cid, the time goes on.
+    REQUIRE_MESSAGE(wait_drawn(*ann, both_at, "Still choosing \\((1\\d|2\\d) s left\\): Cid-1\\s", patience(10s)), ann->describe());
+    CHECK(last_screen(*ann).find("Ben-1 and Cid-1") == std::string::npos);
+    ann->write("q");
+    ann->write("y");
+    CHECK(ann->wait(patience(10s)) == 0);
+    ben->signal(SIGTERM);
+    cid->signal(SIGTERM);
+    server.stop();
+}
+
+TEST_CASE("play flow: the host's End question stays on the screen when the next decision arrives, and y still ends the game [e2e][play][pty][issue34]") {
+    Server server;
+    TempDir state("spookludo-state");
+    auto ann = server.client("ann", {"play", server.url(), "--create", "spook", "--players", "2", "--name", "Ann",
+                                     "--decision-ms", "30000", "--pace-ms", "1000"},
+                             terminal(state / "ann"));
+    REQUIRE_MESSAGE(wait_screen(*ann, "You are the host."), ann->describe());
+    ann->write("b");
+    REQUIRE_MESSAGE(wait_screen(*ann, "bot (best)"), ann->describe());
+    ann->write("s");
+    REQUIRE_MESSAGE(wait_screen(*ann, "Choose 1-", patience(15s)), ann->describe());
+    // Ann answers and asks to end the game at once: the question waits for y or n...
+    const std::size_t asked = ann->out().size();
+    ann->write("1E");
+    const std::string question = "End the game for everyone? y yes (or E again), n no";
+    REQUIRE_MESSAGE(wait_drawn(*ann, asked, "End the game for everyone\\?"), ann->describe());
+    // ...while the next round asks her again: the question stays on the screen beside it.
+    const std::size_t shown = ann->out().size();
+    REQUIRE_MESSAGE(wait_drawn(*ann, shown, "Choose 1-", patience(15s)), ann->describe());
+    std::this_thread::sleep_for(300ms);
+    const std::string now = last_screen(*ann);
+    CHECK_MESSAGE(now.find("Choose 1-") != std::string::npos, now);
+    CHECK_MESSAGE(now.find(question) != std::string::npos, now);
+    // y still answers it.
+    ann->write("y");
+    REQUIRE_MESSAGE(wait_screen(*ann, "The game was abandoned", patience(10s)), ann->describe());
+    ann->write(" q");
+    CHECK(ann->wait(patience(10s)) == 0);
+    server.stop();
+}

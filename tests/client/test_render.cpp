@@ -3,6 +3,7 @@
 // text literally. Every fixture must fit 80x24 with and without colour.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <optional>
@@ -1108,4 +1109,38 @@ TEST_CASE("render #15 protocol: a Ludo game on room seats 0 and 2: the colours g
     CHECK(contains(screen, "r Ben          yard 3 home 0 you"));
     CHECK(contains(screen, "Ben (red) moves piece 4 from 12 to 16."));
     CHECK_FALSE(contains(screen, "seat 2"));
+}
+
+TEST_CASE("render: once Ann has chosen, the line under the story names who is still choosing and their time left, counts down, and goes with the round's moves [issue34]") {
+    GameView v = spook_game4();
+    const auto options = GameOptions::spook_game(4, 2);
+    v.apply(pr::to_message(pr::ChoiceAccepted{"17", 1}), kNow);
+    // The server: Ben (seat 3) and Cleopatra (seat 4) still choose, 12 s left by its clock.
+    auto ben = player(2, "Ben");
+    ben.choosing = true;
+    auto cleo = player(3, "Cleopatra the Great", true);
+    cleo.choosing = true;
+    auto s = snapshot(options, {player(0, "Ann"), bot(1, "best bot 1"), ben, cleo}, "playing");
+    s.decision_deadline_ms = s.server_time_ms + 12000;
+    v.apply(pr::to_message(s), kNow);
+    const auto has = [](const std::vector<std::string>& lines, const std::string& text) {
+        return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l == text; });
+    };
+    auto screen = render_screen(v, Style{}, kNow, kStatus);
+    CHECK_MESSAGE(has(screen, "Still choosing (12 s left): Ben and Cleopatra the Great"), joined_lines(screen));
+    CHECK(screen.back() == kStatus);
+    // Between messages it counts down (rounding up).
+    screen = render_screen(v, Style{}, kNow + 2500, kStatus);
+    CHECK_MESSAGE(has(screen, "Still choosing (10 s left): Ben and Cleopatra the Great"), joined_lines(screen));
+    // While the game is paused the server gives no deadline: nobody's time runs.
+    s.paused = true;
+    s.decision_deadline_ms.reset();
+    v.apply(pr::to_message(s), kNow);
+    CHECK(has(render_screen(v, Style{}, kNow, kStatus), "Still choosing (paused): Ben and Cleopatra the Great"));
+    // The round's moves end the step: the line goes.
+    v.apply(pr::to_message(pr::Moves{3, {pm(0, 1, 1, 5, "player"), pm(1, 0, 5, 9, "bot"), pm(2, 0, 5, 9, "player"),
+                                         pm(3, 0, 12, 16, "timeout")}}),
+            kNow);
+    screen = render_screen(v, Style{}, kNow, kStatus);
+    CHECK_FALSE(std::any_of(screen.begin(), screen.end(), [](const std::string& l) { return l.find("Still choosing") != std::string::npos; }));
 }

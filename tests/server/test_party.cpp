@@ -979,3 +979,59 @@ TEST_CASE("party pace: a room's pause ends on the step grid, never early and les
     t = second_at(t, 300);  // back to a few rooms
     CHECK(grid.tick() == 8ms);
 }
+
+TEST_CASE("party: while a Spook round waits for choices the snapshot marks who is still choosing and when their time is up, and a new one shows the list shrink after a choice [server][party][issue34]") {
+    TestServer server;
+    Client ann(server.port());
+    const std::string code = create_room(ann, spook(3), "Ann", json{{"pace_ms", 0}, {"decision_ms", 20000}});
+    Client ben(server.port());
+    join(ben, code, "Ben");
+    Client cid(server.port());
+    join(cid, code, "Cid");
+    Client eve(server.port());  // a spectator: snapshots, no decisions
+    eve.hello();
+    eve.send({{"type", "watch"}, {"room", code}});
+    eve.expect("joined");
+    ann.send({{"type", "start"}});
+    seed_and_start({&ann, &ben, &cid});
+    Client* by_seat[] = {&ann, &ben, &cid};
+    const auto choosing = [](const json& room) {
+        std::vector<int> seats;
+        for (const auto& s : room["seats"])
+            if (s.value("choosing", false)) seats.push_back(s["seat"].get<int>());
+        return seats;
+    };
+    const auto answer = [&](int seat) {
+        Client& c = *by_seat[seat];
+        const json d = c.expect("decision", 10s);
+        c.send({{"type", "choose"}, {"decision", d["decision"]}, {"piece", d["options"][0]["piece"]}});
+        c.expect("choice_accepted");
+    };
+    // Rounds go by (the players answer at once) until one asks two players or more (a round asks
+    // only those whose options differ).
+    bool shrank = false;
+    for (int round = 0; round < 30 && !shrank; ++round) {
+        const json asked = room_where(eve, [](const json& m) { return m.contains("decision_deadline_ms"); }, "a step that waits", 10s);
+        const auto seats = choosing(asked);
+        REQUIRE_FALSE(seats.empty());
+        const auto left = asked["decision_deadline_ms"].get<std::int64_t>() - asked["server_time_ms"].get<std::int64_t>();
+        CHECK(left > 18000);
+        CHECK(left <= 20000);
+        if (seats.size() < 2) {
+            answer(seats[0]);
+            continue;
+        }
+        // One of them chooses: everyone is told the others still choose, by the same deadline.
+        answer(seats[0]);
+        const json after = room_where(eve, [&](const json& m) { return !seat_in(m, seats[0]).value("choosing", false); },
+                                      "one fewer choosing");
+        CHECK(choosing(after) == std::vector<int>(seats.begin() + 1, seats.end()));
+        CHECK(after["decision_deadline_ms"] == asked["decision_deadline_ms"]);
+        shrank = true;
+        for (std::size_t i = 1; i < seats.size(); ++i) answer(seats[i]);
+        // The round is over: the next snapshot waits for the next step's choices, if any.
+        const json moves = next_of(eve, [](const json& m) { return m["type"] == "moves"; }, "the round's moves");
+        CHECK(moves["moves"].size() == 3);
+    }
+    CHECK(shrank);
+}

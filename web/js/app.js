@@ -288,7 +288,7 @@ function renderStory() {
   if (nearBottom) list.scrollTop = list.scrollHeight;
 }
 
-// The countdowns (decision, automatic start) between messages.
+// The countdowns (decision, the others' time to choose, automatic start) between messages.
 function tick() {
   const fill = $('cd-fill');
   const text = $('cd-text');
@@ -306,6 +306,11 @@ function tick() {
     else if (left <= 0) words = 'Time is up: the server moves for you.';
     else words = `Choose within ${secs} s`;
     if (text.textContent !== words) text.textContent = words;
+  }
+  const waiting = $('choosing');
+  if (waiting) {
+    const words = view.choosingText(now());
+    if (waiting.textContent !== words) waiting.textContent = words;
   }
   const auto = $('autostart');
   if (auto) {
@@ -701,6 +706,11 @@ function decisionPanel() {
     } }), ' show hints (key ?)') : null);
 }
 
+// Whom the step waits for once this page has no choice of its own to make, and their time (tick).
+function choosingLine() {
+  return h('p', { id: 'choosing', class: 'choosing', role: 'timer', 'aria-live': 'off' }, view.choosingText(now()));
+}
+
 function activationPanel() {
   const a = view.activation;
   if (!a) return null;
@@ -766,6 +776,7 @@ function spookGame() {
       targets.get(sq).push(i + 1);
     });
   els.push(decisionPanel());
+  els.push(choosingLine());
   els.push(activationPanel());
   const boards = [];
   if (mine) {
@@ -794,6 +805,7 @@ function ludoGame() {
   const els = [];
   const g = geometry(view.options.arm || 8);
   els.push(decisionPanel());
+  els.push(choosingLine());
   const seats = view.playSeats.filter((s) => s < view.ludoProgress.length);
   els.push(h('div', { class: 'ludo-wrap' }, ludoBoard(view, choose)));
   const last = view.lastMoves[0];

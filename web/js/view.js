@@ -53,6 +53,8 @@ export class View {
     this.frozenLeft = null;
     this.disconnected = false;
     this.serverOffset = 0;
+    this.choosing = []; // the seats the game's step waits for (the snapshot's `choosing`)
+    this.choosingUntil = null; // their deadline, local clock (null: paused, or not said)
     this.result = null; // {over, final: {names, options, spookBoards, ...}}
     this.resultDismissed = false;
     this.cameBack = false; // entered with a seat token (resume): may show the last game's result
@@ -124,6 +126,18 @@ export class View {
     if (!at || this.state !== 'lobby') return null;
     return Math.max(0, at - (now + this.serverOffset));
   }
+  // "Still choosing (12 s left): Ben and Cid" while the step waits for others than this page
+  // (with no choice of its own to make), as the terminal words it; else ''.
+  choosingText(now) {
+    if (!this.inGame || this.disconnected || (this.pending && this.pending.chosen === null)) return '';
+    const names = this.choosing.filter((seat) => seat !== this.seat || this.isSpectator).map((seat) => this.seatName(seat));
+    if (!names.length) return '';
+    const who = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+    let when = '';
+    if (this.paused) when = 'paused';
+    else if (this.choosingUntil !== null) when = `${Math.ceil(Math.max(0, this.choosingUntil - now) / 1000)} s left`;
+    return `Still choosing${when ? ` (${when})` : ''}: ${who}`;
+  }
   get showingResult() { return Boolean(this.result) && !this.resultDismissed; }
 
   // ---- Decisions ---------------------------------------------------------------------------
@@ -149,6 +163,11 @@ export class View {
   }
 
   applyOne(m, now) {
+    // The step the seats were choosing in is over.
+    if (['moves', 'throw', 'move', 'roll_off', 'game_over'].includes(m.type)) {
+      this.choosing = [];
+      this.choosingUntil = null;
+    }
     switch (m.type) {
       case 'joined': {
         this.room = m.room;
@@ -165,6 +184,8 @@ export class View {
         const wasHost = this.amHost;
         const sameRoom = Boolean(this.snapshot);
         if (m.server_time_ms > 0) this.serverOffset = m.server_time_ms - now;
+        this.choosing = (m.seats || []).filter((s) => s.choosing && !s.free).map((s) => s.seat);
+        this.choosingUntil = m.decision_deadline_ms && this.choosing.length ? m.decision_deadline_ms - this.serverOffset : null;
         this.onSnapshot(m);
         if (this.paused && !wasPaused) this.pausedAt = now;
         if (this.state === 'lobby') this.frozenLeft = null;

@@ -48,6 +48,7 @@ struct SeatView {
     std::optional<bool> away;          // players: disconnected, or played by the server
     std::optional<std::string> status; // players: here, away, server, left
     bool kicked = false;               // a bot playing a kicked player's seat to the end of the game
+    bool choosing = false;             // the game's step waits for this seat's decision
 };
 
 struct SpookView {
@@ -97,6 +98,9 @@ struct RoomSnapshot {
     int spectators = 0;
     std::int64_t server_time_ms = 0;
     std::optional<std::int64_t> auto_start_at_ms;  // the lobby starts by itself then (server clock)
+    // While a step waits for decisions (seats with `choosing`), when their time is up (server
+    // clock); absent while paused.
+    std::optional<std::int64_t> decision_deadline_ms;
     std::optional<std::string> game_id;
     std::optional<std::string> commitment;
     std::vector<std::string> boards;  // Spook: the published boards
