@@ -9,17 +9,15 @@
 #include <vector>
 
 #include "http_fetch.h"
+#include "seat_store.h"
 
 namespace spookludo::client {
 
 namespace fs = std::filesystem;
 
 fs::path SavedRecords::default_dir() {
-    const char* state = std::getenv("XDG_STATE_HOME");
-    if (state && *state == '/') return fs::path(state) / "spookludo" / "records";
-    const char* home = std::getenv("HOME");
-    if (home && *home) return fs::path(home) / ".local" / "state" / "spookludo" / "records";
-    return {};
+    const fs::path dir = state_dir();
+    return dir.empty() ? dir : dir / "records";
 }
 
 SavedRecords::Saved SavedRecords::fetch_and_keep(const std::string& address, const std::string& ca_file,

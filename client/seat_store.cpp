@@ -74,12 +74,17 @@ bool write_entries(const fs::path& file, json entries) {
 
 }  // namespace
 
-fs::path SeatStore::default_path() {
+fs::path state_dir() {
     const char* state = std::getenv("XDG_STATE_HOME");
-    if (state && *state == '/') return fs::path(state) / "spookludo" / "seats.json";
+    if (state && *state == '/') return fs::path(state) / "spookludo";
     const char* home = std::getenv("HOME");
-    if (home && *home) return fs::path(home) / ".local" / "state" / "spookludo" / "seats.json";
+    if (home && *home) return fs::path(home) / ".local" / "state" / "spookludo";
     return {};
+}
+
+fs::path SeatStore::default_path() {
+    const fs::path dir = state_dir();
+    return dir.empty() ? dir : dir / "seats.json";
 }
 
 std::optional<std::string> SeatStore::token(const std::string& server, const std::string& room,

@@ -14,6 +14,10 @@
 
 namespace spookludo::client {
 
+// The client's own folder for what it keeps between runs (the seats' tokens, the saved records):
+// $XDG_STATE_HOME/spookludo, by default ~/.local/state/spookludo; empty when neither is set.
+std::filesystem::path state_dir();
+
 class SeatStore {
 public:
     static constexpr std::size_t kMaxEntries = 64;

@@ -495,30 +495,18 @@ private:
 
     void handle(const std::shared_ptr<Peer>& peer, protocol::JoinRoom& m) {
         if (seat_of(peer) >= 0) return error(peer, ErrorCode::already_in_room, "you are already in this room", "join_room");
-        if (is_spectator(peer)) {
-            // A spectator sits down in the lobby (before a game, or for the rematch after one):
-            // the lowest free seat, under a name, as a newcomer would; refused, it keeps watching.
-            if (state_ != RoomState::lobby)
+        const bool watching = is_spectator(peer);
+        if (state_ != RoomState::lobby) {
+            // A spectator sits down in the lobby (before a game, or for the rematch after one);
+            // people who arrive after the start watch.
+            if (watching)
                 return error(peer, ErrorCode::already_in_room,
                              "you are watching this room: a seat can be taken in the lobby, when the game is over",
                              "join_room");
-            Seat* seat = lowest_free();
-            if (!seat)
-                return error(peer, ErrorCode::room_full,
-                             "room " + code_ + " is full: all " + std::to_string(seats_.size()) + " seats are taken",
-                             "join_room");
-            if (name_taken(m.name))
-                return error(peer, ErrorCode::name_taken, "the name " + quote_client_text(m.name) + " is taken in this room",
-                             "join_room");
-            drop_spectator(peer);
-            add_human(peer, *seat, m.name);
-            return;
-        }
-        if (state_ != RoomState::lobby) {
-            // People who arrive after the start watch.
             add_spectator(peer);
             return;
         }
+        // The lowest free seat, under a name; a spectator refused keeps watching.
         Seat* seat = lowest_free();
         if (!seat)
             return error(peer, ErrorCode::room_full,
@@ -526,6 +514,7 @@ private:
                          "join_room");
         if (name_taken(m.name))
             return error(peer, ErrorCode::name_taken, "the name " + quote_client_text(m.name) + " is taken in this room", "join_room");
+        if (watching) drop_spectator(peer);
         add_human(peer, *seat, m.name);
     }
 

@@ -450,6 +450,24 @@ std::string create_room(Client& c, const json& options, const std::string& name,
     return joined["room"];
 }
 
+json join(Client& c, const std::string& code, const std::string& name) {
+    c.hello();
+    c.send({{"type", "join_room"}, {"room", code}, {"name", name}});
+    return c.expect("joined");
+}
+
+json resume(Client& c, const std::string& code, const std::string& token) {
+    c.hello();
+    c.send({{"type", "resume"}, {"room", code}, {"token", token}});
+    return c.expect("joined");
+}
+
+std::string token_of(const Client& c) {
+    for (const auto& m : c.log())
+        if (m["type"] == "joined" && m.contains("token")) return m["token"];
+    return {};
+}
+
 json play_to_end(Client& c, std::chrono::milliseconds limit) {
     const auto until = std::chrono::steady_clock::now() + limit;
     while (std::chrono::steady_clock::now() < until) {

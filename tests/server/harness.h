@@ -123,6 +123,11 @@ Flood flood(std::uint16_t port, const std::string& opening, const std::string& b
 
 // Says hello and creates a room; returns its code (the client is seat 0 and host).
 std::string create_room(Client& c, const json& options, const std::string& name = "Ann", json settings = nullptr);
+// Says hello and joins the room by name, or resumes a seat by its token; returns `joined`.
+json join(Client& c, const std::string& code, const std::string& name);
+json resume(Client& c, const std::string& code, const std::string& token);
+// The token of the seat `c` was given (its `joined`), or "" when none.
+std::string token_of(const Client& c);
 // Answers every decision with its first option (and the commitment with a seed) until
 // game_over; returns game_over.
 json play_to_end(Client& c, std::chrono::milliseconds limit = 30s);

@@ -22,21 +22,6 @@ json options_for(const std::string& game) {
 }
 const json kSlow{{"pace_ms", 0}, {"decision_ms", 60000}};
 
-std::string token_of(const Client& c) {
-    for (const auto& m : c.log())
-        if (m["type"] == "joined") return m["token"];
-    return {};
-}
-json join(Client& c, const std::string& code, const std::string& name) {
-    c.hello();
-    c.send({{"type", "join_room"}, {"room", code}, {"name", name}});
-    return c.expect("joined");
-}
-json resume(Client& c, const std::string& code, const std::string& token) {
-    c.hello();
-    c.send({{"type", "resume"}, {"room", code}, {"token", token}});
-    return c.expect("joined");
-}
 // The `host` notices a client has read so far.
 int host_notices(const Client& c) {
     int n = 0;

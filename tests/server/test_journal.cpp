@@ -43,18 +43,6 @@ std::unique_ptr<TestServer> server_on(const server::Config& config) {
     return s;
 }
 
-std::string token_of(const Client& c) {
-    for (const auto& m : c.log())
-        if (m["type"] == "joined") return m["token"];
-    return {};
-}
-
-json resume(Client& c, const std::string& room, const std::string& token) {
-    c.hello();
-    c.send({{"type", "resume"}, {"room", room}, {"token", token}});
-    return c.expect("joined");
-}
-
 GameRecord record_of(std::uint16_t port, const json& over) {
     REQUIRE(over.contains("record"));
     const auto [status, text] = http_get(port, over["record"].get<std::string>());

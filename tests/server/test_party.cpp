@@ -48,12 +48,6 @@ std::vector<json> drain(Client& c, std::chrono::milliseconds time) {
     return out;
 }
 
-json join(Client& c, const std::string& code, const std::string& name) {
-    c.hello();
-    c.send({{"type", "join_room"}, {"room", code}, {"name", name}});
-    return c.expect("joined");
-}
-
 // Every player sends a client seed after the commitment; then each waits for game_started.
 json seed_and_start(std::initializer_list<Client*> players) {
     for (Client* c : players) {
@@ -747,12 +741,6 @@ server::Config drop_grace(int ms) {
     auto c = TestServer::fast_config();
     c.drop_grace_ms = ms;
     return c;
-}
-
-json resume(Client& c, const std::string& code, const std::string& token) {
-    c.hello();
-    c.send({{"type", "resume"}, {"room", code}, {"token", token}});
-    return c.expect("joined");
 }
 
 }  // namespace

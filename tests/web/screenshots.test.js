@@ -65,8 +65,18 @@ test('screenshots on a phone: the lobby, a Spook decision, a monster, the Ludo b
   const decision = ann.locator('#decision button.option:not([disabled])');
   await decision.first().waitFor({ timeout: 40000 });
   // Big buttons: at least 48 CSS px high, and named for a screen reader.
-  for (let i = 0; i < (await decision.count()); i++) {
-    const box = await decision.nth(i).boundingBox();
+  // (Measured between redraws: a snapshot, such as who is still choosing, redraws the buttons.)
+  const boxes = await until(async () => {
+    const out = [];
+    for (let i = 0; i < (await decision.count()); i++) {
+      const box = await decision.nth(i).boundingBox();
+      if (!box) return null;
+      out.push(box);
+    }
+    return out.length ? out : null;
+  }, 'the options measured');
+  for (let i = 0; i < boxes.length; i++) {
+    const box = boxes[i];
     assert.ok(box.height >= 48, `option ${i + 1} is ${box.height} px high`);
     assert.match(await decision.nth(i).getAttribute('aria-label'), new RegExp(`^Option ${i + 1}: piece \\d from \\d+ to `));
   }
