@@ -195,6 +195,8 @@ private:
     void keep_token() {
         const auto& view = session_->view();
         if (view.is_spectator() || !view.token() || view.my_seat() < 0 || !view.snapshot()) return;
+        // Once leaving on purpose, a room update still in flight must not keep the void token again.
+        if (leaving_) return;
         const std::string name = view.seat_name(view.my_seat());
         if (kept_name_ == name && kept_token_ == *view.token()) return;
         kept_name_ = name;
@@ -564,6 +566,7 @@ private:
     void quit(const std::string& why) {
         if (session_ && session_->view().in_game() && !session_->view().is_spectator()) left_mid_game_ = true;
         // Leaving on purpose voids the token: nothing to take back.
+        leaving_ = true;
         if (session_ && !session_->view().is_spectator()) forget_token();
         if (session_) session_->leave(why);
         stop_when_flushed();
@@ -647,6 +650,7 @@ private:
     std::string kept_name_;   // the name and token last kept there
     std::string kept_token_;
     bool told_token_ = false;
+    bool leaving_ = false;
     mutable std::string hint_room_;  // the join hint, made once per room
     mutable std::vector<std::string> join_hint_;
     mutable std::vector<std::string> join_qr_;
