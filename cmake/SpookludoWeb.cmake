@@ -1,6 +1,6 @@
 # spookludo_embed_web(TARGET DIR FUNCTION): a static library holding every file under DIR (hidden
 # files left out), made by cmake/embed_web.cmake at build time, reached through
-# `const spookludo::server::web::Site& spookludo::server::web::FUNCTION()` (server/web_site.h).
+# `const spookludo::server::web::Site& spookludo::server::web::FUNCTION()` (server/http/web_site.h).
 # No Node and nothing downloaded: CMake and Debian's gzip. A file added, changed or removed under
 # DIR rebuilds it (the glob is checked at every build).
 find_program(SPOOKLUDO_GZIP gzip REQUIRED)
@@ -34,6 +34,6 @@ function(spookludo_embed_web target dir function)
     COMMENT "Embedding the web files of ${dir}"
     VERBATIM)
   add_library(${target} STATIC "${out}")
-  target_include_directories(${target} PUBLIC "${PROJECT_SOURCE_DIR}/server")
+  target_include_directories(${target} PUBLIC "${PROJECT_SOURCE_DIR}/server/http")
   target_compile_features(${target} PUBLIC cxx_std_20)
 endfunction()

@@ -8,7 +8,7 @@
 #include <sqlite3.h>
 
 #include "database.h"
-#include "services.h"
+#include "metrics.h"
 #include "spookludo/text.h"
 
 namespace spookludo::server {
