@@ -1,7 +1,7 @@
 // SpookLudo in a browser: joins or creates a room on the server that served this page, and draws
 // the room, the game and its story from the server's messages (protocol/PROTOCOL.md), as the
 // terminal client does. Everything a player or the server named is inserted as text.
-import { h, replace } from './dom.js';
+import { $, h, replace } from './dom.js';
 import { View, CHARACTERS, LETTER_NAMES } from './view.js';
 import { Connection } from './net.js';
 import * as store from './store.js';
@@ -10,7 +10,6 @@ import { ludoBoard, colourMark, describe } from './ludo.js';
 import { geometry, COLOURS, YARD } from './ludo_geo.js';
 import { qrCode } from './qr.js';
 
-const $ = (id) => document.getElementById(id);
 const now = () => performance.now();
 const ENTERING = ['create_room', 'join_room', 'watch', 'resume'];
 const ROOM_CODE = /^[A-HJKMNP-Z]{5}$/;
