@@ -9,6 +9,7 @@ import { spookBoard, chip, legend, squareWords } from './spook.js';
 import { ludoBoard, colourMark, describe } from './ludo.js';
 import { geometry, COLOURS, YARD } from './ludo_geo.js';
 import { qrCode } from './qr.js';
+import { renderBar, renderStory, resetStory } from './frame.js';
 
 const now = () => performance.now();
 const ENTERING = ['create_room', 'join_room', 'watch', 'resume'];
@@ -19,7 +20,6 @@ let intent = null; // the message that takes us into the room, sent after every 
 let inThisConnection = false; // `joined` seen on the current connection
 let homeMessage = ''; // why we are back on the first screen
 let showHints = true;
-let storyCursor = 0;
 let seedSentFor = '';
 let afterConfirm = null;
 let serverWelcome = {}; // the server's welcome: where others reach it (public_url, lan_urls)
@@ -58,8 +58,7 @@ function codeFromPath() {
 
 function enter(message) {
   view = new View();
-  storyCursor = 0;
-  replace($('story'));
+  resetStory();
   homeMessage = '';
   serverGone = '';
   intent = message;
@@ -228,8 +227,8 @@ function announce(text) {
 // ---- Drawing ---------------------------------------------------------------------------------
 
 function render() {
-  renderBar();
-  renderStory();
+  renderBar(view);
+  renderStory(view);
   const screen = $('screen');
   document.body.dataset.screen = screenName();
   switch (screenName()) {
@@ -249,42 +248,6 @@ function screenName() {
   if (view.showingResult) return 'end';
   if (view.inGame || view.state === 'playing' || view.state === 'seeding') return 'game';
   return 'lobby';
-}
-
-function renderBar() {
-  const parts = [h('span', { class: 'brand' }, 'SpookLudo')];
-  if (view.room) parts.push(h('span', { class: 'item' }, 'Room ', h('strong', { id: 'bar-room' }, view.room)));
-  const playing = view.inGame || view.state === 'playing';
-  if (playing && view.options.game === 'spook') {
-    parts.push(h('span', { class: 'item' }, `Round ${view.round}`));
-    if (view.roll) parts.push(h('span', { class: 'item' }, 'die ', h('span', { class: 'die', 'aria-label': `die ${view.roll}` }, String(view.roll))));
-    if (view.activation) {
-      const c = CHARACTERS[view.activation.character];
-      if (c) parts.push(h('span', { class: 'item' }, chip(c.letter), ` ${c.name} woke`));
-    }
-  } else if (playing) {
-    parts.push(h('span', { class: 'item' }, `Turn ${view.turn}`));
-    if (view.face) parts.push(h('span', { class: 'item' }, 'throw ', h('span', { class: 'die', 'aria-label': `throw ${view.face}` }, String(view.face))));
-    if (view.currentSeat >= 0) parts.push(h('span', { class: 'item' }, `${view.seatName(view.currentSeat)} to play`));
-  }
-  if (view.paused) {
-    const why = { restart: 'PAUSED: waiting for the players after a server restart', journal: 'PAUSED: the server cannot save the game' };
-    parts.push(h('span', { class: ['item', 'paused'] }, why[view.snapshot.pause_reason] || 'PAUSED'));
-  }
-  if (view.isSpectator) parts.push(h('span', { class: 'item' }, 'watching'));
-  else if (view.seat >= 0 && view.snapshot) parts.push(h('span', { class: 'item' }, `you: ${view.seatName(view.seat)} (seat ${view.seat + 1})`));
-  replace($('bar'), parts);
-}
-
-function renderStory() {
-  const list = $('story');
-  const fresh = view.log.filter((l) => l.n > storyCursor);
-  if (!fresh.length) return;
-  const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-  for (const line of fresh) list.appendChild(h('li', { class: `k-${line.kind}` }, line.text));
-  storyCursor = view.logTotal;
-  while (list.children.length > 200) list.firstChild.remove();
-  if (nearBottom) list.scrollTop = list.scrollHeight;
 }
 
 // The countdowns (decision, the others' time to choose, automatic start) between messages.
