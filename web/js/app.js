@@ -10,23 +10,12 @@ import { geometry, COLOURS, YARD } from './ludo_geo.js';
 import { qrCode } from './qr.js';
 import { renderBar, renderStory } from './frame.js';
 import { view, intent, homeMessage, serverWelcome, leftRoom, savedRecord, serverGone, now, drawWith, codeFromPath, enter, leave, send } from './session.js';
+import { copyButton, recordDownload, positionsText, confirmStep } from './shared.js';
 
 const ROOM_CODE = /^[A-HJKMNP-Z]{5}$/;
 
 let showHints = true;
-let afterConfirm = null;
 let seatDraft = null; // a spectator's name for a seat, as typed (kept across redraws)
-
-// The download of the saved record and the command that checks the downloaded file.
-function recordDownload(prefix) {
-  if (!savedRecord) return [];
-  const cmd = `spookludo verify ${savedRecord.file}`;
-  return [
-    h('p', null, h('a', { href: savedRecord.href, download: savedRecord.file, id: `${prefix}-download` }, `Download the record (${savedRecord.file})`),
-      ' and check the file where it was saved, also once the server has gone:'),
-    h('pre', { class: 'cmd', id: `${prefix}-verify-file` }, cmd), copyButton(cmd, 'Copy the command'),
-  ];
-}
 
 // ---- Drawing ---------------------------------------------------------------------------------
 
@@ -281,18 +270,6 @@ function inviteBlock() {
 
 function loopback(host) {
   return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\./.test(host);
-}
-
-function copyButton(text, label) {
-  return h('button', { type: 'button', class: 'small-btn', onclick: async (e) => {
-    const b = e.currentTarget;
-    try {
-      await navigator.clipboard.writeText(text);
-      b.textContent = 'Copied';
-    } catch {
-      b.textContent = 'Select and copy it';
-    }
-  } }, label);
 }
 
 function lobbyScreen() {
@@ -563,11 +540,6 @@ function spookGame() {
   return els;
 }
 
-function positionsText(seat) {
-  const pieces = view.spookPositions[seat] || [];
-  return pieces.length ? `at ${pieces.map((p) => (p >= 40 ? 'church' : p)).join(', ')}` : '';
-}
-
 function ludoGame() {
   const els = [];
   const g = geometry(view.options.arm || 8);
@@ -654,24 +626,6 @@ function endScreen() {
   }
   return h('section', { class: 'end', id: 'end', 'aria-labelledby': 'end-h' }, els);
 }
-
-// ---- Asking again before a destructive step --------------------------------------------------------
-
-function confirmStep(text, yes, action) {
-  const dialog = $('confirm');
-  $('confirm-text').textContent = text;
-  $('confirm-yes').textContent = yes;
-  afterConfirm = action;
-  dialog.returnValue = '';
-  dialog.showModal();
-  $('confirm-no').focus();
-}
-
-$('confirm').addEventListener('close', () => {
-  const action = afterConfirm;
-  afterConfirm = null;
-  if ($('confirm').returnValue === 'yes' && action) action();
-});
 
 // ---- Keys --------------------------------------------------------------------------------------------
 
