@@ -3,6 +3,9 @@
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
+// The page's element with this id (null when there is none).
+export const $ = (id) => document.getElementById(id);
+
 // h('button', {class: 'big', onclick: f, 'aria-label': '...'}, 'text', child, [more]) -> element.
 // Attributes starting with "on" are event listeners; `class` may be an array (falsy items
 // skipped); `style` is not accepted (the Content-Security-Policy forbids style attributes: use a

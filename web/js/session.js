@@ -1,0 +1,220 @@
+// The page's session with the game server: the connection, the room this page is in (or on its way
+// into) and its View, which every screen draws; entering and leaving a room; and what each server
+// message does besides updating the View (the seat's token kept in this browser, this page's part
+// of the dice seed, the last game's record, what a screen reader is told at once). The screens
+// read the state exported here (live bindings: they always see its current value) and change it
+// only through the functions exported here; app.js hands its drawing of the page to drawWith().
+import { $ } from './dom.js';
+import { View } from './view.js';
+import { Connection } from './net.js';
+import * as store from './store.js';
+import { resetStory } from './frame.js';
+
+export const now = () => performance.now();
+const ENTERING = ['create_room', 'join_room', 'watch', 'resume'];
+
+export let view = new View();
+export let intent = null; // the message that takes us into the room, sent after every (re)connection
+let inThisConnection = false; // `joined` seen on the current connection
+export let homeMessage = ''; // why we are back on the first screen
+let seedSentFor = '';
+export let serverWelcome = {}; // the server's welcome: where others reach it (public_url, lan_urls)
+export let leftRoom = ''; // the room this page last left: the first screen's room-code field holds it
+// The last finished game's record, fetched at its end and kept in this page: its download works
+// after the server has gone (a demo's, a laptop closed), when the record's address no longer answers.
+export let savedRecord = null; // { gameId, file: '<id>.json', href: a blob: URL }
+export let serverGone = ''; // why the server ended this page's connection for good ('' while it runs)
+
+// The whole page drawn again from the state (app.js's render), after every change.
+let draw = () => {};
+
+export function drawWith(fn) {
+  draw = fn;
+}
+
+export function render() {
+  draw();
+}
+
+const conn = new Connection({
+  onopen() {
+    inThisConnection = false;
+    if (intent) conn.send(intent);
+    render();
+  },
+  onmessage: handle,
+  onstatus(text) {
+    const el = $('conn');
+    el.textContent = text;
+    el.hidden = !text;
+  },
+  onlost() {
+    inThisConnection = false;
+    view.setDisconnected(true, now());
+    render();
+  },
+});
+
+// ---- Entering and leaving a room -------------------------------------------------------------
+
+export function codeFromPath() {
+  const m = /^\/r\/([A-Za-z]{5})\/?$/.exec(location.pathname);
+  return m ? m[1].toUpperCase() : '';
+}
+
+export function enter(message) {
+  view = new View();
+  resetStory();
+  homeMessage = '';
+  serverGone = '';
+  intent = message;
+  if (conn.open) conn.send(message);
+  else conn.start();
+  render();
+}
+
+// Fetches the record of a game that just ended, for the end screen's download.
+async function keepRecord(over) {
+  try {
+    const res = await fetch(over.record, { cache: 'no-store' });
+    if (!res.ok) return;
+    const blob = new Blob([await res.text()], { type: 'application/json' });
+    if (savedRecord) URL.revokeObjectURL(savedRecord.href);
+    savedRecord = { gameId: over.game_id, file: `${over.game_id}.json`, href: URL.createObjectURL(blob) };
+    render();
+  } catch {
+    /* the server went away first: the address and its command stay shown */
+  }
+}
+
+function backHome(message) {
+  conn.stop();
+  intent = null;
+  homeMessage = message || '';
+  const room = view.room;
+  view = new View();
+  view.room = '';
+  if (room && codeFromPath() !== room) history.replaceState(null, '', `/r/${room}`);
+  render();
+}
+
+export function leave() {
+  if (view.room) store.forgetSeat(view.room);
+  leftRoom = view.room || leftRoom;
+  conn.send({ type: 'leave' });
+  conn.stop();
+  intent = null;
+  view = new View();
+  homeMessage = '';
+  history.replaceState(null, '', '/');
+  render();
+}
+
+function randomSeed() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export function send(message) {
+  if (!conn.send(message)) {
+    view.say('error', 'Not connected: trying again…');
+    render();
+    return false;
+  }
+  return true;
+}
+
+function handle(m) {
+  const t = now();
+  if (m.type === 'welcome') {
+    serverWelcome = m;
+    return;
+  }
+  if (m.type === 'joined') {
+    inThisConnection = true;
+    // Entered with a seat's token (a refresh, a reopened tab): not a reconnection of this page.
+    if (intent && intent.type === 'resume' && view.seat < 0) view.cameBack = true;
+    view.setDisconnected(false, t);
+    if (m.role === 'player' && m.token) {
+      const name = (intent && intent.name) || (store.seatFor(m.room) || {}).name || store.savedName();
+      intent = { type: 'resume', room: m.room, token: m.token };
+      store.saveSeat(m.room, { token: m.token, name, seat: m.seat });
+    } else {
+      intent = { type: 'watch', room: m.room };
+    }
+    if (codeFromPath() !== m.room) history.replaceState(null, '', `/r/${m.room}`);
+  } else if (m.type === 'redirect') {
+    // Only a redirect the connection would not follow comes here (one too many).
+    backHome('The server sent this page from node to node without finding the room: try again in a moment.');
+    return;
+  } else if (m.type === 'error' && m.code === 'unavailable' && ENTERING.includes(m.ref) && m.ref !== 'create_room') {
+    // The room cannot save anything right now (the server's disk), or a cluster's room is moving
+    // to another node: the seat is still ours; come back in a moment, as after a drop.
+    view.apply(m, t);
+    conn.lost();
+    return;
+  } else if (m.type === 'error' && ENTERING.includes(m.ref) && !inThisConnection) {
+    // The way in was refused: a seat that cannot be taken back, a wrong code, a name taken...
+    const room = (intent && intent.room) || view.room;
+    if ((m.ref === 'resume' || m.code === 'room_lost') && room) store.forgetSeat(room);
+    const words = m.code === 'bad_token'
+      ? `Your seat in room ${room} cannot be taken back (you left, were removed, or the game ended): join again.`
+      : m.code === 'room_lost' ? m.message
+      : m.code === 'room_not_found' ? (m.ref === 'resume'
+        ? `Room ${room || ''} is not on this server any more (it closed, or the server lost it): your seat there is gone.`
+        : `There is no room ${room || ''} on this server (check the code; a room closes when everyone has left).`)
+        : view.errorWords(m);
+    backHome(words);
+    return;
+  } else if (m.type === 'kicked') {
+    if (view.room) store.forgetSeat(view.room);
+    view.apply(m, t);
+    backHome(`You were removed from room ${m.room || view.room} by the host.`);
+    return;
+  } else if (m.type === 'closing' && m.code === 'restart') {
+    // The server restarts and keeps the room: the connection comes back by itself (with the
+    // seat's token) and the game waits for its players.
+    view.apply(m, t);
+    return;
+  } else if (m.type === 'closing') {
+    // The server ends this connection: it is shutting down, or this seat was taken back from
+    // another tab or device. Coming back by itself would take the seat from that one in turn, so
+    // the first screen offers it instead.
+    view.apply(m, t);
+    // Gone for good: the seat is no more, and the last game's record is offered as a download.
+    if (m.code === 'shutdown') {
+      if (view.room) store.forgetSeat(view.room);
+      serverGone = m.reason || 'the server is shutting down';
+    }
+    backHome(m.code === 'replaced'
+      ? 'Your seat is now played from another tab or device. To play it here instead, take it back below.'
+      : m.code === 'shutdown' ? `The server has stopped for good (${m.reason || 'no reason given'}): the room is closed.`
+        : `The server closed this connection: ${m.reason || 'no reason given'}.`);
+    return;
+  } else if (m.type === 'commitment') {
+    if (view.seat >= 0 && !view.isSpectator) {
+      conn.send({ type: 'client_seed', seed: randomSeed() });
+      seedSentFor = m.game_id;
+    }
+  } else if (m.type === 'room' && m.state === 'seeding' && view.seat >= 0 && !view.isSpectator && m.game_id && seedSentFor !== m.game_id) {
+    conn.send({ type: 'client_seed', seed: randomSeed() });
+    seedSentFor = m.game_id;
+  }
+  view.apply(m, t);
+  if (m.type === 'game_over' && m.record) keepRecord(m);
+  if (m.type === 'decision' && m.seat === view.seat) {
+    // Said at once to a screen reader: the story is read politely, a choice cannot wait.
+    const n = (m.options || []).length;
+    announce(`Your move: choose 1 to ${n} within ${Math.ceil(m.time_left_ms / 1000)} seconds.`);
+  } else if (m.type === 'decision_timeout') {
+    announce("Time's up! The server makes the best move for you.");
+  }
+  render();
+}
+
+function announce(text) {
+  const el = $('announce');
+  el.textContent = '';
+  setTimeout(() => (el.textContent = text), 50);
+}
