@@ -1,7 +1,7 @@
 #pragma once
-// The client's network layer: one event loop per process (Asio underneath, kept in net.cpp so
-// that nothing else compiles Boost) and WebSocket connections to the server. Every callback runs
-// on the loop's thread, so the code above it needs no locks.
+// The client's network layer: one event loop per process (Asio underneath, kept in the net*.cpp
+// files so that nothing else compiles Boost) and WebSocket connections to the server. Every
+// callback runs on the loop's thread, so the code above it needs no locks.
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -42,6 +42,7 @@ struct HttpUrl {
     std::string port = "80";
     std::string target = "/";
     std::string ca_file;  // https: as Url::ca_file
+    std::string host_port() const;  // 127.0.0.1:80, [::1]:443
 };
 std::optional<HttpUrl> parse_http_url(std::string_view text, std::string& error);
 

@@ -2,7 +2,7 @@
 // The client's side of TLS (wss://, https://), in OpenSSL's own terms and free of Asio: the
 // context every connection of a process shares (TLS 1.2 or 1.3, ALPN http/1.1, the system's CA
 // store or a --ca-file), the host name a certificate must name, and the words for a certificate
-// that fails the check. net.cpp puts these under Asio's SSL stream.
+// that fails the check. net_tls.cpp and net_asio.h put these under Asio's SSL stream.
 #include <memory>
 #include <optional>
 #include <string>

@@ -31,7 +31,7 @@ namespace {
 
 constexpr bool kClient = SPOOKLUDO_FUZZ_ROLE_CLIENT != 0;
 constexpr ws::FrameReader::Role kRole = kClient ? ws::FrameReader::Role::client : ws::FrameReader::Role::server;
-// The limits the programs use: the server's protocol limit, the client's (client/net.cpp).
+// The limits the programs use: the server's protocol limit, the client's (client/net_websocket.cpp).
 constexpr std::size_t kRealLimit = kClient ? std::size_t{1} << 20 : spookludo::protocol::kMaxMessageBytes;
 
 bool allowed_close_code(std::uint16_t code) {
