@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <mutex>
 
+#include "room_clock.h"
+
 namespace spookludo::server {
 
 using GridClock = std::chrono::steady_clock;
@@ -74,7 +76,7 @@ inline StepGrid& step_grid() {
 
 // When a room's pause of `after` from now ends.
 inline GridClock::time_point step_deadline(GridClock::duration after) {
-    return step_grid().deadline(GridClock::now(), after);
+    return step_grid().deadline(RoomClock::now(), after);
 }
 
 }  // namespace spookludo::server

@@ -261,11 +261,13 @@ TEST_CASE("README: the exit-status table names every program the build makes, an
     const std::string section = readme.substr(at, readme.find("\n## ", at) - at);
     std::set<std::string> programs;
     static const std::regex executable(R"(add_executable\(([A-Za-z0-9_-]+))");
-    for (const char* dir : {"server", "client", "bench"}) {
-        const std::string cmake = read(kRoot / dir / "CMakeLists.txt");
-        for (auto it = std::sregex_iterator(cmake.begin(), cmake.end(), executable); it != std::sregex_iterator(); ++it)
-            programs.insert((*it)[1]);
-    }
+    for (const char* dir : {"server", "client", "bench"})
+        for (const auto& entry : fs::recursive_directory_iterator(kRoot / dir)) {
+            if (entry.path().filename() != "CMakeLists.txt") continue;
+            const std::string cmake = read(entry.path());
+            for (auto it = std::sregex_iterator(cmake.begin(), cmake.end(), executable); it != std::sregex_iterator(); ++it)
+                programs.insert((*it)[1]);
+        }
     REQUIRE(programs.count("spookludo-server") == 1);
     REQUIRE(programs.count("spookludo") == 1);
     programs.erase("spookludo");

@@ -36,6 +36,7 @@
 #include "peer.h"
 #include "room.h"
 #include "services.h"
+#include "test_peer.h"
 
 namespace spookludo::testing {
 namespace {
@@ -43,30 +44,6 @@ namespace {
 namespace net = boost::asio;
 using nlohmann::json;
 using namespace std::chrono_literals;
-
-class TestPeer final : public server::Peer {
-public:
-    TestPeer(std::uint64_t id, std::string address) : id_(id), address_(std::move(address)) {}
-    std::uint64_t id() const noexcept override { return id_; }
-    const std::string& address() const noexcept override { return address_; }
-    using Peer::send;
-    void send(std::shared_ptr<const std::string> text) override {
-        if (!closed_) inbox.push_back(json::parse(*text));
-    }
-    void detach(const server::Room&, std::uint64_t) override {}
-    void strike() override {}
-    void grant_answer() override {}
-    void close() override { closed_ = true; }
-    void post(std::function<bool()> fn) override { (void)fn(); }
-
-    std::deque<json> inbox;
-    bool closed() const { return closed_; }
-
-private:
-    std::uint64_t id_;
-    std::string address_;
-    bool closed_ = false;
-};
 
 // One game's cast and script.
 struct Party {

@@ -1,0 +1,458 @@
+#pragma once
+// Inside a room (rooms/room.h is its face): the class every room_*.cpp file defines a part of.
+// Each file holds one concern of the room; this header holds what they share: the seats, the
+// room's state, and the declarations, grouped by the file that defines them.
+//   room.cpp           the dispatcher: messages and calls from outside, posted to the room's strand
+//   room_outbox.cpp    what leaves the room: errors, notices, snapshots (held until journaled)
+//   room_lobby.cpp     seats, joining, watching, resuming, options, bots, kick, start, automatic start
+//   room_presence.cpp  leaving, dropping, reconnect windows, the host's hand-over
+//   room_clock.cpp     pause, the step timer, decisions' deadlines, drop grace
+//   room_game.cpp      the game driven: seeds, steps, decisions, moves for the absent
+//   room_end.cpp       every way a game ends, its record, the lobby after it, the room's close
+//   room_journal.cpp   the write-ahead journal: each pass written before its messages leave
+//   room_restore.cpp   a room taken up again from the journal after a restart or a take-over
+// Asio's timers and executors only: no socket is known here (a person is a Peer).
+#include "room.h"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <iterator>
+#include <optional>
+#include <random>
+#include <unordered_map>
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include "spookludo/policy.h"
+#include "spookludo/protocol/server_messages.h"
+
+#include "cluster.h"
+#include "history.h"
+#include "room_clock.h"
+#include "serial_executor.h"
+#include "table.h"
+#include "timer_grid.h"
+
+namespace spookludo::server {
+
+namespace net = boost::asio;
+using nlohmann::json;
+using protocol::ErrorCode;
+using namespace protocol;
+using Clock = RoomClock;  // the steady clock, or a test's hand-turned one (room_clock.h)
+
+inline std::int64_t now_ms() { return RoomClock::wall_ms(); }
+
+inline std::string random_token() {
+    const ServerSeed s = ServerSeed::generate();  // 32 secure random bytes
+    return to_hex(s.bytes.data(), 16);
+}
+
+template <class M>
+inline std::shared_ptr<const std::string> frame(const M& message) {
+    return std::make_shared<const std::string>(encode_message(message));
+}
+// A message the table has already encoded (its steps).
+inline std::shared_ptr<const std::string> frame(std::string encoded) { return std::make_shared<const std::string>(std::move(encoded)); }
+
+enum class RoomState { lobby, seeding, playing };
+inline const char* name_of(RoomState s) {
+    switch (s) {
+        case RoomState::lobby: return "lobby";
+        case RoomState::seeding: return "seeding";
+        case RoomState::playing: return "playing";
+    }
+    return "?";
+}
+
+// What a seated player is doing, as everyone sees it.
+enum class Presence { here, away, server, left };
+inline const char* name_of(Presence p) {
+    switch (p) {
+        case Presence::here: return "here";
+        case Presence::away: return "away";
+        case Presence::server: return "server";
+        case Presence::left: return "left";
+    }
+    return "?";
+}
+
+// One seat of the room. Its number is fixed for the life of the room; a free seat keeps it.
+struct Seat {
+    int number = 0;
+    bool taken = false;
+    std::string name;
+    bool bot = false;
+    PolicyKind policy = PolicyKind::best;
+    bool kicked = false;  // a bot playing a kicked player's seat to the end of the game
+    std::string token_hash;  // SHA-256 of the seat's token, hex (the token goes to its player only)
+    std::weak_ptr<Peer> peer;
+    bool connected = false;
+    Presence presence = Presence::here;
+    std::optional<std::string> client_seed;
+    std::shared_ptr<RoomTimer> reconnect_timer;
+    Clock::time_point dropped_at{};  // when the connection was lost (away)
+    // The decision this seat owes, if any.
+    std::string decision_id;
+    Clock::time_point decision_sent{};
+    // A dropped player's decision is held open this long (the drop grace) before the server plays it.
+    std::shared_ptr<RoomTimer> grace_timer;
+
+    bool human() const { return taken && !bot; }
+    // Played by the server instead of the player (gone, or the window is over, or left).
+    bool server_played() const { return human() && (!connected || presence != Presence::here); }
+};
+
+inline Seat empty_seat(int number) {
+    Seat s;
+    s.number = number;
+    return s;
+}
+
+inline Presence presence_named(const std::string& name) {
+    for (Presence p : {Presence::here, Presence::away, Presence::server, Presence::left})
+        if (name == name_of(p)) return p;
+    throw std::invalid_argument("unknown presence " + name);
+}
+
+// Why a game is paused (the snapshot's pause_reason).
+enum class PauseReason { host, restart, journal };
+inline const char* name_of(PauseReason r) {
+    switch (r) {
+        case PauseReason::host: return "host";
+        case PauseReason::restart: return "restart";
+        case PauseReason::journal: return "journal";
+    }
+    return "?";
+}
+
+// A decision taken up again after a restart gets at least this long.
+constexpr std::chrono::milliseconds kLeastTimeLeft{3000};
+
+// People count seats from 1; the wire counts from 0.
+inline std::string seat_label(int number) { return "seat " + std::to_string(number + 1); }
+
+class RoomImpl final : public Room {
+public:
+    using Held = std::pair<std::shared_ptr<Peer>, std::shared_ptr<const std::string>>;  // text nullptr: close
+
+    RoomImpl(net::io_context& io, Services& services, std::string code, GameOptions options,
+             protocol::RoomSettings settings, std::string creator_address = {})
+        : strand_(serial_executor(io, services.config.threads)),
+          step_timer_(strand_),
+          auto_start_timer_(strand_),
+          services_(services),
+          code_(std::move(code)),
+          creator_address_(std::move(creator_address)),
+          options_(options),
+          settings_(settings),
+          created_ms_(now_ms()),
+          stream_(std::make_shared<JournalWriter::Stream>(code_, created_ms_)) {
+        for (int n = 0; n < options_.players; ++n) seats_.push_back(empty_seat(n));
+    }
+
+    // Takes up a room the journal held (before serving: nothing else knows the room yet). Throws
+    // when the journal cannot be read back (the caller logs it and lets the room go).
+    void take_up(const SavedRoom& saved);
+    // The game of a room being taken up cannot be: throws RoomLost with its record up to the
+    // `agreed` events.
+    [[noreturn]] void lost(const SavedRoom& saved, const std::vector<TableSeat>& table_seats,
+                           const std::vector<ClientSeed>& client_seeds, std::size_t agreed, const std::string& why);
+
+    const std::string& code() const noexcept override { return code_; }
+    const std::string& creator_address() const noexcept override { return creator_address_; }
+
+    void deliver(std::shared_ptr<Peer> peer, protocol::ClientMessage message, std::uint64_t entry) override;
+
+    void disconnected(std::shared_ptr<Peer> peer) override;
+
+    void shutdown(std::function<void()> done) override;
+
+    void pause_for_cluster(std::string why) override;
+
+private:
+    std::shared_ptr<RoomImpl> self() { return std::static_pointer_cast<RoomImpl>(shared_from_this()); }
+
+    // Work that runs from a timer or a hang-up, with nobody to answer: a failure is logged and
+    // counted, and a game it breaks ends abandoned (its record written); the room and the server
+    // go on. It is a pass of its own: its journal writes go before its messages (end_pass).
+    template <class F>
+    void guarded(const char* what, F&& f) {
+        run_guarded(what, f);
+        end_pass();
+    }
+    template <class F>
+    void run_guarded(const char* what, F& f) {
+        try {
+            f();
+        } catch (const std::exception& e) {
+            ++services_.metrics.internal_errors;
+            spdlog::error("room {}: {} failed: {}", code_, what, e.what());
+            try {
+                if (table_ || state_ == RoomState::seeding) end_game(GameStatus::abandoned, "an internal error");
+            } catch (const std::exception& again) {
+                spdlog::error("room {}: ending the game after that failed too: {}", code_, again.what());
+                ops_.push_back({JournalOp::Kind::game_over, {}, {}});  // the journal forgets it too
+                table_.reset();
+                publication_.reset();
+                state_ = RoomState::lobby;
+            }
+        }
+    }
+
+    // Closes a connection after what was sent (or held) for it.
+    void close_peer(const std::shared_ptr<Peer>& peer) { held_.push_back({peer, nullptr}); }
+    // Straight out, past what is held: what says the server cannot save (its text shows
+    // nothing of the game) and refusals while it cannot.
+    template <class M>
+    void tell_now(const M& message) {
+        const auto text = frame(message);
+        for_each_recipient([&](const std::shared_ptr<Peer>& p) { p->send(text); });
+    }
+
+    template <class M>
+    void send(const std::shared_ptr<Peer>& peer, const M& message) {
+        out(peer, frame(message));
+    }
+    // Serialised once, the same buffer for every recipient.
+    template <class M>
+    void broadcast(const M& message) {
+        send_to_all(frame(message));
+    }
+    // Every connected player and spectator (spectators that are gone are dropped on the way).
+    template <class F>
+    void for_each_recipient(F&& f) {
+        for (auto& seat : seats_)
+            if (auto p = seat.peer.lock(); p && seat.connected) f(p);
+        for (auto it = spectators_.begin(); it != spectators_.end();)
+            if (auto p = it->lock()) {
+                f(p);
+                ++it;
+            } else {
+                it = spectators_.erase(it);
+            }
+    }
+    // A seated person's name in the story, as people see it ("Ann left", not "\"Ann\" left"): a
+    // seated name has passed name_problem (no control, format or invisible character) or is a
+    // bot's name the server made.
+    static std::string who(const Seat& s) { return s.name; }
+
+    void broadcast_snapshot() { broadcast(snapshot()); }
+
+    std::string inspect() const override;
+
+    Seat& seat_ref(int number) { return *seat_at(number); }
+
+    template <class M>
+    void handle(const std::shared_ptr<Peer>& peer, M&) {
+        error(peer, ErrorCode::wrong_state, "that message is not for a room");
+    }
+
+    // The highest room seat number + 1: the length of the arrays indexed by room seat.
+    std::size_t seat_span() const { return seats_.empty() ? 0 : static_cast<std::size_t>(seats_.back().number) + 1; }
+
+    enum class Next { advance, deadline, seeds_timeout };
+
+    struct Immediate {
+        Next next;
+        std::uint64_t epoch;
+    };
+    static constexpr int kInlineSteps = 16;
+
+    // The rest after what else waits for this thread, and once the journal is no more than a few
+    // passes behind (a room of bots at zero pace would otherwise run ahead of it without bound;
+    // written() goes on).
+    static constexpr std::uint64_t kPassesAhead = 4;
+
+    Clock::duration drop_grace() const { return std::chrono::milliseconds(services_.config.drop_grace_ms); }
+
+    // ---- The journal ------------------------------------------------------------------------
+    // One event of the game in progress, written with the pass.
+    void event(const char* kind, const json& data) { ops_.push_back({JournalOp::Kind::event, kind, data.dump()}); }
+
+    // The parts, by the file that defines them.
+    // ---- room.cpp ------------------------------------------------------------------------------
+    static bool entering(const protocol::ClientMessage& m);
+    void on_message(const std::shared_ptr<Peer>& peer, protocol::ClientMessage& message);
+    void handle(const std::shared_ptr<Peer>& peer, protocol::Ping& m);
+    bool host_only(const std::shared_ptr<Peer>& peer, std::string_view what);
+
+    // ---- room_outbox.cpp -----------------------------------------------------------------------
+    void out(const std::shared_ptr<Peer>& peer, std::shared_ptr<const std::string> text);
+    void error(const std::shared_ptr<Peer>& peer, ErrorCode code, const std::string& message,
+               std::string_view ref = {});
+    void send_to_all(const std::shared_ptr<const std::string>& text);
+    void notice(std::string kind, const Seat* seat, std::string text);
+    RoomSnapshot snapshot() const;
+
+    // ---- room_lobby.cpp ------------------------------------------------------------------------
+    void let_go(const std::shared_ptr<Peer>& peer);
+    Seat* seat_at(int number);
+    int seat_of(const std::shared_ptr<Peer>& peer) const;
+    bool is_spectator(const std::shared_ptr<Peer>& peer) const;
+    bool name_taken(const std::string& name) const;
+    int taken_count() const;
+    Seat* lowest_free();
+    int player_of(int number) const;
+    void free_seat(Seat& s);
+    void welcome_seat(const std::shared_ptr<Peer>& peer, const Seat& seat, const std::string& token);
+    void handle(const std::shared_ptr<Peer>& peer, protocol::CreateRoom& m);
+    void handle(const std::shared_ptr<Peer>& peer, protocol::JoinRoom& m);
+    void add_human(const std::shared_ptr<Peer>& peer, Seat& seat, const std::string& name);
+    void add_spectator(const std::shared_ptr<Peer>& peer);
+    void handle(const std::shared_ptr<Peer>& peer, protocol::Watch&);
+    void handle(const std::shared_ptr<Peer>& peer, protocol::Resume& m);
+    void handle(const std::shared_ptr<Peer>& peer, protocol::SetOptions& m);
+    void handle(const std::shared_ptr<Peer>& peer, protocol::SetSettings& m);
+    void handle(const std::shared_ptr<Peer>& peer, protocol::AddBot& m);
+    void seat_bot(Seat& seat, PolicyKind policy);
+    void handle(const std::shared_ptr<Peer>& peer, protocol::RemoveSeat& m);
+    void handle(const std::shared_ptr<Peer>& peer, protocol::Kick& m);
+    void handle(const std::shared_ptr<Peer>& peer, protocol::Start&);
+    std::optional<std::pair<ErrorCode, std::string>> start_game(const std::string& address);
+    void arm_auto_start();
+    void rearm_auto_start();
+    void cancel_auto_start();
+    void auto_start();
+
+    // ---- room_presence.cpp ---------------------------------------------------------------------
+    void handle(const std::shared_ptr<Peer>& peer, protocol::Leave&);
+    void remove_from_seat(Seat& s, std::string_view why);
+    static bool holds_host_seat(const Seat& s);
+    void pass_host_if_needed(const std::string& because = {});
+    bool any_human_connected() const;
+    bool anyone_expected() const;
+    bool drop_spectator(const std::shared_ptr<Peer>& peer);
+    void on_disconnected(const std::shared_ptr<Peer>& peer);
+    void arm_reconnect_window(Seat& s, Clock::duration after);
+    void window_over(int number, const std::shared_ptr<RoomTimer>& timer);
+    bool nobody_expected() const;
+
+    // ---- room_clock.cpp ------------------------------------------------------------------------
+    void handle(const std::shared_ptr<Peer>& peer, protocol::Pause&);
+    void handle(const std::shared_ptr<Peer>& peer, protocol::Unpause&);
+    void stop_clock(PauseReason why);
+    void start_clock();
+    void arm(Clock::duration after, Next next);
+    void run_immediate();
+    void continue_immediate();
+    void fire(Next next, std::uint64_t epoch);
+    std::optional<Clock::duration> grace_left(const Seat& s) const;
+    void cancel_grace(Seat& s);
+    void arm_grace(Seat& s, Clock::duration grace, Clock::duration left);
+    void deadline();
+    void stop_timers();
+
+    // ---- room_game.cpp -------------------------------------------------------------------------
+    void handle(const std::shared_ptr<Peer>& peer, protocol::SubmitClientSeed& m);
+    void handle(const std::shared_ptr<Peer>& peer, protocol::Choose& m);
+    void publish_game(const GameOptions& options);
+    bool all_seeds_in() const;
+    void begin_game();
+    void advance();
+    Decision decision_message(int number, const std::string& id, Clock::duration left);
+    int pending_decisions() const;
+    void auto_move(int player, ChoiceMaker maker);
+    void answer_for_absent(Seat& s, ChoiceMaker maker);
+    void decisions_complete();
+    void after_decisions(bool nothing_shown);
+    Verdict choose_on_table(int player, int piece, ChoiceMaker maker, bool server_bot = false);
+    int bot_choice(int player, PolicyKind policy) const;
+    Rng bot_rng(int player) const;
+
+    // ---- room_end.cpp --------------------------------------------------------------------------
+    void handle(const std::shared_ptr<Peer>& peer, protocol::EndGame&);
+    void close_if_empty();
+    void abandon_if_nobody_left();
+    void end_game(GameStatus status, const std::string& why);
+
+    // ---- room_journal.cpp ----------------------------------------------------------------------
+    void journal_asked(Clock::duration left);
+    void journal_game(bool started, const std::vector<ClientSeed>& client_seeds);
+    json durable_state() const;
+    void end_pass(bool retry = false);
+    static std::vector<std::shared_ptr<const FinishedGame>> finished_in(const std::vector<JournalOp>& ops);
+    std::uint64_t submit(bool retry, std::vector<std::shared_ptr<const FinishedGame>> finished);
+    void written(std::uint64_t ticket, JournalWriter::Answer answer);
+    void give_up(const std::string& why);
+    void settle();
+    void release(std::vector<Held>& messages);
+    void journal_fault(const std::string& why);
+    void retry_later();
+    void journal_back();
+
+    // ---- room_restore.cpp ----------------------------------------------------------------------
+    void after_restore(bool seeding);
+
+    // ---- The room's state: every part reads and writes it, on the room's strand ----------------------
+    net::any_io_executor strand_;  // the room's handlers, one at a time (serial_executor.h)
+    RoomTimer step_timer_;
+    RoomTimer auto_start_timer_;
+    Services& services_;
+    std::string code_;
+    // The address that created the room (the Registry counts the room against it); set before
+    // anyone else sees the room, never changed.
+    std::string creator_address_;
+    GameOptions options_;
+    protocol::RoomSettings settings_;
+    std::vector<Seat> seats_;   // the room's seats, by number (ascending; gaps where a seat was removed)
+    std::vector<int> players_;  // during a game: the seats that play, in play order (the table's numbering)
+    // By peer id: the entry count of the last message the room took from that peer (let_go).
+    std::unordered_map<std::uint64_t, std::uint64_t> entries_;
+    std::vector<std::weak_ptr<Peer>> spectators_;
+    int host_ = -1;  // a seat number
+    RoomState state_ = RoomState::lobby;
+    std::optional<GameOver> last_game_;  // how the last game ended, shown in the lobby's snapshot
+    bool paused_ = false;
+    bool closed_ = false;
+    bool waiting_for_decisions_ = false;
+    bool pumping_ = false;                // running zero-pace steps (arm)
+    std::optional<Immediate> immediate_;  // the zero-pace step to run next
+    Clock::duration paused_left_{};
+    Clock::time_point paused_at_{};
+    std::optional<std::int64_t> auto_start_at_;  // server clock ms
+    std::int64_t decision_deadline_at_ = 0;       // server clock ms: the open decisions' deadline (waiting_for_decisions_)
+    std::uint64_t epoch_ = 0;
+    std::uint64_t decision_counter_ = 0;
+    std::optional<GameOptions> game_options_;
+    std::optional<Publication> publication_;
+    std::string game_id_;
+    std::string owner_;  // the address of the host who started the game (record retention)
+    std::unique_ptr<Table> table_;
+    std::optional<PauseReason> pause_reason_;  // while paused_
+    bool fault_paused_ = false;                // paused_ by journal_fault (it resumes by itself)
+    std::shared_ptr<RoomTimer> restart_wait_;  // after a restart: the longest the game waits for its players
+    // The journal: this pass's writes, the room's own state to write at its end, the messages
+    // held until they are written, the next event number, and why it cannot write (paused).
+    std::vector<JournalOp> ops_;
+    bool dirty_ = false;
+    std::string journaled_state_;  // the room's state as last given to the journal
+    std::vector<Held> held_;  // this pass's messages
+    std::int64_t created_ms_;
+    // The room's place in the journal (its next event's number); the writer's thread's once submitted.
+    std::shared_ptr<JournalWriter::Stream> stream_;
+    // Passes handed to the writer (tickets_), answered (settled_), and their messages waiting for
+    // the answer, in order.
+    struct Waiting {
+        std::uint64_t ticket;
+        std::vector<Held> messages;
+        std::vector<std::shared_ptr<const FinishedGame>> finished;  // records to export once written
+    };
+    std::vector<Waiting> waiting_;  // a few passes (no deque's 512-byte block per room)
+    std::uint64_t tickets_ = 0, settled_ = 0, retry_ticket_ = 0;
+    std::vector<JournalOp> returned_;  // failed passes' ops, given back in order: the retry writes them first
+    std::function<void()> when_settled_;  // the shutdown's end
+    bool forget_code_ = false;                // the room closed: its code goes once that is written
+    std::uint64_t forget_code_ticket_ = 0;    // the ticket that writes it
+    bool immediate_posted_ = false;           // run_immediate is on its way
+    std::optional<std::string> journal_fault_;
+    std::shared_ptr<RoomTimer> journal_retry_;
+    bool stopped_ = false;  // the server stopped: nothing more is written or sent
+};
+
+}  // namespace spookludo::server

@@ -1,0 +1,368 @@
+// The lobby: who is who (seats, spectators), joining, watching, taking a seat back by token,
+// the options and settings, server bots, removing and kicking, the start and the automatic start.
+#include "room_impl.h"
+
+namespace spookludo::server {
+
+// ---- Who is who -------------------------------------------------------------------------
+// The room lets a peer go (Peer::detach), with the last entry count it saw from it.
+void RoomImpl::let_go(const std::shared_ptr<Peer>& peer) {
+    const auto it = entries_.find(peer->id());
+    if (it == entries_.end()) return;  // it never came in: nothing to let go
+    peer->detach(*this, it->second);
+    entries_.erase(it);
+}
+
+Seat* RoomImpl::seat_at(int number) {
+    for (auto& s : seats_)
+        if (s.number == number) return &s;
+    return nullptr;
+}
+
+// The seat number of a peer's seat, or -1.
+int RoomImpl::seat_of(const std::shared_ptr<Peer>& peer) const {
+    for (const auto& s : seats_)
+        if (s.human() && s.peer.lock() == peer) return s.number;
+    return -1;
+}
+
+bool RoomImpl::is_spectator(const std::shared_ptr<Peer>& peer) const {
+    return std::any_of(spectators_.begin(), spectators_.end(), [&](const auto& w) { return w.lock() == peer; });
+}
+
+bool RoomImpl::name_taken(const std::string& name) const {
+    return std::any_of(seats_.begin(), seats_.end(), [&](const Seat& s) { return s.taken && s.name == name; });
+}
+
+int RoomImpl::taken_count() const {
+    return static_cast<int>(std::count_if(seats_.begin(), seats_.end(), [](const Seat& s) { return s.taken; }));
+}
+
+Seat* RoomImpl::lowest_free() {
+    for (auto& s : seats_)
+        if (!s.taken) return &s;
+    return nullptr;
+}
+
+// The seat's index among the players of the game (the table's numbering), or -1.
+int RoomImpl::player_of(int number) const {
+    const auto it = std::find(players_.begin(), players_.end(), number);
+    return it == players_.end() ? -1 : static_cast<int>(it - players_.begin());
+}
+
+// A seat freed: everything about its occupant goes.
+void RoomImpl::free_seat(Seat& s) {
+    if (s.reconnect_timer) s.reconnect_timer->cancel();
+    s = empty_seat(s.number);
+}
+
+void RoomImpl::welcome_seat(const std::shared_ptr<Peer>& peer, const Seat& seat, const std::string& token) {
+    send(peer, Joined{code_, seat.number, token, "player", host_ == seat.number});
+}
+
+void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::CreateRoom& m) {
+    // The creator: the first seat, and the host.
+    if (taken_count() > 0 || is_spectator(peer))
+        return error(peer, ErrorCode::already_in_room, "this room has its creator", "create_room");
+    // Armed first, so that the creator's first snapshot already carries auto_start_at_ms.
+    if (settings_.auto_start_ms > 0) arm_auto_start();
+    add_human(peer, seats_.front(), m.name);
+}
+
+void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::JoinRoom& m) {
+    if (seat_of(peer) >= 0) return error(peer, ErrorCode::already_in_room, "you are already in this room", "join_room");
+    const bool watching = is_spectator(peer);
+    if (state_ != RoomState::lobby) {
+        // A spectator sits down in the lobby (before a game, or for the rematch after one);
+        // people who arrive after the start watch.
+        if (watching)
+            return error(peer, ErrorCode::already_in_room,
+                         "you are watching this room: a seat can be taken in the lobby, when the game is over",
+                         "join_room");
+        add_spectator(peer);
+        return;
+    }
+    // The lowest free seat, under a name; a spectator refused keeps watching.
+    Seat* seat = lowest_free();
+    if (!seat)
+        return error(peer, ErrorCode::room_full,
+                     "room " + code_ + " is full: all " + std::to_string(seats_.size()) + " seats are taken",
+                     "join_room");
+    if (name_taken(m.name))
+        return error(peer, ErrorCode::name_taken, "the name " + quote_client_text(m.name) + " is taken in this room", "join_room");
+    if (watching) drop_spectator(peer);
+    add_human(peer, *seat, m.name);
+}
+
+void RoomImpl::add_human(const std::shared_ptr<Peer>& peer, Seat& seat, const std::string& name) {
+    seat = empty_seat(seat.number);
+    seat.taken = true;
+    seat.name = name;
+    const std::string token = random_token();
+    seat.token_hash = sha256_hex(token);
+    seat.peer = peer;
+    seat.connected = true;
+    if (host_ < 0) host_ = seat.number;
+    welcome_seat(peer, seat, token);
+    notice("joined", &seat, who(seat) + " sits at " + seat_label(seat.number) + (host_ == seat.number ? " (the host)" : ""));
+    broadcast_snapshot();
+}
+
+void RoomImpl::add_spectator(const std::shared_ptr<Peer>& peer) {
+    if (static_cast<int>(spectators_.size()) >= services_.config.max_spectators)
+        return error(peer, ErrorCode::room_full, "room " + code_ + " has its maximum of spectators", "watch");
+    spectators_.push_back(peer);
+    send(peer, Joined{code_, -1, std::nullopt, "spectator", false});
+    spdlog::info("room {}: a spectator joined ({} watching)", code_, spectators_.size());
+    broadcast_snapshot();  // the newcomer's first picture, and everyone's count of watchers
+}
+
+void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Watch&) {
+    if (seat_of(peer) >= 0 || is_spectator(peer))
+        return error(peer, ErrorCode::already_in_room, "you are already in this room", "watch");
+    add_spectator(peer);
+}
+
+void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Resume& m) {
+    // A connection already in the room does not take a second seat.
+    if (seat_of(peer) >= 0 || is_spectator(peer))
+        return error(peer, ErrorCode::already_in_room, "you are already in this room: leave it first", "resume");
+    const std::string hash = sha256_hex(m.token);
+    for (auto& seat : seats_) {
+        if (!seat.human() || seat.token_hash.empty() || seat.token_hash != hash) continue;
+        if (auto old = seat.peer.lock(); old && old != peer && seat.connected) {
+            send(old, Closing{"replaced", "your seat was taken back from another connection (another tab or device)"});
+            let_go(old);
+            close_peer(old);
+        }
+        const bool was_away = !seat.connected || seat.presence != Presence::here;
+        seat.peer = peer;
+        seat.connected = true;
+        seat.presence = Presence::here;  // also after the window: the player plays again
+        if (seat.reconnect_timer) seat.reconnect_timer->cancel();
+        seat.reconnect_timer.reset();
+        cancel_grace(seat);
+        pass_host_if_needed();
+        welcome_seat(peer, seat, m.token);
+        send(peer, snapshot());
+        if (was_away) notice("back", &seat, who(seat) + " is back at " + seat_label(seat.number));
+        broadcast_snapshot();
+        // After a restart the game waits for its players: when the last is back it goes on
+        // (and asks the decisions that were open).
+        if (paused_ && pause_reason_ == PauseReason::restart && nobody_expected()) {
+            notice("resumed", nullptr, "everyone is back: the game goes on");
+            return start_clock();
+        }
+        // A decision still open for the seat (within the drop grace, or during a pause) is
+        // asked again; the answer's time counts from now (the metrics' decision time).
+        if (!seat.decision_id.empty() && table_) {
+            seat.decision_sent = Clock::now();
+            peer->grant_answer();
+            send(peer, decision_message(seat.number, seat.decision_id,
+                                        paused_ ? paused_left_ : step_timer_.expiry() - Clock::now()));
+        }
+        return;
+    }
+    error(peer, ErrorCode::bad_token, "no seat in room " + code_ + " has that token", "resume");
+    peer->strike();  // guessing tokens is abuse, counted like any bad message
+}
+
+void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::SetOptions& m) {
+    if (!host_only(peer, "set_options")) return;
+    if (state_ != RoomState::lobby) return error(peer, ErrorCode::wrong_state, "options change in the lobby", "set_options");
+    const int want = m.options.players;
+    const int have = static_cast<int>(seats_.size());
+    const int free = have - taken_count();
+    if (want < have && have - want > free)
+        return error(peer, ErrorCode::bad_field,
+                     std::to_string(taken_count()) + " seats are taken: options.players must be at least that",
+                     "set_options");
+    // Seats come and go at the top: a new seat takes the lowest unused number, and the
+    // highest free seats go. Nobody's seat changes its number.
+    for (int n = have; n < want; ++n) {
+        int number = 0;
+        while (seat_at(number)) ++number;
+        const auto at = std::find_if(seats_.begin(), seats_.end(), [&](const Seat& s) { return s.number > number; });
+        const Seat added = *seats_.insert(at, empty_seat(number));
+        notice("seat_added", &added, who(seat_ref(host_)) + " added " + seat_label(number));
+    }
+    for (int n = want; n < have; ++n) {
+        for (auto it = seats_.rbegin(); it != seats_.rend(); ++it)
+            if (!it->taken) {
+                const Seat removed = *it;
+                seats_.erase(std::next(it).base());
+                notice("seat_removed", &removed, who(seat_ref(host_)) + " removed " + seat_label(removed.number));
+                break;
+            }
+    }
+    options_ = m.options;
+    broadcast_snapshot();
+}
+
+void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::SetSettings& m) {
+    if (!host_only(peer, "set_settings")) return;
+    settings_ = m.settings.applied_to(settings_);
+    if (m.settings.auto_start_ms) arm_auto_start();
+    broadcast_snapshot();
+}
+
+void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::AddBot& m) {
+    if (!host_only(peer, "add_bot")) return;
+    if (state_ != RoomState::lobby) return error(peer, ErrorCode::wrong_state, "bots are added in the lobby", "add_bot");
+    Seat* seat = lowest_free();
+    if (!seat)
+        return error(peer, ErrorCode::room_full,
+                     "the room is full: all " + std::to_string(seats_.size()) +
+                         " seats are taken (set options.players to add a seat)",
+                     "add_bot");
+    seat_bot(*seat, m.policy);
+    broadcast_snapshot();
+}
+
+void RoomImpl::seat_bot(Seat& seat, PolicyKind policy) {
+    seat = empty_seat(seat.number);
+    seat.taken = true;
+    seat.bot = true;
+    seat.policy = policy;
+    int n = 1;
+    do seat.name = std::string(to_string(policy)) + " bot " + std::to_string(n++);
+    while (std::count_if(seats_.begin(), seats_.end(), [&](const Seat& s) { return s.taken && s.name == seat.name; }) > 1);
+    notice("bot_added", &seat, "a " + std::string(to_string(policy)) + " bot takes " + seat_label(seat.number));
+}
+
+void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::RemoveSeat& m) {
+    if (!host_only(peer, "remove_seat")) return;
+    if (state_ != RoomState::lobby)
+        return error(peer, ErrorCode::wrong_state, "seats are emptied in the lobby (kick a player in a game)",
+                     "remove_seat");
+    Seat* seat = seat_at(m.seat);
+    if (!seat || !seat->taken || m.seat == host_)
+        return error(peer, ErrorCode::bad_field,
+                     seat_label(m.seat) + (seat && !seat->taken ? " is free already"
+                                           : m.seat == host_ ? " is the host's own seat"
+                                                             : " is not a seat of this room"),
+                     "remove_seat");
+    remove_from_seat(*seat, "removed");
+}
+
+void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Kick& m) {
+    if (!host_only(peer, "kick")) return;
+    Seat* seat = seat_at(m.seat);
+    if (!seat || !seat->human() || m.seat == host_)
+        return error(peer, ErrorCode::bad_field,
+                     seat_label(m.seat) + " is not a player you can kick" +
+                         (seat && seat->bot ? " (it is a bot: remove it with remove_seat in the lobby)" : ""),
+                     "kick");
+    if (state_ == RoomState::lobby) return remove_from_seat(*seat, "kicked");
+    // In a game the seat goes to a server-side bot, to the end of the game.
+    if (auto p = seat->peer.lock()) {
+        send(p, Kicked{code_, "the host removed you from the room"});
+        let_go(p);
+    }
+    if (seat->reconnect_timer) seat->reconnect_timer->cancel();
+    seat->reconnect_timer.reset();
+    seat->peer.reset();
+    seat->connected = false;
+    seat->bot = true;
+    seat->kicked = true;
+    seat->policy = PolicyKind::best;
+    seat->token_hash.clear();
+    notice("kicked", seat, who(*seat) + " (" + seat_label(seat->number) + ") was kicked: a best bot plays it");
+    answer_for_absent(*seat, ChoiceMaker::away);
+    broadcast_snapshot();
+    // The seeds being collected may all be in now (a bot sends none).
+    if (state_ == RoomState::seeding && all_seeds_in()) begin_game();
+}
+
+void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Start&) {
+    if (!host_only(peer, "start")) return;
+    if (state_ != RoomState::lobby) return error(peer, ErrorCode::wrong_state, "a game is already on", "start");
+    if (auto err = start_game(peer->address())) error(peer, err->first, err->second, "start");
+}
+
+// Starts a game with the taken seats (the host, or the automatic start). Returns what
+// stopped it.
+std::optional<std::pair<ErrorCode, std::string>> RoomImpl::start_game(const std::string& address) {
+    GameOptions options = options_;
+    options.players = taken_count();
+    if (auto err = options.validate()) return std::pair{ErrorCode::wrong_state, "cannot start: " + *err};
+    // Random boards are solved for the game (tens of milliseconds and 740 KB each with 3
+    // pieces): one address gets so many a minute. The balanced pools' boards are solved once.
+    if (options.game == GameKind::spook && !options.spook.balanced_boards)
+        if (const auto wait = services_.solutions.allow_solves(address, options.players)) {
+            spdlog::info("room {}: a game with random boards refused: {} asked for its {} board solves a minute",
+                         code_, address, services_.config.solves_per_minute);
+            return std::pair{ErrorCode::rate_limited,
+                             "games with random boards (balanced_boards false) are limited to " +
+                                 std::to_string(services_.config.solves_per_minute) +
+                                 " boards a minute from one address: try again in " +
+                                 std::to_string(wait->count()) + " s, or play on balanced boards now"};
+        }
+    cancel_auto_start();
+    // The game's record counts against the address of the host who started it (retention).
+    owner_ = address;
+    players_.clear();
+    for (const auto& s : seats_)
+        if (s.taken) players_.push_back(s.number);
+    publish_game(options);
+    return std::nullopt;
+}
+
+// ---- The automatic start (settings.auto_start_ms) -------------------------------------------
+void RoomImpl::arm_auto_start() {
+    const int after = settings_.auto_start_ms;
+    cancel_auto_start();
+    if (after <= 0 || state_ != RoomState::lobby) return;
+    settings_.auto_start_ms = after;
+    auto_start_at_ = now_ms() + after;
+    auto_start_timer_.expires_after(std::chrono::milliseconds(after));
+    auto_start_timer_.async_wait([self = self()](boost::system::error_code ec) {
+        if (ec || self->closed_) return;
+        self->guarded("the automatic start", [&] { self->auto_start(); });
+    });
+}
+
+// An automatic start that could not fire when it was due (a restart, the journal failing)
+// fires when it was due, or in 5 s at the earliest.
+void RoomImpl::rearm_auto_start() {
+    if (!auto_start_at_) return;
+    settings_.auto_start_ms = static_cast<int>(std::max<std::int64_t>(*auto_start_at_ - now_ms(), 5000));
+    arm_auto_start();
+}
+
+void RoomImpl::cancel_auto_start() {
+    auto_start_timer_.cancel();
+    auto_start_at_.reset();
+    settings_.auto_start_ms = 0;  // it fires once
+}
+
+void RoomImpl::auto_start() {
+    if (state_ != RoomState::lobby || !auto_start_at_ || journal_fault_) return;
+    dirty_ = true;
+    auto_start_at_.reset();
+    settings_.auto_start_ms = 0;
+    int filled = 0;
+    std::vector<int> bots;
+    for (auto& s : seats_)
+        if (!s.taken) {
+            seat_bot(s, PolicyKind::best);
+            bots.push_back(s.number);
+            ++filled;
+        }
+    notice("auto_start", nullptr,
+           filled > 0 ? "time is up: " + std::to_string(filled) + (filled == 1 ? " bot takes" : " bots take") +
+                            " the free seats, and the game starts"
+                      : "time is up: the game starts");
+    const Seat* host = host_ >= 0 ? seat_at(host_) : nullptr;
+    std::string address = "auto-start";
+    if (host)
+        if (auto p = host->peer.lock()) address = p->address();
+    if (auto err = start_game(address)) {
+        // The seats it filled are free again: the lobby is as it was.
+        for (int n : bots) free_seat(seat_ref(n));
+        notice("auto_start", nullptr, "the game could not start: " + err->second);
+        broadcast_snapshot();
+    }
+}
+
+}  // namespace spookludo::server

@@ -1,0 +1,40 @@
+#pragma once
+// A person as a room sees one (server/rooms/peer.h), played by a test in this process: what the
+// room sends is kept, parsed, in `inbox`.
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "peer.h"
+
+namespace spookludo::testing {
+
+class TestPeer final : public server::Peer {
+public:
+    TestPeer(std::uint64_t id, std::string address) : id_(id), address_(std::move(address)) {}
+    std::uint64_t id() const noexcept override { return id_; }
+    const std::string& address() const noexcept override { return address_; }
+    using Peer::send;
+    void send(std::shared_ptr<const std::string> text) override {
+        if (!closed_) inbox.push_back(nlohmann::json::parse(*text));
+    }
+    void detach(const server::Room&, std::uint64_t) override {}
+    void strike() override {}
+    void grant_answer() override {}
+    void close() override { closed_ = true; }
+    void post(std::function<bool()> fn) override { (void)fn(); }
+
+    std::deque<nlohmann::json> inbox;
+    bool closed() const { return closed_; }
+
+private:
+    std::uint64_t id_;
+    std::string address_;
+    bool closed_ = false;
+};
+
+}  // namespace spookludo::testing
