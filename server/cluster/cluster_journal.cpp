@@ -8,6 +8,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "cluster_keys.h"
 #include "history.h"
 #include "redis.h"
 
@@ -15,15 +16,7 @@ namespace spookludo::server {
 
 namespace {
 
-const std::string kPrefix = "spookludo:";
-
-std::string key(std::string_view kind, std::string_view id) {
-    std::string k = kPrefix;
-    k += kind;
-    k += ':';
-    k += id;
-    return k;
-}
+using namespace cluster_keys;  // kPrefix, key(), unix_ms()
 
 // A room's write. KEYS: room:<code>, events:<code>, records, node-rooms:<node>, records-seq. ARGV: node,
 // epoch, the number of the first op, the first event's number, records kept, the records' key
@@ -130,11 +123,6 @@ const std::string& write_sha() {
     return sha;
 }
 
-std::int64_t unix_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
 std::string lost_why(const redis::Reply& r) {
     return "the cluster's store (Redis) cannot be reached (" + r.text + ")";
 }
@@ -158,15 +146,15 @@ std::vector<JournalStore::Result> RedisJournal::store(std::span<const RoomWrite>
                                    "5",
                                    key("room", room.code),
                                    key("events", room.code),
-                                   kPrefix + "records",
+                                   std::string(kPrefix) + "records",
                                    key("node-rooms", node_id_),
-                                   kPrefix + "records-seq",
+                                   std::string(kPrefix) + "records-seq",
                                    node_id_,
                                    std::to_string(room.epoch),
                                    std::to_string(room.first_op ? *room.first_op : 0),
                                    std::to_string(room.seq),
                                    std::to_string(records_kept_),
-                                   kPrefix + "record:",
+                                   std::string(kPrefix) + "record:",
                                    room.code};
         for (const auto& op : room.ops) {
             switch (op.op) {
@@ -302,7 +290,7 @@ void read_records(redis::Client& client, std::int64_t after, std::size_t limit,
                   std::function<void(std::optional<std::vector<ClusterRecord>>)> done) {
     auto shared = std::make_shared<decltype(done)>(std::move(done));
     auto* c = &client;
-    client.command({"ZRANGEBYSCORE", kPrefix + "records", "(" + std::to_string(after), "+inf", "WITHSCORES",
+    client.command({"ZRANGEBYSCORE", std::string(kPrefix) + "records", "(" + std::to_string(after), "+inf", "WITHSCORES",
                     "LIMIT", "0", std::to_string(limit)},
                    [c, shared](redis::Reply r) {
                        if (r.lost || r.error() || r.type != redis::Reply::Type::array) return (*shared)(std::nullopt);
@@ -321,7 +309,7 @@ void read_records(redis::Client& client, std::int64_t after, std::size_t limit,
                        if (batch->records.empty()) return (*shared)(std::vector<ClusterRecord>{});
                        batch->left = batch->records.size();
                        for (std::size_t i = 0; i < batch->records.size(); ++i)
-                           c->command({"HMGET", kPrefix + "record:" + batch->records[i].id, "text", "owner", "ended_ms"},
+                           c->command({"HMGET", std::string(kPrefix) + "record:" + batch->records[i].id, "text", "owner", "ended_ms"},
                                       [batch, i, shared](redis::Reply h) {
                                           if (h.lost || h.error() || h.elements.size() != 3) batch->failed = true;
                                           else {
