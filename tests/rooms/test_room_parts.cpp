@@ -41,21 +41,14 @@ public:
         c.reconnect_ms = 60000;
         c.drop_grace_ms = 10000;
         c.seed_wait_ms = 5000;
-        static int counter = 0;
-        c.data_dir = (std::filesystem::temp_directory_path() /
-                      ("spookludo-parts-" + std::to_string(::getpid()) + "-" + std::to_string(counter++)))
-                         .string();
+        c.data_dir = dir_.path;
         spdlog::set_level(spdlog::level::err);
         services_ = std::make_unique<server::Services>(c);
         room_ = server::Room::make(io_, *services_, "PARTS", options, settings, "127.0.0.1");
     }
-    ~Party() {
-        room_.reset();
-        const auto dir = services_->config.data_dir;
-        services_.reset();
-        std::error_code ec;
-        std::filesystem::remove_all(dir, ec);
-    }
+    // The room first, then what its handlers still hold (the io_context), then the services they
+    // use, then the folder (members go in the reverse of their order).
+    ~Party() { room_.reset(); }
 
     std::shared_ptr<TestPeer> person() { return std::make_shared<TestPeer>(++ids_, "127.0.0.1"); }
     void send(const std::shared_ptr<TestPeer>& p, protocol::ClientMessage m) {
@@ -98,9 +91,23 @@ public:
     server::Services& services() { return *services_; }
 
 private:
+    struct DataDir {
+        std::string path;
+        DataDir() {
+            static int counter = 0;
+            path = (std::filesystem::temp_directory_path() /
+                    ("spookludo-parts-" + std::to_string(::getpid()) + "-" + std::to_string(counter++)))
+                       .string();
+        }
+        ~DataDir() {
+            std::error_code ec;
+            std::filesystem::remove_all(path, ec);
+        }
+    };
+    DataDir dir_;
     RoomClock::Manual clock_;
-    boost::asio::io_context io_;
     std::unique_ptr<server::Services> services_;
+    boost::asio::io_context io_;
     std::shared_ptr<server::Room> room_;
     std::uint64_t ids_ = 0, entries_ = 0;
 };
