@@ -32,7 +32,7 @@ void RoomImpl::shutdown(std::function<void()> done) {
             self->guarded("the shutdown", [&] {
                 if (self->table_ || self->state_ == RoomState::seeding)
                     self->end_game(GameStatus::abandoned, "the server is shutting down");
-                if (!self->closed_) self->ops_.push_back({JournalOp::Kind::closed, {}, {}});
+                self->journal_.closed(/*forget_code=*/false);  // the server is going: nothing to free
                 self->closed_ = true;
                 self->broadcast(Closing{"shutdown", "the server is shutting down"});
             });
@@ -42,24 +42,21 @@ void RoomImpl::shutdown(std::function<void()> done) {
             // it up again.
             self->end_pass();
         }
-        self->stopped_ = true;
         self->closed_ = true;
         self->stop_timers();
         // Done once the journal has answered every pass (what it wrote goes out first).
-        self->when_settled_ = [self = self.get(), restart, done = std::move(done)] {
+        self->journal_.stop([self = self.get(), restart, done = std::move(done)] {
             if (restart)
                 self->tell_now(Closing{"restart", "the server is restarting: the room is saved and goes on when it "
                                                   "is back (reconnect with your seat's token)"});
             done();
-        };
-        self->settle();
+        });
     });
 }
 
 void RoomImpl::pause_for_cluster(std::string why) {
     net::post(strand_, [self = self(), why = std::move(why)] {
-        if (!self->stopped_ && !self->journal_fault_ && !self->services_.config.no_journal)
-            self->journal_fault(why);
+        if (!self->journal_.fault()) self->journal_.fail(why);
     });
 }
 
@@ -73,17 +70,17 @@ void RoomImpl::on_message(const std::shared_ptr<Peer>& peer, protocol::ClientMes
     const bool ping = std::holds_alternative<Ping>(message);
     if (closed_) {
         error(peer, ErrorCode::room_not_found, "the room is closed");
-    } else if (journal_fault_ && !ping) {
+    } else if (journal_.fault() && !ping) {
         // Nothing changes while the journal cannot take it; said at once (not held).
         services_.metrics.count_error(protocol::to_string(ErrorCode::unavailable));
         peer->send(protocol::error_message(ErrorCode::unavailable,
-                                           "the server cannot save this room right now (" + *journal_fault_ +
+                                           "the server cannot save this room right now (" + *journal_.fault() +
                                                "): it is paused and goes on by itself when it can; try again then",
                                            protocol::type_of(message)));
     } else {
         // Every message but a ping or a choice may change the room's durable state: the room
         // writes it to the journal at the end of the pass (a choice writes its own event).
-        if (!ping && !std::holds_alternative<Choose>(message)) dirty_ = true;
+        if (!ping && !std::holds_alternative<Choose>(message)) journal_.changed();
         // One message's failure is that connection's problem alone: the room goes on.
         try {
             std::visit([&](auto& m) { handle(peer, m); }, message);

@@ -32,14 +32,14 @@ void RoomImpl::stop_clock(PauseReason why) {
 // The clock goes on from where it stopped (the host resumed, everyone is back after a
 // restart, the journal takes writes again).
 void RoomImpl::start_clock() {
-    if (journal_fault_) return;  // journal_back starts it
+    if (journal_.fault()) return;  // journal_back starts it
     paused_ = false;
     pause_reason_.reset();
     fault_paused_ = false;
     if (restart_wait_) restart_wait_->cancel();
     restart_wait_.reset();
     const auto left = paused_left_;
-    dirty_ = true;
+    journal_.changed();
     if (waiting_for_decisions_) decision_deadline_at_ = now_ms() + std::chrono::duration_cast<std::chrono::milliseconds>(left).count();
     broadcast_snapshot();
     // The pause does not count against a dropped player's drop grace.
@@ -101,7 +101,7 @@ void RoomImpl::run_immediate() {
 }
 
 void RoomImpl::continue_immediate() {
-    if (tickets_ - settled_ >= kPassesAhead) return;
+    if (journal_.unanswered() >= kPassesAhead) return;
     immediate_posted_ = true;
     net::post(strand_, [self = self()] {
         self->immediate_posted_ = false;
@@ -110,7 +110,7 @@ void RoomImpl::continue_immediate() {
 }
 
 void RoomImpl::fire(Next next, std::uint64_t epoch) {
-    if (epoch != epoch_ || paused_ || closed_ || journal_fault_) return;  // superseded, paused or closed since
+    if (epoch != epoch_ || paused_ || closed_ || journal_.fault()) return;  // superseded, paused or closed since
     switch (next) {
         case Next::advance: advance(); break;
         case Next::deadline: deadline(); break;
@@ -171,7 +171,7 @@ void RoomImpl::stop_timers() {
     step_timer_.cancel();
     auto_start_timer_.cancel();
     if (restart_wait_) restart_wait_->cancel();
-    if (journal_retry_) journal_retry_->cancel();
+    journal_.cancel_timers();
     for (auto& s : seats_) {
         if (s.reconnect_timer) s.reconnect_timer->cancel();
         cancel_grace(s);

@@ -15,13 +15,9 @@ void RoomImpl::close_if_empty() {
     if (table_ || state_ == RoomState::seeding) return;  // the game ends first (abandoned after the reconnect window)
     if (anyone_expected()) return;                        // a lobby seat waits for its player
     closed_ = true;
-    dirty_ = false;
-    ops_.push_back({JournalOp::Kind::closed, {}, {}});
+    journal_.closed();  // the code is free once that is written
     step_timer_.cancel();
     auto_start_timer_.cancel();
-    // The code is free once the journal has forgotten the room (written()): a new room under
-    // it must not be forgotten with this one.
-    forget_code_ = true;
     --services_.metrics.rooms;
     spdlog::info("room {}: closed (nobody left)", code_);
 }
@@ -82,8 +78,8 @@ void RoomImpl::end_game(GameStatus status, const std::string& why) {
         cancel_grace(s);
         s.decision_id.clear();
     }
-    ops_.push_back({JournalOp::Kind::game_over, {}, {}, std::move(finished)});
-    dirty_ = true;
+    journal_.game_over(std::move(finished));
+    journal_.changed();
     broadcast(over);
     last_game_ = over;  // the lobby's snapshot keeps it for a page that comes back later
     spdlog::info("room {}: game {} {}{}", code_, game_id_, to_string(status), why.empty() ? "" : " (" + why + ")");

@@ -47,7 +47,7 @@ void RoomImpl::publish_game(const GameOptions& options) {
     publication_ = publish(options);
     game_id_ = code_ + "-" + std::to_string(now_ms()) + "-" + publication_->seed.commitment().substr(0, 8);
     state_ = RoomState::seeding;
-    dirty_ = true;
+    journal_.changed();
     journal_game(false, {});
     for (auto& s : seats_) {
         s.client_seed.reset();
@@ -85,14 +85,14 @@ void RoomImpl::begin_game() {
         publication_.reset();
         paused_ = false;
         pause_reason_.reset();
-        dirty_ = true;
-        ops_.push_back({JournalOp::Kind::game_over, {}, {}});
+        journal_.changed();
+        journal_.game_over();
         broadcast(ErrorReply{std::string(to_string(ErrorCode::wrong_state)), std::string("cannot start: ") + e.what(),
                              "start"});
         return;
     }
     state_ = RoomState::playing;
-    dirty_ = true;
+    journal_.changed();
     journal_game(true, client_seeds);
     ++services_.metrics.games_started;
     GameStarted started{game_id_, *game_options_, {}, {}, players_};

@@ -9,10 +9,13 @@
 //   room_clock.cpp     pause, the step timer, decisions' deadlines, drop grace
 //   room_game.cpp      the game driven: seeds, steps, decisions, moves for the absent
 //   room_end.cpp       every way a game ends, its record, the lobby after it, the room's close
+//   room_saved.cpp     what the room writes to its journal, and what it does when the journal fails
+// and, a class of its own behind one face that the other parts never see past (room_journal.h):
 //   room_journal.cpp   the write-ahead journal: each pass written before its messages leave
 //   room_restore.cpp   a room taken up again from the journal after a restart or a take-over
 // Asio's timers and executors only: no socket is known here (a person is a Peer).
 #include "room.h"
+#include "room_journal.h"
 
 #include <algorithm>
 #include <chrono>
@@ -137,10 +140,8 @@ constexpr std::chrono::milliseconds kLeastTimeLeft{3000};
 // People count seats from 1; the wire counts from 0.
 inline std::string seat_label(int number) { return "seat " + std::to_string(number + 1); }
 
-class RoomImpl final : public Room {
+class RoomImpl final : public Room, private RoomJournal::Owner {
 public:
-    using Held = std::pair<std::shared_ptr<Peer>, std::shared_ptr<const std::string>>;  // text nullptr: close
-
     RoomImpl(net::io_context& io, Services& services, std::string code, GameOptions options,
              protocol::RoomSettings settings, std::string creator_address = {})
         : strand_(serial_executor(io, services.config.threads)),
@@ -151,8 +152,7 @@ public:
           creator_address_(std::move(creator_address)),
           options_(options),
           settings_(settings),
-          created_ms_(now_ms()),
-          stream_(std::make_shared<JournalWriter::Stream>(code_, created_ms_)) {
+          journal_(*this, services, code_, now_ms(), strand_) {
         for (int n = 0; n < options_.players; ++n) seats_.push_back(empty_seat(n));
     }
 
@@ -197,7 +197,7 @@ private:
                 if (table_ || state_ == RoomState::seeding) end_game(GameStatus::abandoned, "an internal error");
             } catch (const std::exception& again) {
                 spdlog::error("room {}: ending the game after that failed too: {}", code_, again.what());
-                ops_.push_back({JournalOp::Kind::game_over, {}, {}});  // the journal forgets it too
+                journal_.game_over();  // the journal forgets it too
                 table_.reset();
                 publication_.reset();
                 state_ = RoomState::lobby;
@@ -206,7 +206,7 @@ private:
     }
 
     // Closes a connection after what was sent (or held) for it.
-    void close_peer(const std::shared_ptr<Peer>& peer) { held_.push_back({peer, nullptr}); }
+    void close_peer(const std::shared_ptr<Peer>& peer) { journal_.close(peer); }
     // Straight out, past what is held: what says the server cannot save (its text shows
     // nothing of the game) and refusals while it cannot.
     template <class M>
@@ -273,7 +273,8 @@ private:
 
     // ---- The journal ------------------------------------------------------------------------
     // One event of the game in progress, written with the pass.
-    void event(const char* kind, const json& data) { ops_.push_back({JournalOp::Kind::event, kind, data.dump()}); }
+    void event(const char* kind, const json& data) { journal_.event(kind, data); }
+    void end_pass() { journal_.end_pass(); }
 
     // The parts, by the file that defines them.
     // ---- room.cpp ------------------------------------------------------------------------------
@@ -371,20 +372,17 @@ private:
     void abandon_if_nobody_left();
     void end_game(GameStatus status, const std::string& why);
 
-    // ---- room_journal.cpp ----------------------------------------------------------------------
+    // ---- room_saved.cpp: what the room writes, and the journal's Owner ---------------------------
     void journal_asked(Clock::duration left);
     void journal_game(bool started, const std::vector<ClientSeed>& client_seeds);
-    json durable_state() const;
-    void end_pass(bool retry = false);
-    static std::vector<std::shared_ptr<const FinishedGame>> finished_in(const std::vector<JournalOp>& ops);
-    std::uint64_t submit(bool retry, std::vector<std::shared_ptr<const FinishedGame>> finished);
-    void written(std::uint64_t ticket, JournalWriter::Answer answer);
-    void give_up(const std::string& why);
-    void settle();
-    void release(std::vector<Held>& messages);
-    void journal_fault(const std::string& why);
-    void retry_later();
-    void journal_back();
+    json durable_state() const override;
+    std::uint64_t decision_counter() const override;
+    void journal_failing(const std::string& why) override;
+    void journal_back() override;
+    void journal_fenced(const std::string& why) override;
+    void journal_answered() override;
+    void on_room_strand(std::function<void()> work) override;
+    std::shared_ptr<void> keep_alive() override { return shared_from_this(); }
 
     // ---- room_restore.cpp ----------------------------------------------------------------------
     void after_restore(bool seeding);
@@ -427,32 +425,9 @@ private:
     std::optional<PauseReason> pause_reason_;  // while paused_
     bool fault_paused_ = false;                // paused_ by journal_fault (it resumes by itself)
     std::shared_ptr<RoomTimer> restart_wait_;  // after a restart: the longest the game waits for its players
-    // The journal: this pass's writes, the room's own state to write at its end, the messages
-    // held until they are written, the next event number, and why it cannot write (paused).
-    std::vector<JournalOp> ops_;
-    bool dirty_ = false;
-    std::string journaled_state_;  // the room's state as last given to the journal
-    std::vector<Held> held_;  // this pass's messages
-    std::int64_t created_ms_;
-    // The room's place in the journal (its next event's number); the writer's thread's once submitted.
-    std::shared_ptr<JournalWriter::Stream> stream_;
-    // Passes handed to the writer (tickets_), answered (settled_), and their messages waiting for
-    // the answer, in order.
-    struct Waiting {
-        std::uint64_t ticket;
-        std::vector<Held> messages;
-        std::vector<std::shared_ptr<const FinishedGame>> finished;  // records to export once written
-    };
-    std::vector<Waiting> waiting_;  // a few passes (no deque's 512-byte block per room)
-    std::uint64_t tickets_ = 0, settled_ = 0, retry_ticket_ = 0;
-    std::vector<JournalOp> returned_;  // failed passes' ops, given back in order: the retry writes them first
-    std::function<void()> when_settled_;  // the shutdown's end
-    bool forget_code_ = false;                // the room closed: its code goes once that is written
-    std::uint64_t forget_code_ticket_ = 0;    // the ticket that writes it
     bool immediate_posted_ = false;           // run_immediate is on its way
-    std::optional<std::string> journal_fault_;
-    std::shared_ptr<RoomTimer> journal_retry_;
-    bool stopped_ = false;  // the server stopped: nothing more is written or sent
+    // The write-ahead journal, and the outbox: every message the room sends goes through it.
+    RoomJournal journal_;
 };
 
 }  // namespace spookludo::server

@@ -337,8 +337,8 @@ void RoomImpl::cancel_auto_start() {
 }
 
 void RoomImpl::auto_start() {
-    if (state_ != RoomState::lobby || !auto_start_at_ || journal_fault_) return;
-    dirty_ = true;
+    if (state_ != RoomState::lobby || !auto_start_at_ || journal_.fault()) return;
+    journal_.changed();
     auto_start_at_.reset();
     settings_.auto_start_ms = 0;
     int filled = 0;

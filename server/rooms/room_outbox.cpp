@@ -10,7 +10,7 @@ namespace spookludo::server {
 // the strand ends with end_pass), and goes out, in order, once the pass's journal writes are
 // written: nothing leaves the room that the journal does not have.
 void RoomImpl::out(const std::shared_ptr<Peer>& peer, std::shared_ptr<const std::string> text) {
-    if (peer) held_.push_back({peer, std::move(text)});
+    journal_.send(peer, std::move(text));
 }
 
 void RoomImpl::error(const std::shared_ptr<Peer>& peer, ErrorCode code, const std::string& message,
@@ -111,7 +111,7 @@ std::string RoomImpl::inspect() const {
         seats.push_back(std::move(v));
     }
     json j = {{"room", snap}, {"seats", seats}, {"players", players_}, {"owner", owner_},
-              {"written", ops_.empty() && held_.empty() && waiting_.empty() && settled_ == tickets_ && !journal_fault_}};
+              {"written", journal_.all_written()}};
     if (table_) {
         j["record"] = table_->record();
         j["next_die"] = table_->next_die();

@@ -106,7 +106,7 @@ bool RoomImpl::drop_spectator(const std::shared_ptr<Peer>& peer) {
 }
 
 void RoomImpl::on_disconnected(const std::shared_ptr<Peer>& peer) {
-    if (stopped_) return;
+    if (journal_.stopped()) return;
     const bool watched = drop_spectator(peer);
     const int number = seat_of(peer);
     if (number < 0) {
@@ -116,7 +116,7 @@ void RoomImpl::on_disconnected(const std::shared_ptr<Peer>& peer) {
     }
     auto& s = seat_ref(number);
     if (!s.connected) return;
-    dirty_ = true;
+    journal_.changed();
     s.connected = false;
     if (s.presence == Presence::here) s.presence = Presence::away;
     const bool lobby = state_ == RoomState::lobby;
@@ -148,8 +148,8 @@ void RoomImpl::arm_reconnect_window(Seat& s, Clock::duration after) {
 void RoomImpl::window_over(int number, const std::shared_ptr<RoomTimer>& timer) {
     Seat* s = seat_at(number);
     if (!s || !s->human() || s->reconnect_timer != timer || s->connected) return;
-    if (journal_fault_) return arm_reconnect_window(*s, std::chrono::seconds(1));  // not while nothing can be saved
-    dirty_ = true;
+    if (journal_.fault()) return arm_reconnect_window(*s, std::chrono::seconds(1));  // not while nothing can be saved
+    journal_.changed();
     s->reconnect_timer.reset();
     if (state_ == RoomState::lobby) return remove_from_seat(*s, "gone");
     s->presence = Presence::server;

@@ -35,7 +35,7 @@ bool replay_step(Table& table, const SavedRoom::Event& e, const json& d, const s
 
 // The first pass after a restart (on the strand, the server serving).
 void RoomImpl::after_restore(bool seeding) {
-    dirty_ = true;
+    journal_.changed();
     for (auto& s : seats_)
         if (s.human() && !s.connected && s.presence == Presence::away)
             arm_reconnect_window(s, std::chrono::milliseconds(services_.config.reconnect_ms));
@@ -57,7 +57,7 @@ void RoomImpl::after_restore(bool seeding) {
         if (ec || self->closed_ || self->restart_wait_ != timer) return;
         self->guarded("the restart's wait", [&] {
             self->restart_wait_.reset();
-            if (!self->paused_ || self->pause_reason_ != PauseReason::restart || self->journal_fault_) return;
+            if (!self->paused_ || self->pause_reason_ != PauseReason::restart || self->journal_.fault()) return;
             self->notice("resumed", nullptr, "the wait for the players is over: the game goes on");
             self->start_clock();
         });
@@ -92,12 +92,13 @@ void RoomImpl::lost(const SavedRoom& saved, const std::vector<TableSeat>& table_
 
 void RoomImpl::take_up(const SavedRoom& saved) {
     const json st = json::parse(saved.state);
-    created_ms_ = stream_->created_ms = saved.created_ms;
-    stream_->seq = saved.events.empty() ? 1 : saved.events.back().seq + 1;
+    auto& stream = journal_.stream();
+    stream.created_ms = saved.created_ms;
+    stream.seq = saved.events.empty() ? 1 : saved.events.back().seq + 1;
     if (saved.epoch > 0) {  // a cluster's room, taken over: its place in the cluster's journal
-        stream_->epoch = saved.epoch;
-        stream_->ops = saved.ops;
-        stream_->seq = std::max(stream_->seq, saved.next_seq);
+        stream.epoch = saved.epoch;
+        stream.ops = saved.ops;
+        stream.seq = std::max(stream.seq, saved.next_seq);
     }
     options_ = st.at("options").get<GameOptions>();
     settings_ = st.at("settings").get<protocol::RoomSettings>();
@@ -150,7 +151,7 @@ void RoomImpl::take_up(const SavedRoom& saved) {
             spdlog::info("room {}: game {} ended before the server stopped (its record is kept)", code_, id);
             game.reset();
             state_ = RoomState::lobby;
-            ops_.push_back({JournalOp::Kind::game_over, {}, {}});
+            journal_.game_over();
         }
     }
     if (game) {

@@ -1,8 +1,11 @@
 #pragma once
 // A person as a room sees one (server/rooms/peer.h), played by a test in this process: what the
 // room sends is kept, parsed, in `inbox`.
+#include <unistd.h>
+
 #include <cstdint>
 #include <deque>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -35,6 +38,23 @@ private:
     std::uint64_t id_;
     std::string address_;
     bool closed_ = false;
+};
+
+// A data directory of the test's own, removed with everything in it at the end.
+struct TempDataDir {
+    std::string path;
+    TempDataDir() {
+        static int counter = 0;
+        path = (std::filesystem::temp_directory_path() /
+                ("spookludo-parts-" + std::to_string(::getpid()) + "-" + std::to_string(counter++)))
+                   .string();
+    }
+    ~TempDataDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+    }
+    TempDataDir(const TempDataDir&) = delete;
+    TempDataDir& operator=(const TempDataDir&) = delete;
 };
 
 }  // namespace spookludo::testing

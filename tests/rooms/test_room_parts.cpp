@@ -5,10 +5,7 @@
 // at the next poll. A 30 s deadline passes in no time, and nothing depends on the machine's speed.
 #include <doctest/doctest.h>
 
-#include <unistd.h>
-
 #include <chrono>
-#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -91,20 +88,7 @@ public:
     server::Services& services() { return *services_; }
 
 private:
-    struct DataDir {
-        std::string path;
-        DataDir() {
-            static int counter = 0;
-            path = (std::filesystem::temp_directory_path() /
-                    ("spookludo-parts-" + std::to_string(::getpid()) + "-" + std::to_string(counter++)))
-                       .string();
-        }
-        ~DataDir() {
-            std::error_code ec;
-            std::filesystem::remove_all(path, ec);
-        }
-    };
-    DataDir dir_;
+    TempDataDir dir_;
     RoomClock::Manual clock_;
     std::unique_ptr<server::Services> services_;
     boost::asio::io_context io_;
