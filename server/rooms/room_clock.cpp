@@ -8,14 +8,14 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Pause&) {
     if (!host_only(peer, "pause")) return;
     if (state_ != RoomState::playing || paused_) return error(peer, ErrorCode::wrong_state, "nothing to pause", "pause");
     stop_clock(PauseReason::host);
-    notice("paused", seat_at(host_), who(seat_ref(host_)) + " paused the game");
+    notice("paused", seats_.at(host_), who(seat_ref(host_)) + " paused the game");
     broadcast_snapshot();
 }
 
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Unpause&) {
     if (!host_only(peer, "resume_game")) return;
     if (!paused_) return error(peer, ErrorCode::wrong_state, "the game is not paused", "resume_game");
-    notice("resumed", seat_at(host_), who(seat_ref(host_)) + " resumed the game");
+    notice("resumed", seats_.at(host_), who(seat_ref(host_)) + " resumed the game");
     start_clock();
 }
 
@@ -147,7 +147,7 @@ void RoomImpl::arm_grace(Seat& s, Clock::duration grace, Clock::duration left) {
         [self = self(), number = s.number, id = s.decision_id, timer = s.grace_timer](boost::system::error_code ec) {
             if (ec || self->closed_) return;
             self->guarded("the drop grace", [&] {
-                Seat* seat = self->seat_at(number);
+                Seat* seat = self->seats_.at(number);
                 if (!seat || seat->grace_timer != timer || seat->decision_id != id || seat->connected || self->paused_) return;
                 seat->grace_timer.reset();
                 self->answer_for_absent(*seat, ChoiceMaker::away);

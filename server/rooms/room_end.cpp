@@ -95,7 +95,7 @@ void RoomImpl::end_game(GameStatus status, const std::string& why) {
         // A player who dropped just now keeps the seat for the rest of the reconnect window.
         const bool gone = s.human() && (s.presence == Presence::left || s.presence == Presence::server ||
                                         (!s.connected && !s.reconnect_timer));
-        if (replaced || gone) free_seat(s);
+        if (replaced || gone) Seats::free(s);
     }
     if (host_ >= 0 && !seat_ref(host_).taken) host_ = -1;
     pass_host_if_needed();

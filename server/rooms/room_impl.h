@@ -16,6 +16,7 @@
 // Asio's timers and executors only: no socket is known here (a person is a Peer).
 #include "room.h"
 #include "room_journal.h"
+#include "seats.h"
 
 #include <algorithm>
 #include <chrono>
@@ -73,56 +74,6 @@ inline const char* name_of(RoomState s) {
     return "?";
 }
 
-// What a seated player is doing, as everyone sees it.
-enum class Presence { here, away, server, left };
-inline const char* name_of(Presence p) {
-    switch (p) {
-        case Presence::here: return "here";
-        case Presence::away: return "away";
-        case Presence::server: return "server";
-        case Presence::left: return "left";
-    }
-    return "?";
-}
-
-// One seat of the room. Its number is fixed for the life of the room; a free seat keeps it.
-struct Seat {
-    int number = 0;
-    bool taken = false;
-    std::string name;
-    bool bot = false;
-    PolicyKind policy = PolicyKind::best;
-    bool kicked = false;  // a bot playing a kicked player's seat to the end of the game
-    std::string token_hash;  // SHA-256 of the seat's token, hex (the token goes to its player only)
-    std::weak_ptr<Peer> peer;
-    bool connected = false;
-    Presence presence = Presence::here;
-    std::optional<std::string> client_seed;
-    std::shared_ptr<RoomTimer> reconnect_timer;
-    Clock::time_point dropped_at{};  // when the connection was lost (away)
-    // The decision this seat owes, if any.
-    std::string decision_id;
-    Clock::time_point decision_sent{};
-    // A dropped player's decision is held open this long (the drop grace) before the server plays it.
-    std::shared_ptr<RoomTimer> grace_timer;
-
-    bool human() const { return taken && !bot; }
-    // Played by the server instead of the player (gone, or the window is over, or left).
-    bool server_played() const { return human() && (!connected || presence != Presence::here); }
-};
-
-inline Seat empty_seat(int number) {
-    Seat s;
-    s.number = number;
-    return s;
-}
-
-inline Presence presence_named(const std::string& name) {
-    for (Presence p : {Presence::here, Presence::away, Presence::server, Presence::left})
-        if (name == name_of(p)) return p;
-    throw std::invalid_argument("unknown presence " + name);
-}
-
 // Why a game is paused (the snapshot's pause_reason).
 enum class PauseReason { host, restart, journal };
 inline const char* name_of(PauseReason r) {
@@ -153,7 +104,7 @@ public:
           options_(options),
           settings_(settings),
           journal_(*this, services, code_, now_ms(), strand_) {
-        for (int n = 0; n < options_.players; ++n) seats_.push_back(empty_seat(n));
+        seats_ = Seats(options_.players);
     }
 
     // Takes up a room the journal held (before serving: nothing else knows the room yet). Throws
@@ -246,7 +197,12 @@ private:
 
     std::string inspect() const override;
 
-    Seat& seat_ref(int number) { return *seat_at(number); }
+    Seat& seat_ref(int number) { return *seats_.at(number); }
+    // The seat number of a peer's seat, or -1.
+    int seat_of(const std::shared_ptr<Peer>& peer) const {
+        const Seat* s = seats_.of(peer);
+        return s ? s->number : -1;
+    }
 
     template <class M>
     void handle(const std::shared_ptr<Peer>& peer, M&) {
@@ -254,7 +210,7 @@ private:
     }
 
     // The highest room seat number + 1: the length of the arrays indexed by room seat.
-    std::size_t seat_span() const { return seats_.empty() ? 0 : static_cast<std::size_t>(seats_.back().number) + 1; }
+    std::size_t seat_span() const { return seats_.span(); }
 
     enum class Next { advance, deadline, seeds_timeout };
 
@@ -293,14 +249,8 @@ private:
 
     // ---- room_lobby.cpp ------------------------------------------------------------------------
     void let_go(const std::shared_ptr<Peer>& peer);
-    Seat* seat_at(int number);
-    int seat_of(const std::shared_ptr<Peer>& peer) const;
     bool is_spectator(const std::shared_ptr<Peer>& peer) const;
-    bool name_taken(const std::string& name) const;
-    int taken_count() const;
-    Seat* lowest_free();
     int player_of(int number) const;
-    void free_seat(Seat& s);
     void welcome_seat(const std::shared_ptr<Peer>& peer, const Seat& seat, const std::string& token);
     void handle(const std::shared_ptr<Peer>& peer, protocol::CreateRoom& m);
     void handle(const std::shared_ptr<Peer>& peer, protocol::JoinRoom& m);
@@ -398,7 +348,7 @@ private:
     std::string creator_address_;
     GameOptions options_;
     protocol::RoomSettings settings_;
-    std::vector<Seat> seats_;   // the room's seats, by number (ascending; gaps where a seat was removed)
+    Seats seats_;               // the room's seats and who sits where (seats.h)
     std::vector<int> players_;  // during a game: the seats that play, in play order (the table's numbering)
     // By peer id: the entry count of the last message the room took from that peer (let_go).
     std::unordered_map<std::uint64_t, std::uint64_t> entries_;

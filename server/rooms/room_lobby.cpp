@@ -13,35 +13,8 @@ void RoomImpl::let_go(const std::shared_ptr<Peer>& peer) {
     entries_.erase(it);
 }
 
-Seat* RoomImpl::seat_at(int number) {
-    for (auto& s : seats_)
-        if (s.number == number) return &s;
-    return nullptr;
-}
-
-// The seat number of a peer's seat, or -1.
-int RoomImpl::seat_of(const std::shared_ptr<Peer>& peer) const {
-    for (const auto& s : seats_)
-        if (s.human() && s.peer.lock() == peer) return s.number;
-    return -1;
-}
-
 bool RoomImpl::is_spectator(const std::shared_ptr<Peer>& peer) const {
     return std::any_of(spectators_.begin(), spectators_.end(), [&](const auto& w) { return w.lock() == peer; });
-}
-
-bool RoomImpl::name_taken(const std::string& name) const {
-    return std::any_of(seats_.begin(), seats_.end(), [&](const Seat& s) { return s.taken && s.name == name; });
-}
-
-int RoomImpl::taken_count() const {
-    return static_cast<int>(std::count_if(seats_.begin(), seats_.end(), [](const Seat& s) { return s.taken; }));
-}
-
-Seat* RoomImpl::lowest_free() {
-    for (auto& s : seats_)
-        if (!s.taken) return &s;
-    return nullptr;
 }
 
 // The seat's index among the players of the game (the table's numbering), or -1.
@@ -50,23 +23,17 @@ int RoomImpl::player_of(int number) const {
     return it == players_.end() ? -1 : static_cast<int>(it - players_.begin());
 }
 
-// A seat freed: everything about its occupant goes.
-void RoomImpl::free_seat(Seat& s) {
-    if (s.reconnect_timer) s.reconnect_timer->cancel();
-    s = empty_seat(s.number);
-}
-
 void RoomImpl::welcome_seat(const std::shared_ptr<Peer>& peer, const Seat& seat, const std::string& token) {
     send(peer, Joined{code_, seat.number, token, "player", host_ == seat.number});
 }
 
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::CreateRoom& m) {
     // The creator: the first seat, and the host.
-    if (taken_count() > 0 || is_spectator(peer))
+    if (seats_.taken() > 0 || is_spectator(peer))
         return error(peer, ErrorCode::already_in_room, "this room has its creator", "create_room");
     // Armed first, so that the creator's first snapshot already carries auto_start_at_ms.
     if (settings_.auto_start_ms > 0) arm_auto_start();
-    add_human(peer, seats_.front(), m.name);
+    add_human(peer, *seats_.begin(), m.name);
 }
 
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::JoinRoom& m) {
@@ -83,12 +50,12 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::JoinRoom& m) 
         return;
     }
     // The lowest free seat, under a name; a spectator refused keeps watching.
-    Seat* seat = lowest_free();
+    Seat* seat = seats_.lowest_free();
     if (!seat)
         return error(peer, ErrorCode::room_full,
                      "room " + code_ + " is full: all " + std::to_string(seats_.size()) + " seats are taken",
                      "join_room");
-    if (name_taken(m.name))
+    if (seats_.name_taken(m.name))
         return error(peer, ErrorCode::name_taken, "the name " + quote_client_text(m.name) + " is taken in this room", "join_room");
     if (watching) drop_spectator(peer);
     add_human(peer, *seat, m.name);
@@ -170,31 +137,16 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Resume& m) {
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::SetOptions& m) {
     if (!host_only(peer, "set_options")) return;
     if (state_ != RoomState::lobby) return error(peer, ErrorCode::wrong_state, "options change in the lobby", "set_options");
-    const int want = m.options.players;
-    const int have = static_cast<int>(seats_.size());
-    const int free = have - taken_count();
-    if (want < have && have - want > free)
+    // Seats come and go at the top; nobody's seat changes its number (Seats::resize).
+    const auto change = seats_.resize(m.options.players);
+    if (!change)
         return error(peer, ErrorCode::bad_field,
-                     std::to_string(taken_count()) + " seats are taken: options.players must be at least that",
+                     std::to_string(seats_.taken()) + " seats are taken: options.players must be at least that",
                      "set_options");
-    // Seats come and go at the top: a new seat takes the lowest unused number, and the
-    // highest free seats go. Nobody's seat changes its number.
-    for (int n = have; n < want; ++n) {
-        int number = 0;
-        while (seat_at(number)) ++number;
-        const auto at = std::find_if(seats_.begin(), seats_.end(), [&](const Seat& s) { return s.number > number; });
-        const Seat added = *seats_.insert(at, empty_seat(number));
-        notice("seat_added", &added, who(seat_ref(host_)) + " added " + seat_label(number));
-    }
-    for (int n = want; n < have; ++n) {
-        for (auto it = seats_.rbegin(); it != seats_.rend(); ++it)
-            if (!it->taken) {
-                const Seat removed = *it;
-                seats_.erase(std::next(it).base());
-                notice("seat_removed", &removed, who(seat_ref(host_)) + " removed " + seat_label(removed.number));
-                break;
-            }
-    }
+    for (const Seat& added : change->added)
+        notice("seat_added", &added, who(seat_ref(host_)) + " added " + seat_label(added.number));
+    for (const Seat& removed : change->removed)
+        notice("seat_removed", &removed, who(seat_ref(host_)) + " removed " + seat_label(removed.number));
     options_ = m.options;
     broadcast_snapshot();
 }
@@ -209,7 +161,7 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::SetSettings& 
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::AddBot& m) {
     if (!host_only(peer, "add_bot")) return;
     if (state_ != RoomState::lobby) return error(peer, ErrorCode::wrong_state, "bots are added in the lobby", "add_bot");
-    Seat* seat = lowest_free();
+    Seat* seat = seats_.lowest_free();
     if (!seat)
         return error(peer, ErrorCode::room_full,
                      "the room is full: all " + std::to_string(seats_.size()) +
@@ -224,9 +176,7 @@ void RoomImpl::seat_bot(Seat& seat, PolicyKind policy) {
     seat.taken = true;
     seat.bot = true;
     seat.policy = policy;
-    int n = 1;
-    do seat.name = std::string(to_string(policy)) + " bot " + std::to_string(n++);
-    while (std::count_if(seats_.begin(), seats_.end(), [&](const Seat& s) { return s.taken && s.name == seat.name; }) > 1);
+    seat.name = seats_.bot_name(policy, seat);
     notice("bot_added", &seat, "a " + std::string(to_string(policy)) + " bot takes " + seat_label(seat.number));
 }
 
@@ -235,7 +185,7 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::RemoveSeat& m
     if (state_ != RoomState::lobby)
         return error(peer, ErrorCode::wrong_state, "seats are emptied in the lobby (kick a player in a game)",
                      "remove_seat");
-    Seat* seat = seat_at(m.seat);
+    Seat* seat = seats_.at(m.seat);
     if (!seat || !seat->taken || m.seat == host_)
         return error(peer, ErrorCode::bad_field,
                      seat_label(m.seat) + (seat && !seat->taken ? " is free already"
@@ -247,7 +197,7 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::RemoveSeat& m
 
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Kick& m) {
     if (!host_only(peer, "kick")) return;
-    Seat* seat = seat_at(m.seat);
+    Seat* seat = seats_.at(m.seat);
     if (!seat || !seat->human() || m.seat == host_)
         return error(peer, ErrorCode::bad_field,
                      seat_label(m.seat) + " is not a player you can kick" +
@@ -284,7 +234,7 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Start&) {
 // stopped it.
 std::optional<std::pair<ErrorCode, std::string>> RoomImpl::start_game(const std::string& address) {
     GameOptions options = options_;
-    options.players = taken_count();
+    options.players = seats_.taken();
     if (auto err = options.validate()) return std::pair{ErrorCode::wrong_state, "cannot start: " + *err};
     // Random boards are solved for the game (tens of milliseconds and 740 KB each with 3
     // pieces): one address gets so many a minute. The balanced pools' boards are solved once.
@@ -353,13 +303,13 @@ void RoomImpl::auto_start() {
            filled > 0 ? "time is up: " + std::to_string(filled) + (filled == 1 ? " bot takes" : " bots take") +
                             " the free seats, and the game starts"
                       : "time is up: the game starts");
-    const Seat* host = host_ >= 0 ? seat_at(host_) : nullptr;
+    const Seat* host = host_ >= 0 ? seats_.at(host_) : nullptr;
     std::string address = "auto-start";
     if (host)
         if (auto p = host->peer.lock()) address = p->address();
     if (auto err = start_game(address)) {
         // The seats it filled are free again: the lobby is as it was.
-        for (int n : bots) free_seat(seat_ref(n));
+        for (int n : bots) Seats::free(seat_ref(n));
         notice("auto_start", nullptr, "the game could not start: " + err->second);
         broadcast_snapshot();
     }

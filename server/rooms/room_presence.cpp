@@ -40,7 +40,7 @@ void RoomImpl::remove_from_seat(Seat& s, std::string_view why) {
     const std::string name = who(s);
     const int number = s.number;
     const Seat copy = s;
-    free_seat(s);
+    Seats::free(s);
     if (why == "left") notice("left", &copy, name + " left " + seat_label(number) + ": it is free");
     else if (why == "kicked") notice("kicked", &copy, name + " was kicked by the host: " + seat_label(number) + " is free");
     else if (why == "removed") notice("removed", &copy, "the host emptied " + seat_label(number) + " (" + name + ")");
@@ -62,7 +62,7 @@ bool RoomImpl::holds_host_seat(const Seat& s) {
 
 void RoomImpl::pass_host_if_needed(const std::string& because) {
     if (host_ >= 0)
-        if (const Seat* h = seat_at(host_); h && holds_host_seat(*h)) return;
+        if (const Seat* h = seats_.at(host_); h && holds_host_seat(*h)) return;
     const int old = host_;
     int next = -1;
     for (const auto& s : seats_)
@@ -146,7 +146,7 @@ void RoomImpl::arm_reconnect_window(Seat& s, Clock::duration after) {
 
 // The reconnect window of a dropped player ran out.
 void RoomImpl::window_over(int number, const std::shared_ptr<RoomTimer>& timer) {
-    Seat* s = seat_at(number);
+    Seat* s = seats_.at(number);
     if (!s || !s->human() || s->reconnect_timer != timer || s->connected) return;
     if (journal_.fault()) return arm_reconnect_window(*s, std::chrono::seconds(1));  // not while nothing can be saved
     journal_.changed();

@@ -111,7 +111,7 @@ void RoomImpl::take_up(const SavedRoom& saved) {
     if (auto it = st.find("auto_start_at_ms"); it != st.end()) auto_start_at_ = it->get<std::int64_t>();
     if (auto it = st.find("last_game"); it != st.end()) last_game_ = it->get<GameOver>();
     const auto now = Clock::now();
-    seats_.clear();
+    std::vector<Seat> seats;
     for (const auto& v : st.at("seats")) {
         Seat seat = empty_seat(v.at("number").get<int>());
         if (v.at("taken").get<bool>()) {
@@ -123,8 +123,9 @@ void RoomImpl::take_up(const SavedRoom& saved) {
             seat.token_hash = v.at("token_hash").get<std::string>();
             seat.presence = presence_named(v.at("presence").get<std::string>());
         }
-        seats_.push_back(std::move(seat));
+        seats.push_back(std::move(seat));
     }
+    seats_.assign(std::move(seats));
     // Nobody is connected yet: the players who were here are away (their reconnect windows start
     // with the first pass, after_restore); their tokens take their seats back.
     for (auto& s : seats_) {
@@ -164,7 +165,7 @@ void RoomImpl::take_up(const SavedRoom& saved) {
         publication_ = Publication{ServerSeed::from_hex(g.at("seed").get<std::string>()),
                                    g.at("boards").get<std::vector<std::string>>()};
         for (int n : players_)
-            if (!seat_at(n)) throw std::runtime_error("the game's seat " + std::to_string(n) + " is not a seat of the room");
+            if (!seats_.at(n)) throw std::runtime_error("the game's seat " + std::to_string(n) + " is not a seat of the room");
         if (!g.at("started").get<bool>()) {
             // Its seeds were being collected: the ones that were in are used.
             state_ = RoomState::seeding;
@@ -172,7 +173,7 @@ void RoomImpl::take_up(const SavedRoom& saved) {
             for (const auto& e : saved.events)
                 if (e.kind == "seed") {
                     const json d = json::parse(e.text);
-                    if (Seat* s = seat_at(d.at("seat").get<int>())) s->client_seed = d.at("seed").get<std::string>();
+                    if (Seat* s = seats_.at(d.at("seat").get<int>())) s->client_seed = d.at("seed").get<std::string>();
                 }
         } else {
             std::vector<TableSeat> table_seats;
@@ -206,7 +207,7 @@ void RoomImpl::take_up(const SavedRoom& saved) {
                     } else if (e.kind == "ask") {
                         for (const auto& a : d.at("decisions")) {
                             const auto id = a.at(1).get<std::string>();
-                            Seat* seat = seat_at(a.at(0).get<int>());
+                            Seat* seat = seats_.at(a.at(0).get<int>());
                             if (!seat) throw std::runtime_error("event " + std::to_string(e.seq) + ": no such seat");
                             seat->decision_id = id;
                             decision_counter_ = std::max<std::uint64_t>(decision_counter_, std::stoull(id));
