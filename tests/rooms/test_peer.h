@@ -10,9 +10,11 @@
 #include <memory>
 #include <string>
 
+#include <boost/asio/io_context.hpp>
 #include <nlohmann/json.hpp>
 
 #include "peer.h"
+#include "room_clock.h"
 
 namespace spookludo::testing {
 
@@ -39,6 +41,19 @@ private:
     std::string address_;
     bool closed_ = false;
 };
+
+// Runs what is ready on `io`, the timers of the hand-turned clock (RoomClock::Manual) that it has
+// reached included: such a timer comes due when the clock is turned, not when the kernel's timer
+// says, and a timer due now makes the io_context look at every timer again.
+inline void run_due(boost::asio::io_context& io) {
+    server::RoomTimer nudge(io);
+    bool nudged = false;
+    nudge.expires_at(server::RoomClock::now());
+    nudge.async_wait([&](boost::system::error_code) { nudged = true; });
+    io.restart();
+    while (!nudged) io.run_one();
+    io.poll();
+}
 
 // A data directory of the test's own, removed with everything in it at the end.
 struct TempDataDir {

@@ -113,13 +113,7 @@ public:
     // Turns the hand-turned clock by `d` and runs the timers it brought due.
     void pass(RoomClock::duration d) {
         clock_.advance(d);
-        server::RoomTimer nudge(io_);  // a timer due now makes the io_context look at every timer again
-        bool nudged = false;
-        nudge.expires_at(RoomClock::now());
-        nudge.async_wait([&](boost::system::error_code) { nudged = true; });
-        io_.restart();
-        while (!nudged) io_.run_one();
-        io_.poll();
+        run_due(io_);
     }
     // What the journal holds of the room: its events' kinds and texts, and its state.
     server::SavedRoom saved() {

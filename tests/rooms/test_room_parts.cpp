@@ -57,17 +57,7 @@ public:
         settle();
     }
     // Runs what is ready, the timers the clock has reached included.
-    void settle() {
-        // A timer of the hand-turned clock comes due when the clock is turned, not when the
-        // kernel's timer says: a timer due now makes the io_context look at every timer again.
-        server::RoomTimer nudge(io_);
-        bool nudged = false;
-        nudge.expires_at(RoomClock::now());
-        nudge.async_wait([&](boost::system::error_code) { nudged = true; });
-        io_.restart();
-        while (!nudged) io_.run_one();
-        io_.poll();
-    }
+    void settle() { run_due(io_); }
     // Turns the clock by `d`, in steps of at most 100 ms (each step runs what came due).
     void pass(RoomClock::duration d) {
         while (d > RoomClock::duration::zero()) {
