@@ -47,25 +47,46 @@ symbolizer=$(command -v llvm-symbolizer || command -v llvm-symbolizer-14 || true
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1${symbolizer:+:external_symbolizer_path=$symbolizer}}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1${symbolizer:+:external_symbolizer_path=$symbolizer}}
 
-failed=()
-for t in "${targets[@]}"; do
-  work=$out/work/$t crashes=$out/crashes/$t log=$out/logs/$t.log
+# One target per core at a time (SPOOKLUDO_FUZZ_JOBS, default: the cores): each still fuzzes for
+# SECONDS on a core of its own; their reports are printed in order once all are done.
+jobs=${SPOOKLUDO_FUZZ_JOBS:-$(nproc)}
+results=$(mktemp -d)
+trap 'rm -rf "$results"' EXIT
+fuzz_one() {
+  local t=$1 work=$out/work/$1 crashes=$out/crashes/$1 log=$out/logs/$1.log t0
   mkdir -p "$work" "$crashes" "$(dirname "$log")"
-  args=(-max_total_time="$seconds" -runs="$runs" -timeout=20 -rss_limit_mb=2048 -max_len=65536
-        -print_final_stats=1 -artifact_prefix="$crashes/")
+  local args=(-max_total_time="$seconds" -runs="$runs" -timeout=20 -rss_limit_mb=2048 -max_len=65536
+              -print_final_stats=1 -artifact_prefix="$crashes/")
   [ -f "fuzz/dict/$t.dict" ] && args+=(-dict="fuzz/dict/$t.dict")
-  dirs=("$work" "fuzz/corpus/$t")
+  local dirs=("$work" "fuzz/corpus/$t")
   [ -d "fuzz/regressions/$t" ] && dirs+=("fuzz/regressions/$t")
   t0=$(date +%s)
   if "$bin/fuzz_$t" "${args[@]}" "${dirs[@]}" >"$log" 2>&1; then
+    local done_line cov
     done_line=$(grep -E '^Done [0-9]+ runs' "$log" | tail -1 || true)
     cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 || true)
-    echo "fuzz_$t: ok, ${done_line#Done } ($cov)"
+    echo "fuzz_$t: ok, ${done_line#Done } ($cov)" > "$results/$t.ok"
   else
+    local crash
     crash=$(grep -oE "Test unit written to [^ ]+" "$log" | tail -1 | sed 's/Test unit written to //' || true)
-    echo "fuzz_$t: FAILED after $(( $(date +%s) - t0 )) s: ${crash:-see $log}" >&2
-    grep -E 'ERROR: |fuzz check failed|runtime error|SUMMARY' "$log" | head -5 >&2 || true
-    [ -n "$crash" ] && echo "  reproduce: $bin/fuzz_$t $crash   (log: $log)" >&2
+    {
+      echo "fuzz_$t: FAILED after $(( $(date +%s) - t0 )) s: ${crash:-see $log}"
+      grep -E 'ERROR: |fuzz check failed|runtime error|SUMMARY' "$log" | head -5 || true
+      [ -n "$crash" ] && echo "  reproduce: $bin/fuzz_$t $crash   (log: $log)"
+    } > "$results/$t.failed"
+  fi
+}
+for t in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  fuzz_one "$t" &
+done
+wait
+failed=()
+for t in "${targets[@]}"; do
+  if [ -f "$results/$t.ok" ]; then
+    cat "$results/$t.ok"
+  else
+    [ -f "$results/$t.failed" ] && cat "$results/$t.failed" >&2 || echo "fuzz_$t: FAILED: no report" >&2
     failed+=("$t")
   fi
 done
