@@ -4,7 +4,7 @@
 // This file starts the page and routes between its screens, a module each: screen_join.js (the
 // first screen: join, watch, create), screen_lobby.js, screen_game.js and screen_end.js. Around
 // them: session.js (the connection, the room and its state), frame.js (the bar and the story),
-// shared.js (what several screens use).
+// shared.js (what several screens use), reactions.js (the quick reactions' bar, badges and bubbles).
 import { $, h, replace } from './dom.js';
 import * as store from './store.js';
 import { view, intent, codeFromPath, enter, drawWith, reactions, react, reactionRights } from './session.js';
