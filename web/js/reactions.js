@@ -172,10 +172,10 @@ export function reactionBar(board, { canSend, react, why = '' }) {
     buttons.length ? h('span', { class: 'react-buttons', role: 'group', 'aria-label': 'Send a reaction' }, buttons) : null,
     !canSend && why ? h('span', { class: 'small react-why' }, why) : null,
     h('label', { class: 'check react-mute' },
-      h('input', { type: 'checkbox', id: 'react-mute', 'data-fk': 'react-mute', checked: board.muted,
+      h('input', { type: 'checkbox', id: 'react-mute', 'data-fk': 'react-mute', checked: board.muted, 'aria-label': 'Mute reactions',
         onchange: (e) => {
           board.setMuted(e.target.checked);
           board.onchange();
-        } }), ' Mute reactions'),
+        } }), ' Mute', h('span', { class: 'wide' }, ' reactions')),
   ];
 }
