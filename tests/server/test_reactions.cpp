@@ -197,3 +197,44 @@ TEST_CASE("reactions: an unknown reaction is refused bad_reaction naming the all
     lone.hello();
     CHECK(react(lone, "phew")["code"] == "not_in_room");
 }
+
+namespace {
+// A counter of /metrics ("name value" on a line of its own).
+long metric(std::uint16_t port, const std::string& name) {
+    const std::string text = http_get(port, "/metrics").second;
+    const auto at = text.find("\n" + name + " ");
+    REQUIRE_MESSAGE(at != std::string::npos, name << " is not in /metrics");
+    return std::stol(text.substr(at + name.size() + 2));
+}
+}  // namespace
+
+TEST_CASE("reactions: a reaction writes nothing to the journal, and the host's spectator_reactions setting outlives a restart [server][reactions][journal]") {
+    auto config = TestServer::fast_config();
+    std::string code, token;
+    {
+        TestServer first(config);
+        first.keep_data_dir();
+        Client ann(first.port()), ben(first.port());
+        code = create_room(ann, kLudo3, "Ann", json{{"pace_ms", 0}, {"spectator_reactions", true}});
+        token = token_of(ann);
+        join(ben, code, "Ben");
+        room_where(ann, [](const json& r) { return taken_seats(r).size() == 2; }, "Ben seated");
+        drain(ann);
+        const long passes = metric(first.port(), "spookludo_journal_passes_total");
+        CHECK(passes > 0);
+        CHECK(react(ben, "phew")["type"] == "reaction");
+        next_of(ann, is_reaction, "Ben's reaction");
+        drain(ann);
+        drain(ben);
+        CHECK(metric(first.port(), "spookludo_journal_passes_total") == passes);
+        first.shutdown();
+    }
+    TestServer second(config);
+    Client ann(second.port());
+    resume(ann, code, token);
+    const json room = ann.expect("room");
+    CHECK(room["settings"]["spectator_reactions"] == true);
+    // Nothing of the reaction came back with the room.
+    drain(ann);
+    CHECK(reactions_seen(ann) == 0);
+}
