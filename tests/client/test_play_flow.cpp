@@ -993,3 +993,30 @@ TEST_CASE("play flow: ! then a number sends a reaction every player's story show
     CHECK(ben->wait(patience(10s)) == 0);
     server.stop();
 }
+
+TEST_CASE("play flow: spookludo watch may react only after the host's v lets spectators react, and the players' stories show 'a spectator: ...' [e2e][play][watch][pipe][reactions]") {
+    Server server;
+    TempDir state("spookludo-state");
+    auto ann = server.client("ann", {"play", server.url(), "--create", "ludo", "--players", "2", "--name", "Ann"},
+                             piped(state / "ann"));
+    REQUIRE_MESSAGE(ann->wait_for_text("You are in room ", patience(10s)), ann->describe());
+    auto sam = server.client("sam", {"watch", server.url(), "--room", room_of(*ann), "--name", "Sam"}, piped(state / "sam"));
+    REQUIRE_MESSAGE(sam->wait_for_text("You are watching", patience(10s)), sam->describe());
+    sam->write("!");
+    REQUIRE_MESSAGE(sam->wait_for_text("Spectators may not send reactions in this room", patience(10s)), sam->describe());
+    ann->write("v");
+    // The setting reaches Sam's screen with the room's next snapshot: ! asks until it offers the list.
+    bool offered = false;
+    for (int tries = 0; tries < 50 && !offered; ++tries) {
+        sam->write("!");
+        offered = sam->wait_for_text("React with? 1", 200ms);
+    }
+    REQUIRE_MESSAGE(offered, sam->describe());
+    sam->write("4");
+    REQUIRE_MESSAGE(ann->wait_for_text("a spectator: \U0001F47B", patience(10s)), ann->describe());
+    REQUIRE_MESSAGE(sam->wait_for_text("a spectator: \U0001F47B", patience(10s)), sam->describe());
+    for (auto* p : {ann.get(), sam.get()}) p->write("q");
+    CHECK(ann->wait(patience(10s)) == 0);
+    CHECK(sam->wait(patience(10s)) == 0);
+    server.stop();
+}

@@ -59,3 +59,30 @@ test('a reaction shows beside the sender\'s name and in a bubble on the other pa
   assert.equal(await ann.locator('#react-mute').isChecked(), true);
   assert.deepEqual(errors, []);
 });
+
+test('a spectator may react only once the host allows it, and the players see it as a spectator\'s', { timeout: 60000 }, async () => {
+  const errors = [];
+  const ann = await newPage(party.browser, DESKTOP, errors);
+  const sam = await newPage(party.browser, PHONE, errors);
+  await ann.goto(party.server.base + '/');
+  await ann.locator('#create summary').click();
+  await ann.fill('#create-name', 'Ann');
+  await ann.fill('#create-players', '2');
+  await ann.click('#create-go');
+  const code = await roomCode(ann);
+  await sam.goto(`${party.server.base}/r/${code}`);
+  await sam.click('#watch-go');
+  await until(async () => /1 spectator/.test(await ann.locator('#screen').textContent()), 'Sam watching');
+  // Not allowed: no buttons, a line that says why, and the mute box all the same.
+  assert.equal(await sam.locator('#reactions button[data-reaction]').count(), 0);
+  assert.match(await sam.locator('#reactions').textContent(), /Spectators may not send reactions here/);
+  assert.equal(await sam.locator('#react-mute').count(), 1);
+  // The host allows it: the buttons come.
+  await ann.check('#set-spectator-reactions');
+  await until(async () => (await sam.locator('#reactions button[data-reaction]').count()) === 8, 'Sam\'s buttons');
+  assert.match(await ann.locator('#lobby-settings').textContent(), /spectators may react/);
+  await sam.click('#reactions button[data-reaction="ghost"]');
+  await until(async () => /a spectator: 👻/.test(await bubbles(ann)), 'Sam\'s reaction on Ann\'s page', 5000);
+  assert.equal(await ann.locator('#seats .reaction-badge').count(), 0, 'beside no seat');
+  assert.deepEqual(errors, []);
+});
