@@ -409,7 +409,7 @@ private:
             json o{{"game", a_.game}, {"players", a_.players}};
             if (a_.game == "spook") o["pieces"] = a_.pieces;
             else o["arm"] = 6;
-            const protocol::SettingsChange s{30000, a_.mode == "paced" ? p.room->pace_ms : 0, false, std::nullopt};
+            const protocol::SettingsChange s{30000, a_.mode == "paced" ? p.room->pace_ms : 0, false, std::nullopt, std::nullopt};
             send(p, protocol::CreateRoom{o.get<GameOptions>(), "load-0", s});
         } else {
             send(p, protocol::JoinRoom{p.room->code, "load-" + std::to_string(p.index)});

@@ -39,6 +39,10 @@ inline constexpr std::array kKeyBindings{
     KeyBinding{"q", KeyWho::everyone, KeyWhere::any,
                "leave the room (a player in a game is asked first: the server then plays the seat to the end)", "Q"},
     KeyBinding{"Ctrl-C", KeyWho::everyone, KeyWhere::any, "leave at once"},
+    KeyBinding{"! N", KeyWho::everyone, KeyWhere::any,
+               "send reaction N: 1 thumbs up, 2 laughing, 3 scared, 4 ghost, 5 nooo!, 6 phew, 7 good luck, 8 well "
+               "played (one every 2 s; a spectator when the host allows it)"},
+    KeyBinding{"m", KeyWho::everyone, KeyWhere::any, "mute or unmute the room's reactions (their story lines)"},
     KeyBinding{"j", KeyWho::spectator, KeyWhere::lobby,
                "take a free seat, under watch's --name (your login name by default)"},
     KeyBinding{"s", KeyWho::host, KeyWhere::lobby, "start the game with the seats taken"},
@@ -51,6 +55,7 @@ inline constexpr std::array kKeyBindings{
     KeyBinding{"p", KeyWho::host, KeyWhere::lobby, "Spook: pieces 1, 2, 3 in turn"},
     KeyBinding{"a", KeyWho::host, KeyWhere::lobby, "Ludo: arm 8 or 6"},
     KeyBinding{"h", KeyWho::host, KeyWhere::lobby, "hints on or off"},
+    KeyBinding{"v", KeyWho::host, KeyWhere::lobby, "spectators may send reactions, on or off"},
     KeyBinding{"t", KeyWho::host, KeyWhere::lobby, "decision time: 10, 20, 30, 60, 120 s in turn"},
     KeyBinding{"w", KeyWho::host, KeyWhere::lobby, "pace, the wait between steps: 0, 0.5, 1, 1.5, 2, 3 s in turn"},
     KeyBinding{"c", KeyWho::host, KeyWhere::lobby,

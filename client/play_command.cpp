@@ -52,7 +52,20 @@ void PlayUi::on_keys(std::string_view bytes) {
 }
 
 // A question of the status line waits for its answer (the next key).
-bool PlayUi::asking() const { return confirm_end_ || confirm_quit_ || pending_kick_ || pending_remove_; }
+bool PlayUi::asking() const { return confirm_end_ || confirm_quit_ || pending_kick_ || pending_remove_ || pending_react_; }
+
+namespace {
+// "1 👍  2 😂 ... 8 well played": the reactions as ! N numbers them (protocol::kReactions' order).
+std::string reaction_menu() {
+    std::string out;
+    int n = 0;
+    for (const auto& r : protocol::kReactions) {
+        if (n > 0) out += "  ";
+        out += std::to_string(++n) + " " + std::string(r.label);
+    }
+    return out;
+}
+}  // namespace
 
 void PlayUi::on_key(char key) {
     auto& view = session_->view();
@@ -77,6 +90,14 @@ void PlayUi::on_key(char key) {
             else if (kick) session_->send(protocol::Kick{number - 1});
             else session_->send(protocol::RemoveSeat{number - 1});
         }
+        return;
+    }
+    if (pending_react_) {
+        pending_react_ = false;
+        message_.clear();
+        static_assert(std::size(protocol::kReactions) == 8);
+        if (key >= '1' && key <= '8') session_->send(protocol::React{std::string(protocol::kReactions[key - '1'].id)});
+        else message_ = "No reaction sent.";
         return;
     }
     // The screen's question after E or q: y (or the same key again) says yes, n no; any other
@@ -109,6 +130,23 @@ void PlayUi::on_key(char key) {
     if (key == '?') {
         show_hints_ = !show_hints_;
         message_ = show_hints_ ? "Hints shown (when the room has hints on)." : "Hints hidden.";
+        return;
+    }
+    if (key == 'm') {
+        reactions_muted_ = !reactions_muted_;
+        message_ = reactions_muted_ ? "Reactions muted (m again shows them)." : "Reactions shown.";
+        return;
+    }
+    if (key == '!') {
+        const auto& snap = view.snapshot();
+        if (view.is_spectator() && !(snap && snap->settings.spectator_reactions))
+            message_ = "Spectators may not send reactions in this room (the host can allow it).";
+        else if (!snap)
+            message_ = "Not in a room yet.";
+        else {
+            pending_react_ = true;
+            message_ = "React with? " + reaction_menu();
+        }
         return;
     }
     if (view.is_spectator()) {
@@ -151,6 +189,7 @@ void PlayUi::on_key(char key) {
     if (snap->state == "lobby") {
         GameOptions options = snap->options;
         auto settings = snap->settings;
+        protocol::SettingsChange change;  // a setting's key fills its field, sent after the switch
         switch (key) {
             case 's': session_->send(protocol::Start{}); break;
             case 'b': session_->send(protocol::AddBot{PolicyKind::best}); break;
@@ -190,26 +229,24 @@ void PlayUi::on_key(char key) {
                     message_ = "a sets the arm of a Ludo board; Spook's board is always 40 squares (p changes the pieces).";
                 }
                 break;
-            case 'h': session_->send(protocol::SetSettings{{std::nullopt, std::nullopt, !settings.hints, std::nullopt}}); break;
+            case 'h': change.hints = !settings.hints; break;
+            case 'v': change.spectator_reactions = !settings.spectator_reactions; break;
             case 't': {
                 static constexpr int steps[] = {10000, 20000, 30000, 60000, 120000};
-                session_->send(protocol::SetSettings{{next_step(steps, settings.decision_ms, steps[0]), std::nullopt,
-                                                      std::nullopt, std::nullopt}});
+                change.decision_ms = next_step(steps, settings.decision_ms, steps[0]);
                 break;
             }
             case 'w': {
                 // The pace: the same choices as the page's.
                 static constexpr int steps[] = {0, 500, 1000, 1500, 2000, 3000};
-                session_->send(protocol::SetSettings{{std::nullopt, next_step(steps, settings.pace_ms, steps[0]),
-                                                      std::nullopt, std::nullopt}});
+                change.pace_ms = next_step(steps, settings.pace_ms, steps[0]);
                 break;
             }
             case 'c': {
                 // The automatic start: off, then 30 s, 1, 2, 5 min, then off again.
                 static constexpr int steps[] = {30000, 60000, 120000, 300000};
                 const int now = snap->auto_start_at_ms ? settings.auto_start_ms : 0;
-                session_->send(protocol::SetSettings{{std::nullopt, std::nullopt, std::nullopt,
-                                                      now == 0 ? steps[0] : next_step(steps, now, 0)}});
+                change.auto_start_ms = now == 0 ? steps[0] : next_step(steps, now, 0);
                 break;
             }
             case 'o':
@@ -239,6 +276,7 @@ void PlayUi::on_key(char key) {
                 break;
             default: break;
         }
+        if (change != protocol::SettingsChange{}) session_->send(protocol::SetSettings{change});
     } else {
         if (key == 'P') session_->send(view.paused() ? protocol::ClientMessage{protocol::Unpause{}} : protocol::ClientMessage{protocol::Pause{}});
         if (key == 'E') {
@@ -268,10 +306,13 @@ void add_play_command(CLI::App& app, int& exit_code) {
         "certificate the host made themselves, --ca-file FILE with the file they give you. A certificate\n"
         "that fails is refused with the reason (exit 2), never answered by going on unencrypted.\n"
         "Keys: 1-9 choose an option, ? show or hide hints, q leave (in a game it asks: y yes, n no; Ctrl-C too).\n"
+        "Reactions (shown to the room for a moment, one every 2 s): ! then 1-8 sends 1 thumbs up, 2 laughing,\n"
+        "3 scared, 4 ghost, 5 nooo!, 6 phew, 7 good luck, 8 well played; m mutes or unmutes the others'.\n"
         "The host, in the lobby: s start, b/g/r add a best/greedy/random bot, x N remove seat N, + - seats,\n"
         "p pieces (Spook), a arm 6/8 (Ludo), h hints on/off, t decision time, w pace, c automatic start,\n"
-        "o play on, d balanced/random boards (Spook), e entry, 3 three 6s (Ludo); in a game: P pause/resume,\n"
-        "k N kick seat N (a best bot takes it), E end the game (asks: y yes, n no). Enter closes the game-over screen.\n"
+        "o play on, d balanced/random boards (Spook), e entry, 3 three 6s (Ludo), v spectators may react;\n"
+        "in a game: P pause/resume, k N kick seat N (a best bot takes it), E end the game (asks: y yes, n no).\n"
+        "Enter closes the game-over screen.\n"
         "Leaving (q, Ctrl-C, SIGTERM) gives your seat to the server to the end of the game. While you hold a\n"
         "seat its token is kept in $XDG_STATE_HOME/spookludo/seats.json (~/.local/state/spookludo/, private\n"
         "to you): if the program is killed, the machine reboots or the network drops, running the same\n"
@@ -303,7 +344,8 @@ void add_watch_command(CLI::App& app, int& exit_code) {
     auto* cmd = app.add_subcommand("watch", "Watch a room as a spectator: the same board, no prompts");
     cmd->footer("Example:\n  spookludo watch ws://192.168.1.20:7777 --room KQZTM --name Sam\n"
                 "Keys: q leave, ? hints; in the lobby (before a game, or after one for the rematch) j takes a free\n"
-                "seat under --name, and you play from then on.\n"
+                "seat under --name, and you play from then on. m mutes or unmutes the room's reactions (story lines\n"
+                "\"Ben: phew\"); ! then 1-8 sends one when the host lets spectators react.\n"
                 "A finished game's record is saved as play saves it ($XDG_STATE_HOME/spookludo/records/).");
     cmd->add_option("url", args->room.url, "The server, e.g. ws://192.168.1.20:7777 (wss:// with TLS)")->required();
     cmd->add_option("--room", args->room.room, "The room's 5-letter code")->required();

@@ -62,6 +62,12 @@ void PlayUi::forget_token() {
 
 void PlayUi::on_message(const nlohmann::json& m) {
     const std::string type = m.value("type", "");
+    if (type == "reaction" && !reactions_muted_) {
+        // A story line, "Ben: phew"; an id this client does not know (a newer server's) is left out.
+        const auto r = m.get<protocol::Reaction>();
+        if (const auto* kind = protocol::find_reaction(r.reaction))
+            session_->view().note(r.name + ": " + std::string(kind->label));
+    }
     // A question about the game (E, q, k) has no answer once the game is over.
     if (type == "game_over" || session_->view().state() == "lobby") confirm_end_ = confirm_quit_ = pending_kick_ = false;
     // A question stays on the status line until it is answered (a decision arriving meanwhile

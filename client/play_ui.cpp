@@ -142,7 +142,7 @@ std::string PlayUi::status_line() const {
     if (view.in_game())
         return std::string(view.am_host() ? (view.paused() ? "P resume, k N kick, E end, " : "P pause, k N kick, E end, ")
                                           : host.empty() ? "" : host + " is the host. ") +
-               "? hints, q leave";
+               "? hints, ! react, m mute, q leave";
     return {};
 }
 

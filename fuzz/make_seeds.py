@@ -55,7 +55,7 @@ def main():
     proto = open(os.path.join(ROOT, "protocol", "PROTOCOL.md"), encoding="utf-8").read()
     client_types = {"hello", "create_room", "join_room", "watch", "resume", "client_seed", "choose", "set_options",
                     "set_settings", "add_bot", "remove_seat", "kick", "start", "pause", "resume_game", "end_game",
-                    "leave", "ping"}
+                    "leave", "ping", "react"}
     for line in re.findall(r'^(\{"type":.*\})\s*$', proto, re.M):
         try:
             if json.loads(line)["type"] in client_types:

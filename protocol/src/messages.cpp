@@ -41,6 +41,7 @@ std::string_view to_string(ErrorCode code) noexcept {
         case ErrorCode::paused: return "paused";
         case ErrorCode::unavailable: return "unavailable";
         case ErrorCode::room_lost: return "room_lost";
+        case ErrorCode::bad_reaction: return "bad_reaction";
     }
     return "?";
 }
@@ -62,18 +63,23 @@ GameOptions read_options(const json& j, const char* key) {
 }
 
 SettingsChange read_settings(const json& j) {
-    jr::only_keys(j, "settings", {"decision_ms", "pace_ms", "hints", "auto_start_ms"});
+    jr::only_keys(j, "settings", {"decision_ms", "pace_ms", "hints", "auto_start_ms", "spectator_reactions"});
     SettingsChange s;
     if (j.contains("decision_ms")) s.decision_ms = static_cast<int>(jr::integer(j, "settings", "decision_ms", 1000, 600000));
     if (j.contains("pace_ms")) s.pace_ms = static_cast<int>(jr::integer(j, "settings", "pace_ms", 0, 10000));
     if (j.contains("hints")) s.hints = jr::boolean(j, "settings", "hints");
     if (j.contains("auto_start_ms"))
         s.auto_start_ms = static_cast<int>(jr::integer(j, "settings", "auto_start_ms", 0, 600000));
+    if (j.contains("spectator_reactions")) s.spectator_reactions = jr::boolean(j, "settings", "spectator_reactions");
     return s;
 }
 
 // A name the server would have to change is refused, with the reason (name_problem).
 struct BadName : std::invalid_argument {
+    using std::invalid_argument::invalid_argument;
+};
+// A reaction outside the fixed set (bad_reaction, with the allowed ids).
+struct BadReaction : std::invalid_argument {
     using std::invalid_argument::invalid_argument;
 };
 
@@ -161,6 +167,13 @@ ClientMessage parse_object(const json& j, const std::string& type) {
         if (j.contains("t")) p.t = jr::integer(j, "", "t", 0, (1LL << 53));
         return p;
     }
+    if (type == "react") {
+        jr::only_keys(j, "", {"type", "reaction"});
+        std::string id = jr::string(j, "", "reaction", 32);
+        if (!find_reaction(id))
+            throw BadReaction("unknown reaction " + quote_client_text(id) + ": send one of " + reaction_ids());
+        return React{std::move(id)};
+    }
     throw std::out_of_range(type);
 }
 
@@ -180,6 +193,8 @@ std::variant<ClientMessage, ProtocolError> parse_client_message(std::string_view
         return parse_object(j, type);
     } catch (const BadName& e) {
         return ProtocolError{ErrorCode::bad_name, e.what(), type};
+    } catch (const BadReaction& e) {
+        return ProtocolError{ErrorCode::bad_reaction, e.what(), type};
     } catch (const std::out_of_range&) {
         return ProtocolError{ErrorCode::unknown_type, "unknown message type " + quote_client_text(type)};
     } catch (const std::invalid_argument& e) {
@@ -193,7 +208,7 @@ std::string_view type_of(const ClientMessage& message) noexcept {
     static constexpr std::string_view names[] = {"hello",       "create_room", "join_room",  "watch",  "resume",
                                                  "client_seed", "choose",      "set_options", "set_settings",
                                                  "add_bot",     "remove_seat", "kick",       "start",  "pause",
-                                                 "resume_game", "end_game",    "leave",      "ping"};
+                                                 "resume_game", "end_game",    "leave",      "ping",   "react"};
     static_assert(std::size(names) == std::variant_size_v<ClientMessage>);
     return names[message.index()];
 }
@@ -206,6 +221,7 @@ std::string encode(const ClientMessage& message) {
         if (s.pace_ms) o["pace_ms"] = *s.pace_ms;
         if (s.hints) o["hints"] = *s.hints;
         if (s.auto_start_ms) o["auto_start_ms"] = *s.auto_start_ms;
+        if (s.spectator_reactions) o["spectator_reactions"] = *s.spectator_reactions;
         return o;
     };
     std::visit(
@@ -241,6 +257,8 @@ std::string encode(const ClientMessage& message) {
                 j["seat"] = m.seat;
             } else if constexpr (std::is_same_v<T, Ping>) {
                 j["t"] = m.t;
+            } else if constexpr (std::is_same_v<T, React>) {
+                j["reaction"] = m.reaction;
             }
         },
         message);
@@ -329,8 +347,23 @@ std::optional<std::string> name_problem(std::string_view name) {
     return std::nullopt;
 }
 
+const ReactionKind* find_reaction(std::string_view id) noexcept {
+    for (const auto& r : kReactions)
+        if (r.id == id) return &r;
+    return nullptr;
+}
+
+std::string reaction_ids() {
+    std::string out;
+    for (const auto& r : kReactions) {
+        if (!out.empty()) out += ", ";
+        out += r.id;
+    }
+    return out;
+}
+
 std::string error_message(ErrorCode code, std::string_view message, std::string_view ref_type) {
-    ErrorReply reply{std::string(to_string(code)), std::string(message), std::nullopt};
+    ErrorReply reply{std::string(to_string(code)), std::string(message), std::nullopt, std::nullopt};
     if (!ref_type.empty()) reply.ref = std::string(ref_type);
     return encode_message(reply);
 }

@@ -118,13 +118,15 @@ void from_json(const json& j, LudoView& m) {
 }
 
 void to_json(json& j, const RoomSettings& m) {
-    j = {{"decision_ms", m.decision_ms}, {"pace_ms", m.pace_ms}, {"hints", m.hints}, {"auto_start_ms", m.auto_start_ms}};
+    j = {{"decision_ms", m.decision_ms}, {"pace_ms", m.pace_ms}, {"hints", m.hints}, {"auto_start_ms", m.auto_start_ms},
+         {"spectator_reactions", m.spectator_reactions}};
 }
 void from_json(const json& j, RoomSettings& m) {
     get(j, "decision_ms", m.decision_ms);
     get(j, "pace_ms", m.pace_ms);
     get(j, "hints", m.hints);
     get(j, "auto_start_ms", m.auto_start_ms);
+    get(j, "spectator_reactions", m.spectator_reactions);  // absent in journals of earlier servers: off
 }
 
 void to_json(json& j, const RoomSnapshot& m) {
@@ -461,11 +463,24 @@ void from_json(const json& j, Pong& m) {
 void to_json(json& j, const ErrorReply& m) {
     j = {{"code", m.code}, {"message", m.message}};
     put(j, "ref", m.ref);
+    put(j, "retry_after_ms", m.retry_after_ms);
 }
 void from_json(const json& j, ErrorReply& m) {
     get(j, "code", m.code);
     get(j, "message", m.message);
     get(j, "ref", m.ref);
+    get(j, "retry_after_ms", m.retry_after_ms);
+}
+
+void to_json(json& j, const Reaction& m) {
+    j = {{"seat", m.seat}, {"name", m.name}, {"role", m.role}, {"reaction", m.reaction}, {"label", m.label}};
+}
+void from_json(const json& j, Reaction& m) {
+    get(j, "seat", m.seat);
+    get(j, "name", m.name);
+    get(j, "role", m.role);
+    get(j, "reaction", m.reaction);
+    get(j, "label", m.label);
 }
 
 }  // namespace spookludo::protocol

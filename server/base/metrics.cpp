@@ -80,6 +80,10 @@ std::string Metrics::prometheus_text() {
     gauge("spookludo_rooms_refused_per_address_total",
           "create_room refused because the address held its bound of open rooms (--max-rooms-per-address).",
           "counter", rooms_refused_per_address);
+    gauge("spookludo_reactions_total", "Quick reactions told to their rooms.", "counter", reactions);
+    gauge("spookludo_reactions_refused_total",
+          "Quick reactions refused: a sender's second within 2 s, or over its room's bound (4 a second).", "counter",
+          reactions_refused);
     auto by_class = [&](const char* name, const char* help, const char* type, const std::atomic<long>* v) {
         o << "# HELP " << name << ' ' << help << "\n# TYPE " << name << ' ' << type << '\n' << name
           << "{class=\"human\"} " << v[0] << '\n' << name << "{class=\"bot_only\"} " << v[1] << '\n';

@@ -88,7 +88,7 @@ void RoomImpl::begin_game() {
         journal_.changed();
         journal_.game_over();
         broadcast(ErrorReply{std::string(to_string(ErrorCode::wrong_state)), std::string("cannot start: ") + e.what(),
-                             "start"});
+                             "start", std::nullopt});
         return;
     }
     state_ = RoomState::playing;

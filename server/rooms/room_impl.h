@@ -10,12 +10,14 @@
 //   room_game.cpp      the game driven: seeds, steps, decisions, moves for the absent
 //   room_end.cpp       every way a game ends, its record, the lobby after it, the room's close
 //   room_saved.cpp     what the room writes to its journal, and what it does when the journal fails
+//   room_reactions.cpp quick reactions: who may send, the bounds (reactions.h), told to everyone
 // and, a class of its own behind one face that the other parts never see past (room_journal.h):
 //   room_journal.cpp   the write-ahead journal: each pass written before its messages leave
 //   room_restore.cpp   a room taken up again from the journal after a restart or a take-over
 // Asio's timers and executors only: no socket is known here (a person is a Peer).
 #include "room.h"
 #include "room_journal.h"
+#include "reactions.h"
 #include "seats.h"
 
 #include <algorithm>
@@ -337,6 +339,9 @@ private:
     // ---- room_restore.cpp ----------------------------------------------------------------------
     void after_restore(bool seeding);
 
+    // ---- room_reactions.cpp --------------------------------------------------------------------
+    void handle(const std::shared_ptr<Peer>& peer, protocol::React& m);
+
     // ---- The room's state: every part reads and writes it, on the room's strand ----------------------
     net::any_io_executor strand_;  // the room's handlers, one at a time (serial_executor.h)
     RoomTimer step_timer_;
@@ -349,6 +354,7 @@ private:
     GameOptions options_;
     protocol::RoomSettings settings_;
     Seats seats_;               // the room's seats and who sits where (seats.h)
+    Reactions reactions_;       // the bounds on quick reactions (reactions.h); not journaled
     std::vector<int> players_;  // during a game: the seats that play, in play order (the table's numbering)
     // By peer id: the entry count of the last message the room took from that peer (let_go).
     std::unordered_map<std::uint64_t, std::uint64_t> entries_;

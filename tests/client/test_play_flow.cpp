@@ -957,3 +957,66 @@ TEST_CASE("play flow: the host's End question stays on the screen when the next 
     CHECK(ann->wait(patience(10s)) == 0);
     server.stop();
 }
+
+TEST_CASE("play flow: ! then a number sends a reaction every player's story shows as 'Name: reaction', a second within 2 s is refused, and m mutes the others' [e2e][play][pipe][reactions]") {
+    Server server;
+    TempDir state("spookludo-state");
+    auto ann = server.client("ann", {"play", server.url(), "--create", "ludo", "--players", "3", "--name", "Ann"},
+                             piped(state / "ann"));
+    REQUIRE_MESSAGE(ann->wait_for_text("You are in room ", patience(10s)), ann->describe());
+    const std::string room = room_of(*ann);
+    auto ben = server.client("ben", {"play", server.url(), "--room", room, "--name", "Ben"}, piped(state / "ben"));
+    auto cid = server.client("cid", {"play", server.url(), "--room", room, "--name", "Cid"}, piped(state / "cid"));
+    REQUIRE_MESSAGE(ben->wait_for_text("You are in room ", patience(10s)), ben->describe());
+    REQUIRE_MESSAGE(cid->wait_for_text("You are in room ", patience(10s)), cid->describe());
+    REQUIRE_MESSAGE(ann->wait_for_text("Ben sits at seat", patience(10s)), ann->describe());
+    REQUIRE_MESSAGE(ann->wait_for_text("Cid sits at seat", patience(10s)), ann->describe());
+
+    ann->write("!");
+    REQUIRE_MESSAGE(ann->wait_for_text("React with? 1 \U0001F44D  2 \U0001F602", patience(10s)), ann->describe());
+    ann->write("6");
+    for (auto* p : {ann.get(), ben.get(), cid.get()}) REQUIRE_MESSAGE(p->wait_for_text("Ann: phew", patience(10s)), p->describe());
+    ann->write("!5");  // within 2 s of the first
+    REQUIRE_MESSAGE(ann->wait_for_text("one reaction every 2 s", patience(10s)), ann->describe());
+
+    ben->write("m");
+    REQUIRE_MESSAGE(ben->wait_for_text("Reactions muted", patience(10s)), ben->describe());
+    cid->write("!8");
+    REQUIRE_MESSAGE(ann->wait_for_text("Cid: well played", patience(10s)), ann->describe());
+    // Cid leaves: Ben's notice of it comes after the reaction the room sent him before.
+    cid->write("q");
+    REQUIRE_MESSAGE(ben->wait_for_text("Cid left", patience(10s)), ben->describe());
+    CHECK(ben->out().find("Cid: well played") == std::string::npos);
+    CHECK(ann->out().find("Ann: nooo!") == std::string::npos);
+    for (auto* p : {ann.get(), ben.get()}) p->write("q");
+    CHECK(ann->wait(patience(10s)) == 0);
+    CHECK(ben->wait(patience(10s)) == 0);
+    server.stop();
+}
+
+TEST_CASE("play flow: spookludo watch may react only after the host's v lets spectators react, and the players' stories show 'a spectator: ...' [e2e][play][watch][pipe][reactions]") {
+    Server server;
+    TempDir state("spookludo-state");
+    auto ann = server.client("ann", {"play", server.url(), "--create", "ludo", "--players", "2", "--name", "Ann"},
+                             piped(state / "ann"));
+    REQUIRE_MESSAGE(ann->wait_for_text("You are in room ", patience(10s)), ann->describe());
+    auto sam = server.client("sam", {"watch", server.url(), "--room", room_of(*ann), "--name", "Sam"}, piped(state / "sam"));
+    REQUIRE_MESSAGE(sam->wait_for_text("You are watching", patience(10s)), sam->describe());
+    sam->write("!");
+    REQUIRE_MESSAGE(sam->wait_for_text("Spectators may not send reactions in this room", patience(10s)), sam->describe());
+    ann->write("v");
+    // The setting reaches Sam's screen with the room's next snapshot: ! asks until it offers the list.
+    bool offered = false;
+    for (int tries = 0; tries < 50 && !offered; ++tries) {
+        sam->write("!");
+        offered = sam->wait_for_text("React with? 1", 200ms);
+    }
+    REQUIRE_MESSAGE(offered, sam->describe());
+    sam->write("4");
+    REQUIRE_MESSAGE(ann->wait_for_text("a spectator: \U0001F47B", patience(10s)), ann->describe());
+    REQUIRE_MESSAGE(sam->wait_for_text("a spectator: \U0001F47B", patience(10s)), sam->describe());
+    for (auto* p : {ann.get(), sam.get()}) p->write("q");
+    CHECK(ann->wait(patience(10s)) == 0);
+    CHECK(sam->wait(patience(10s)) == 0);
+    server.stop();
+}

@@ -212,7 +212,7 @@ TEST_CASE("view: errors and unreadable messages are told, and change nothing") {
     const auto before = v.movement_roll();
     v.apply_text("{not json");
     CHECK(v.log().back().kind == client::LogLine::Kind::error);
-    v.apply(protocol::to_message(protocol::ErrorReply{"illegal_choice", "piece 2 cannot move 4: the church needs an exact throw", "choose"}));
+    v.apply(protocol::to_message(protocol::ErrorReply{"illegal_choice", "piece 2 cannot move 4: the church needs an exact throw", "choose", std::nullopt}));
     REQUIRE(v.last_error());
     CHECK(v.last_error()->code == "illegal_choice");
     CHECK(log_has(v, "the church needs an exact throw (illegal_choice)"));

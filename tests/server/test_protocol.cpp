@@ -20,13 +20,32 @@ TEST_CASE("protocol: every client message round-trips through encode and parse [
         Hello{1, "tests"}, CreateRoom{GameOptions::ludo_game(3, 6), "Ann", SettingsChange{2000, 0, true}},
         JoinRoom{"ABCDE", "Ben"}, Watch{"ABCDE"}, Resume{"ABCDE", "0123"}, SubmitClientSeed{"lucky"},
         Choose{"17", 2}, SetOptions{GameOptions::spook_game(4, 3)}, SetSettings{SettingsChange{20000, 0, true}},
-        AddBot{PolicyKind::greedy}, RemoveSeat{3}, Kick{2}, Start{}, Pause{}, Unpause{}, EndGame{}, Leave{}, Ping{42}};
+        SetSettings{SettingsChange{std::nullopt, std::nullopt, std::nullopt, std::nullopt, true}},
+        AddBot{PolicyKind::greedy}, RemoveSeat{3}, Kick{2}, Start{}, Pause{}, Unpause{}, EndGame{}, Leave{}, Ping{42},
+        React{"phew"}};
     for (const auto& m : messages) {
         auto parsed = parse_client_message(encode(m));
         REQUIRE(std::holds_alternative<ClientMessage>(parsed));
         CHECK(std::get<ClientMessage>(parsed).index() == m.index());
         CHECK(encode(std::get<ClientMessage>(parsed)) == encode(m));
     }
+}
+
+TEST_CASE("protocol: react takes only the fixed set of reactions: another id is bad_reaction naming every allowed id [protocol][reactions]") {
+    for (const auto& r : kReactions) {
+        auto parsed = parse_client_message(R"({"type":"react","reaction":")" + std::string(r.id) + "\"}");
+        REQUIRE(std::holds_alternative<ClientMessage>(parsed));
+        CHECK(std::get<React>(std::get<ClientMessage>(parsed)).reaction == r.id);
+        CHECK_FALSE(r.label.empty());
+    }
+    CHECK(std::size(kReactions) == 8);
+    const auto e = error_of(R"({"type":"react","reaction":"\u001b[2J"})");
+    CHECK(e.code == ErrorCode::bad_reaction);
+    CHECK(e.ref == "react");
+    CHECK(e.message.find("\\u{1B}[2J") != std::string::npos);
+    CHECK(e.message.find(reaction_ids()) != std::string::npos);
+    CHECK(error_of(R"({"type":"react"})").code == ErrorCode::bad_field);
+    CHECK(error_of(R"({"type":"react","reaction":"phew","to":1})").code == ErrorCode::bad_field);
 }
 
 TEST_CASE("protocol: malformed messages get a code and a message naming the field [protocol]") {

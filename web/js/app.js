@@ -4,10 +4,11 @@
 // This file starts the page and routes between its screens, a module each: screen_join.js (the
 // first screen: join, watch, create), screen_lobby.js, screen_game.js and screen_end.js. Around
 // them: session.js (the connection, the room and its state), frame.js (the bar and the story),
-// shared.js (what several screens use).
+// shared.js (what several screens use), reactions.js (the quick reactions' bar, badges and bubbles).
 import { $, h, replace } from './dom.js';
 import * as store from './store.js';
-import { view, intent, codeFromPath, enter, drawWith } from './session.js';
+import { view, intent, codeFromPath, enter, drawWith, reactions, react, reactionRights } from './session.js';
+import { reactionBar, renderBubbles } from './reactions.js';
 import { renderBar, renderStory } from './frame.js';
 import { joinScreen } from './screen_join.js';
 import { lobbyScreen, tickLobby } from './screen_lobby.js';
@@ -27,7 +28,12 @@ function render() {
     case 'game': replace(screen, gameScreen()); break;
     default: replace(screen, lobbyScreen());
   }
-  $('story-wrap').hidden = screenName() === 'home' || screenName() === 'connecting';
+  const inRoom = screenName() !== 'home' && screenName() !== 'connecting';
+  $('story-wrap').hidden = !inRoom;
+  // The reaction bar on every screen of a room (lobby, game, end), and the bubbles.
+  $('reactions').hidden = !inRoom;
+  if (inRoom) replace($('reactions'), reactionBar(reactions, { ...reactionRights(), react }));
+  renderBubbles($('reaction-bubbles'), inRoom ? reactions : { version: 'none', recent: () => [] });
   tick();
 }
 drawWith(render);

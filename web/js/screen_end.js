@@ -4,7 +4,8 @@
 import { h } from './dom.js';
 import { spookBoard } from './spook.js';
 import { ludoBoard } from './ludo.js';
-import { view, savedRecord, render } from './session.js';
+import { view, savedRecord, render, reactions } from './session.js';
+import { badge } from './reactions.js';
 import { copyButton, recordDownload, positionsText } from './shared.js';
 
 export function endScreen() {
@@ -24,7 +25,7 @@ export function endScreen() {
   order.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   if (order.length) {
     els.push(h('ol', { class: 'places', id: 'end-places' }, order.map(([place, seat]) => h('li', { value: place },
-      `${place}. ${name(seat)} (seat ${seat + 1})`))));
+      `${place}. ${name(seat)} (seat ${seat + 1})`, badge(reactions, seat)))));
   }
   if (over.server_seed) els.push(h('p', { class: 'seed' }, 'The server seed, revealed: ', h('code', { id: 'end-seed' }, over.server_seed)));
   if (over.record) {

@@ -6,7 +6,8 @@ import { CHARACTERS, LETTER_NAMES } from './view.js';
 import { spookBoard, chip, legend } from './spook.js';
 import { ludoBoard, colourMark, describe } from './ludo.js';
 import { geometry, COLOURS, YARD } from './ludo_geo.js';
-import { view, now, send, leave, render } from './session.js';
+import { view, now, send, leave, render, reactions } from './session.js';
+import { badge } from './reactions.js';
 import { confirmStep, positionsText } from './shared.js';
 
 let showHints = true;
@@ -129,7 +130,7 @@ function spookStandings() {
   return h('section', { class: 'card', 'aria-labelledby': 'stand-h' },
     h('h3', { id: 'stand-h' }, 'Standings'),
     h('ol', { class: 'standings', id: 'standings' }, rows.map((r) => h('li', { class: r.seat === view.seat && 'mine' },
-      h('span', { class: 'seat-name' }, view.seatName(r.seat)), ' ',
+      h('span', { class: 'seat-name' }, view.seatName(r.seat)), ' ', badge(reactions, r.seat),
       h('span', { class: 'at' }, `at ${r.pieces.map((p) => (p >= 40 ? 'church' : p)).join(', ')}`),
       r.done ? h('span', { class: 'tag t-done' }, `done, round ${r.done}`) : null,
       h('span', { class: 'tags' }, view.seatTags(r.seat).filter((t) => t !== 'here').map((t) => h('span', { class: 'tag' }, t))),
@@ -159,7 +160,7 @@ function spookGame() {
   const others = view.playSeats.filter((s) => s !== view.seat || !mine);
   boards.push(h('section', { class: 'others', 'aria-label': mine ? 'The other boards' : 'The boards' },
     others.map((seat) => h('div', { class: 'other' },
-      h('h4', null, view.seatName(seat), ' ', h('span', { class: 'small' }, positionsText(seat)),
+      h('h4', null, view.seatName(seat), ' ', badge(reactions, seat), h('span', { class: 'small' }, positionsText(seat)),
         view.spookFinished[seat] ? h('span', { class: 'tag t-done' }, `done r${view.spookFinished[seat]}`) : null),
       spookBoard(view, seat, { big: !mine && others.length <= 2, woken, moves: view.lastMoves })))));
   els.push(h('div', { class: 'boards' }, boards));
@@ -185,7 +186,7 @@ function ludoGame() {
       return h('li', { class: [seat === view.seat && 'mine', seat === view.currentSeat && 'turn'] },
         seat === view.currentSeat ? h('span', { class: 'turn-mark', 'aria-label': 'to play' }, '▶') : null,
         colourMark(c), ' ', h('span', { class: 'colour-name' }, COLOURS[c]), ' ',
-        h('span', { class: 'seat-name' }, view.seatName(seat)), ' ',
+        h('span', { class: 'seat-name' }, view.seatName(seat)), ' ', badge(reactions, seat),
         h('span', { class: 'at' }, `yard ${yard}, home ${home}`),
         h('span', { class: 'tags' }, view.seatTags(seat).filter((t) => t !== 'here').map((t) => h('span', { class: 'tag' }, t))),
         kickButton(seat));

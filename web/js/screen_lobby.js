@@ -5,7 +5,8 @@
 import { $, h } from './dom.js';
 import * as store from './store.js';
 import { qrCode } from './qr.js';
-import { view, serverWelcome, now, send, leave } from './session.js';
+import { view, serverWelcome, now, send, leave, reactions } from './session.js';
+import { badge } from './reactions.js';
 import { copyButton, confirmStep } from './shared.js';
 
 let seatDraft = null; // a spectator's name for a seat, as typed (kept across redraws)
@@ -29,7 +30,7 @@ function secondsText(ms) {
 }
 
 function settingsText(s) {
-  return `${secondsText(s.decision_ms)} to choose, ${secondsText(s.pace_ms)} between steps, hints ${s.hints ? 'on' : 'off'}`;
+  return `${secondsText(s.decision_ms)} to choose, ${secondsText(s.pace_ms)} between steps, hints ${s.hints ? 'on' : 'off'}${s.spectator_reactions ? ', spectators may react' : ''}`;
 }
 
 // Where guests reach the server: the host's --public-url; on the server's own machine (a
@@ -86,6 +87,7 @@ export function lobbyScreen() {
       row.push(h('span', { class: 'seat-name free' }, '(free)'));
     } else {
       row.push(h('span', { class: 'seat-name' }, sv.name));
+      row.push(badge(reactions, seat));
       row.push(h('span', { class: 'tags' }, view.seatTags(seat).map((t) => h('span', { class: ['tag', `t-${t.split(/[ :(,]/)[0]}`] }, t))));
       if (host && !mine) {
         row.push(h('button', { type: 'button', class: 'small-btn danger', 'data-fk': `rm-${seat}`,
@@ -173,6 +175,7 @@ function hostLobbyControls(s) {
       select('set-decision', 'Time to choose', s.settings.decision_ms, withCurrent([10000, 20000, 30000, 60000, 120000], s.settings.decision_ms, secondsText), (v) => setSettings({ decision_ms: Number(v) })),
       select('set-pace', 'Pause between steps', s.settings.pace_ms, withCurrent([0, 500, 1000, 1500, 2000, 3000], s.settings.pace_ms, secondsText), (v) => setSettings({ pace_ms: Number(v) })),
       check('set-hints', 'hints', Boolean(s.settings.hints), (v) => setSettings({ hints: v })),
+      check('set-spectator-reactions', 'spectators may send reactions', Boolean(s.settings.spectator_reactions), (v) => setSettings({ spectator_reactions: v })),
       select('set-auto', 'Start by itself', armed ? 'armed' : 0,
         [[0, 'off'], ...(armed ? [['armed', 'counting down']] : []), [30000, 'in 30 s'], [60000, 'in 1 min'], [120000, 'in 2 min'], [300000, 'in 5 min']],
         (v) => v !== 'armed' && setSettings({ auto_start_ms: Number(v) }))));

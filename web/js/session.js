@@ -9,6 +9,7 @@ import { View } from './view.js';
 import { Connection } from './net.js';
 import * as store from './store.js';
 import { resetStory } from './frame.js';
+import { ReactionBoard } from './reactions.js';
 
 export const now = () => performance.now();
 const ENTERING = ['create_room', 'join_room', 'watch', 'resume'];
@@ -34,6 +35,23 @@ export function drawWith(fn) {
 
 export function render() {
   draw();
+}
+
+// The room's quick reactions as this page shows them (reactions.js).
+export const reactions = new ReactionBoard({ now: () => performance.now(), onchange: () => render() });
+
+// Sends a reaction; the buttons wait the server's 2 s.
+export function react(id) {
+  if (send({ type: 'react', reaction: id })) reactions.sent();
+  render();
+}
+
+// Whether this page may send reactions, and why not: players may; spectators when the host allows it.
+export function reactionRights() {
+  if (!view.snapshot) return { canSend: false, why: '' };
+  if (!view.isSpectator && view.seat >= 0) return { canSend: true, why: '' };
+  if (view.isSpectator && view.snapshot.settings && view.snapshot.settings.spectator_reactions) return { canSend: true, why: '' };
+  return { canSend: false, why: 'Spectators may not send reactions here (the host can allow it).' };
 }
 
 const conn = new Connection({
@@ -64,6 +82,7 @@ export function codeFromPath() {
 
 export function enter(message) {
   view = new View();
+  reactions.clear();
   resetStory();
   homeMessage = '';
   serverGone = '';
@@ -129,6 +148,18 @@ function handle(m) {
   const t = now();
   if (m.type === 'welcome') {
     serverWelcome = m;
+    return;
+  }
+  if (m.type === 'reaction') {
+    reactions.receive(m);
+    render();
+    return;
+  }
+  if (m.type === 'error' && m.ref === 'react') {
+    // The buttons say the wait already: only another refusal is a line of the story.
+    reactions.refused(m);
+    if (m.code !== 'rate_limited') view.apply(m, t);
+    render();
     return;
   }
   if (m.type === 'joined') {

@@ -54,6 +54,7 @@ enum class ErrorCode : unsigned char {
     paused,            // a choice while the game is paused: the decision stays open, its time kept
     unavailable,       // the server cannot save the room now (its journal: a full disk, ...): try again later
     room_lost,         // the room could not be taken up again after the server's restart (the message says what is kept)
+    bad_reaction,      // a react whose reaction is not one of kReactions (the message lists them)
 };
 std::string_view to_string(ErrorCode code) noexcept;
 
@@ -63,6 +64,7 @@ struct RoomSettings {
     int pace_ms = 1000;       // pause between steps so people can follow
     bool hints = false;       // options carry their value
     int auto_start_ms = 0;    // the lobby starts by itself this long after it is set (bots fill free seats); 0 off
+    bool spectator_reactions = false;  // spectators may send reactions too (players always may)
     friend bool operator==(const RoomSettings&, const RoomSettings&) = default;
 };
 
@@ -73,14 +75,18 @@ struct SettingsChange {
     std::optional<int> pace_ms;
     std::optional<bool> hints;
     std::optional<int> auto_start_ms;
+    std::optional<bool> spectator_reactions;
     RoomSettings applied_to(RoomSettings base) const {
         if (decision_ms) base.decision_ms = *decision_ms;
         if (pace_ms) base.pace_ms = *pace_ms;
         if (hints) base.hints = *hints;
         if (auto_start_ms) base.auto_start_ms = *auto_start_ms;
+        if (spectator_reactions) base.spectator_reactions = *spectator_reactions;
         return base;
     }
-    static SettingsChange all(const RoomSettings& s) { return {s.decision_ms, s.pace_ms, s.hints, s.auto_start_ms}; }
+    static SettingsChange all(const RoomSettings& s) {
+        return {s.decision_ms, s.pace_ms, s.hints, s.auto_start_ms, s.spectator_reactions};
+    }
     friend bool operator==(const SettingsChange&, const SettingsChange&) = default;
 };
 
@@ -102,9 +108,36 @@ struct Unpause {};   // "resume_game"
 struct EndGame {};
 struct Leave {};
 struct Ping { std::int64_t t = 0; };
+struct React { std::string reaction; };  // one of kReactions' ids; the room tells everyone (Reaction)
 
 using ClientMessage = std::variant<Hello, CreateRoom, JoinRoom, Watch, Resume, SubmitClientSeed, Choose, SetOptions,
-                                   SetSettings, AddBot, RemoveSeat, Kick, Start, Pause, Unpause, EndGame, Leave, Ping>;
+                                   SetSettings, AddBot, RemoveSeat, Kick, Start, Pause, Unpause, EndGame, Leave, Ping,
+                                   React>;
+
+// ---- Quick reactions ------------------------------------------------------------------------
+// The fixed set a player (or, when the host allows it, a spectator) may send with `react`: an id
+// on the wire, and what people see. A fixed set leaves nothing to moderate. Clients show `label`;
+// the web page and the terminal client take their buttons and keys from this list's order.
+struct ReactionKind {
+    std::string_view id;
+    std::string_view label;
+};
+inline constexpr ReactionKind kReactions[] = {
+    {"thumbs_up", "\U0001F44D"},   // 👍
+    {"laugh", "\U0001F602"},       // 😂
+    {"scared", "\U0001F631"},      // 😱
+    {"ghost", "\U0001F47B"},       // 👻
+    {"nooo", "nooo!"},
+    {"phew", "phew"},
+    {"good_luck", "good luck"},
+    {"well_played", "well played"},
+};
+// The reaction of that id, or nothing for an id not in the set.
+const ReactionKind* find_reaction(std::string_view id) noexcept;
+// "thumbs_up, laugh, ..." (for bad_reaction's message and --help).
+std::string reaction_ids();
+// Per sender at most one reaction in this long (rate_limited, with the wait, otherwise).
+inline constexpr int kReactionIntervalMs = 2000;
 
 struct ProtocolError {
     ErrorCode code;

@@ -259,6 +259,17 @@ struct Redirect {
     std::optional<std::string> room;  // the room's code (absent for create_room)
 };
 
+// A quick reaction (React), told to everyone in the room, the sender too. Not a line of the
+// room's story: not journaled, not in the game record.
+struct Reaction {
+    static constexpr const char* type = "reaction";
+    int seat = -1;         // the sender's seat; -1 for a spectator
+    std::string name;      // the seat's name; a spectator's is "a spectator"
+    std::string role;      // "player" or "spectator"
+    std::string reaction;  // an id of kReactions
+    std::string label;     // what people see ("phew", "👍")
+};
+
 struct Pong {
     static constexpr const char* type = "pong";
     std::int64_t t = 0;
@@ -270,6 +281,8 @@ struct ErrorReply {
     std::string code;
     std::string message;
     std::optional<std::string> ref;
+    // A refusal that only time lifts (a reaction within 2 s of the last): when to try again.
+    std::optional<std::int64_t> retry_after_ms;
 };
 
 #define SPOOKLUDO_MESSAGE_JSON(T)                    \
@@ -303,6 +316,7 @@ SPOOKLUDO_MESSAGE_JSON(Kicked)
 SPOOKLUDO_MESSAGE_JSON(Notice)
 SPOOKLUDO_MESSAGE_JSON(Closing)
 SPOOKLUDO_MESSAGE_JSON(Redirect)
+SPOOKLUDO_MESSAGE_JSON(Reaction)
 SPOOKLUDO_MESSAGE_JSON(Pong)
 SPOOKLUDO_MESSAGE_JSON(ErrorReply)
 #undef SPOOKLUDO_MESSAGE_JSON
