@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "board_print.h"
 #include "spookludo/spook/board.h"
 #include "spookludo/spook/setup.h"
 
@@ -24,7 +25,50 @@ struct BoardsArgs {
     bool seed_given = false;
     std::string out;
     std::string check;
+    std::string print;         // --print FILE: the boards as a PDF, one a page
+    std::string paper = "a4";  // --paper a4|letter
+    std::string names;         // --names "Ann,Ben": the players' names on the pages
 };
+
+// The names given to --names, split at commas (spaces around a name trimmed).
+std::vector<std::string> split_names(const std::string& text) {
+    std::vector<std::string> names;
+    std::string current;
+    auto flush = [&] {
+        const auto begin = current.find_first_not_of(' ');
+        const auto end = current.find_last_not_of(' ');
+        names.push_back(begin == std::string::npos ? std::string() : current.substr(begin, end - begin + 1));
+        current.clear();
+    };
+    for (char c : text) {
+        if (c == ',') flush();
+        else current += c;
+    }
+    flush();
+    return names;
+}
+
+// --print: the PDF of `boards`, each page titled with its player's name (--names) or the board's
+// own name.
+void write_print(const BoardsArgs& args, const std::vector<spook::NamedBoard>& boards) {
+    std::vector<BoardPage> pages;
+    const auto names = args.names.empty() ? std::vector<std::string>{} : split_names(args.names);
+    if (!names.empty() && names.size() != boards.size())
+        throw std::invalid_argument("--names gives " + std::to_string(names.size()) + " name" + (names.size() == 1 ? "" : "s") +
+                                    " for " + std::to_string(boards.size()) + " boards (give one a board, in order)");
+    for (std::size_t i = 0; i < boards.size(); ++i) {
+        if (names.empty()) pages.push_back({boards[i].name, "", boards[i].board});
+        else pages.push_back({names[i], boards[i].name, boards[i].board});
+    }
+    const bool letter = args.paper == "letter";
+    std::ofstream out(args.print, std::ios::binary);
+    if (!out) throw std::invalid_argument("cannot write " + args.print);
+    out << boards_pdf(pages, letter ? pdf::kLetter : pdf::kA4);
+    out.close();
+    if (!out) throw std::invalid_argument("cannot write " + args.print);
+    std::printf("wrote %s: %zu board%s, one a page (%s)\n", args.print.c_str(), pages.size(), pages.size() == 1 ? "" : "s",
+                letter ? "US Letter" : "A4");
+}
 
 // A printable picture of a board: one line per region, each square as number and letter.
 void print_board(std::ostream& os, const spook::NamedBoard& nb) {
@@ -71,6 +115,11 @@ void add_boards_command(CLI::App& app, int& exit_code) {
         "Examples:\n"
         "  spookludo boards --players 6 --out party.json     # a balanced set, as a board file\n"
         "  spookludo boards --check party.json --pieces 3    # validate and report a host's file\n"
+        "  spookludo boards --players 3 --seed 7 --print boards.pdf --names \"Ann,Ben,Cid\"  # to print\n"
+        "  spookludo boards --check party.json --print boards.pdf --paper letter\n"
+        "--print writes a PDF, one board a page (A4 or US Letter): the player's name, the four regions, the\n"
+        "square numbers, every square's character as a black-and-white picture and its word, and the legend\n"
+        "(roll, character, action). A PDF prints the same from any computer at the exact page size.\n"
         "Exit status: 0 done (made, or the file checked valid); 2 a usage error (a missing argument, an\n"
         "unknown option, a bad value), or a board file that cannot be read or is not valid (the message says why).");
     cmd->add_option("--players", args->players, "Boards to make, one per player (1-8)")
@@ -84,6 +133,14 @@ void add_boards_command(CLI::App& app, int& exit_code) {
         ->each([args](const std::string&) { args->seed_given = true; });
     cmd->add_option("--out", args->out, "Write the board file here instead of standard output");
     cmd->add_option("--check", args->check, "Check this board file instead of making one");
+    cmd->add_option("--print", args->print,
+                    "Also write the boards (made, or the --check file's) as a PDF to print, one board a page");
+    cmd->add_option("--paper", args->paper, "The PDF's paper: a4 or letter (US Letter)")
+        ->check(CLI::IsMember({"a4", "letter"}))
+        ->capture_default_str();
+    cmd->add_option("--names", args->names,
+                    "The players' names on the printed pages, in the boards' order, comma-separated (\"Ann,Ben,Cid\"); "
+                    "by default each page carries its board's name");
 
     cmd->callback([args, &exit_code] {
         try {
@@ -99,6 +156,7 @@ void add_boards_command(CLI::App& app, int& exit_code) {
                 const auto boards = spook::parse_board_file(file);
                 std::printf("%s: %zu valid boards, all different\n", args->check.c_str(), boards.size());
                 print_report(boards, args->pieces);
+                if (!args->print.empty()) write_print(*args, boards);
                 exit_code = 0;
                 return;
             }
@@ -109,7 +167,12 @@ void add_boards_command(CLI::App& app, int& exit_code) {
             for (const auto& b : spook::choose_board_set(options, rng))
                 named.push_back({"Board " + std::string(1, static_cast<char>('A' + named.size())), b});
             const std::string text = spook::board_file_json(named).dump(2) + "\n";
-            if (args->out.empty()) {
+            if (!args->print.empty()) {
+                if (!args->out.empty()) std::ofstream(args->out) << text;
+                for (const auto& nb : named) print_board(std::cout, nb);
+                write_print(*args, named);
+                if (!args->out.empty()) std::cout << "wrote " << args->out << "\n";
+            } else if (args->out.empty()) {
                 std::cout << text;
             } else {
                 std::ofstream(args->out) << text;
