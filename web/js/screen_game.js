@@ -4,6 +4,7 @@
 import { $, h } from './dom.js';
 import { CHARACTERS, LETTER_NAMES } from './view.js';
 import { spookBoard, chip, legend } from './spook.js';
+import { printControls } from './print_boards.js';
 import { ludoBoard, colourMark, describe } from './ludo.js';
 import { geometry, COLOURS, YARD } from './ludo_geo.js';
 import { view, now, send, leave, render } from './session.js';
@@ -164,6 +165,7 @@ function spookGame() {
       spookBoard(view, seat, { big: !mine && others.length <= 2, woken, moves: view.lastMoves })))));
   els.push(h('div', { class: 'boards' }, boards));
   els.push(legend());
+  els.push(printControls());
   els.push(spookStandings());
   return els;
 }
