@@ -1,5 +1,6 @@
 #include "boards_command.h"
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -10,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "board_print.h"
+#include "boards_live.h"
+#include "room_flags.h"
 #include "spookludo/spook/board.h"
 #include "spookludo/spook/setup.h"
 
@@ -28,6 +31,10 @@ struct BoardsArgs {
     std::string print;         // --print FILE: the boards as a PDF, one a page
     std::string paper = "a4";  // --paper a4|letter
     std::string names;         // --names "Ann,Ben": the players' names on the pages
+    std::string server;        // --server URL --room CODE: a live game's boards
+    std::string room;
+    std::string ca_file;
+    int wait_s = 600;
 };
 
 // The names given to --names, split at commas (spaces around a name trimmed).
@@ -48,17 +55,16 @@ std::vector<std::string> split_names(const std::string& text) {
     return names;
 }
 
-// --print: the PDF of `boards`, each page titled with its player's name (--names) or the board's
-// own name.
-void write_print(const BoardsArgs& args, const std::vector<spook::NamedBoard>& boards) {
-    std::vector<BoardPage> pages;
+// --print: the PDF of the pages, each titled with its player's name: --names (in order) when
+// given, else the page's own (a board's name, or a live game's seat's name).
+void write_print(const BoardsArgs& args, std::vector<BoardPage> pages) {
     const auto names = args.names.empty() ? std::vector<std::string>{} : split_names(args.names);
-    if (!names.empty() && names.size() != boards.size())
+    if (!names.empty() && names.size() != pages.size())
         throw std::invalid_argument("--names gives " + std::to_string(names.size()) + " name" + (names.size() == 1 ? "" : "s") +
-                                    " for " + std::to_string(boards.size()) + " boards (give one a board, in order)");
-    for (std::size_t i = 0; i < boards.size(); ++i) {
-        if (names.empty()) pages.push_back({boards[i].name, "", boards[i].board});
-        else pages.push_back({names[i], boards[i].name, boards[i].board});
+                                    " for " + std::to_string(pages.size()) + " boards (give one a board, in order)");
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (pages[i].subtitle.empty()) pages[i].subtitle = pages[i].player;
+        pages[i].player = names[i];
     }
     const bool letter = args.paper == "letter";
     std::ofstream out(args.print, std::ios::binary);
@@ -89,6 +95,12 @@ void print_board(std::ostream& os, const spook::NamedBoard& nb) {
     os << "  church on 40\n";
 }
 
+std::vector<BoardPage> pages_of(const std::vector<spook::NamedBoard>& boards) {
+    std::vector<BoardPage> pages;
+    for (const auto& b : boards) pages.push_back({b.name, "", b.board});
+    return pages;
+}
+
 void print_report(const std::vector<spook::NamedBoard>& boards, int pieces) {
     std::vector<spook::Board> plain;
     for (const auto& b : boards) plain.push_back(b.board);
@@ -117,9 +129,12 @@ void add_boards_command(CLI::App& app, int& exit_code) {
         "  spookludo boards --check party.json --pieces 3    # validate and report a host's file\n"
         "  spookludo boards --players 3 --seed 7 --print boards.pdf --names \"Ann,Ben,Cid\"  # to print\n"
         "  spookludo boards --check party.json --print boards.pdf --paper letter\n"
+        "  spookludo boards --server ws://HOST:PORT --room CODE --print boards.pdf   # a live game's own\n"
         "--print writes a PDF, one board a page (A4 or US Letter): the player's name, the four regions, the\n"
         "square numbers, every square's character as a black-and-white picture and its word, and the legend\n"
         "(roll, character, action). A PDF prints the same from any computer at the exact page size.\n"
+        "--server and --room watch a room (as a spectator) until its game has started, then take the\n"
+        "boards the game uses, each with its seat's name: print them before the first roll.\n"
         "Exit status: 0 done (made, or the file checked valid); 2 a usage error (a missing argument, an\n"
         "unknown option, a bad value), or a board file that cannot be read or is not valid (the message says why).");
     cmd->add_option("--players", args->players, "Boards to make, one per player (1-8)")
@@ -138,12 +153,30 @@ void add_boards_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--paper", args->paper, "The PDF's paper: a4 or letter (US Letter)")
         ->check(CLI::IsMember({"a4", "letter"}))
         ->capture_default_str();
+    cmd->add_option("--server", args->server, "With --room: the server's address (ws://HOST:PORT or wss://...)");
+    cmd->add_option("--room", args->room,
+                    "With --server: take the boards of this room's game once it has started (its seats' names on the pages)");
+    add_ca_file_flag(*cmd, args->ca_file);
+    cmd->add_option("--wait", args->wait_s, "With --room: how long to wait for the game to start, in seconds")
+        ->check(CLI::Range(1, 86400))
+        ->capture_default_str();
     cmd->add_option("--names", args->names,
                     "The players' names on the printed pages, in the boards' order, comma-separated (\"Ann,Ben,Cid\"); "
                     "by default each page carries its board's name");
 
     cmd->callback([args, &exit_code] {
         try {
+            if (!args->room.empty() || !args->server.empty()) {
+                if (args->room.empty() || args->server.empty())
+                    throw std::invalid_argument("--server and --room go together (the server's address and the room's code)");
+                const auto live = live_boards(args->server, args->ca_file, args->room, std::chrono::seconds(args->wait_s),
+                                              [](const std::string& line) { std::cout << line << std::endl; });
+                std::cout << "room " << live.room << ": the game has started; its boards:\n";
+                for (const auto& page : live.pages) print_board(std::cout, {page.player, page.board});
+                if (!args->print.empty()) write_print(*args, live.pages);
+                exit_code = 0;
+                return;
+            }
             if (!args->check.empty()) {
                 std::ifstream in(args->check);
                 if (!in) throw std::invalid_argument("cannot read " + args->check);
@@ -156,7 +189,7 @@ void add_boards_command(CLI::App& app, int& exit_code) {
                 const auto boards = spook::parse_board_file(file);
                 std::printf("%s: %zu valid boards, all different\n", args->check.c_str(), boards.size());
                 print_report(boards, args->pieces);
-                if (!args->print.empty()) write_print(*args, boards);
+                if (!args->print.empty()) write_print(*args, pages_of(boards));
                 exit_code = 0;
                 return;
             }
@@ -170,7 +203,7 @@ void add_boards_command(CLI::App& app, int& exit_code) {
             if (!args->print.empty()) {
                 if (!args->out.empty()) std::ofstream(args->out) << text;
                 for (const auto& nb : named) print_board(std::cout, nb);
-                write_print(*args, named);
+                write_print(*args, pages_of(named));
                 if (!args->out.empty()) std::cout << "wrote " << args->out << "\n";
             } else if (args->out.empty()) {
                 std::cout << text;

@@ -4,6 +4,7 @@
 // numbers 1 to 40, every square's character word in the board's order, the legend).
 #include <doctest/doctest.h>
 
+#include <csignal>
 #include <fstream>
 #include <regex>
 #include <string>
@@ -22,6 +23,14 @@ const std::string kClient = SPOOKLUDO_CLIENT_BINARY;
 
 Finished run(const TempDir& dir, const std::string& label, std::vector<std::string> args) {
     return run_to_end(std::move(args), dir, label, 30s);
+}
+
+// A process's output to <dir>/<label>.out and .err.
+SpawnOptions to_files(const TempDir& dir, const std::string& label) {
+    SpawnOptions options;
+    options.stdout_file = dir / (label + ".out");
+    options.stderr_file = dir / (label + ".err");
+    return options;
 }
 
 std::vector<std::string> pages_of(const std::string& text) {
@@ -154,4 +163,74 @@ TEST_CASE("print: names that do not match the boards, a bad paper and an unwrita
     const Finished nowhere = run(dir, "nowhere", {kClient, "boards", "--seed", "1", "--print", dir / "no/such/dir/x.pdf"});
     CHECK(nowhere.status == 2);
     CHECK(nowhere.err.find("cannot write " + (dir / "no/such/dir/x.pdf")) != std::string::npos);
+}
+
+TEST_CASE("print: spookludo boards --server --room waits in the lobby, then prints the live game's boards with its seats' names, the same as the game's record [cli][print][live]") {
+    ServerProcess server(SPOOKLUDO_SERVER_BINARY, "spookludo-print-live");
+    server.start();
+    const TempDir& dir = server.dir();
+    const std::string ws = "ws://127.0.0.1:" + std::to_string(server.port());
+    // Ann's two bots make a room of three; it starts when the third seat is taken.
+    Process host({kClient, "bot", ws, "--create", "spook", "--players", "3", "--count", "2", "--start", "--fill-after", "600",
+                  "--name", "Ann", "--policy", "best"},
+                 to_files(dir, "host"));
+    REQUIRE_MESSAGE(host.wait_for([](const std::string& out) { return out.find("\nroom ") != std::string::npos; }, patience(10s)),
+                    host.describe());
+    const std::string code = line_word(host.out(), "room ");
+    REQUIRE(code.size() == 5);
+
+    Process boards({kClient, "boards", "--server", ws, "--room", code, "--print", dir / "live.pdf", "--wait", "60"},
+                   to_files(dir, "boards"));
+    REQUIRE_MESSAGE(boards.wait_for_text("room " + code + " is in its lobby: waiting for its game to start...", patience(10s)),
+                    boards.describe());
+    CHECK(boards.running());
+
+    const Finished cid = run(dir, "cid", {kClient, "bot", ws, "--room", code, "--count", "1", "--name", "Cid", "--quiet"});
+    REQUIRE_MESSAGE(cid.status == 0, cid.described);
+    REQUIRE(boards.wait(patience(20s)) == 0);
+    INFO(boards.describe());
+    CHECK(boards.out().find("room " + code + ": the game has started; its boards:") != std::string::npos);
+    CHECK(boards.out().find("wrote " + (dir / "live.pdf") + ": 3 boards, one a page (A4)") != std::string::npos);
+
+    // The game's own boards and names, from its record.
+    const std::string id = line_word(cid.out, "game_over ");
+    REQUIRE_FALSE(id.empty());
+    const auto record = nlohmann::json::parse(read_file(server.record_file(id)));
+    std::vector<std::string> names(3), notations(3);
+    for (const auto& seat : record.at("seats")) {
+        const auto s = seat.at("seat").get<std::size_t>();
+        REQUIRE(s < 3);
+        names[s] = seat.at("name").get<std::string>();
+        notations[s] = record.at("boards").at(record.at("assignment").at(s).get<std::size_t>()).get<std::string>();
+    }
+    CHECK(names == std::vector<std::string>{"Ann-1", "Ann-2", "Cid-1"});
+    check_printout(dir, dir / "live.pdf", names, notations, "595 x 842 pts (A4)");
+    host.wait(patience(20s));
+}
+
+TEST_CASE("print: --room of a Classic Ludo game, of a room that is not there, or without --server: exit 2 and why [cli][print][live][errors]") {
+    ServerProcess server(SPOOKLUDO_SERVER_BINARY, "spookludo-print-live-errors");
+    server.start();
+    const TempDir& dir = server.dir();
+    const std::string ws = "ws://127.0.0.1:" + std::to_string(server.port());
+    Process host({kClient, "bot", ws, "--create", "ludo", "--players", "2", "--count", "2", "--start", "--decision-ms", "60000",
+                  "--think", "30000"},
+                 to_files(dir, "host"));
+    REQUIRE_MESSAGE(host.wait_for([](const std::string& out) { return out.find("\nroom ") != std::string::npos; }, patience(10s)),
+                    host.describe());
+    const std::string code = line_word(host.out(), "room ");
+    const Finished ludo = run(dir, "ludo", {kClient, "boards", "--server", ws, "--room", code, "--print", dir / "x.pdf"});
+    CHECK_MESSAGE(ludo.status == 2, ludo.described);
+    CHECK(ludo.err.find("room " + code + " plays Classic Ludo: only Spook & Werewolf Ludo has boards to print") != std::string::npos);
+
+    const Finished none = run(dir, "none", {kClient, "boards", "--server", ws, "--room", "ZZZZZ", "--print", dir / "x.pdf"});
+    CHECK_MESSAGE(none.status == 2, none.described);
+    CHECK(none.err.find("spookludo boards: ") != std::string::npos);
+    CHECK(none.err.find("ZZZZZ") != std::string::npos);
+
+    const Finished alone = run(dir, "alone", {kClient, "boards", "--room", code});
+    CHECK(alone.status == 2);
+    CHECK(alone.err.find("--server and --room go together") != std::string::npos);
+    host.signal(SIGTERM);
+    host.wait(patience(10s));
 }
