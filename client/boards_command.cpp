@@ -135,8 +135,10 @@ void add_boards_command(CLI::App& app, int& exit_code) {
         "(roll, character, action). A PDF prints the same from any computer at the exact page size.\n"
         "--server and --room watch a room (as a spectator) until its game has started, then take the\n"
         "boards the game uses, each with its seat's name: print them before the first roll.\n"
-        "Exit status: 0 done (made, or the file checked valid); 2 a usage error (a missing argument, an\n"
-        "unknown option, a bad value), or a board file that cannot be read or is not valid (the message says why).");
+        "Exit status: 0 done (made, or the file checked valid; the PDF written); 2 a usage error (a missing\n"
+        "argument, an unknown option, a bad value, --names not one a board), a board file that cannot be read\n"
+        "or is not valid, a PDF that cannot be written, or --room's game not reached (cannot connect, no such\n"
+        "room, a Classic Ludo game, no start within --wait): the message says why.");
     cmd->add_option("--players", args->players, "Boards to make, one per player (1-8)")
         ->check(CLI::Range(1, 8))
         ->capture_default_str();
