@@ -199,7 +199,10 @@ void draw_page(Page& p, const BoardPage& page, pdf::PageSize size) {
     const double width = size.width - 2 * margin;
     double y = size.height - margin;
     p.fill_grey(0);
-    p.text(margin, y - 24, Font::bold, 26, page.player.empty() ? std::string("Board") : page.player);
+    const std::string title = page.player.empty() ? std::string("Board") : page.player;
+    double title_size = 26;  // smaller for a long name, to fit the page's width
+    while (title_size > 10 && pdf::text_width(Font::bold, title_size, title) > width) title_size -= 1;
+    p.text(margin, y - 24, Font::bold, title_size, title);
     y -= 42;
     p.text(margin, y, Font::regular, 10,
            "Spook & Werewolf Ludo" + (page.subtitle.empty() ? std::string() : ": " + page.subtitle));

@@ -25,7 +25,31 @@ constexpr std::array<short, 95> kBold{
     333, 556, 611, 556, 611, 556, 333, 611, 611, 278, 278, 556, 278, 889, 611, 611,  // `..o
     611, 611, 389, 556, 333, 611, 556, 778, 556, 556, 500, 389, 280, 389, 584};      // p..~
 
-char printable(char c) { return c >= 32 && c <= 126 ? c : '?'; }
+// Text in WinAnsiEncoding: UTF-8 in, one byte a character out. ASCII and Latin-1 (U+00A0 to
+// U+00FF, the same bytes in WinAnsiEncoding: a name like "Zoë" or "Søren") are kept; anything
+// else, and bytes that are not UTF-8, become '?'.
+std::string win_ansi(std::string_view utf8) {
+    std::string out;
+    for (std::size_t i = 0; i < utf8.size();) {
+        const auto c = static_cast<unsigned char>(utf8[i]);
+        if (c < 0x80) {
+            out += c >= 32 && c <= 126 ? static_cast<char>(c) : '?';
+            ++i;
+            continue;
+        }
+        std::size_t length = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 1;
+        unsigned code = length == 2 ? c & 0x1Fu : length == 3 ? c & 0x0Fu : c & 0x07u;
+        bool valid = length > 1 && i + length <= utf8.size();
+        for (std::size_t k = 1; valid && k < length; ++k) {
+            const auto next = static_cast<unsigned char>(utf8[i + k]);
+            if ((next & 0xC0) != 0x80) valid = false;
+            code = (code << 6) | (next & 0x3Fu);
+        }
+        out += valid && code >= 0xA0 && code <= 0xFF ? static_cast<char>(code) : '?';
+        i += valid ? length : 1;
+    }
+    return out;
+}
 
 // A number as PDF writes it: at most two decimals, no exponent, no trailing zeros.
 std::string num(double v) {
@@ -38,11 +62,18 @@ std::string num(double v) {
     return s;
 }
 
-// A PDF literal string: (text) with the backslash and parentheses escaped.
-std::string literal(std::string_view text) {
+// A PDF literal string of WinAnsi bytes: (text) with the backslash and parentheses escaped, and
+// the bytes past ASCII as octal escapes (the file stays ASCII).
+std::string literal(std::string_view bytes) {
     std::string out = "(";
-    for (char c : text) {
-        c = printable(c);
+    for (const char c : bytes) {
+        const auto b = static_cast<unsigned char>(c);
+        if (b >= 0x80) {
+            char escape[8];
+            std::snprintf(escape, sizeof escape, "\\%03o", b);
+            out += escape;
+            continue;
+        }
         if (c == '(' || c == ')' || c == '\\') out += '\\';
         out += c;
     }
@@ -57,7 +88,10 @@ constexpr double kKappa = 0.5523;
 double text_width(Font font, double size, std::string_view text) {
     const auto& widths = font == Font::bold ? kBold : kRegular;
     double total = 0;
-    for (char c : text) total += widths[static_cast<std::size_t>(printable(c) - 32)];
+    for (const char c : win_ansi(text)) {
+        const auto b = static_cast<unsigned char>(c);
+        total += b >= 32 && b <= 126 ? widths[b - 32u] : 556;  // Latin-1's letters: about a digit's width
+    }
     return total * size / 1000;
 }
 
@@ -68,7 +102,7 @@ void Page::op(std::string_view text) {
 
 void Page::text(double x, double y, Font font, double size, std::string_view words) {
     op("BT /" + std::string(font == Font::bold ? "F2 " : "F1 ") + num(size) + " Tf " + num(x) + " " + num(y) + " Td " +
-       literal(words) + " Tj ET");
+       literal(win_ansi(words)) + " Tj ET");
 }
 
 void Page::text_centred(double x, double y, Font font, double size, std::string_view words) {
@@ -136,7 +170,7 @@ std::string Document::bytes() const {
            num(size_.width) + " " + num(size_.height) + "] >>");
     object("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>");
     object("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>");
-    object("<< /Title " + literal(title_) + " /Producer (spookludo) >>");
+    object("<< /Title " + literal(win_ansi(title_)) + " /Producer (spookludo) >>");
     for (std::size_t i = 0; i < pages_.size(); ++i) {
         object("<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents " +
                std::to_string(first_page + 2 * i + 1) + " 0 R >>");

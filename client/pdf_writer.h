@@ -2,8 +2,9 @@
 // A small PDF writer of our own (PDF 1.4): pages of one size, text in the base-14 fonts Helvetica
 // and Helvetica-Bold (WinAnsiEncoding, nothing embedded: every PDF reader has them) and vector
 // drawing (lines, rectangles, polygons, Bezier curves, circles) in grey levels. No dependency:
-// the boards' printout (board_print.h) is the only user. Text is printable ASCII (other bytes
-// are written as '?'), so that a PDF reader and pdftotext give back the same words.
+// the boards' printout (board_print.h) is the only user. Text is UTF-8; what WinAnsiEncoding has
+// of it is written (ASCII and Latin-1: "Zoë"), anything else as '?', so that a PDF reader and
+// pdftotext give back the same words.
 #include <deque>
 #include <string>
 #include <string_view>

@@ -113,16 +113,16 @@ std::vector<std::string> notations_of(const std::string& board_file) {
 
 }  // namespace
 
-TEST_CASE("print: spookludo boards --print writes an A4 PDF, one page a board, with each player's name, the regions, squares 1 to 40, every square's character word as on the board, and the legend [cli][print]") {
+TEST_CASE("print: spookludo boards --print writes an A4 PDF, one page a board, with each player's name (Latin-1 letters too), the regions, squares 1 to 40, every square's character word as on the board, and the legend [cli][print]") {
     TempDir dir("spookludo-print");
     const Finished made = run(dir, "boards", {kClient, "boards", "--players", "3", "--seed", "7", "--out", dir / "set.json",
-                                              "--print", dir / "boards.pdf", "--names", "Ann, Ben,Cid"});
+                                              "--print", dir / "boards.pdf", "--names", "Zoë, Ben,Cid"});
     INFO(made.described);
     REQUIRE(made.status == 0);
     CHECK(made.out.find("wrote " + (dir / "boards.pdf") + ": 3 boards, one a page (A4)") != std::string::npos);
     const auto notations = notations_of(dir / "set.json");
     REQUIRE(notations.size() == 3);
-    check_printout(dir, dir / "boards.pdf", {"Ann", "Ben", "Cid"}, notations, "595 x 842 pts (A4)");
+    check_printout(dir, dir / "boards.pdf", {"Zoë", "Ben", "Cid"}, notations, "595 x 842 pts (A4)");
 }
 
 TEST_CASE("print: a host's board file printed on US Letter carries the boards' own names, and the same seed prints the same boards [cli][print]") {
