@@ -75,7 +75,7 @@ test('the host prints the boards of a Spook game from the page: Chromium\'s PDF 
   });
   assert.equal(await ann.locator('#print-paper').inputValue(), 'a4');
   await ann.click('#print-boards-btn');
-  assert.equal(await ann.evaluate(() => window.printed), 1, 'the button opens the browser\'s print');
+  await until(async () => (await ann.evaluate(() => window.printed)) === 1, 'the button opens the browser\'s print');
   assert.equal(await ann.locator('#print-boards .print-page').count(), 3, 'a page for each seat');
   // On the screen nothing changes: the print section only prints.
   assert.equal(await ann.locator('#print-boards').isVisible(), false);
@@ -87,6 +87,7 @@ test('the host prints the boards of a Spook game from the page: Chromium\'s PDF 
   await ann.emulateMedia({ media: 'screen' });
   await ann.selectOption('#print-paper', 'letter');
   await ann.click('#print-boards-btn');
+  await until(async () => (await ann.evaluate(() => window.printed)) === 2, 'the second print');
   assert.equal(await ann.locator('#print-boards.paper-letter').count(), 1);
   await ann.emulateMedia({ media: 'print' });
   await ann.pdf({ path: path.join(dir, 'letter.pdf'), format: 'Letter' });

@@ -6,12 +6,13 @@
 // print: only that section prints, one board a page). The paper is A4 or US Letter (a named
 // @page each), chosen next to the button and remembered in this browser.
 //
-// printBoards() is what the "Print boards" button calls; any Spook game's screen can call it.
+// printBoards() is what the "Print boards" button (screen_game.js) calls; any Spook game's screen
+// can call it. The module is loaded when the button is first pressed, not with the page.
 import { $, h, svg } from './dom.js';
 import { LETTER_NAMES } from './view.js';
 import { REGIONS } from './spook.js';
 import { view } from './session.js';
-import { savedPaper, savePaper } from './store.js';
+import { savedPaper } from './store.js';
 
 // The legend's rows: the activation roll, the character's letter, what it does to a piece on
 // one of its squares (docs/rules.md).
@@ -122,17 +123,4 @@ export function printBoards(paper = savedPaper()) {
   document.body.classList.add('printing-boards');
   window.print();
   return seats.length;
-}
-
-// The button and the paper's choice, for the game's screen.
-export function printControls() {
-  if (!printedSeats().length) return null;
-  const paper = savedPaper();
-  return h('div', { class: 'row print-row' },
-    h('button', { type: 'button', id: 'print-boards-btn', onclick: () => printBoards($('print-paper').value) }, 'Print boards'),
-    h('label', { class: 'small' }, 'paper ',
-      h('select', { id: 'print-paper', 'aria-label': 'Paper for the printed boards', onchange: (e) => savePaper(e.target.value) },
-        h('option', { value: 'a4', selected: paper === 'a4' }, 'A4'),
-        h('option', { value: 'letter', selected: paper === 'letter' }, 'US Letter'))),
-    h('span', { class: 'small' }, 'one board a page, for playing with coins on the table'));
 }

@@ -4,11 +4,11 @@
 import { $, h } from './dom.js';
 import { CHARACTERS, LETTER_NAMES } from './view.js';
 import { spookBoard, chip, legend } from './spook.js';
-import { printControls } from './print_boards.js';
 import { ludoBoard, colourMark, describe } from './ludo.js';
 import { geometry, COLOURS, YARD } from './ludo_geo.js';
 import { view, now, send, leave, render } from './session.js';
 import { confirmStep, positionsText } from './shared.js';
+import { savedPaper, savePaper } from './store.js';
 
 let showHints = true;
 
@@ -135,6 +135,26 @@ function spookStandings() {
       r.done ? h('span', { class: 'tag t-done' }, `done, round ${r.done}`) : null,
       h('span', { class: 'tags' }, view.seatTags(r.seat).filter((t) => t !== 'here').map((t) => h('span', { class: 'tag' }, t))),
       kickButton(r.seat)))));
+}
+
+// "Print boards" and the paper beside it (A4 or US Letter, remembered): one board a page for every
+// seat (print_boards.js, loaded on the first press: the page's first load stays as it was).
+function printControls() {
+  if (!view.playSeats.some((seat) => (view.spookBoards[seat] || '').length === 40)) return null;
+  const paper = savedPaper();
+  return h('div', { class: 'row print-row' },
+    h('button', { type: 'button', id: 'print-boards-btn', onclick: () => {
+      const chosen = $('print-paper').value;
+      import('./print_boards.js').then((m) => m.printBoards(chosen)).catch(() => {
+        view.say('error', 'The printed boards could not be loaded from the server: try again.');
+        render();
+      });
+    } }, 'Print boards'),
+    h('label', { class: 'small' }, 'paper ',
+      h('select', { id: 'print-paper', 'aria-label': 'Paper for the printed boards', onchange: (e) => savePaper(e.target.value) },
+        h('option', { value: 'a4', selected: paper === 'a4' }, 'A4'),
+        h('option', { value: 'letter', selected: paper === 'letter' }, 'US Letter'))),
+    h('span', { class: 'small' }, 'one board a page, for playing with coins on the table'));
 }
 
 function spookGame() {
