@@ -1,5 +1,6 @@
 #include "boards_command.h"
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -9,6 +10,9 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "board_print.h"
+#include "boards_live.h"
+#include "room_flags.h"
 #include "spookludo/spook/board.h"
 #include "spookludo/spook/setup.h"
 
@@ -24,7 +28,53 @@ struct BoardsArgs {
     bool seed_given = false;
     std::string out;
     std::string check;
+    std::string print;         // --print FILE: the boards as a PDF, one a page
+    std::string paper = "a4";  // --paper a4|letter
+    std::string names;         // --names "Ann,Ben": the players' names on the pages
+    std::string server;        // --server URL --room CODE: a live game's boards
+    std::string room;
+    std::string ca_file;
+    int wait_s = 600;
 };
+
+// The names given to --names, split at commas (spaces around a name trimmed).
+std::vector<std::string> split_names(const std::string& text) {
+    std::vector<std::string> names;
+    std::string current;
+    auto flush = [&] {
+        const auto begin = current.find_first_not_of(' ');
+        const auto end = current.find_last_not_of(' ');
+        names.push_back(begin == std::string::npos ? std::string() : current.substr(begin, end - begin + 1));
+        current.clear();
+    };
+    for (char c : text) {
+        if (c == ',') flush();
+        else current += c;
+    }
+    flush();
+    return names;
+}
+
+// --print: the PDF of the pages, each titled with its player's name: --names (in order) when
+// given, else the page's own (a board's name, or a live game's seat's name).
+void write_print(const BoardsArgs& args, std::vector<BoardPage> pages) {
+    const auto names = args.names.empty() ? std::vector<std::string>{} : split_names(args.names);
+    if (!names.empty() && names.size() != pages.size())
+        throw std::invalid_argument("--names gives " + std::to_string(names.size()) + " name" + (names.size() == 1 ? "" : "s") +
+                                    " for " + std::to_string(pages.size()) + " boards (give one a board, in order)");
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (pages[i].subtitle.empty()) pages[i].subtitle = pages[i].player;
+        pages[i].player = names[i];
+    }
+    const bool letter = args.paper == "letter";
+    std::ofstream out(args.print, std::ios::binary);
+    if (!out) throw std::invalid_argument("cannot write " + args.print);
+    out << boards_pdf(pages, letter ? pdf::kLetter : pdf::kA4);
+    out.close();
+    if (!out) throw std::invalid_argument("cannot write " + args.print);
+    std::printf("wrote %s: %zu board%s, one a page (%s)\n", args.print.c_str(), pages.size(), pages.size() == 1 ? "" : "s",
+                letter ? "US Letter" : "A4");
+}
 
 // A printable picture of a board: one line per region, each square as number and letter.
 void print_board(std::ostream& os, const spook::NamedBoard& nb) {
@@ -43,6 +93,12 @@ void print_board(std::ostream& os, const spook::NamedBoard& nb) {
         os << "\n";
     }
     os << "  church on 40\n";
+}
+
+std::vector<BoardPage> pages_of(const std::vector<spook::NamedBoard>& boards) {
+    std::vector<BoardPage> pages;
+    for (const auto& b : boards) pages.push_back({b.name, "", b.board});
+    return pages;
 }
 
 void print_report(const std::vector<spook::NamedBoard>& boards, int pieces) {
@@ -71,8 +127,18 @@ void add_boards_command(CLI::App& app, int& exit_code) {
         "Examples:\n"
         "  spookludo boards --players 6 --out party.json     # a balanced set, as a board file\n"
         "  spookludo boards --check party.json --pieces 3    # validate and report a host's file\n"
-        "Exit status: 0 done (made, or the file checked valid); 2 a usage error (a missing argument, an\n"
-        "unknown option, a bad value), or a board file that cannot be read or is not valid (the message says why).");
+        "  spookludo boards --players 3 --seed 7 --print boards.pdf --names \"Ann,Ben,Cid\"  # to print\n"
+        "  spookludo boards --check party.json --print boards.pdf --paper letter\n"
+        "  spookludo boards --server ws://HOST:PORT --room CODE --print boards.pdf   # a live game's own\n"
+        "--print writes a PDF, one board a page (A4 or US Letter): the player's name, the four regions, the\n"
+        "square numbers, every square's character as a black-and-white picture and its word, and the legend\n"
+        "(roll, character, action). A PDF prints the same from any computer at the exact page size.\n"
+        "--server and --room watch a room (as a spectator) until its game has started, then take the\n"
+        "boards the game uses, each with its seat's name: print them before the first roll.\n"
+        "Exit status: 0 done (made, or the file checked valid; the PDF written); 2 a usage error (a missing\n"
+        "argument, an unknown option, a bad value, --names not one a board), a board file that cannot be read\n"
+        "or is not valid, a PDF that cannot be written, or --room's game not reached (cannot connect, no such\n"
+        "room, a Classic Ludo game, no start within --wait): the message says why.");
     cmd->add_option("--players", args->players, "Boards to make, one per player (1-8)")
         ->check(CLI::Range(1, 8))
         ->capture_default_str();
@@ -84,9 +150,35 @@ void add_boards_command(CLI::App& app, int& exit_code) {
         ->each([args](const std::string&) { args->seed_given = true; });
     cmd->add_option("--out", args->out, "Write the board file here instead of standard output");
     cmd->add_option("--check", args->check, "Check this board file instead of making one");
+    cmd->add_option("--print", args->print,
+                    "Also write the boards (made, or the --check file's) as a PDF to print, one board a page");
+    cmd->add_option("--paper", args->paper, "The PDF's paper: a4 or letter (US Letter)")
+        ->check(CLI::IsMember({"a4", "letter"}))
+        ->capture_default_str();
+    cmd->add_option("--server", args->server, "With --room: the server's address (ws://HOST:PORT or wss://...)");
+    cmd->add_option("--room", args->room,
+                    "With --server: take the boards of this room's game once it has started (its seats' names on the pages)");
+    add_ca_file_flag(*cmd, args->ca_file);
+    cmd->add_option("--wait", args->wait_s, "With --room: how long to wait for the game to start, in seconds")
+        ->check(CLI::Range(1, 86400))
+        ->capture_default_str();
+    cmd->add_option("--names", args->names,
+                    "The players' names on the printed pages, in the boards' order, comma-separated (\"Ann,Ben,Cid\"); "
+                    "by default each page carries its board's name");
 
     cmd->callback([args, &exit_code] {
         try {
+            if (!args->room.empty() || !args->server.empty()) {
+                if (args->room.empty() || args->server.empty())
+                    throw std::invalid_argument("--server and --room go together (the server's address and the room's code)");
+                const auto live = live_boards(args->server, args->ca_file, args->room, std::chrono::seconds(args->wait_s),
+                                              [](const std::string& line) { std::cout << line << std::endl; });
+                std::cout << "room " << live.room << ": the game has started; its boards:\n";
+                for (const auto& page : live.pages) print_board(std::cout, {page.player, page.board});
+                if (!args->print.empty()) write_print(*args, live.pages);
+                exit_code = 0;
+                return;
+            }
             if (!args->check.empty()) {
                 std::ifstream in(args->check);
                 if (!in) throw std::invalid_argument("cannot read " + args->check);
@@ -99,6 +191,7 @@ void add_boards_command(CLI::App& app, int& exit_code) {
                 const auto boards = spook::parse_board_file(file);
                 std::printf("%s: %zu valid boards, all different\n", args->check.c_str(), boards.size());
                 print_report(boards, args->pieces);
+                if (!args->print.empty()) write_print(*args, pages_of(boards));
                 exit_code = 0;
                 return;
             }
@@ -109,7 +202,12 @@ void add_boards_command(CLI::App& app, int& exit_code) {
             for (const auto& b : spook::choose_board_set(options, rng))
                 named.push_back({"Board " + std::string(1, static_cast<char>('A' + named.size())), b});
             const std::string text = spook::board_file_json(named).dump(2) + "\n";
-            if (args->out.empty()) {
+            if (!args->print.empty()) {
+                if (!args->out.empty()) std::ofstream(args->out) << text;
+                for (const auto& nb : named) print_board(std::cout, nb);
+                write_print(*args, pages_of(named));
+                if (!args->out.empty()) std::cout << "wrote " << args->out << "\n";
+            } else if (args->out.empty()) {
                 std::cout << text;
             } else {
                 std::ofstream(args->out) << text;

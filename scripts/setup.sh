@@ -10,7 +10,8 @@
 #                              python3-websockets: a third-party wss:// client; chromium, node
 #                              and npm, zbar-tools: the web client's browser tests, tests/web,
 #                              whose npm packages it installs with `npm ci` when missing or
-#                              older than the lock file; redis-server: the cluster's tests start
+#                              older than the lock file; poppler-utils: pdftotext and pdfinfo
+#                              read the printed boards' PDFs; redis-server: the cluster's tests start
 #                              their own, tests/cluster), and fuzz
 #   scripts/setup.sh fuzz      clang, its libFuzzer runtime and llvm-symbolizer (scripts/fuzz.sh)
 #   scripts/setup.sh all       everything above
@@ -23,7 +24,7 @@ mode=${1:-all}
 build_pkgs=(g++ cmake ninja-build ccache pkg-config
             libboost1.81-dev nlohmann-json3-dev doctest-dev libcli11-dev libspdlog-dev libssl-dev libqrencode-dev libsqlite3-dev libhiredis-dev)
 runtime_pkgs=(libssl3 libspdlog1.10 libfmt9 libqrencode4 libsqlite3-0 libhiredis0.14 ca-certificates)
-test_pkgs=(python3 python3-wsproto python3-websockets openssl coreutils chromium zbar-tools e2fsprogs mount util-linux
+test_pkgs=(python3 python3-wsproto python3-websockets openssl coreutils chromium zbar-tools poppler-utils e2fsprogs mount util-linux
            redis-server)
 fuzz_pkgs=(clang libclang-rt-14-dev llvm)
 image_pkgs=(podman buildah debootstrap uidmap python3 openssl)

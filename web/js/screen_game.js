@@ -9,6 +9,7 @@ import { geometry, COLOURS, YARD } from './ludo_geo.js';
 import { view, now, send, leave, render, reactions } from './session.js';
 import { badge } from './reactions.js';
 import { confirmStep, positionsText } from './shared.js';
+import { savedPaper, savePaper } from './store.js';
 
 let showHints = true;
 
@@ -137,6 +138,26 @@ function spookStandings() {
       kickButton(r.seat)))));
 }
 
+// "Print boards" and the paper beside it (A4 or US Letter, remembered): one board a page for every
+// seat (print_boards.js, loaded on the first press: the page's first load stays as it was).
+function printControls() {
+  if (!view.playSeats.some((seat) => (view.spookBoards[seat] || '').length === 40)) return null;
+  const paper = savedPaper();
+  return h('div', { class: 'row print-row' },
+    h('button', { type: 'button', id: 'print-boards-btn', onclick: () => {
+      const chosen = $('print-paper').value;
+      import('./print_boards.js').then((m) => m.printBoards(chosen)).catch(() => {
+        view.say('error', 'The printed boards could not be loaded from the server: try again.');
+        render();
+      });
+    } }, 'Print boards'),
+    h('label', { class: 'small' }, 'paper ',
+      h('select', { id: 'print-paper', 'aria-label': 'Paper for the printed boards', onchange: (e) => savePaper(e.target.value) },
+        h('option', { value: 'a4', selected: paper === 'a4' }, 'A4'),
+        h('option', { value: 'letter', selected: paper === 'letter' }, 'US Letter'))),
+    h('span', { class: 'small' }, 'one board a page, for playing with coins on the table'));
+}
+
 function spookGame() {
   const els = [];
   const mine = view.seat >= 0 && !view.isSpectator && view.playSeats.includes(view.seat);
@@ -165,6 +186,7 @@ function spookGame() {
       spookBoard(view, seat, { big: !mine && others.length <= 2, woken, moves: view.lastMoves })))));
   els.push(h('div', { class: 'boards' }, boards));
   els.push(legend());
+  els.push(printControls());
   els.push(spookStandings());
   return els;
 }

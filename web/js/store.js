@@ -52,3 +52,16 @@ export function forgetSeat(room) {
   delete all[room];
   write(SEATS, all);
 }
+
+// The paper the boards are printed on ('a4' or 'letter'): the last one chosen, else US Letter
+// where the browser speaks American or Canadian English, A4 elsewhere.
+const PAPER = 'spookludo.paper';
+export function savedPaper() {
+  const paper = read(PAPER, '');
+  if (paper === 'a4' || paper === 'letter') return paper;
+  return /^en-(US|CA)$/i.test(navigator.language || '') ? 'letter' : 'a4';
+}
+
+export function savePaper(paper) {
+  write(PAPER, paper === 'letter' ? 'letter' : 'a4');
+}
