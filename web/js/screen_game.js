@@ -8,6 +8,7 @@ import { ludoBoard, colourMark, describe } from './ludo.js';
 import { geometry, COLOURS, YARD } from './ludo_geo.js';
 import { view, now, send, leave, render } from './session.js';
 import { confirmStep, positionsText } from './shared.js';
+import { speakSwitch } from './announce.js';
 
 let showHints = true;
 
@@ -202,6 +203,7 @@ export function gameScreen() {
       h('p', null, 'The server has locked in its dice seed; every player adds one of their own. A moment…'));
   }
   const els = view.options.game === 'ludo' ? ludoGame() : spookGame();
+  els.push(speakSwitch());
   els.push(hostGameControls());
   els.push(h('div', { class: 'row' }, h('button', { type: 'button', id: 'leave', onclick: () => {
     if (view.isSpectator) leave();
