@@ -124,7 +124,8 @@ function activation() {
   const c = CHARACTERS[a.character] || { letter: '?', name: a.name };
   const moved = (a.moved || []).filter((x) => x.piece !== undefined && x.piece !== null);
   return h('section', { class: 'tv-act', id: 'tv-activation' },
-    h('p', { class: 'tv-act-head' }, chip(c.letter), ` It's the ${a.name}: any piece on it ${a.action}.`),
+    h('p', { class: 'tv-act-head' }, h('span', { class: 'act-die', 'aria-label': `die ${a.face}` }, String(a.face)), chip(c.letter),
+      ` It's the ${a.name}: any piece on it ${a.action}.`),
     moved.length
       ? h('ul', { class: 'plain' }, moved.slice(0, 6).map((x) => h('li', null, `${view.seatName(x.seat)}: ${x.from} → ${x.to >= 40 ? 'church' : x.to}`)),
         moved.length > 6 ? h('li', null, `and ${moved.length - 6} more`) : null)
@@ -140,7 +141,7 @@ function spookTv() {
       h('h3', null, view.seatName(seat), ' ', h('span', { class: 'tv-at' }, positionsText(seat)),
         view.spookFinished[seat] ? h('span', { class: 'tv-done' }, ' done') : null),
       spookBoard(view, seat, { woken, moves: view.lastMoves })))),
-    h('aside', { class: 'tv-side' }, die(view.roll, `Round ${view.round}`), choosing(), activation(), story(), reactionsSpot()));
+    h('aside', { class: 'tv-side' }, die(view.roll, view.roll ? `Round ${view.round}: everyone moves ${view.roll}` : `Round ${view.round}`), choosing(), activation(), story(), reactionsSpot()));
 }
 
 function ludoTv() {
@@ -167,13 +168,13 @@ function endTv() {
   const order = [];
   (over.places || []).forEach((place, seat) => place > 0 && order.push([place, seat]));
   order.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  return h('div', { class: 'tv-end' },
+  return h('div', { class: 'tv-end' }, h('div', null,
     h('h2', { class: 'tv-winner', id: 'tv-winner' }, over.status === 'finished'
       ? `${winners.length ? winners.join(' and ') : 'Nobody'} ${winners.length > 1 ? 'win together' : 'wins'}!`
       : `The game was abandoned${over.reason ? `: ${over.reason}` : ''}.`),
     order.length ? h('ol', { class: 'plain tv-places', id: 'tv-places' }, order.map(([place, seat]) => h('li', null, `${place}. ${name(seat)}`))) : null,
     over.status === 'finished' ? h('p', { class: 'tv-note' }, `after ${over.length} ${spook ? 'rounds' : 'turns'}`) : null,
-    view.state === 'lobby' && !hidden ? h('p', { class: 'tv-note', id: 'tv-next' }, `Next game: join at ${joinBase()}/r/${view.room}`) : null,
+    view.state === 'lobby' && !hidden ? h('p', { class: 'tv-note', id: 'tv-next' }, `Next game: join at ${joinBase()}/r/${view.room}`) : null),
     spook && view.spookBoards.length
       ? h('div', { class: ['tv-boards', 'n8'] }, view.playSeats.filter((s) => view.spookBoards[s]).map((seat) => h('div', { class: 'tv-board' },
         h('h3', null, name(seat), ' ', h('span', { class: 'tv-at' }, positionsText(seat))), spookBoard(view, seat, {}))))
