@@ -75,7 +75,7 @@ test('Spook on the shared screen: two phones and a terminal bot play to the end;
   assert.deepEqual(errors, []);
 });
 
-test('Ludo on the shared screen: two phones and a terminal bot play to the end; the screen said every throw and capture of the record in order', { timeout: 150000 }, async () => {
+test('Ludo on the shared screen: two phones and a terminal bot play to the end; the screen said every throw and capture of the record in order', { timeout: 150000 }, async (t) => {
   const errors = [];
   const ann = await newPage(party.browser, PHONE, errors);
   const code = await createRoom(ann, party.server.base, { game: 'ludo', players: 3, arm: 6 });
@@ -88,6 +88,12 @@ test('Ludo on the shared screen: two phones and a terminal bot play to the end; 
   await until(async () => /Seats: 3 of 3 taken/.test(await tv.locator('.tv-seats h2').textContent()), 'the seats filled on the screen');
   await ann.click('#start');
   await tv.locator('.tv-ludo svg.ludo').waitFor({ timeout: 15000 });
+  // The cross fits a 1280x720 screen, its smallest text (the yards' names, the pieces' numbers) readable.
+  assert.ok(await fitsWindow(tv), 'the Ludo screen fits 1280x720');
+  const small = await smallestText(tv);
+  assert.ok(small.min >= 16, `the smallest text at 720p is ${small.min} px: ${small.what}`);
+  t.diagnostic(`Ludo at 720p: the smallest text is ${small.min} px (${small.what})`);
+  if (process.env.SPOOKLUDO_TV_SHOT) await tv.screenshot({ path: process.env.SPOOKLUDO_TV_SHOT });
   const over = async () => (await tv.locator('#tv-winner').count()) > 0;
   await Promise.all([answerDecisions(ann, over, { ms: 130000 }), answerDecisions(ben, over, { ms: 130000, pick: 1 })]);
   const record = await recordOf(bot);
@@ -95,7 +101,57 @@ test('Ludo on the shared screen: two phones and a terminal bot play to the end; 
   const first = /^(.+), (green|yellow|red|blue), starts\.$/.exec(words[0]);
   assert.ok(first, `the first words say who starts: "${words[0]}"`);
   const starter = record.seats.find((s) => s.name === first[1]).seat;
-  assert.deepEqual(words.slice(1), ludoWords(record, starter), 'the screen said every throw and capture of the record, in order, and the winner');
+  const expected = ludoWords(record, starter);
+  assert.deepEqual(words.slice(1), expected, 'the screen said every throw and capture of the record, in order, and the winner');
+  t.diagnostic(`${expected.filter((w) => / throws /.test(w)).length} throws, ${expected.filter((w) => / captures /.test(w)).length} captures said`);
   await bot.wait(10000);
+  assert.deepEqual(errors, []);
+});
+
+test("a streamer's shared screen (?hide=code) shows neither the code nor the QR code; muted it says nothing, also after a reload; it comes back by itself after a server restart", { timeout: 90000 }, async () => {
+  const errors = [];
+  const ann = await newPage(party.browser, PHONE, errors);
+  const code = await createRoom(ann, party.server.base, { players: 3, pieces: 1 });
+  await ann.click('#bot-best');
+  await ann.click('#bot-greedy');
+  const tv = await recordingPage(party.browser, TV_720, errors);
+  await tv.goto(`${party.server.base}/tv/${code}?hide=code`);
+  await tv.locator('#tv-hidden-note').waitFor();
+  await until(async () => /Seats: 3 of 3 taken/.test(await tv.locator('.tv-seats h2').textContent()), 'the seats on the screen');
+  const shows = async () => (await tv.evaluate(() => document.body.innerText + document.title)).includes(code);
+  assert.equal(await shows(), false, 'the code is nowhere on the screen nor in its title');
+  assert.equal(await tv.locator('.tv-qr, #tv-link, #tv-code').count(), 0, 'no QR code, no link');
+  // The host's own page still invites by link.
+  assert.equal(await ann.locator('#join-link').textContent(), `${party.server.base}/r/${code}`);
+  // The switch shows the code and hides it again; the address keeps the choice for a reload.
+  await tv.click('#tv-hide');
+  assert.equal(await tv.locator('#tv-code').textContent(), code);
+  assert.equal(await tv.evaluate(() => location.search), '');
+  await tv.click('#tv-hide');
+  assert.equal(await tv.evaluate(() => location.search), '?hide=code');
+  assert.equal(await shows(), false);
+  // Muted, and still muted after a reload.
+  assert.equal(await tv.locator('#tv-sound').textContent(), 'Sound on');
+  await tv.click('#tv-sound');
+  assert.equal(await tv.locator('#tv-sound').textContent(), 'Muted');
+  await tv.reload();
+  await tv.locator('#tv-hidden-note').waitFor();
+  assert.equal(await tv.locator('#tv-sound').textContent(), 'Muted');
+  // A game of 1-piece Spook (nothing to choose: it plays itself) says nothing on a muted screen.
+  await ann.click('#start');
+  await tv.locator('#tv-winner').waitFor({ timeout: 60000 });
+  assert.deepEqual(await said(tv), [], 'a muted screen says nothing');
+  assert.equal(await shows(), false, 'nor does the game or its end show the code');
+  // The server restarts: the screen comes back to the room by itself, on a new connection.
+  const sockets = [];
+  tv.on('websocket', (ws) => sockets.push(ws));
+  const joinedAgain = new Promise((resolve) => tv.on('websocket', (ws) => ws.on('framereceived', (f) => {
+    if (/"type":"joined"/.test(String(f.payload))) resolve();
+  })));
+  await party.server.restart();
+  await joinedAgain;
+  assert.ok(sockets.length >= 1, 'a new connection');
+  await until(async () => (await tv.locator('#conn').isHidden()) && (await tv.locator('.tv-seats, #tv-winner').count()) > 0, 'the screen back in its room', 30000);
+  assert.equal(await shows(), false, 'nor after coming back');
   assert.deepEqual(errors, []);
 });

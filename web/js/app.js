@@ -14,17 +14,18 @@ import { joinScreen } from './screen_join.js';
 import { lobbyScreen, tickLobby } from './screen_lobby.js';
 import { gameScreen, tickGame, gameKeys } from './screen_game.js';
 import { endScreen } from './screen_end.js';
-import { tvScreen, tickTv } from './screen_tv.js';
 import * as announce from './announce.js';
 
 const tv = tvRoomFromPath(); // the shared screen's room ('' on a player's page)
+// The shared screen's module, fetched at its own address only: a player's page does without it.
+const tvModule = tv ? await import('./screen_tv.js') : null;
 
 // The whole page drawn again from the state: the bar, the story and the screen of the moment.
 function render() {
   if (tv) {
     document.body.dataset.screen = screenName();
     replace($('bar'));
-    replace($('screen'), tvScreen(screenName()));
+    replace($('screen'), tvModule.tvScreen(screenName()));
     $('story-wrap').hidden = true;
     tick();
     return;
@@ -57,7 +58,7 @@ function screenName() {
 // The countdowns (decision, the others' time to choose, automatic start) between messages.
 function tick() {
   if (tv) {
-    tickTv();
+    tvModule.tickTv();
     return;
   }
   tickGame();
@@ -72,8 +73,9 @@ document.addEventListener('keydown', gameKeys);
   announce.setup(tv ? 'tv' : 'player');
   if (tv) {
     document.body.classList.add('tv');
-    // The browser lets a page speak once it was clicked or typed in: the hint goes away then.
-    const woken = () => setTimeout(render, 0);
+    // The browser lets a page speak once it was clicked or typed in: the hint goes away then
+    // (removed alone: a redraw between a button's press and release would lose the click).
+    const woken = () => $('tv-gesture')?.remove();
     window.addEventListener('pointerdown', woken, { once: true });
     window.addEventListener('keydown', woken, { once: true });
     enter({ type: 'watch', room: tv });

@@ -196,8 +196,24 @@ export function tvScreen(which) {
   return [header(), gestureHint(), body];
 }
 
-// The countdowns between messages (app.js's tick).
+// The end stays on the screen this long once the room is back in its lobby; then the lobby
+// shows again how to join, and the seats filling for the rematch.
+const END_MS = 45000;
+let endShown = null;
+let endSince = 0;
+
+// The countdowns between messages (app.js's tick), and the end giving way to the lobby.
 export function tickTv() {
+  if (view.showingResult && view.state === 'lobby') {
+    if (endShown !== view.result) {
+      endShown = view.result;
+      endSince = now();
+    } else if (now() - endSince > END_MS) {
+      view.resultDismissed = true;
+      render();
+      return;
+    }
+  }
   const line = $('tv-choosing');
   if (line) {
     const words = view.choosingText(now());
