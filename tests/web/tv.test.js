@@ -52,6 +52,7 @@ test('Spook on the shared screen: two phones and a terminal bot play to the end;
   await until(async () => (await said(tv)).length >= 6, 'six announcements', 60000);
   await ann.click('#pause-game');
   await tv.locator('#tv-paused').waitFor({ timeout: 10000 });
+  assert.ok(await tv.evaluate(() => window.__speech.cancels() > 0), 'the pause cancelled what was still to be said');
   const before = await said(tv);
   await tv.reload();
   await tv.locator('#tv-paused').waitFor({ timeout: 10000 });
@@ -108,7 +109,7 @@ test('Ludo on the shared screen: two phones and a terminal bot play to the end; 
   assert.deepEqual(errors, []);
 });
 
-test("a streamer's shared screen (?hide=code) shows neither the code nor the QR code; muted it says nothing, also after a reload; it comes back by itself after a server restart", { timeout: 90000 }, async () => {
+test("a streamer's shared screen (?hide=code) shows neither the code nor the QR code; muted it says nothing, also after a reload; a missing room is told; it comes back by itself after a server restart", { timeout: 90000 }, async () => {
   const errors = [];
   const ann = await newPage(party.browser, PHONE, errors);
   const code = await createRoom(ann, party.server.base, { players: 3, pieces: 1 });
@@ -142,6 +143,11 @@ test("a streamer's shared screen (?hide=code) shows neither the code nor the QR 
   await tv.locator('#tv-winner').waitFor({ timeout: 60000 });
   assert.deepEqual(await said(tv), [], 'a muted screen says nothing');
   assert.equal(await shows(), false, 'nor does the game or its end show the code');
+  // A shared screen of a room that is not there says so.
+  const lost = await recordingPage(party.browser, TV_720, errors);
+  await lost.goto(`${party.server.base}/tv/ZZZZZ`);
+  await until(async () => /There is no room ZZZZZ/.test(await lost.locator('#tv-home').textContent().catch(() => '')), 'the missing room told');
+  await lost.close();
   // The server restarts: the screen comes back to the room by itself, on a new connection.
   const sockets = [];
   tv.on('websocket', (ws) => sockets.push(ws));
