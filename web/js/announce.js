@@ -77,7 +77,10 @@ function say(key, text) {
     /* not kept: a reload could not repeat it anyway, the server sends no past events */
   }
   const s = synth();
-  if (s) s.speak(new SpeechSynthesisUtterance(text));
+  if (!s) return;
+  const u = new SpeechSynthesisUtterance(text);
+  u.lang = speech.lang;
+  s.speak(u);
 }
 
 // Every server message, after the View took it in (session.js).

@@ -66,8 +66,10 @@ function inviteBlock() {
     h('p', null, 'In a terminal:'),
     h('pre', { class: 'cmd', id: 'join-command' }, command), copyButton(command, 'Copy the command'),
     // The shared screen: the room on a television or a projector, in a tab of its own.
-    h('p', { class: 'tv-open' }, h('a', { href: `/tv/${view.room}`, target: '_blank', rel: 'noopener', id: 'tv-open', class: 'small-btn' }, 'Show on a big screen'),
-      ' ', h('a', { href: `/tv/${view.room}?hide=code`, target: '_blank', rel: 'noopener', id: 'tv-open-hidden' }, 'without the code and QR code (a stream)')));
+    h('p', { class: 'tv-open' }, 'On a television or a projector: ',
+      h('a', { href: `/tv/${view.room}`, target: '_blank', rel: 'noopener', id: 'tv-open' }, 'Show on a big screen'),
+      ' (or ', h('a', { href: `/tv/${view.room}?hide=code`, target: '_blank', rel: 'noopener', id: 'tv-open-hidden' }, 'without the code and QR code'),
+      ', for a stream)'));
 }
 
 function loopback(host) {

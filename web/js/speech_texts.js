@@ -21,6 +21,7 @@ function together(names) {
 }
 
 export const speech = {
+  lang: 'en', // the utterances' language: the browser picks a voice for it
   // Spook: the movement roll.
   roll: (face) => `The die shows ${face}. Everyone moves one piece ${squares(face)}.`,
   // Spook: the activation roll; `name` is the server's name when the character is a new one.
