@@ -17,7 +17,7 @@ namespace spookludo::server {
 namespace {
 
 constexpr std::string_view kNotFound =
-    "spookludo-server: the web client on / (a room's link: /r/<CODE>), the WebSocket on /ws; GET /healthz, "
+    "spookludo-server: the web client on / (a room's link: /r/<CODE>, its shared screen: /tv/<CODE>), the WebSocket on /ws; GET /healthz, "
     "/metrics, /records/<id>\n";
 
 char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
@@ -50,12 +50,15 @@ std::optional<unsigned> port_of(std::string_view s) {
     return port;
 }
 
-// A room's join link: /r/ and a room code (5 letters, either case: the page reads it).
+// A room's join link, /r/ and a room code (5 letters, either case: the page reads it), or its
+// shared screen for a television, /tv/ and the code.
 bool is_room_path(std::string_view path) {
-    constexpr std::string_view prefix = "/r/";
-    if (path.size() != prefix.size() + kRoomCodeLength || path.substr(0, prefix.size()) != prefix) return false;
-    const auto code = path.substr(prefix.size());
-    return std::all_of(code.begin(), code.end(), letter);
+    for (const std::string_view prefix : {std::string_view("/r/"), std::string_view("/tv/")}) {
+        if (path.size() != prefix.size() + kRoomCodeLength || path.substr(0, prefix.size()) != prefix) continue;
+        const auto code = path.substr(prefix.size());
+        if (std::all_of(code.begin(), code.end(), letter)) return true;
+    }
+    return false;
 }
 
 // A quality value (RFC 9110, 12.4.2) above 0; false for one that is not well formed.

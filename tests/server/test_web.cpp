@@ -232,7 +232,7 @@ TEST_CASE("web routes: the CSP names the Host for the WebSocket when it is a pla
     CHECK(content_security_policy("host:", false) == kCsp + tail);
 }
 
-TEST_CASE("web routes: / and /r/<CODE> serve the page, not cached without asking, with the CSP, its file URLs rewritten to this build's [web]") {
+TEST_CASE("web routes: /, /r/<CODE> and /tv/<CODE> serve the page, not cached without asking, with the CSP, its file URLs rewritten to this build's [web]") {
     const auto& site = web::fixture();
     REQUIRE(site.bundle.size() == 12);
     const auto page = server::answer_web(site, get("/"));
@@ -260,14 +260,14 @@ TEST_CASE("web routes: / and /r/<CODE> serve the page, not cached without asking
     CHECK(std::string(site.find("/app.css")->body).find("url(" + v + "icons/ghost.svg)") != std::string::npos);
     CHECK(std::string(site.find("/manifest.webmanifest")->body).find("\"" + v + "icons/dot.png\"") != std::string::npos);
 
-    for (const char* room : {"/r/ABCDE", "/r/kqztm", "/r/KQZTM?from=qr", "/?x=1"}) {
+    for (const char* room : {"/r/ABCDE", "/r/kqztm", "/r/KQZTM?from=qr", "/?x=1", "/tv/ABCDE", "/tv/kqztm?hide=code"}) {
         CAPTURE(room);
         const auto same = server::answer_web(site, get(room));
         REQUIRE(same.has_value());
         CHECK(body_of(*same) == body_of(*page));
         CHECK(header(*same, "Content-Security-Policy") == header(*page, "Content-Security-Policy"));
     }
-    for (const char* not_a_room : {"/r/ABCD", "/r/ABCDEF", "/r/ABCD1", "/r/", "/r/ABCDE/", "/r"}) {
+    for (const char* not_a_room : {"/r/ABCD", "/r/ABCDEF", "/r/ABCD1", "/r/", "/r/ABCDE/", "/r", "/tv/ABCD", "/tv/ABCDE/", "/tv/", "/tv/ABCD1", "/t/ABCDE"}) {
         CAPTURE(not_a_room);
         CHECK_FALSE(server::answer_web(site, get(not_a_room)).has_value());
     }
@@ -443,11 +443,11 @@ TEST_CASE("origin: none is taken, the same host and port as the Host (scheme by 
 
 // ---- The real server over loopback, the site built from web/ -----------------------------------
 
-TEST_CASE("web: GET / and /r/<CODE> answer the page (HTML referring to this build's files) with the CSP and the security headers [server][web]") {
+TEST_CASE("web: GET /, /r/<CODE> and /tv/<CODE> answer the page (HTML referring to this build's files) with the CSP and the security headers [server][web]") {
     TestServer server;
     const auto& site = web::built_in();
     REQUIRE_MESSAGE(site.find("/index.html") != nullptr, "web/index.html is embedded");
-    for (const std::string target : {"/", "/r/ABCDE", "/r/kqztm"}) {
+    for (const std::string target : {"/", "/r/ABCDE", "/r/kqztm", "/tv/ABCDE"}) {
         CAPTURE(target);
         const Response r = exchange(server.port(), "GET", target);
         INFO(r.raw_head);

@@ -1,5 +1,5 @@
 // Pictures of the page on a phone (360x640): the lobby and its invitation, a Spook decision, a
-// monster waking, the Ludo board. They are taken on every run (and checked to be PNGs); with
+// monster waking, the Ludo board; and of the shared screen on a television (1920x1080). They are taken on every run (and checked to be PNGs); with
 // SPOOKLUDO_UPDATE_SCREENSHOTS=1 they are written into docs/screenshots/ (the committed ones the
 // README shows), otherwise into a temporary directory. No pixel comparison.
 import { test, after } from 'node:test';
@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { serverAndBrowser, newPage, PHONE, DESKTOP, roomCode, until, sleep, repo, answerDecisions } from './harness.js';
+import { smallestText } from './tv_helpers.js';
 
 const out = process.env.SPOOKLUDO_UPDATE_SCREENSHOTS === '1'
   ? path.join(repo, 'docs', 'screenshots')
@@ -119,5 +120,68 @@ test('screenshots on a phone: the lobby, a Spook decision, a monster, the Ludo b
   await lu.locator('svg.ludo').scrollIntoViewIfNeeded();
   await lu.evaluate(() => window.scrollTo(0, 0));
   await shot(lu, 'ludo-board-phone.png');
+  assert.deepEqual(errors, []);
+});
+
+// The shared screen on a television (1920x1080): its lobby (how to join, the seats filling), eight
+// Spook boards while a player chooses, a monster waking, the end with the winners and places. At
+// 1920x1080 and at 1280x720 the whole screen fits the window, and its smallest text is measured:
+// at least 24 px at 1080p and 16 px at 720p (the README's host's guide gives the figures).
+test('screenshots of the shared screen: lobby, decision, activation, end; its smallest text measured at 1080p and 720p', { timeout: 120000 }, async () => {
+  const errors = [];
+  const ann = await newPage(party.browser, DESKTOP, errors);
+  const tv = await newPage(party.browser, { viewport: { width: 1920, height: 1080 } }, errors);
+  await tv.emulateMedia({ reducedMotion: 'reduce' });
+  await ann.goto(party.server.base + '/');
+  await ann.locator('#create summary').click();
+  await ann.fill('#create-name', 'Ann');
+  await ann.fill('#create-players', '8');
+  await ann.click('#create-go');
+  const code = await roomCode(ann);
+  await tv.goto(`${party.server.base}/tv/${code}`);
+  for (let i = 0; i < 4; i++) await ann.click(`#bot-${['best', 'greedy', 'random', 'best'][i]}`);
+  await until(async () => /Seats: 5 of 8 taken/.test(await tv.locator('.tv-seats h2').textContent()), 'five seated on the screen');
+  const sizes = {};
+  const measure = async (name) => {
+    for (const [label, viewport] of [['1080p', { width: 1920, height: 1080 }], ['720p', { width: 1280, height: 720 }]]) {
+      await tv.setViewportSize(viewport);
+      const fits = await tv.evaluate(() => document.getElementById('screen').getBoundingClientRect().bottom <= window.innerHeight + 1 &&
+        document.documentElement.scrollWidth <= window.innerWidth);
+      assert.ok(fits, `${name} at ${label}: the shared screen fits the window`);
+      sizes[`${name} ${label}`] = await smallestText(tv);
+    }
+    await tv.setViewportSize({ width: 1920, height: 1080 });
+  };
+  await measure('lobby');
+  await shot(tv, 'tv-lobby.png');
+  for (let i = 0; i < 3; i++) await ann.click('#bot-best');
+  await until(async () => /Seats: 8 of 8 taken/.test(await tv.locator('.tv-seats h2').textContent()), 'eight seated');
+  await ann.selectOption('#set-pace', '1500');
+  await until(async () => /1\.5 s between steps/.test(await ann.locator('#lobby-settings').textContent()), 'the pace set');
+  await ann.click('#start');
+  // Ann's decision: the screen shows whom the round waits for, and her time.
+  await ann.locator('#decision button.option:not([disabled])').first().waitFor({ timeout: 60000 });
+  await until(async () => /Still choosing \(\d+ s left\): Ann/.test(await tv.locator('#tv-choosing').textContent()), 'Ann choosing on the screen');
+  await measure('decision');
+  await shot(tv, 'tv-decision.png');
+  await ann.locator('#decision button.option:not([disabled])').first().click();
+  await tv.locator('#tv-activation').waitFor({ timeout: 20000 });
+  await measure('activation');
+  await shot(tv, 'tv-activation.png');
+  // The rest at full speed: the game ended by the host, and a rematch played out.
+  await ann.click('#end-game');
+  await ann.click('#confirm-yes');
+  await ann.locator('#end-close').click({ timeout: 10000 });
+  await ann.selectOption('#set-pace', '0');
+  await until(async () => /0 s between steps/.test(await ann.locator('#lobby-settings').textContent()), 'the pace set');
+  await ann.click('#start');
+  const won = async () => (await tv.locator('#tv-winner').count()) > 0 && /wins/.test(await tv.locator('#tv-winner').textContent());
+  await answerDecisions(ann, won, { ms: 60000 });
+  await measure('end');
+  await shot(tv, 'tv-end.png');
+  console.log(`the shared screen's smallest text: ${JSON.stringify(sizes)}`);
+  for (const [what, { min, what: which }] of Object.entries(sizes)) {
+    assert.ok(min >= (what.endsWith('1080p') ? 24 : 16), `${what}: ${min} px (${which})`);
+  }
   assert.deepEqual(errors, []);
 });

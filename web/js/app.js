@@ -5,18 +5,33 @@
 // first screen: join, watch, create), screen_lobby.js, screen_game.js and screen_end.js. Around
 // them: session.js (the connection, the room and its state), frame.js (the bar and the story),
 // shared.js (what several screens use), reactions.js (the quick reactions' bar, badges and bubbles).
+// At /tv/CODE the page is the room's shared screen (screen_tv.js): a spectator drawn large for a
+// television, which announces the game aloud.
 import { $, h, replace } from './dom.js';
 import * as store from './store.js';
-import { view, intent, codeFromPath, enter, drawWith, reactions, react, reactionRights } from './session.js';
+import { view, intent, codeFromPath, tvRoomFromPath, enter, drawWith, reactions, react, reactionRights } from './session.js';
 import { reactionBar, renderBubbles } from './reactions.js';
 import { renderBar, renderStory } from './frame.js';
 import { joinScreen } from './screen_join.js';
 import { lobbyScreen, tickLobby } from './screen_lobby.js';
 import { gameScreen, tickGame, gameKeys } from './screen_game.js';
 import { endScreen } from './screen_end.js';
+import * as announce from './announce.js';
+
+const tv = tvRoomFromPath(); // the shared screen's room ('' on a player's page)
+// The shared screen's module, fetched at its own address only: a player's page does without it.
+const tvModule = tv ? await import('./screen_tv.js') : null;
 
 // The whole page drawn again from the state: the bar, the story and the screen of the moment.
 function render() {
+  if (tv) {
+    document.body.dataset.screen = screenName();
+    replace($('bar'));
+    replace($('screen'), tvModule.tvScreen(screenName()));
+    $('story-wrap').hidden = true;
+    tick();
+    return;
+  }
   renderBar(view);
   renderStory(view);
   const screen = $('screen');
@@ -49,6 +64,10 @@ function screenName() {
 
 // The countdowns (decision, the others' time to choose, automatic start) between messages.
 function tick() {
+  if (tv) {
+    tvModule.tickTv();
+    return;
+  }
   tickGame();
   tickLobby();
 }
@@ -58,6 +77,17 @@ document.addEventListener('keydown', gameKeys);
 
 // A /r/CODE link to a room this browser holds a seat in takes the seat back; otherwise the first screen.
 (function start() {
+  announce.setup(tv ? 'tv' : 'player');
+  if (tv) {
+    document.body.classList.add('tv');
+    // The browser lets a page speak once it was clicked or typed in: the hint goes away then
+    // (removed alone: a redraw between a button's press and release would lose the click).
+    const woken = () => $('tv-gesture')?.remove();
+    window.addEventListener('pointerdown', woken, { once: true });
+    window.addEventListener('keydown', woken, { once: true });
+    enter({ type: 'watch', room: tv });
+    return;
+  }
   const room = codeFromPath();
   const held = room ? store.seatFor(room) : null;
   if (held) enter({ type: 'resume', room, token: held.token });

@@ -10,6 +10,7 @@ import { view, now, send, leave, render, reactions } from './session.js';
 import { badge } from './reactions.js';
 import { confirmStep, positionsText } from './shared.js';
 import { savedPaper, savePaper } from './store.js';
+import { speakSwitch } from './announce.js';
 
 let showHints = true;
 
@@ -225,6 +226,7 @@ export function gameScreen() {
       h('p', null, 'The server has locked in its dice seed; every player adds one of their own. A moment…'));
   }
   const els = view.options.game === 'ludo' ? ludoGame() : spookGame();
+  els.push(speakSwitch());
   els.push(hostGameControls());
   els.push(h('div', { class: 'row' }, h('button', { type: 'button', id: 'leave', onclick: () => {
     if (view.isSpectator) leave();

@@ -8,10 +8,11 @@ import { qrCode } from './qr.js';
 import { view, serverWelcome, now, send, leave, reactions } from './session.js';
 import { badge } from './reactions.js';
 import { copyButton, confirmStep } from './shared.js';
+import { speakSwitch } from './announce.js';
 
 let seatDraft = null; // a spectator's name for a seat, as typed (kept across redraws)
 
-function optionsText(o) {
+export function optionsText(o) {
   const seats = `${o.players} ${o.players === 1 ? 'seat' : 'seats'}`;
   let text;
   if (o.game === 'ludo') {
@@ -35,7 +36,7 @@ function settingsText(s) {
 
 // Where guests reach the server: the host's --public-url; on the server's own machine (a
 // loopback address) its network address; otherwise the address this page came from.
-function joinBase() {
+export function joinBase() {
   const w = serverWelcome;
   if (w.public_url) return w.public_url;
   if (loopback(location.hostname) && w.lan_urls && w.lan_urls.length) return w.lan_urls[0];
@@ -64,7 +65,12 @@ function inviteBlock() {
       : null,
     qr ? h('div', { class: 'qr', role: 'img', 'aria-label': `QR code of ${link}` }, qr) : null,
     h('p', null, 'In a terminal:'),
-    h('pre', { class: 'cmd', id: 'join-command' }, command), copyButton(command, 'Copy the command'));
+    h('pre', { class: 'cmd', id: 'join-command' }, command), copyButton(command, 'Copy the command'),
+    // The shared screen: the room on a television or a projector, in a tab of its own.
+    h('p', { class: 'tv-open' }, 'On a television or a projector: ',
+      h('a', { href: `/tv/${view.room}`, target: '_blank', rel: 'noopener', id: 'tv-open' }, 'Show on a big screen'),
+      ' (or ', h('a', { href: `/tv/${view.room}?hide=code`, target: '_blank', rel: 'noopener', id: 'tv-open-hidden' }, 'without the code and QR code'),
+      ', for a stream)'));
 }
 
 function loopback(host) {
@@ -106,6 +112,7 @@ export function lobbyScreen() {
   else if (view.isSpectator) els.push(spectatorSeatForm(s));
   else els.push(h('p', { id: 'waiting' }, `Waiting for ${s.host >= 0 ? view.seatName(s.host) : 'the host'} (host) to start.`));
   els.push(inviteBlock());
+  els.push(speakSwitch());
   els.push(h('div', { class: 'row' }, h('button', { type: 'button', id: 'leave', onclick: leave }, 'Leave the room')));
   return els;
 }

@@ -10,6 +10,7 @@ import { Connection } from './net.js';
 import * as store from './store.js';
 import { resetStory } from './frame.js';
 import { ReactionBoard } from './reactions.js';
+import { hear } from './announce.js';
 
 export const now = () => performance.now();
 const ENTERING = ['create_room', 'join_room', 'watch', 'resume'];
@@ -76,7 +77,13 @@ const conn = new Connection({
 // ---- Entering and leaving a room -------------------------------------------------------------
 
 export function codeFromPath() {
-  const m = /^\/r\/([A-Za-z]{5})\/?$/.exec(location.pathname);
+  const m = /^\/(r|tv)\/([A-Za-z]{5})\/?$/.exec(location.pathname);
+  return m ? m[2].toUpperCase() : '';
+}
+
+// The room of a shared screen's address (/tv/CODE), '' on any other page.
+export function tvRoomFromPath() {
+  const m = /^\/tv\/([A-Za-z]{5})\/?$/.exec(location.pathname);
   return m ? m[1].toUpperCase() : '';
 }
 
@@ -233,6 +240,7 @@ function handle(m) {
     seedSentFor = m.game_id;
   }
   view.apply(m, t);
+  hear(m, view); // said aloud when this page announces the game (announce.js)
   if (m.type === 'game_over' && m.record) keepRecord(m);
   if (m.type === 'decision' && m.seat === view.seat) {
     // Said at once to a screen reader: the story is read politely, a choice cannot wait.
