@@ -24,6 +24,10 @@ test('a reaction shows beside the sender\'s name and in a bubble on the other pa
   await ben.fill('#join-name', 'Ben');
   await ben.click('#join-go');
   await until(async () => (await ann.locator('#seats li:not(.free)').count()) === 2, 'Ben seated');
+  // The room's shared screen (/tv/CODE) shows the reactions too.
+  const tv = await newPage(party.browser, { viewport: { width: 1280, height: 720 } }, errors);
+  await tv.goto(`${party.server.base}/tv/${code}`);
+  await until(async () => (await tv.locator('#tv-seats').count()) === 1, 'the shared screen\'s lobby');
 
   // Eight buttons, each named for a screen reader, reachable with the keyboard.
   const phew = ben.locator('#reactions button[data-reaction="phew"]');
@@ -35,6 +39,11 @@ test('a reaction shows beside the sender\'s name and in a bubble on the other pa
   assert.equal(await badge(ann, 1).textContent(), 'phew');
   assert.match(await bubbles(ann), /Ben: phew/);
   assert.equal(await badge(ann, 0).count(), 0, 'nothing beside Ann\'s own name');
+  await until(async () => /Ben: phew/.test(await tv.locator('#tv-reactions').textContent()), 'the reaction on the shared screen', 5000);
+  // The shared screen's own switch hides them there.
+  await tv.click('#tv-react-mute');
+  assert.equal(await tv.locator('#tv-reactions li').count(), 0);
+  await tv.close();
 
   // Within 2 s the buttons say they wait, and a click sends nothing.
   assert.equal(await phew.getAttribute('aria-disabled'), 'true');

@@ -10,7 +10,7 @@ import { CHARACTERS } from './view.js';
 import { spookBoard, chip } from './spook.js';
 import { ludoBoard, colourMark } from './ludo.js';
 import { COLOURS, geometry, YARD } from './ludo_geo.js';
-import { view, now, render, homeMessage } from './session.js';
+import { view, now, render, homeMessage, reactions } from './session.js';
 import { joinBase, optionsText } from './screen_lobby.js';
 import { positionsText } from './shared.js';
 import * as announce from './announce.js';
@@ -49,6 +49,10 @@ function header() {
         announce.setSpeaking(!on);
         render();
       } }, on ? 'Sound on' : 'Muted') : null,
+      h('button', { type: 'button', id: 'tv-react-mute', 'data-fk': 'tv-react-mute', 'aria-pressed': String(reactions.muted), onclick: () => {
+        reactions.setMuted(!reactions.muted);
+        render();
+      } }, reactions.muted ? 'Show reactions' : 'Hide reactions'),
       h('button', { type: 'button', id: 'tv-hide', 'data-fk': 'tv-hide', 'aria-pressed': String(hidden), onclick: toggleHidden },
         hidden ? 'Show the code' : 'Hide the code')));
 }
@@ -94,7 +98,7 @@ function lobbyTv() {
           sv ? `${sv.name}${sv.bot ? ' (bot)' : ''}${s.host === seat ? ' (host)' : ''}` : 'free');
       })),
       h('p', { class: 'tv-note' }, optionsText(s.options)),
-      h('p', { id: 'tv-autostart', class: 'tv-note' })));
+      h('p', { id: 'tv-autostart', class: 'tv-note' }), reactionsSpot()));
 }
 
 function die(face, label) {
@@ -112,10 +116,12 @@ function story() {
   return h('ol', { class: 'plain tv-story', id: 'tv-story' }, lines.map((l) => h('li', { class: `k-${l.kind}` }, mask(l.text))));
 }
 
-// REACTIONS: incoming `reaction` broadcasts (reactions.js, another change) are to be shown here,
-// in #tv-reactions; the screen is redrawn at every message, so they are drawn from the View's state.
+// The quick reactions (reactions.js) of the last seconds, large: "Ben: phew". The room's
+// ReactionBoard redraws the screen when one comes or goes; muted (the header's switch), none.
 function reactionsSpot() {
-  return h('div', { id: 'tv-reactions', class: 'tv-reactions', 'aria-live': 'polite' });
+  return h('ul', { id: 'tv-reactions', class: 'plain tv-reactions', 'aria-live': 'polite' },
+    reactions.recent().map((r) => h('li', { class: ['tv-reaction', r.role === 'spectator' && 'spectator'], dataset: { key: r.key } },
+      h('span', { class: 'who' }, r.name), ': ', h('span', { class: 'what' }, r.label))));
 }
 
 function activation() {
@@ -174,7 +180,8 @@ function endTv() {
       : `The game was abandoned${over.reason ? `: ${over.reason}` : ''}.`),
     order.length ? h('ol', { class: 'plain tv-places', id: 'tv-places' }, order.map(([place, seat]) => h('li', null, `${place}. ${name(seat)}`))) : null,
     over.status === 'finished' ? h('p', { class: 'tv-note' }, `after ${over.length} ${spook ? 'rounds' : 'turns'}`) : null,
-    view.state === 'lobby' && !hidden ? h('p', { class: 'tv-note', id: 'tv-next' }, `Next game: join at ${joinBase()}/r/${view.room}`) : null),
+    view.state === 'lobby' && !hidden ? h('p', { class: 'tv-note', id: 'tv-next' }, `Next game: join at ${joinBase()}/r/${view.room}`) : null,
+    reactionsSpot()),
     spook && view.spookBoards.length
       ? h('div', { class: ['tv-boards', 'n8'] }, view.playSeats.filter((s) => view.spookBoards[s]).map((seat) => h('div', { class: 'tv-board' },
         h('h3', null, name(seat), ' ', h('span', { class: 'tv-at' }, positionsText(seat))), spookBoard(view, seat, {}))))
