@@ -190,18 +190,18 @@ void PlayUi::on_key(char key) {
                     message_ = "a sets the arm of a Ludo board; Spook's board is always 40 squares (p changes the pieces).";
                 }
                 break;
-            case 'h': session_->send(protocol::SetSettings{{std::nullopt, std::nullopt, !settings.hints, std::nullopt}}); break;
+            case 'h': session_->send(protocol::SetSettings{{std::nullopt, std::nullopt, !settings.hints, std::nullopt, std::nullopt}}); break;
             case 't': {
                 static constexpr int steps[] = {10000, 20000, 30000, 60000, 120000};
                 session_->send(protocol::SetSettings{{next_step(steps, settings.decision_ms, steps[0]), std::nullopt,
-                                                      std::nullopt, std::nullopt}});
+                                                      std::nullopt, std::nullopt, std::nullopt}});
                 break;
             }
             case 'w': {
                 // The pace: the same choices as the page's.
                 static constexpr int steps[] = {0, 500, 1000, 1500, 2000, 3000};
                 session_->send(protocol::SetSettings{{std::nullopt, next_step(steps, settings.pace_ms, steps[0]),
-                                                      std::nullopt, std::nullopt}});
+                                                      std::nullopt, std::nullopt, std::nullopt}});
                 break;
             }
             case 'c': {
@@ -209,7 +209,7 @@ void PlayUi::on_key(char key) {
                 static constexpr int steps[] = {30000, 60000, 120000, 300000};
                 const int now = snap->auto_start_at_ms ? settings.auto_start_ms : 0;
                 session_->send(protocol::SetSettings{{std::nullopt, std::nullopt, std::nullopt,
-                                                      now == 0 ? steps[0] : next_step(steps, now, 0)}});
+                                                      now == 0 ? steps[0] : next_step(steps, now, 0), std::nullopt}});
                 break;
             }
             case 'o':
