@@ -210,6 +210,7 @@ void RoomImpl::after_decisions(bool nothing_shown) {
     event("resolve", {{"out", out}});
     for (auto& m : out) send_to_all(frame(std::move(m)));
     if (table_->over()) return end_game(GameStatus::finished, "");
+    if (table_mode()) broadcast_snapshot();  // the shared screen shows the die and its announcement (snapshot.table)
     const auto pace = nothing_shown && out.empty() ? Clock::duration::zero() : std::chrono::milliseconds(settings_.pace_ms);
     arm(pace, Next::advance);
 }

@@ -231,3 +231,43 @@ TEST_CASE("table mode: at table_pace_ms the dice come by themselves after the se
     const json over = next_of(host, [](const json& m) { return m["type"] == "game_over"; }, "game_over");
     CHECK(verify(record_of(server.port(), over)).ok);
 }
+
+TEST_CASE("table mode: a table game taken up after a server restart goes on with the same dice, and its record verifies [server][table][journal]") {
+    auto config = TestServer::fast_config();
+    std::string code, token;
+    std::vector<int> before;  // the faces the table saw before the restart
+    {
+        auto first = std::make_unique<TestServer>(config);
+        first->keep_data_dir();
+        Client host(first->port());
+        code = open_table(host, table_options("ludo", {"Ann", "Ben", "Cid"}));
+        token = token_of(host);
+        next(host, "game_started");
+        next(host, "roll_off");
+        for (int i = 0; i < 4; ++i) before.push_back(next(host, "throw")["face"]);
+        host.send({{"type", "skip_turn"}});
+        host.expect("turn_skipped");
+        first->shutdown();
+    }
+    TestServer second(config);
+    Client host(second.port());
+    CHECK(resume(host, code, token)["seat"] == 0);
+    const json back = room_where(host, [](const json& r) { return r.contains("table"); }, "the table game");
+    CHECK(back["state"] == "playing");
+    CHECK(back["table"]["dice"] == 5);
+    // It waited for its player: the host is back, and it goes on by itself.
+    if (back["paused"] == true) room_where(host, [](const json& r) { return r["paused"] == false; }, "the game going on");
+    const json t = next(host, "throw");
+    CHECK(t["turn"] == 5);
+    host.send({{"type", "declare_winners"}, {"names", {"Cid"}}});
+    const json over = next_of(host, [](const json& m) { return m["type"] == "game_over"; }, "game_over");
+    const GameRecord record = record_of(second.port(), over);
+    const VerifyReport report = verify(record);
+    INFO(report.failure);
+    CHECK(report.ok);
+    REQUIRE(record.draws.size() >= 8);
+    // The throws before the restart are the record's (after the roll-off's draws).
+    const std::size_t roll_off = record.draws.size() - 5;
+    for (std::size_t i = 0; i < before.size(); ++i) CHECK(static_cast<int>(record.draws[roll_off + i].value) + 1 == before[i]);
+    CHECK(record.announcements[5].kind == "skip");
+}

@@ -7,6 +7,7 @@ import * as store from './store.js';
 import { qrCode } from './qr.js';
 import { view, serverWelcome, now, send, leave } from './session.js';
 import { copyButton, confirmStep } from './shared.js';
+import { tableLobbyControls } from './screen_table.js';
 
 let seatDraft = null; // a spectator's name for a seat, as typed (kept across redraws)
 
@@ -100,7 +101,7 @@ export function lobbyScreen() {
     h('ol', { class: 'seats', id: 'seats' }, seatItems),
     s.spectators > 0 ? h('p', { class: 'small' }, `${s.spectators} ${s.spectators === 1 ? 'spectator' : 'spectators'}`) : null));
 
-  if (host) els.push(hostLobbyControls(s));
+  if (host) els.push(hostLobbyControls(s), tableLobbyControls(s));
   else if (view.isSpectator) els.push(spectatorSeatForm(s));
   else els.push(h('p', { id: 'waiting' }, `Waiting for ${s.host >= 0 ? view.seatName(s.host) : 'the host'} (host) to start.`));
   els.push(inviteBlock());
