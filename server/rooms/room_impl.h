@@ -319,6 +319,9 @@ private:
 
     // ---- room_table_mode.cpp ---------------------------------------------------------------
     bool table_mode() const { return game_options_ ? game_options_->table : options_.table; }
+    // A table game's dice are bounded like everything else (its record, its journal): far beyond
+    // any evening's game; "next" and the pace stop there.
+    static constexpr int kMaxTableDice = 5000;
     void table_seed(const std::shared_ptr<Peer>& peer, protocol::SubmitClientSeed& m);
     void begin_table_game();
     void handle(const std::shared_ptr<Peer>& peer, protocol::Next&);

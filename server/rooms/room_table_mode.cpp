@@ -86,6 +86,10 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Next&) {
     if (!table_host_step(peer, "next")) return;
     if (state_ == RoomState::seeding) return begin_table_game();  // the first "next" closes the seed window
     if (!table_ || table_->over()) return error(peer, ErrorCode::wrong_state, "the game is over", "next");
+    if (table_->step_number() >= kMaxTableDice)
+        return error(peer, ErrorCode::wrong_state,
+                     "this game has had " + std::to_string(kMaxTableDice) + " dice, the most a table game has: end it",
+                     "next");
     step_timer_.cancel();
     ++epoch_;  // a throw the pace had planned is this one
     advance();

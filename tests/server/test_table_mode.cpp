@@ -136,7 +136,7 @@ TEST_CASE("table mode: a Ludo table game starts with the roll-off, throws for th
     CHECK_FALSE(verify(tampered).ok);
 }
 
-TEST_CASE("table mode: only the host may throw, skip or declare; unknown or repeated names, a room that is not a table game, a pause and a second declaration are refused with clear errors, and another room plays on undisturbed [server][table]") {
+TEST_CASE("table mode: only the host may throw, skip or declare, and unknown or repeated names, a room that is not a table game, a pause and a second declaration are refused with clear errors, and another room plays on undisturbed [server][table]") {
     TestServer server;
     Client other_host(server.port());
     const std::string other = create_room(other_host, json{{"game", "spook"}, {"players", 2}}, "Zoe", json{{"pace_ms", 0}});
