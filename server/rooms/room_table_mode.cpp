@@ -1,4 +1,4 @@
-// A table game (options.table, docs/rules.md "At a table"): people at one table with paper boards
+// A table game (options.table, README, "A game at one table"): people at one table with paper boards
 // and coins; the server throws the fair dice and announces them. The host's page and phones at
 // the table send client seeds while the seed window is open (from the start to the host's first
 // "next"); each "next" (or the table's own pace, settings.table_pace_ms) throws; the host skips a

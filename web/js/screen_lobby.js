@@ -22,6 +22,7 @@ function optionsText(o) {
     text = `Spook & Werewolf Ludo: ${seats}, ${p} ${p === 1 ? 'piece' : 'pieces'} (${p === 3 ? 2 : p} in the church wins)` +
       (o.balanced_boards === false ? ', random boards' : ', balanced boards');
   }
+  if (o.table) return `${text.replace(/: \d+ seats?, /, ': ')} — a game at one table for ${(o.table_names || []).join(', ') || '(no names yet)'}`;
   return text + (o.play_on ? ', play on' : '');
 }
 

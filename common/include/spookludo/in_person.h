@@ -1,5 +1,5 @@
 #pragma once
-// A game at one table (options.table, docs/rules.md "At a table"): paper boards and coins, the
+// A game at one table (options.table, README, "A game at one table"): paper boards and coins, the
 // server's fair dice. Nobody chooses on a screen and no position is ever seen: the game is the
 // dice and what the table is told. The server's room and `spookludo verify` run the same code,
 // so a record's announcements are checked against the dice word for word.
