@@ -67,7 +67,7 @@ export function tableScreen() {
       h('div', { class: 'row' },
         h('button', { type: 'button', class: 'primary big', id: 'table-next', 'aria-keyshortcuts': 'N Space', onclick: next },
           seeding ? 'Close the seeds and start (N)' : 'Next roll (N)'),
-        ludo && !seeding ? h('button', { type: 'button', id: 'table-skip', onclick: () => send({ type: 'skip_turn' }) }, 'Skip turn') : null,
+        ludo && !seeding ? h('button', { type: 'button', id: 'table-skip', 'aria-keyshortcuts': 'S', onclick: () => send({ type: 'skip_turn' }) }, 'Skip turn (S)') : null,
         paused
           ? h('button', { type: 'button', id: 'resume-game', class: 'primary', onclick: () => send({ type: 'resume_game' }) }, 'Resume the game')
           : h('button', { type: 'button', id: 'pause-game', onclick: () => send({ type: 'pause' }) }, 'Pause the game')),
@@ -94,7 +94,7 @@ export function tableScreen() {
   return els;
 }
 
-// N or Space: the next roll (the host's page).
+// N or Space: the next roll; S (Ludo): skip the turn (the host's page).
 export function tableKeys(e) {
   if (!isTableGame() || !view.amHost || e.ctrlKey || e.metaKey || e.altKey) return false;
   const tag = e.target && e.target.tagName;
@@ -102,6 +102,11 @@ export function tableKeys(e) {
   if (e.key === 'n' || e.key === 'N' || e.key === ' ') {
     e.preventDefault();
     next();
+    return true;
+  }
+  if ((e.key === 's' || e.key === 'S') && view.snapshot.options.game === 'ludo') {
+    e.preventDefault();
+    send({ type: 'skip_turn' });
     return true;
   }
   return false;
