@@ -57,6 +57,10 @@ std::optional<std::string> GameOptions::validate() const {
             return "players must be 2 to 4 for ludo (got " + std::to_string(players) + ")";
         if (ludo.arm != 6 && ludo.arm != 8) return "arm must be 6 or 8 (got " + std::to_string(ludo.arm) + ")";
     }
+    if (!table && !table_names.empty()) return "table_names are for a table game (\"table\": true)";
+    if (table && !table_names.empty() && static_cast<int>(table_names.size()) != players)
+        return "table_names must name the " + std::to_string(players) + " players (got " +
+               std::to_string(table_names.size()) + " names)";
     return std::nullopt;
 }
 
@@ -69,6 +73,10 @@ void to_json(nlohmann::json& j, const GameOptions& o) {
         j["arm"] = o.ludo.arm;
         j["entry"] = to_string(o.ludo.entry);
         j["three_sixes"] = o.ludo.three_sixes;
+    }
+    if (o.table) {
+        j["table"] = true;
+        j["table_names"] = o.table_names;
     }
 }
 
@@ -106,7 +114,7 @@ void from_json(const nlohmann::json& j, GameOptions& out) {
     GameOptions o;
     o.game = *kind;
     o.players = o.game == GameKind::spook ? 2 : 4;
-    const std::set<std::string> common{"game", "players", "play_on"};
+    const std::set<std::string> common{"game", "players", "play_on", "table", "table_names"};
     const std::set<std::string> spook_keys{"pieces", "balanced_boards"};
     const std::set<std::string> ludo_keys{"arm", "entry", "three_sixes"};
     const auto& own = o.game == GameKind::spook ? spook_keys : ludo_keys;
@@ -116,6 +124,21 @@ void from_json(const nlohmann::json& j, GameOptions& out) {
         if (other.count(key))
             throw std::invalid_argument("option " + quote_client_text(key) + " is not an option of " + name);
         throw std::invalid_argument("unknown option " + quote_client_text(key));
+    }
+    if (j.contains("table")) o.table = read_key<bool>(j, "table", "true or false");
+    if (j.contains("table_names")) {
+        const auto& names = j.at("table_names");
+        if (!names.is_array() || names.size() > 8)
+            throw std::invalid_argument("option \"table_names\" must be a list of at most 8 names (got " +
+                                        json_read::shown(names) + ")");
+        for (const auto& n : names) {
+            if (!n.is_string())
+                throw std::invalid_argument("option \"table_names\" must list names as strings (got " +
+                                            json_read::shown(n) + ")");
+            o.table_names.push_back(n.get<std::string>());
+        }
+        // The names say how many play, unless "players" says it too.
+        if (!j.contains("players") && !o.table_names.empty()) o.players = static_cast<int>(o.table_names.size());
     }
     if (j.contains("players")) o.players = read_int(j, "players");
     if (j.contains("play_on")) o.play_on = read_key<bool>(j, "play_on", "true or false");

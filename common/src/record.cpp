@@ -84,11 +84,21 @@ void from_json(const json& j, GameRecord& out) {
 
     r.commitment = string(j, "", "commitment");
     const json& clients = array(j, "", "client_seeds");
+    const int seed_seats = r.options.table ? kMaxTableSeeds : players;
     for (std::size_t i = 0; i < clients.size(); ++i) {
         const auto path = join("client_seeds", i);
-        ClientSeed c{read_small(clients[i], path, "seat", 0, players - 1), string(clients[i], path, "seed")};
+        ClientSeed c{read_small(clients[i], path, "seat", 0, seed_seats - 1), string(clients[i], path, "seed")};
         if (auto err = check_client_seed(c.seed)) fail(join(path, "seed"), *err);
         r.client_seeds.push_back(c);
+        if (r.options.table) r.client_seed_by.push_back(string(clients[i], path, "by"));
+    }
+    if (r.options.table) {
+        const json& said = array(j, "", "announcements");
+        for (std::size_t i = 0; i < said.size(); ++i) {
+            const auto path = join("announcements", i);
+            r.announcements.push_back({read_small(said[i], path, "step", 0), string(said[i], path, "kind"),
+                                       string(said[i], path, "text")});
+        }
     }
     const json& seed = field(j, "", "server_seed");
     if (!seed.is_null()) {
@@ -193,6 +203,15 @@ std::string record_text(const GameRecord& r) {
         out += "  ]";
     };
     const bool spook = r.options.game == GameKind::spook;
+    if (r.options.table)
+        list("announcements", r.announcements, [&](const RecordedAnnouncement& a) {
+            out += "\"kind\":";
+            jt::string(out, a.kind);
+            out += ",\"step\":";
+            jt::number(out, a.step);
+            out += ",\"text\":";
+            jt::string(out, a.text);
+        });
     if (spook) {
         key("assignment");
         jt::numbers(out, r.assignment);
@@ -209,7 +228,14 @@ std::string record_text(const GameRecord& r) {
         out += ",\"step\":";
         jt::number(out, c.step);
     });
+    std::size_t seed_index = 0;
     list("client_seeds", r.client_seeds, [&](const ClientSeed& c) {
+        const std::size_t i = seed_index++;
+        if (i < r.client_seed_by.size()) {
+            out += "\"by\":";
+            jt::string(out, r.client_seed_by[i]);
+            out += ',';
+        }
         out += "\"seat\":";
         jt::number(out, c.seat);
         out += ",\"seed\":";

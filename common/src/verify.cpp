@@ -1,5 +1,6 @@
 #include "spookludo/verify.h"
 
+#include "spookludo/in_person.h"
 #include "spookludo/ludo/record.h"
 #include "spookludo/spook/match.h"
 
@@ -8,6 +9,10 @@ namespace spookludo {
 VerifyReport verify(const GameRecord& record) {
     VerifyReport report;
     if (!verify_seed_and_draws(record, report)) return report;
+    if (record.options.table) {
+        report.ok = in_person::verify_table(record, report.passed, report.notes, report.failure);
+        return report;
+    }
     if (record.options.game == GameKind::spook) {
         report.ok = spook::verify_spook(record, report);
     } else {

@@ -52,9 +52,13 @@ constexpr std::size_t kMaxRoomCode = 8;
 constexpr std::size_t kMaxToken = 64;
 constexpr std::size_t kMaxDecisionId = 32;
 
+std::optional<std::string> table_name_problem(const std::vector<std::string>& names);
+
 GameOptions read_options(const json& j, const char* key) {
     try {
-        return jr::field(j, "", key).get<GameOptions>();
+        GameOptions o = jr::field(j, "", key).get<GameOptions>();
+        if (auto problem = table_name_problem(o.table_names)) jr::fail(std::string(key) + ".table_names", *problem);
+        return o;
     } catch (const std::invalid_argument& e) {
         jr::fail(key, e.what());
     } catch (const json::exception& e) {
@@ -63,7 +67,8 @@ GameOptions read_options(const json& j, const char* key) {
 }
 
 SettingsChange read_settings(const json& j) {
-    jr::only_keys(j, "settings", {"decision_ms", "pace_ms", "hints", "auto_start_ms", "spectator_reactions"});
+    jr::only_keys(j, "settings", {"decision_ms", "pace_ms", "hints", "auto_start_ms", "spectator_reactions",
+                                       "table_pace_ms"});
     SettingsChange s;
     if (j.contains("decision_ms")) s.decision_ms = static_cast<int>(jr::integer(j, "settings", "decision_ms", 1000, 600000));
     if (j.contains("pace_ms")) s.pace_ms = static_cast<int>(jr::integer(j, "settings", "pace_ms", 0, 10000));
@@ -71,6 +76,8 @@ SettingsChange read_settings(const json& j) {
     if (j.contains("auto_start_ms"))
         s.auto_start_ms = static_cast<int>(jr::integer(j, "settings", "auto_start_ms", 0, 600000));
     if (j.contains("spectator_reactions")) s.spectator_reactions = jr::boolean(j, "settings", "spectator_reactions");
+    if (j.contains("table_pace_ms"))
+        s.table_pace_ms = static_cast<int>(jr::integer(j, "settings", "table_pace_ms", 0, 600000));
     return s;
 }
 
@@ -118,10 +125,27 @@ ClientMessage parse_object(const json& j, const std::string& type) {
         return Resume{jr::string(j, "", "room", kMaxRoomCode), jr::string(j, "", "token", kMaxToken)};
     }
     if (type == "client_seed") {
-        jr::only_keys(j, "", {"type", "seed"});
+        jr::only_keys(j, "", {"type", "seed", "by"});
         std::string seed = jr::string(j, "", "seed", 128);
         if (seed.empty()) jr::fail("seed", "must not be empty");
-        return SubmitClientSeed{std::move(seed)};
+        std::string by;
+        if (j.contains("by")) {
+            by = jr::string(j, "", "by", 64);
+            if (auto problem = name_problem(by)) throw BadName("by " + quote_client_text(by) + " " + *problem);
+        }
+        return SubmitClientSeed{std::move(seed), std::move(by)};
+    }
+    if (type == "declare_winners") {
+        jr::only_keys(j, "", {"type", "names"});
+        const json& names = jr::field(j, "", "names");
+        if (!names.is_array() || names.empty() || names.size() > 8)
+            jr::fail("names", "must list 1 to 8 of the table's names");
+        DeclareWinners m;
+        for (const auto& n : names) {
+            if (!n.is_string()) jr::fail("names", "must list names as strings");
+            m.names.push_back(n.get<std::string>());
+        }
+        return m;
     }
     if (type == "choose") {
         jr::only_keys(j, "", {"type", "decision", "piece"});
@@ -161,6 +185,8 @@ ClientMessage parse_object(const json& j, const std::string& type) {
     if (type == "resume_game") return empty(Unpause{});
     if (type == "end_game") return empty(EndGame{});
     if (type == "leave") return empty(Leave{});
+    if (type == "next") return empty(Next{});
+    if (type == "skip_turn") return empty(SkipTurn{});
     if (type == "ping") {
         jr::only_keys(j, "", {"type", "t"});
         Ping p;
@@ -208,7 +234,8 @@ std::string_view type_of(const ClientMessage& message) noexcept {
     static constexpr std::string_view names[] = {"hello",       "create_room", "join_room",  "watch",  "resume",
                                                  "client_seed", "choose",      "set_options", "set_settings",
                                                  "add_bot",     "remove_seat", "kick",       "start",  "pause",
-                                                 "resume_game", "end_game",    "leave",      "ping",   "react"};
+                                                 "resume_game", "end_game",    "leave",      "ping",   "next",
+                                                 "skip_turn",   "declare_winners", "react"};
     static_assert(std::size(names) == std::variant_size_v<ClientMessage>);
     return names[message.index()];
 }
@@ -222,6 +249,7 @@ std::string encode(const ClientMessage& message) {
         if (s.hints) o["hints"] = *s.hints;
         if (s.auto_start_ms) o["auto_start_ms"] = *s.auto_start_ms;
         if (s.spectator_reactions) o["spectator_reactions"] = *s.spectator_reactions;
+        if (s.table_pace_ms) o["table_pace_ms"] = *s.table_pace_ms;
         return o;
     };
     std::visit(
@@ -244,6 +272,9 @@ std::string encode(const ClientMessage& message) {
                 j["token"] = m.token;
             } else if constexpr (std::is_same_v<T, SubmitClientSeed>) {
                 j["seed"] = m.seed;
+                if (!m.by.empty()) j["by"] = m.by;
+            } else if constexpr (std::is_same_v<T, DeclareWinners>) {
+                j["names"] = m.names;
             } else if constexpr (std::is_same_v<T, Choose>) {
                 j["decision"] = m.decision;
                 j["piece"] = m.piece;
@@ -313,6 +344,20 @@ bool has_bot_form(std::string_view name) {
     return rest.size() == 4 || rest[rest.size() - 5] == ' ';
 }
 
+}  // namespace
+
+namespace {
+// The table's names are people's names: each must pass name_problem, and no two may be the same
+// (ignoring ASCII case).
+std::optional<std::string> table_name_problem(const std::vector<std::string>& names) {
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (auto problem = name_problem(names[i])) return "name " + quote_client_text(names[i]) + " " + *problem;
+        for (std::size_t k = 0; k < i; ++k)
+            if (ascii_equal_ignoring_case(names[i], names[k]))
+                return "the name " + quote_client_text(names[i]) + " is there twice: each player's name is different";
+    }
+    return std::nullopt;
+}
 }  // namespace
 
 std::optional<std::string> name_problem(std::string_view name) {

@@ -120,6 +120,7 @@ void from_json(const json& j, LudoView& m) {
 void to_json(json& j, const RoomSettings& m) {
     j = {{"decision_ms", m.decision_ms}, {"pace_ms", m.pace_ms}, {"hints", m.hints}, {"auto_start_ms", m.auto_start_ms},
          {"spectator_reactions", m.spectator_reactions}};
+    if (m.table_pace_ms > 0) j["table_pace_ms"] = m.table_pace_ms;
 }
 void from_json(const json& j, RoomSettings& m) {
     get(j, "decision_ms", m.decision_ms);
@@ -127,6 +128,7 @@ void from_json(const json& j, RoomSettings& m) {
     get(j, "hints", m.hints);
     get(j, "auto_start_ms", m.auto_start_ms);
     get(j, "spectator_reactions", m.spectator_reactions);  // absent in journals of earlier servers: off
+    get(j, "table_pace_ms", m.table_pace_ms);
 }
 
 void to_json(json& j, const RoomSnapshot& m) {
@@ -141,6 +143,7 @@ void to_json(json& j, const RoomSnapshot& m) {
     if (!m.boards.empty()) j["boards"] = m.boards;
     if (m.spook) j["game"] = *m.spook;
     if (m.ludo) j["game"] = *m.ludo;
+    put(j, "table", m.table);
     put(j, "last_game", m.last_game);
 }
 void from_json(const json& j, RoomSnapshot& m) {
@@ -168,6 +171,7 @@ void from_json(const json& j, RoomSnapshot& m) {
             m.ludo = it->get<LudoView>();
     }
     get(j, "last_game", m.last_game);
+    get(j, "table", m.table);
 }
 
 void to_json(json& j, const Commitment& m) {
@@ -239,6 +243,8 @@ SPOOKLUDO_FIELDS(DecisionTimeout) { v("decision", m.decision); }
 SPOOKLUDO_FIELDS(Roll) {
     v("round", m.round);
     v("face", m.face);
+    v("table", m.table);
+    v("text", m.text);
 }
 SPOOKLUDO_FIELDS(PieceMoveView) {
     v("seat", m.seat);
@@ -260,6 +266,8 @@ SPOOKLUDO_FIELDS(Activation) {
     v("action", m.action);
     v("moved", m.moved);
     v("finished", m.finished);
+    v("table", m.table);
+    v("text", m.text);
 }
 SPOOKLUDO_FIELDS(EventView) {
     v("kind", m.kind);
@@ -274,12 +282,37 @@ SPOOKLUDO_FIELDS(EventView) {
 SPOOKLUDO_FIELDS(RollOff) {
     v("starts", m.starts);
     v("events", m.events);
+    v("table", m.table);
+    v("text", m.text);
 }
 SPOOKLUDO_FIELDS(Throw) {
     v("turn", m.turn);
     v("seat", m.seat);
     v("face", m.face);
     v("events", m.events);
+    v("table", m.table);
+    v("text", m.text);
+    v("name", m.name);
+    v("next", m.next);
+}
+SPOOKLUDO_FIELDS(TurnSkipped) {
+    v("turn", m.turn);
+    v("seat", m.seat);
+    v("next", m.next);
+    v("text", m.text);
+}
+SPOOKLUDO_FIELDS(TableView) {
+    v("names", m.names);
+    v("next", m.next);
+    v("dice", m.dice);
+    v("round", m.round);
+    v("turn", m.turn);
+    v("assignment", m.assignment);
+    v("last", m.last);
+    v("face", m.face);
+    v("last_kind", m.last_kind);
+    v("seeds_by", m.seeds_by);
+    v("pace_ms", m.pace_ms);
 }
 SPOOKLUDO_FIELDS(LudoMove) {
     v("turn", m.turn);
@@ -388,6 +421,8 @@ SPOOKLUDO_VIA_FIELDS(EventView)
 SPOOKLUDO_VIA_FIELDS(RollOff)
 SPOOKLUDO_VIA_FIELDS(Throw)
 SPOOKLUDO_VIA_FIELDS(LudoMove)
+SPOOKLUDO_VIA_FIELDS(TurnSkipped)
+SPOOKLUDO_VIA_FIELDS(TableView)
 #undef SPOOKLUDO_VIA_FIELDS
 
 std::string encode_message(const Decision& m) { return write_message(m); }

@@ -72,6 +72,11 @@ void RoomImpl::start_clock() {
 
 void RoomImpl::arm(Clock::duration after, Next next) {
     if (paused_ || closed_) return;
+    if (table_mode() && table_ && next == Next::advance) {
+        // A table game throws when the host says "next", or at the table's own pace.
+        if (settings_.table_pace_ms <= 0 || table_->step_number() >= kMaxTableDice) return;
+        after = std::chrono::milliseconds(settings_.table_pace_ms);
+    }
     const auto epoch = ++epoch_;
     if (after <= Clock::duration::zero()) {
         // At zero pace the next step runs now, not on a timer: what a round sends (the last

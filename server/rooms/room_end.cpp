@@ -56,15 +56,23 @@ void RoomImpl::end_game(GameStatus status, const std::string& why) {
         } catch (const std::exception& e) {
             spdlog::error("room {}: the record of game {} cannot be rendered: {}", code_, game_id_, e.what());
         }
+        if (record.options.table) {
+            // A table game: its players are the names entered for the table, not the room's seats.
+            over.winners = record.result.winners;
+            over.places = record.result.places;
+            over.names = record.options.table_names;
+        }
         // The record counts the game's players; the room's messages name its seats.
-        for (int w : record.result.winners)
+        else for (int w : record.result.winners)
             if (w >= 0 && w < static_cast<int>(players_.size())) over.winners.push_back(players_[static_cast<std::size_t>(w)]);
-        over.places.assign(seat_span(), 0);
-        for (std::size_t p = 0; p < record.result.places.size() && p < players_.size(); ++p)
-            over.places[static_cast<std::size_t>(players_[p])] = record.result.places[p];
-        // The players' names as they played (a seat may be free or taken by another later).
-        over.names.assign(seat_span(), "");
-        for (int n : players_) over.names[static_cast<std::size_t>(n)] = seat_ref(n).name;
+        if (!record.options.table) {
+            over.places.assign(seat_span(), 0);
+            for (std::size_t p = 0; p < record.result.places.size() && p < players_.size(); ++p)
+                over.places[static_cast<std::size_t>(players_[p])] = record.result.places[p];
+            // The players' names as they played (a seat may be free or taken by another later).
+            over.names.assign(seat_span(), "");
+            for (int n : players_) over.names[static_cast<std::size_t>(n)] = seat_ref(n).name;
+        }
         over.length = record.result.length;
         over.server_seed = record.server_seed;
         if (finished) over.record = "/records/" + game_id_;
@@ -86,6 +94,8 @@ void RoomImpl::end_game(GameStatus status, const std::string& why) {
     table_.reset();
     publication_.reset();
     players_.clear();
+    table_seeds_.clear();
+    table_seed_peers_.clear();
     state_ = RoomState::lobby;
     // Back to the lobby: the seats of players who left, were kicked or are gone are free
     // (nobody stays on as a bot under their name); those who are here keep theirs.

@@ -5,6 +5,9 @@
 namespace spookludo::server {
 
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::SubmitClientSeed& m) {
+    if (state_ == RoomState::seeding && table_mode()) return table_seed(peer, m);
+    if (state_ == RoomState::playing && table_mode())
+        return error(peer, ErrorCode::wrong_state, "the seed window closed with the host's first \"next\"", "client_seed");
     const int number = seat_of(peer);
     if (number < 0) return error(peer, ErrorCode::not_a_player, "only seated players send client seeds", "client_seed");
     if (state_ != RoomState::seeding)
@@ -47,6 +50,8 @@ void RoomImpl::publish_game(const GameOptions& options) {
     publication_ = publish(options);
     game_id_ = code_ + "-" + std::to_string(now_ms()) + "-" + publication_->seed.commitment().substr(0, 8);
     state_ = RoomState::seeding;
+    table_seeds_.clear();
+    table_seed_peers_.clear();
     journal_.changed();
     journal_game(false, {});
     for (auto& s : seats_) {
@@ -58,6 +63,13 @@ void RoomImpl::publish_game(const GameOptions& options) {
     broadcast(Commitment{game_id_, publication_->seed.commitment(), services_.config.seed_wait_ms,
                          publication_->boards});
     spdlog::info("room {}: game {} published, waiting for client seeds", code_, game_id_);
+    if (options.table) {
+        // The seed window stays open for the phones at the table: until the host's first "next",
+        // or as long as a normal game's when the table keeps its own pace.
+        broadcast_snapshot();
+        if (settings_.table_pace_ms > 0) arm(std::chrono::milliseconds(services_.config.seed_wait_ms), Next::seeds_timeout);
+        return;
+    }
     if (all_seeds_in()) return begin_game();
     arm(std::chrono::milliseconds(services_.config.seed_wait_ms), Next::seeds_timeout);
 }
@@ -69,6 +81,7 @@ bool RoomImpl::all_seeds_in() const {
 }
 
 void RoomImpl::begin_game() {
+    if (table_mode()) return begin_table_game();
     step_timer_.cancel();
     std::vector<TableSeat> seats;
     std::vector<ClientSeed> client_seeds;
@@ -197,6 +210,7 @@ void RoomImpl::after_decisions(bool nothing_shown) {
     event("resolve", {{"out", out}});
     for (auto& m : out) send_to_all(frame(std::move(m)));
     if (table_->over()) return end_game(GameStatus::finished, "");
+    if (table_mode()) broadcast_snapshot();  // the shared screen shows the die and its announcement (snapshot.table)
     const auto pace = nothing_shown && out.empty() ? Clock::duration::zero() : std::chrono::milliseconds(settings_.pace_ms);
     arm(pace, Next::advance);
 }

@@ -8,6 +8,7 @@
 //   room_presence.cpp  leaving, dropping, reconnect windows, the host's hand-over
 //   room_clock.cpp     pause, the step timer, decisions' deadlines, drop grace
 //   room_game.cpp      the game driven: seeds, steps, decisions, moves for the absent
+//   room_table_mode.cpp a table game (options.table): its seeds, "next", skipped turns, declared winners
 //   room_end.cpp       every way a game ends, its record, the lobby after it, the room's close
 //   room_saved.cpp     what the room writes to its journal, and what it does when the journal fails
 //   room_reactions.cpp quick reactions: who may send, the bounds (reactions.h), told to everyone
@@ -106,7 +107,7 @@ public:
           options_(options),
           settings_(settings),
           journal_(*this, services, code_, now_ms(), strand_) {
-        seats_ = Seats(options_.players);
+        seats_ = Seats(options_.table ? 1 : options_.players);  // a table game: the host's seat
     }
 
     // Takes up a room the journal held (before serving: nothing else knows the room yet). Throws
@@ -318,6 +319,19 @@ private:
     int bot_choice(int player, PolicyKind policy) const;
     Rng bot_rng(int player) const;
 
+    // ---- room_table_mode.cpp ---------------------------------------------------------------
+    bool table_mode() const { return game_options_ ? game_options_->table : options_.table; }
+    // A table game's dice are bounded like everything else (its record, its journal): far beyond
+    // any evening's game; "next" and the pace stop there.
+    static constexpr int kMaxTableDice = 5000;
+    void table_seed(const std::shared_ptr<Peer>& peer, protocol::SubmitClientSeed& m);
+    void begin_table_game();
+    void handle(const std::shared_ptr<Peer>& peer, protocol::Next&);
+    void handle(const std::shared_ptr<Peer>& peer, protocol::SkipTurn&);
+    void handle(const std::shared_ptr<Peer>& peer, protocol::DeclareWinners& m);
+    bool table_host_step(const std::shared_ptr<Peer>& peer, std::string_view what);
+    void describe_table_seeding(protocol::RoomSnapshot& snapshot) const;
+
     // ---- room_end.cpp --------------------------------------------------------------------------
     void handle(const std::shared_ptr<Peer>& peer, protocol::EndGame&);
     void close_if_empty();
@@ -378,6 +392,10 @@ private:
     std::string game_id_;
     std::string owner_;  // the address of the host who started the game (record retention)
     std::unique_ptr<Table> table_;
+    // A table game's client seeds while they are collected, in the order they came: whose device
+    // (the host's page, "Ann's phone") and the seed; and the connections that sent one.
+    std::vector<std::pair<std::string, std::string>> table_seeds_;
+    std::vector<std::uint64_t> table_seed_peers_;
     std::optional<PauseReason> pause_reason_;  // while paused_
     bool fault_paused_ = false;                // paused_ by journal_fault (it resumes by itself)
     std::shared_ptr<RoomTimer> restart_wait_;  // after a restart: the longest the game waits for its players

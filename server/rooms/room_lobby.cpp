@@ -49,6 +49,11 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::JoinRoom& m) 
         add_spectator(peer);
         return;
     }
+    if (options_.table)
+        return error(peer, ErrorCode::wrong_state,
+                     "room " + code_ + " is a table game: the players sit at the table, not in the room; watch it "
+                     "instead (a phone at the table may add a client seed before the game starts)",
+                     "join_room");
     // The lowest free seat, under a name; a spectator refused keeps watching.
     Seat* seat = seats_.lowest_free();
     if (!seat)
@@ -137,8 +142,14 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Resume& m) {
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::SetOptions& m) {
     if (!host_only(peer, "set_options")) return;
     if (state_ != RoomState::lobby) return error(peer, ErrorCode::wrong_state, "options change in the lobby", "set_options");
+    // A table game: the room holds the host's seat only (the players are the table's names).
+    if (m.options.table && seats_.taken() > 1)
+        return error(peer, ErrorCode::wrong_state,
+                     "a table game's players sit at the table: " + std::to_string(seats_.taken() - 1) +
+                         " other seat(s) are taken in the room (remove them first; they may watch)",
+                     "set_options");
     // Seats come and go at the top; nobody's seat changes its number (Seats::resize).
-    const auto change = seats_.resize(m.options.players);
+    const auto change = seats_.resize(m.options.table ? std::max(1, host_ + 1) : m.options.players);
     if (!change)
         return error(peer, ErrorCode::bad_field,
                      std::to_string(seats_.taken()) + " seats are taken: options.players must be at least that",
@@ -161,6 +172,9 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::SetSettings& 
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::AddBot& m) {
     if (!host_only(peer, "add_bot")) return;
     if (state_ != RoomState::lobby) return error(peer, ErrorCode::wrong_state, "bots are added in the lobby", "add_bot");
+    if (options_.table)
+        return error(peer, ErrorCode::wrong_state, "a table game has no bots: its players are the names at the table",
+                     "add_bot");
     Seat* seat = seats_.lowest_free();
     if (!seat)
         return error(peer, ErrorCode::room_full,
@@ -234,7 +248,9 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Start&) {
 // stopped it.
 std::optional<std::pair<ErrorCode, std::string>> RoomImpl::start_game(const std::string& address) {
     GameOptions options = options_;
-    options.players = seats_.taken();
+    options.players = options.table ? static_cast<int>(options.table_names.size()) : seats_.taken();
+    if (options.table && options.table_names.empty())
+        return std::pair{ErrorCode::wrong_state, std::string("cannot start: enter the table's names first (options.table_names)")};
     if (auto err = options.validate()) return std::pair{ErrorCode::wrong_state, "cannot start: " + *err};
     // Random boards are solved for the game (tens of milliseconds and 740 KB each with 3
     // pieces): one address gets so many a minute. The balanced pools' boards are solved once.
@@ -294,7 +310,7 @@ void RoomImpl::auto_start() {
     int filled = 0;
     std::vector<int> bots;
     for (auto& s : seats_)
-        if (!s.taken) {
+        if (!s.taken && !options_.table) {
             seat_bot(s, PolicyKind::best);
             bots.push_back(s.number);
             ++filled;

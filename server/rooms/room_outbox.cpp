@@ -76,6 +76,8 @@ RoomSnapshot RoomImpl::snapshot() const {
         r.boards = publication_->boards;
     }
     if (table_) table_->describe(r);
+    else if (state_ == RoomState::seeding && table_mode()) describe_table_seeding(r);
+    if (r.table) r.table->pace_ms = settings_.table_pace_ms;
     if (state_ == RoomState::lobby) r.last_game = last_game_;
     // Arrays by seat have one entry per room seat, like game_started.assignment and
     // game_over.places (the table knows the seats that play, not free ones above them).

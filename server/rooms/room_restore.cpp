@@ -6,13 +6,21 @@ namespace spookludo::server {
 
 namespace {
 
+// A table game's journal names whose device sent each client seed.
+std::vector<std::string> table_seed_by(const SavedRoom& saved) {
+    if (!saved.game) return {};
+    const json g = json::parse(*saved.game);
+    return g.value("seed_by", std::vector<std::string>{});
+}
+
 // One event of a game's journal run again on its table: a step (advance, resolve) must show
 // what the journal says was sent (false when it shows something else; not checked unless
 // `check`), a choice is made again. Other events (asks, seeds) are the room's.
 bool replay_step(Table& table, const SavedRoom::Event& e, const json& d, const std::vector<TableSeat>& seats, bool check) {
-    if (e.kind == "advance" || e.kind == "resolve") {
+    if (e.kind == "advance" || e.kind == "resolve" || e.kind == "skip") {
         std::vector<std::string> out;
         if (e.kind == "advance") table.advance(out);
+        else if (e.kind == "skip") table.skip(out);
         else table.resolve(out);
         return !check || out == d.at("out").get<std::vector<std::string>>();
     }
@@ -39,6 +47,15 @@ void RoomImpl::after_restore(bool seeding) {
     for (auto& s : seats_)
         if (s.human() && !s.connected && s.presence == Presence::away)
             arm_reconnect_window(s, std::chrono::milliseconds(services_.config.reconnect_ms));
+    if (seeding && table_mode()) {
+        // A table game's seed window stays open: the host's "next" closes it.
+        paused_ = false;
+        pause_reason_.reset();
+        notice("resumed", nullptr, "the server restarted: the seeds that were in are kept");
+        broadcast_snapshot();
+        if (settings_.table_pace_ms > 0) arm(std::chrono::milliseconds(services_.config.seed_wait_ms), Next::seeds_timeout);
+        return;
+    }
     if (seeding) begin_game();  // the seeds that were in; the others are left out, as at the seed deadline
     if (state_ == RoomState::lobby) {
         rearm_auto_start();
@@ -71,7 +88,7 @@ void RoomImpl::lost(const SavedRoom& saved, const std::vector<TableSeat>& table_
     std::shared_ptr<const FinishedGame> finished;
     std::string kept = "nothing of its game could be kept";
     try {
-        auto table = make_table(*game_options_, table_seats, *publication_, client_seeds, services_);
+        auto table = make_table(*game_options_, table_seats, *publication_, client_seeds, services_, table_seed_by(saved));
         for (std::size_t i = 0; i < agreed; ++i) {
             const auto& e = saved.events[i];
             (void)replay_step(*table, e, json::parse(e.text), table_seats, false);
@@ -174,6 +191,9 @@ void RoomImpl::take_up(const SavedRoom& saved) {
                 if (e.kind == "seed") {
                     const json d = json::parse(e.text);
                     if (Seat* s = seats_.at(d.at("seat").get<int>())) s->client_seed = d.at("seed").get<std::string>();
+                } else if (e.kind == "table_seed") {  // a table game's (room_table_mode.cpp)
+                    const json d = json::parse(e.text);
+                    table_seeds_.emplace_back(d.at("by").get<std::string>(), d.at("seed").get<std::string>());
                 }
         } else {
             std::vector<TableSeat> table_seats;
@@ -183,7 +203,10 @@ void RoomImpl::take_up(const SavedRoom& saved) {
                                        v.at("number").get<int>()});
             std::vector<ClientSeed> client_seeds;
             for (const auto& c : g.at("client_seeds")) client_seeds.push_back({c.at("seat").get<int>(), c.at("seed").get<std::string>()});
-            table_ = make_table(*game_options_, table_seats, *publication_, client_seeds, services_);
+            table_ = make_table(*game_options_, table_seats, *publication_, client_seeds, services_, table_seed_by(saved));
+            for (std::size_t i = 0; i < client_seeds.size(); ++i)
+                table_seeds_.emplace_back(i < table_->record().client_seed_by.size() ? table_->record().client_seed_by[i] : "",
+                                          client_seeds[i].seed);
             state_ = RoomState::playing;
             // The game again, step by step, with the same choices: the dice come from the seeds, so
             // every step must show exactly what it showed before.
@@ -197,7 +220,7 @@ void RoomImpl::take_up(const SavedRoom& saved) {
                         throw std::runtime_error("event " + std::to_string(e.seq) + " (" + e.kind +
                                                  "): the game engine shows another step than the journal has");
                     }
-                    if (e.kind == "advance" || e.kind == "resolve") {
+                    if (e.kind == "advance" || e.kind == "resolve" || e.kind == "skip") {
                         waiting_for_decisions_ = false;
                         agreed = i + 1;
                     } else if (e.kind == "choice") {

@@ -27,6 +27,11 @@ void RoomImpl::journal_game(bool started, const std::vector<ClientSeed>& client_
     json g = {{"id", game_id_},   {"options", *game_options_}, {"players", players_},
               {"seats", seats},   {"seed", publication_->seed.hex()}, {"boards", publication_->boards},
               {"owner", owner_},  {"started", started},         {"client_seeds", seeds}};
+    if (game_options_->table) {
+        json by = json::array();
+        for (const auto& s : table_seeds_) by.push_back(s.first);
+        g["seed_by"] = by;
+    }
     journal_.game(g);
 }
 

@@ -1,4 +1,5 @@
 #include "table.h"
+#include "table_game.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -316,6 +317,9 @@ private:
 
 }  // namespace
 
+void Table::skip(std::vector<std::string>&) { throw std::logic_error("turns are skipped in a table game only"); }
+void Table::declare(const std::vector<int>&) { throw std::logic_error("winners are declared in a table game only"); }
+
 Publication publish(const GameOptions& options) {
     Publication pub;
     pub.seed = ServerSeed::generate();
@@ -333,7 +337,8 @@ Publication publish(const GameOptions& options) {
 
 std::unique_ptr<Table> make_table(const GameOptions& options, const std::vector<TableSeat>& seats,
                                   const Publication& publication, std::vector<ClientSeed> client_seeds,
-                                  Services& services) {
+                                  Services& services, const std::vector<std::string>& seed_by) {
+    if (options.table) return make_table_game(options, publication, std::move(client_seeds), seed_by);
     if (options.game == GameKind::spook)
         return std::make_unique<SpookTable>(options, seats, publication, std::move(client_seeds), services);
     return std::make_unique<LudoTable>(options, seats, publication, std::move(client_seeds));

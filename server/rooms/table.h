@@ -42,6 +42,10 @@ public:
     virtual const GameRecord& record() const = 0;
     // The game's part of the room snapshot (arrays by room seat).
     virtual void describe(protocol::RoomSnapshot& snapshot) const = 0;
+    // A table game (options.table, table_game.h): the turn passes (Ludo), the host's declared
+    // winners end it. Other games have neither: std::logic_error.
+    virtual void skip(std::vector<std::string>& out);
+    virtual void declare(const std::vector<int>& winners);
 };
 
 // One player of the game. The table numbers players 0..n-1 in play order (the engines' and the
@@ -61,8 +65,10 @@ struct Publication {
 };
 Publication publish(const GameOptions& options);
 
+// A table game (options.table) is made from the options' names: `seats` are not read, and
+// `seed_by` names whose device sent each client seed.
 std::unique_ptr<Table> make_table(const GameOptions& options, const std::vector<TableSeat>& seats,
                                   const Publication& publication, std::vector<ClientSeed> client_seeds,
-                                  Services& services);
+                                  Services& services, const std::vector<std::string>& seed_by = {});
 
 }  // namespace spookludo::server

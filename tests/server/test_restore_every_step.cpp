@@ -107,7 +107,9 @@ public:
         humans_.resize(static_cast<std::size_t>(party_.humans));
         for (auto& h : humans_) h.peer = fresh_peer();
         deliver(humans_[0], protocol::CreateRoom{party_.options, "Host", std::nullopt});
-        if (party_.humans > 1) deliver(humans_[1], protocol::JoinRoom{"RSTRE", "Guest"});
+        // A table game (options.table): the second is a phone at the table, watching.
+        if (party_.humans > 1 && party_.options.table) deliver(humans_[1], protocol::Watch{"RSTRE"});
+        else if (party_.humans > 1) deliver(humans_[1], protocol::JoinRoom{"RSTRE", "Guest"});
         for (auto p : party_.bots) deliver(humans_[0], protocol::AddBot{p});
         deliver(humans_[0], protocol::Start{});
         auto guard = net::make_work_guard(io_);
@@ -120,7 +122,8 @@ public:
                 idle = 0;
             }
             play_humans();
-            script();
+            if (party_.options.table) table_script();
+            else script();
             check_restore();
         }
         CHECK(restores_ > 10);
@@ -146,7 +149,8 @@ private:
                     h.token = m.at("token").get<std::string>();
                 } else if (type == "commitment" && !h.gone && h.connected) {
                     if (chance(0.85)) deliver(h, protocol::SubmitClientSeed{"seed of " + std::to_string(i) + " " +
-                                                                           std::to_string(rng_())});
+                                                                           std::to_string(rng_()),
+                                                                       i == 0 ? "" : "a phone"});
                 } else if (type == "decision" && !h.gone && h.connected && m.at("seat") == h.seat) {
                     ++decisions_;
                     if (chance(0.1)) continue;  // it times out: the server moves for the player
@@ -157,6 +161,7 @@ private:
                 } else if (type == "game_over") {
                     if (i == 0) over_ = true;
                 }
+                if (i == 0) host_answered_ = true;
             }
         }
     }
@@ -190,6 +195,30 @@ private:
         } else if (g.connected && r < 0.9) {
             deliver(g, protocol::Leave{});
             g.gone = true;
+        }
+    }
+
+    // A table game: the host throws with next (now and then pauses and resumes, skips a turn in
+    // Ludo), one step at a time (each once the host heard the last one's answer), then names the
+    // winner.
+    void table_script() {
+        if (!host_answered_) return;
+        host_answered_ = false;
+        Human& host = humans_[0];
+        if (paused_for_ > 0) {
+            if (--paused_for_ == 0) deliver(host, protocol::Unpause{});
+            else host_answered_ = true;  // nothing asked: go on
+            return;
+        }
+        if (++table_steps_ > 40) return deliver(host, protocol::DeclareWinners{{party_.options.table_names.back()}});
+        const double r = uniform();
+        if (r < 0.08 && table_steps_ > 3) {
+            deliver(host, protocol::Pause{});
+            paused_for_ = 2;
+        } else if (r < 0.2 && party_.options.game == GameKind::ludo && table_steps_ > 3) {
+            deliver(host, protocol::SkipTurn{});
+        } else {
+            deliver(host, protocol::Next{});
         }
     }
 
@@ -247,6 +276,8 @@ private:
     bool over_ = false;
     int decisions_ = 0, last_scripted_ = -1, paused_for_ = 0, kicks_left_ = 1;
     int restores_ = 0;
+    bool host_answered_ = false;  // a table game's host heard something since its last step
+    int table_steps_ = 0;
     std::size_t events_ = 0, most_events_ = 0;
     std::string last_compared_;
 };
@@ -301,6 +332,13 @@ std::vector<Party> casts(GameOptions o, bool hints, std::uint32_t seed) {
     return out;
 }
 
+GameOptions at_table(GameOptions o, std::vector<std::string> names) {
+    o.table = true;
+    o.players = static_cast<int>(names.size());
+    o.table_names = std::move(names);
+    return o;
+}
+
 // Under the sanitizers every other option set: each option's every value is still played.
 #if defined(__SANITIZE_ADDRESS__)
 constexpr int kEvery = 2;
@@ -340,6 +378,12 @@ TEST_CASE("journal: a Spook room taken up from the journal after every step is t
                         parties.push_back(p);
                 }
     play_all(parties);
+}
+
+TEST_CASE("journal: a table game (Spook and Ludo, a phone's seed, next, skipped turns, pauses, declared winners) taken up from the journal after every step is the live room [table]") {
+    play_all({Party{at_table(spook(3, 2, true, false), {"Ann", "Ben", "Cid"}), false, 2, {}, 301},
+              Party{at_table(ludo(4, 8, LudoEntry::text, true, false), {"Ann", "Ben", "Cid", "Dan"}), false, 2, {}, 302},
+              Party{at_table(ludo(2, 6, LudoEntry::start_square, false, false), {"Eve", "Fay"}), false, 1, {}, 303}});
 }
 
 }  // namespace spookludo::testing

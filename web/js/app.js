@@ -2,7 +2,8 @@
 // the room, the game and its story from the server's messages (protocol/PROTOCOL.md), as the
 // terminal client does. Everything a player or the server named is inserted as text.
 // This file starts the page and routes between its screens, a module each: screen_join.js (the
-// first screen: join, watch, create), screen_lobby.js, screen_game.js and screen_end.js. Around
+// first screen: join, watch, create), screen_lobby.js, screen_game.js (screen_table.js for a game
+// at one table) and screen_end.js. Around
 // them: session.js (the connection, the room and its state), frame.js (the bar and the story),
 // shared.js (what several screens use), reactions.js (the quick reactions' bar, badges and bubbles).
 // At /tv/CODE the page is the room's shared screen (screen_tv.js): a spectator drawn large for a
@@ -21,6 +22,7 @@ import * as announce from './announce.js';
 const tv = tvRoomFromPath(); // the shared screen's room ('' on a player's page)
 // The shared screen's module, fetched at its own address only: a player's page does without it.
 const tvModule = tv ? await import('./screen_tv.js') : null;
+import { tableScreen, tableKeys, isTableGame } from './screen_table.js';
 
 // The whole page drawn again from the state: the bar, the story and the screen of the moment.
 function render() {
@@ -40,7 +42,7 @@ function render() {
     case 'home': replace(screen, joinScreen()); break;
     case 'connecting': replace(screen, h('p', { class: 'connecting' }, 'Connecting to the game server…')); break;
     case 'end': replace(screen, endScreen()); break;
-    case 'game': replace(screen, gameScreen()); break;
+    case 'game': replace(screen, isTableGame() ? tableScreen() : gameScreen()); break;
     default: replace(screen, lobbyScreen());
   }
   const inRoom = screenName() !== 'home' && screenName() !== 'connecting';
@@ -73,7 +75,7 @@ function tick() {
 }
 setInterval(tick, 200);
 
-document.addEventListener('keydown', gameKeys);
+document.addEventListener('keydown', (e) => { if (!tableKeys(e)) gameKeys(e); });
 
 // A /r/CODE link to a room this browser holds a seat in takes the seat back; otherwise the first screen.
 (function start() {

@@ -9,6 +9,7 @@ import { view, serverWelcome, now, send, leave, reactions } from './session.js';
 import { badge } from './reactions.js';
 import { copyButton, confirmStep } from './shared.js';
 import { speakSwitch } from './announce.js';
+import { tableLobbyControls } from './screen_table.js';
 
 let seatDraft = null; // a spectator's name for a seat, as typed (kept across redraws)
 
@@ -23,6 +24,7 @@ export function optionsText(o) {
     text = `Spook & Werewolf Ludo: ${seats}, ${p} ${p === 1 ? 'piece' : 'pieces'} (${p === 3 ? 2 : p} in the church wins)` +
       (o.balanced_boards === false ? ', random boards' : ', balanced boards');
   }
+  if (o.table) return `${text.replace(/: \d+ seats?, /, ': ')} — a game at one table for ${(o.table_names || []).join(', ') || '(no names yet)'}`;
   return text + (o.play_on ? ', play on' : '');
 }
 
@@ -108,7 +110,7 @@ export function lobbyScreen() {
     h('ol', { class: 'seats', id: 'seats' }, seatItems),
     s.spectators > 0 ? h('p', { class: 'small' }, `${s.spectators} ${s.spectators === 1 ? 'spectator' : 'spectators'}`) : null));
 
-  if (host) els.push(hostLobbyControls(s));
+  if (host) els.push(hostLobbyControls(s), tableLobbyControls(s));
   else if (view.isSpectator) els.push(spectatorSeatForm(s));
   else els.push(h('p', { id: 'waiting' }, `Waiting for ${s.host >= 0 ? view.seatName(s.host) : 'the host'} (host) to start.`));
   els.push(inviteBlock());

@@ -228,6 +228,7 @@ export class View {
         this.round = m.round;
         this.roll = m.face;
         this.activation = null;
+        if (m.table) { this.say('roll', m.text); break; } // a table game: the announcement as it is
         this.say('roll', `Round ${m.round}: the die shows ${m.face}. Everyone moves one piece ${m.face} ${m.face === 1 ? 'square' : 'squares'}.`);
         break;
       case 'decision':
@@ -257,6 +258,7 @@ export class View {
         break;
       case 'activation': {
         this.activation = m;
+        if (m.table) { this.say('monster', m.text); break; }
         this.say('monster', `The die shows ${m.face}: it's the ${m.name}! Any piece on the ${m.name} ${m.action}.`);
         if (!m.moved || m.moved.length === 0) this.say('monster', `Nobody stands on the ${m.name}${m.character === 'hat' ? '.' : '. Phew!'}`);
         for (const x of m.moved || []) {
@@ -270,11 +272,16 @@ export class View {
         }
         break;
       }
+      case 'turn_skipped':
+        this.say('info', m.text);
+        break;
       case 'roll_off':
+        if (m.table) { this.say('roll', m.text); break; }
         this.currentSeat = m.starts;
         this.applyLudoEvents(m.events || []);
         break;
       case 'throw':
+        if (m.table) { this.say('roll', m.text); break; }
         this.turn = m.turn;
         this.currentSeat = m.seat;
         this.face = m.face;
@@ -295,7 +302,8 @@ export class View {
         this.result = { over: m, names, options: { ...this.options } };
         this.resultDismissed = false;
         if (m.status === 'finished') {
-          const winners = (m.winners || []).map((w) => this.seatName(w));
+          const table = this.options && this.options.table;
+          const winners = (m.winners || []).map((w) => (table ? (m.names || [])[w] : this.seatName(w)));
           const unit = this.options.game === 'spook' ? 'rounds' : 'turns';
           this.say('finish', `Game over! ${winners.length ? winners.join(' and ') : 'Nobody'} ${winners.length > 1 ? 'win together' : 'wins'} after ${m.length} ${unit}.`);
         } else {
@@ -334,7 +342,7 @@ export class View {
     if (e.code === 'room_full') return this.amHost ? 'The room is full: add a seat with +.' : 'The room is full.';
     if (e.code === 'bad_field' && ref === 'set_options' && String(e.message).includes('players'))
       return game === 'ludo' ? 'Ludo takes 2 to 4 players.' : 'Spook & Werewolf takes 1 to 8 players.';
-    if (e.code === 'paused') return 'The game is paused: choose when it resumes (your time is kept).';
+    if (e.code === 'paused') return ref === 'choose' ? 'The game is paused: choose when it resumes (your time is kept).' : 'The game is paused: resume it first.';
     if (e.code === 'unavailable') return `The server cannot save the game right now: it is paused and goes on by itself when it can (${e.message}).`;
     if (e.code === 'bad_token') return 'That seat cannot be taken back (its player left or was removed, or the game is over).';
     if (e.code === 'not_host') return 'Only the host can do that.';

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -50,6 +51,11 @@ struct GameOptions {
     GameKind game = GameKind::spook;
     int players = 2;       // Spook 1..8, Ludo 2..4 (server-side bots count as players)
     bool play_on = false;  // keep playing after the first finisher to rank everyone
+    // A game at one table with paper boards and coins (README, "A game at one table"): the server
+    // throws the dice and announces them, nobody chooses on a screen; the players are the names
+    // the host entered (one per player, `players` of them). Written only when on.
+    bool table = false;
+    std::vector<std::string> table_names;
     SpookOptions spook;    // read only when game == spook
     LudoOptions ludo;      // read only when game == ludo
 

@@ -60,12 +60,26 @@ struct RecordResult {
     friend bool operator==(const RecordResult&, const RecordResult&) = default;
 };
 
+// A table game (options.table): what the table was told, in order (in_person.h).
+struct RecordedAnnouncement {
+    int step = 0;      // Spook: the round; Ludo: the throw (0: the roll-off)
+    std::string kind;  // movement, activation, roll_off, throw, skip, winners
+    std::string text;
+    friend bool operator==(const RecordedAnnouncement&, const RecordedAnnouncement&) = default;
+};
+
+// A table game's client seeds come from devices, not seats: at most this many, numbered in the
+// order they came (their `seat` in the stream's context).
+inline constexpr int kMaxTableSeeds = 16;
+
 struct GameRecord {
     int version = kRecordVersion;
     GameOptions options;
     std::vector<RecordSeat> seats;
     std::string commitment;                  // SHA-256 of the server seed, hex
     std::vector<ClientSeed> client_seeds;    // seated humans only, seat order
+    // A table game: by client seed, whose device sent it ("host's page", "Ann's phone").
+    std::vector<std::string> client_seed_by;
     std::optional<std::string> server_seed;  // hex; present once revealed (game over or abandoned)
     // Ludo: which definition of the server's move for a player (ludo::server_choice) the server
     // used; absent in Spook records (a best move there is defined by the rules) and in Ludo
@@ -77,6 +91,7 @@ struct GameRecord {
     std::vector<RecordedChoice> choices;
     std::vector<RecordedPosition> positions;
     RecordResult result;
+    std::vector<RecordedAnnouncement> announcements;  // a table game's
     friend bool operator==(const GameRecord&, const GameRecord&) = default;
 };
 

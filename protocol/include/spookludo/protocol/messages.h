@@ -65,6 +65,7 @@ struct RoomSettings {
     bool hints = false;       // options carry their value
     int auto_start_ms = 0;    // the lobby starts by itself this long after it is set (bots fill free seats); 0 off
     bool spectator_reactions = false;  // spectators may send reactions too (players always may)
+    int table_pace_ms = 0;    // a table game throws by itself this often; 0: the host's "next" throws
     friend bool operator==(const RoomSettings&, const RoomSettings&) = default;
 };
 
@@ -76,16 +77,18 @@ struct SettingsChange {
     std::optional<bool> hints;
     std::optional<int> auto_start_ms;
     std::optional<bool> spectator_reactions;
+    std::optional<int> table_pace_ms;
     RoomSettings applied_to(RoomSettings base) const {
         if (decision_ms) base.decision_ms = *decision_ms;
         if (pace_ms) base.pace_ms = *pace_ms;
         if (hints) base.hints = *hints;
         if (auto_start_ms) base.auto_start_ms = *auto_start_ms;
         if (spectator_reactions) base.spectator_reactions = *spectator_reactions;
+        if (table_pace_ms) base.table_pace_ms = *table_pace_ms;
         return base;
     }
     static SettingsChange all(const RoomSettings& s) {
-        return {s.decision_ms, s.pace_ms, s.hints, s.auto_start_ms, s.spectator_reactions};
+        return {s.decision_ms, s.pace_ms, s.hints, s.auto_start_ms, s.spectator_reactions, s.table_pace_ms};
     }
     friend bool operator==(const SettingsChange&, const SettingsChange&) = default;
 };
@@ -95,7 +98,9 @@ struct CreateRoom { GameOptions options; std::string name; std::optional<Setting
 struct JoinRoom { std::string room; std::string name; };
 struct Watch { std::string room; };
 struct Resume { std::string room; std::string token; };
-struct SubmitClientSeed { std::string seed; };  // "client_seed"
+// "client_seed". `by`: in a table game, whose device sends it ("Ann's phone"); a spectator's
+// seed needs it, the host's page may leave it out ("host's page").
+struct SubmitClientSeed { std::string seed; std::string by = {}; };
 struct Choose { std::string decision; int piece = 0; };
 struct SetOptions { GameOptions options; };
 struct SetSettings { SettingsChange settings; };
@@ -110,9 +115,16 @@ struct Leave {};
 struct Ping { std::int64_t t = 0; };
 struct React { std::string reaction; };  // one of kReactions' ids; the room tells everyone (Reaction)
 
+
+// A table game (options.table), the host only: the next die ("next"), the turn passes ("skip_turn",
+// Ludo), the game ends with these winners, names from options.table_names ("declare_winners").
+struct Next {};
+struct SkipTurn {};
+struct DeclareWinners { std::vector<std::string> names; };
+
 using ClientMessage = std::variant<Hello, CreateRoom, JoinRoom, Watch, Resume, SubmitClientSeed, Choose, SetOptions,
                                    SetSettings, AddBot, RemoveSeat, Kick, Start, Pause, Unpause, EndGame, Leave, Ping,
-                                   React>;
+                                   Next, SkipTurn, DeclareWinners, React>;
 
 // ---- Quick reactions ------------------------------------------------------------------------
 // The fixed set a player (or, when the host allows it, a spectator) may send with `react`: an id

@@ -83,6 +83,21 @@ struct GameOver {
     std::optional<std::string> reason;
 };
 
+// The snapshot's "table" during a table game.
+struct TableView {
+    std::vector<std::string> names;  // options.table_names
+    std::string next;                // what "next" throws: movement, activation, roll_off, throw ("" over)
+    int dice = 0;                    // dice announced so far
+    std::optional<int> round;        // Spook: the round of the next roll
+    std::optional<int> turn;         // Ludo: whose throw is next (an index of names), after the roll-off
+    std::vector<int> assignment;     // Spook: board index by name
+    std::optional<std::string> last; // the last announcement's text
+    std::optional<int> face;         // the last die
+    std::optional<std::string> last_kind;
+    std::vector<std::string> seeds_by;  // whose devices' client seeds are in
+    int pace_ms = 0;                 // the table's own rhythm (0: the host's "next")
+};
+
 struct RoomSnapshot {
     static constexpr const char* type = "room";
     std::string room;
@@ -106,6 +121,7 @@ struct RoomSnapshot {
     std::vector<std::string> boards;  // Spook: the published boards
     std::optional<SpookView> spook;   // "game" during a Spook game
     std::optional<LudoView> ludo;     // "game" during a Ludo game
+    std::optional<TableView> table;   // during a table game (its seeds while seeding, then its dice)
     std::optional<GameOver> last_game;  // in the lobby: how the room's last game ended (its game_over)
 };
 
@@ -166,10 +182,14 @@ struct DecisionTimeout {
     std::string decision;
 };
 
+// In a table game (options.table) the dice messages carry "table": true and the announcement's
+// "text"; nobody chooses and no piece is moved on the server (no decision, no moves).
 struct Roll {
     static constexpr const char* type = "roll";
     int round = 0;
     int face = 0;
+    std::optional<bool> table = {};
+    std::optional<std::string> text = {};
 };
 
 struct PieceMoveView {
@@ -196,6 +216,8 @@ struct Activation {
     std::string action;     // "moves back 6 squares"
     std::vector<PieceMoveView> moved;
     std::vector<int> finished;
+    std::optional<bool> table = {};
+    std::optional<std::string> text = {};
 };
 
 struct EventView {
@@ -208,6 +230,8 @@ struct RollOff {
     static constexpr const char* type = "roll_off";
     int starts = 0;
     std::vector<EventView> events;
+    std::optional<bool> table = {};
+    std::optional<std::string> text = {};
 };
 
 struct Throw {
@@ -216,7 +240,22 @@ struct Throw {
     int seat = 0;
     int face = 0;
     std::vector<EventView> events;
+    // A table game: `seat` and `next` are indices of options.table_names; `name` is the thrower's.
+    std::optional<bool> table = {};
+    std::optional<std::string> text = {};
+    std::optional<std::string> name = {};
+    std::optional<int> next = {};
 };
+
+// A table game (Ludo): the host passed the turn of `seat` (an index of options.table_names) to `next`.
+struct TurnSkipped {
+    static constexpr const char* type = "turn_skipped";
+    int turn = 0;
+    int seat = 0;
+    int next = 0;
+    std::string text;
+};
+
 
 struct LudoMove {
     static constexpr const char* type = "move";
@@ -293,6 +332,8 @@ SPOOKLUDO_MESSAGE_JSON(Joined)
 SPOOKLUDO_MESSAGE_JSON(SeatView)
 SPOOKLUDO_MESSAGE_JSON(SpookView)
 SPOOKLUDO_MESSAGE_JSON(LudoView)
+SPOOKLUDO_MESSAGE_JSON(TableView)
+SPOOKLUDO_MESSAGE_JSON(TurnSkipped)
 SPOOKLUDO_MESSAGE_JSON(RoomSettings)
 SPOOKLUDO_MESSAGE_JSON(RoomSnapshot)
 SPOOKLUDO_MESSAGE_JSON(Commitment)

@@ -1,0 +1,113 @@
+// A game at one table (options.table): paper boards and coins, the server's fair dice. In the
+// lobby the host switches it on and enters the names at the table; in the game this screen shows
+// the last die and what it means large (the shared screen), and the host's controls: "Next roll"
+// (button, N or Space), "Skip turn" (Ludo), pause, the table's own pace, and "End game" naming the
+// winners. Everyone else (a phone at the table) sees the same die and may add a client seed while
+// the seed window is open.
+import { h } from './dom.js';
+import { view, send, render } from './session.js';
+import { confirmStep } from './shared.js';
+
+let namesDraft = null;  // the names as typed in the lobby (kept across redraws)
+let winners = new Set(); // the names ticked for "End game"
+let phoneSeedSent = '';  // the game id this phone sent its seed for
+
+export const isTableGame = () => Boolean(view.snapshot && view.snapshot.options && view.snapshot.options.table);
+
+// The lobby: the host's switch and the names.
+export function tableLobbyControls(s) {
+  const o = s.options;
+  if (namesDraft === null) namesDraft = (o.table_names || []).join(', ');
+  const names = () => namesDraft.split(',').map((n) => n.trim()).filter((n) => n);
+  const useNames = () => send({ type: 'set_options', options: { ...o, table: true, table_names: names(), players: names().length } });
+  return h('section', { class: 'card host', id: 'table-lobby', 'aria-labelledby': 'table-h' },
+    h('h3', { id: 'table-h' }, 'A game at one table'),
+    h('p', { class: 'small' }, 'Paper boards and coins: the server throws the fair dice and this screen announces them; people move their own coins.'),
+    h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'table-on', checked: Boolean(o.table), onchange: (e) => {
+      if (e.target.checked) useNames();
+      else send({ type: 'set_options', options: { ...o, table: false, table_names: [] } });
+    } }), ' table game'),
+    h('div', { class: 'field' }, h('label', { for: 'table-names' }, 'Names at the table (comma between them)'),
+      h('input', { id: 'table-names', value: namesDraft, oninput: (e) => { namesDraft = e.target.value; } })),
+    h('div', { class: 'row' }, h('button', { type: 'button', id: 'table-names-go', onclick: useNames }, 'Use these names')),
+    o.table ? h('p', { id: 'table-names-set' }, `At the table: ${(o.table_names || []).join(', ') || '(no names yet)'}`) : null);
+}
+
+// While paused the server refuses it, and the story says so.
+function next() {
+  send({ type: 'next' });
+}
+
+// The game: the die and its announcement large, and the host's controls.
+export function tableScreen() {
+  const s = view.snapshot;
+  const t = s.table || { names: s.options.table_names || [], next: 'start', seeds_by: [] };
+  const ludo = s.options.game === 'ludo';
+  const host = view.amHost;
+  const els = [];
+  const seeding = s.state === 'seeding';
+  if (seeding && !host && view.isSpectator && phoneSeedSent !== s.game_id) {
+    els.push(h('div', { class: 'row' }, h('button', { type: 'button', id: 'table-seed', onclick: () => {
+      phoneSeedSent = s.game_id;
+      const bytes = new Uint8Array(16);
+      crypto.getRandomValues(bytes);
+      send({ type: 'client_seed', seed: Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(''), by: 'a phone at the table' });
+    } }, 'Add this phone’s seed to the dice')));
+  }
+  els.push(h('section', { class: 'card table-die', 'aria-live': 'polite', 'aria-labelledby': 'table-die-h' },
+    h('h2', { id: 'table-die-h' }, seeding ? 'The dice are committed: seeds may come in' : 'The die'),
+    h('p', { id: 'table-face', class: 'table-face' }, t.face ? String(t.face) : '–'),
+    h('p', { id: 'table-last', class: 'table-last' },
+      t.last || (seeding ? `Seeds in: ${(t.seeds_by || []).join(', ') || 'none yet'}.` : 'The first roll waits for the host.'))));
+  if (host) {
+    const paused = view.paused;
+    const pace = t.pace_ms || 0;
+    els.push(h('section', { class: 'card host', 'aria-labelledby': 'table-host-h' },
+      h('h3', { id: 'table-host-h' }, 'You are the host'),
+      h('div', { class: 'row' },
+        h('button', { type: 'button', class: 'primary big', id: 'table-next', 'aria-keyshortcuts': 'N Space', onclick: next },
+          seeding ? 'Close the seeds and start (N)' : 'Next roll (N)'),
+        ludo && !seeding ? h('button', { type: 'button', id: 'table-skip', 'aria-keyshortcuts': 'S', onclick: () => send({ type: 'skip_turn' }) }, 'Skip turn (S)') : null,
+        paused
+          ? h('button', { type: 'button', id: 'resume-game', class: 'primary', onclick: () => send({ type: 'resume_game' }) }, 'Resume the game')
+          : h('button', { type: 'button', id: 'pause-game', onclick: () => send({ type: 'pause' }) }, 'Pause the game')),
+      h('div', { class: 'field' }, h('label', { for: 'table-pace' }, 'Dice by themselves'),
+        h('select', { id: 'table-pace', onchange: (e) => send({ type: 'set_settings', settings: { table_pace_ms: Number(e.target.value) } }) },
+          [[0, 'no: on Next'], [10000, 'every 10 s'], [20000, 'every 20 s'], [30000, 'every 30 s'], [60000, 'every minute']]
+            .map(([v, text]) => h('option', { value: v, selected: v === pace }, text)))),
+      seeding ? null : h('fieldset', { id: 'table-winners' }, h('legend', null, 'End the game: the winners'),
+        (t.names || []).map((name, i) => h('label', { class: 'check' }, h('input', { type: 'checkbox', id: `winner-${i}`, checked: winners.has(name),
+          onchange: (e) => { if (e.target.checked) winners.add(name); else winners.delete(name); } }), ' ', name)),
+        h('div', { class: 'row' }, h('button', { type: 'button', id: 'table-end', class: 'danger', onclick: () => {
+          const names = [...winners];
+          if (!names.length) {
+            view.say('error', 'Tick the winner or winners first.');
+            render();
+            return;
+          }
+          confirmStep(`End the game with ${names.join(' and ')} as ${names.length > 1 ? 'the winners' : 'the winner'}?`, 'End the game', () => {
+            send({ type: 'declare_winners', names });
+            winners = new Set();
+          });
+        } }, 'End game')))));
+  }
+  return els;
+}
+
+// N or Space: the next roll; S (Ludo): skip the turn (the host's page).
+export function tableKeys(e) {
+  if (!isTableGame() || !view.amHost || e.ctrlKey || e.metaKey || e.altKey) return false;
+  const tag = e.target && e.target.tagName;
+  if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'BUTTON') return false;
+  if (e.key === 'n' || e.key === 'N' || e.key === ' ') {
+    e.preventDefault();
+    next();
+    return true;
+  }
+  if ((e.key === 's' || e.key === 'S') && view.snapshot.options.game === 'ludo') {
+    e.preventDefault();
+    send({ type: 'skip_turn' });
+    return true;
+  }
+  return false;
+}
