@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { newPage, PHONE, DESKTOP, roomCode, until, serverAndBrowser } from './harness.js';
+import { recordingPage, said, spookWords, TV_720 } from './tv_helpers.js';
 
 const party = serverAndBrowser(['--decision-ms', '30000']);
 
@@ -26,6 +27,11 @@ test('the host drives a Spook table game with Next roll to a declared winner who
   await phone.goto(`${party.server.base}/r/${code}`);
   await phone.click('#watch-go');
   await until(async () => /1 spectator/.test(await host.locator('#screen').textContent()), 'the phone watching');
+
+  // The room's shared screen (/tv/CODE) shows each die and its announcement large, and says it aloud.
+  const tv = await recordingPage(party.browser, TV_720, errors);
+  await tv.goto(`${party.server.base}/tv/${code}`);
+  await tv.locator('#tv-join').waitFor();
 
   await host.click('#start');
   // The phone adds its seed while the window is open; the host's page sent its own.
@@ -53,6 +59,9 @@ test('the host drives a Spook table game with Next roll to a declared winner who
   await host.locator('#pause-game').waitFor();
   await host.click('#table-next');
   await until(async () => /Round 2: activation/.test(await host.locator('#table-last').textContent()), 'round 2 activation');
+  await until(async () => (await tv.locator('#tv-table-last').textContent()) === (await host.locator('#table-last').textContent()),
+    'the shared screen shows the last announcement');
+  assert.equal(await tv.locator('#tv-die').textContent(), await host.locator('#table-face').textContent());
 
   // The end: Ben is named the winner.
   await host.check('#winner-1');
@@ -71,6 +80,9 @@ test('the host drives a Spook table game with Next roll to a declared winner who
   const v = await party.server.verify(file);
   assert.equal(v.code, 0, v.out);
   assert.match(v.out, /positions were never seen/);
+  // The shared screen said every roll and activation of the record, in order, and the winner.
+  await until(async () => (await said(tv)).length === 5, 'the shared screen said the winner', 5000);
+  assert.deepEqual(await said(tv), spookWords(record));
   assert.deepEqual(errors, []);
 });
 

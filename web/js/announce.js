@@ -106,11 +106,20 @@ export function hear(m, view) {
       say(`${game}/r${m.round}/act`, speech.activation(m.character, m.name));
       break;
     case 'roll_off': {
+      if (m.table) { // a table game: seats are the table's names
+        const names = (view.snapshot && view.snapshot.table && view.snapshot.table.names) || [];
+        if (names[m.starts]) say(`${game}/start`, speech.tableStarts(names[m.starts]));
+        break;
+      }
       const s = (m.events || []).find((e) => e.kind === 'starts');
       if (s) say(`${game}/start`, speech.starts(view.seatName(s.seat), view.ludoColourName(s.seat)));
       break;
     }
     case 'throw':
+      if (m.table) {
+        say(`${game}/t${m.turn}/throw`, speech.tableThrow(m.name, m.face, m.next === m.seat));
+        break;
+      }
       say(`${game}/t${m.turn}/throw`, speech.ludoThrow(view.seatName(m.seat), view.ludoColourName(m.seat), m.face));
       captures(m, `${game}/t${m.turn}/throw`, who);
       break;

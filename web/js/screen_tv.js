@@ -188,6 +188,23 @@ function endTv() {
       : null);
 }
 
+// A game at one table (paper boards, the server's dice): the last die and what it means, large,
+// the names at the table, and the story; the host drives it from their own page.
+function tableTv() {
+  const s = view.snapshot;
+  const t = s.table || { names: s.options.table_names || [] };
+  const seeding = s.state === 'seeding';
+  const ludo = s.options.game === 'ludo';
+  const label = seeding ? 'The dice are committed: seeds may come in' : ludo ? `Throw ${t.turn || 0}` : `Round ${t.round || 0}`;
+  return h('div', { class: 'tv-game tv-table' },
+    h('div', null,
+      die(t.face, label),
+      h('p', { class: 'tv-table-last', id: 'tv-table-last' },
+        mask(t.last || (seeding ? `Seeds in: ${(t.seeds_by || []).join(', ') || 'none yet'}.` : 'The first roll waits for the host.'))),
+      h('p', { class: 'tv-note' }, `At the table: ${(t.names || []).join(', ')}`)),
+    h('aside', { class: 'tv-side' }, story(), reactionsSpot()));
+}
+
 // The screen of the moment: `which` is app.js's screen name.
 export function tvScreen(which) {
   document.title = 'SpookLudo: the shared screen';
@@ -198,6 +215,7 @@ export function tvScreen(which) {
   }
   let body;
   if (which === 'end') body = endTv();
+  else if (which === 'game' && view.snapshot.options && view.snapshot.options.table) body = tableTv();
   else if (which === 'game') body = view.inGame ? (view.options.game === 'ludo' ? ludoTv() : spookTv()) : h('p', { class: 'tv-msg' }, 'A game is starting: the players add their dice seeds…');
   else body = lobbyTv();
   return [header(), gestureHint(), body];

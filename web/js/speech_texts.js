@@ -32,6 +32,9 @@ export const speech = {
   // Ludo: who starts after the roll-off, each throw, each capture.
   starts: (name, colour) => `${name}, ${colour}, starts.`,
   ludoThrow: (name, colour, face) => `${name}, ${colour}, throws ${face}.`,
+  // A table game's Ludo (paper board, the app throws the die): who starts, who throws what.
+  tableStarts: (name) => `${name} starts.`,
+  tableThrow: (name, face, again) => `${name} throws ${face}.${again ? ` ${name} throws again.` : ''}`,
   capture: (by, victim) => (by ? `${by} captures a piece of ${victim}! It goes back to the yard.` : `A piece of ${victim} is captured! It goes back to the yard.`),
   // The end.
   winners: (names) => (names.length > 1 ? `Game over! ${together(names)} win together.` : `Game over! ${together(names)} wins.`),
