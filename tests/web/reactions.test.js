@@ -3,7 +3,8 @@
 // 2 s after each; a page that mutes reactions shows none, and remembers it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, PHONE, DESKTOP, roomCode, until, serverAndBrowser } from './harness.js';
+import { newPage, PHONE, DESKTOP, until, serverAndBrowser } from './harness.js';
+import { createRoom, joinRoom } from './tv_helpers.js';
 
 const party = serverAndBrowser(['--decision-ms', '30000']);
 
@@ -14,15 +15,8 @@ test('a reaction shows beside the sender\'s name and in a bubble on the other pa
   const errors = [];
   const ann = await newPage(party.browser, DESKTOP, errors);
   const ben = await newPage(party.browser, PHONE, errors);
-  await ann.goto(party.server.base + '/');
-  await ann.locator('#create summary').click();
-  await ann.fill('#create-name', 'Ann');
-  await ann.fill('#create-players', '2');
-  await ann.click('#create-go');
-  const code = await roomCode(ann);
-  await ben.goto(`${party.server.base}/r/${code}`);
-  await ben.fill('#join-name', 'Ben');
-  await ben.click('#join-go');
+  const code = await createRoom(ann, party.server.base, { players: 2 });
+  await joinRoom(ben, party.server.base, code, 'Ben');
   await until(async () => (await ann.locator('#seats li:not(.free)').count()) === 2, 'Ben seated');
   // The room's shared screen (/tv/CODE) shows the reactions too.
   const tv = await newPage(party.browser, { viewport: { width: 1280, height: 720 } }, errors);
@@ -73,12 +67,7 @@ test('a spectator may react only once the host allows it, and the players see it
   const errors = [];
   const ann = await newPage(party.browser, DESKTOP, errors);
   const sam = await newPage(party.browser, PHONE, errors);
-  await ann.goto(party.server.base + '/');
-  await ann.locator('#create summary').click();
-  await ann.fill('#create-name', 'Ann');
-  await ann.fill('#create-players', '2');
-  await ann.click('#create-go');
-  const code = await roomCode(ann);
+  const code = await createRoom(ann, party.server.base, { players: 2 });
   await sam.goto(`${party.server.base}/r/${code}`);
   await sam.click('#watch-go');
   await until(async () => /1 spectator/.test(await ann.locator('#screen').textContent()), 'Sam watching');

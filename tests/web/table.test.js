@@ -5,21 +5,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { newPage, PHONE, DESKTOP, roomCode, until, serverAndBrowser } from './harness.js';
-import { recordingPage, said, spookWords, TV_720 } from './tv_helpers.js';
+import { newPage, PHONE, DESKTOP, until, serverAndBrowser } from './harness.js';
+import { createRoom, recordingPage, said, spookWords, TV_720 } from './tv_helpers.js';
 
 const party = serverAndBrowser(['--decision-ms', '30000']);
 
 test('the host drives a Spook table game with Next roll to a declared winner whose record verifies', { timeout: 90000 }, async () => {
   const errors = [];
-  const host = await newPage(party.browser, DESKTOP, errors);
+  const host = await recordingPage(party.browser, DESKTOP, errors);
   const phone = await newPage(party.browser, PHONE, errors);
-  await host.goto(party.server.base + '/');
-  await host.locator('#create summary').click();
-  await host.fill('#create-name', 'Host');
-  await host.fill('#create-players', '3');
-  await host.click('#create-go');
-  const code = await roomCode(host);
+  const code = await createRoom(host, party.server.base, { name: 'Host', players: 3 });
 
   await host.fill('#table-names', 'Ann, Ben, Cid');
   await host.click('#table-on');
@@ -40,14 +35,22 @@ test('the host drives a Spook table game with Next roll to a declared winner who
   await host.click('#table-next'); // closes the seeds: the boards are assigned
   await until(async () => /first roll waits/.test(await host.locator('#table-last').textContent()), 'the game started');
 
+  // The host's page, the table's own screen, says the dice aloud once switched on.
+  await host.check('#speak');
   await host.click('#table-next');
   await until(async () => /Round 1: roll \d\. Everyone moves one piece/.test(await host.locator('#table-last').textContent()), 'the first roll');
   assert.match(await host.locator('#table-face').textContent(), /^[1-6]$/);
   await until(async () => /Round 1: roll/.test(await phone.locator('#table-last').textContent()), 'the phone shows the roll');
   await host.locator('body').press('n');
   await until(async () => /Round 1: activation \d\. The .* wakes/.test(await host.locator('#table-last').textContent()), 'the activation (key N)');
-  await host.click('#table-next');
-  await until(async () => /Round 2: roll/.test(await host.locator('#table-last').textContent()), 'round 2');
+  // The host's page becomes the table's shared screen (the television's layout): N throws there.
+  await host.click('#table-big');
+  await host.locator('#tv-table-last').waitFor();
+  await host.locator('body').press('n');
+  await until(async () => /Round 2: roll/.test(await host.locator('#tv-table-last').textContent()), 'round 2 on the big screen');
+  assert.equal(await host.locator('#tv-die').textContent(), (/roll (\d)/.exec(await host.locator('#tv-table-last').textContent()))[1]);
+  await host.locator('body').press('Escape');
+  await until(async () => /Round 2: roll/.test(await host.locator('#table-last').textContent()), 'the controls again');
 
   // Paused: Next is refused until the game resumes.
   await host.click('#pause-game');
@@ -83,19 +86,14 @@ test('the host drives a Spook table game with Next roll to a declared winner who
   // The shared screen said every roll and activation of the record, in order, and the winner.
   await until(async () => (await said(tv)).length === 5, 'the shared screen said the winner', 5000);
   assert.deepEqual(await said(tv), spookWords(record));
+  assert.deepEqual(await said(host), spookWords(record));
   assert.deepEqual(errors, []);
 });
 
 test('the host drives a Ludo table game: the roll-off, throws in turn, the key S skips a turn, and the declared winner\'s record verifies', { timeout: 90000 }, async () => {
   const errors = [];
   const host = await newPage(party.browser, DESKTOP, errors);
-  await host.goto(party.server.base + '/');
-  await host.locator('#create summary').click();
-  await host.fill('#create-name', 'Host');
-  await host.selectOption('#create-game', 'ludo');
-  await host.fill('#create-players', '2');
-  await host.click('#create-go');
-  await roomCode(host);
+  await createRoom(host, party.server.base, { name: 'Host', game: 'ludo', players: 2 });
   await host.fill('#table-names', 'Ann, Ben');
   await host.click('#table-on');
   await until(async () => /a game at one table for Ann, Ben/.test(await host.locator('#lobby-game').textContent()), 'the names set');

@@ -21,8 +21,8 @@ import * as announce from './announce.js';
 
 const tv = tvRoomFromPath(); // the shared screen's room ('' on a player's page)
 // The shared screen's module, fetched at its own address only: a player's page does without it.
-const tvModule = tv ? await import('./screen_tv.js') : null;
-import { tableScreen, tableKeys, isTableGame } from './screen_table.js';
+let tvModule = tv ? await import('./screen_tv.js') : null;
+import { tableScreen, tableKeys, isTableGame, tableBig, tableHostBar } from './screen_table.js';
 
 // The whole page drawn again from the state: the bar, the story and the screen of the moment.
 function render() {
@@ -32,6 +32,24 @@ function render() {
     replace($('screen'), tvModule.tvScreen(screenName()));
     $('story-wrap').hidden = true;
     tick();
+    return;
+  }
+  // The host's page of a table game drawn as the table's shared screen (screen_table.js).
+  const big = screenName() === 'game' && tableBig();
+  document.body.classList.toggle('tv', big);
+  if (big) {
+    if (!tvModule) {
+      import('./screen_tv.js').then((m) => {
+        tvModule = m;
+        render();
+      });
+      return;
+    }
+    document.body.dataset.screen = 'game';
+    replace($('bar'));
+    replace($('screen'), [tvModule.tvScreen('game'), tableHostBar()]);
+    $('story-wrap').hidden = true;
+    $('reactions').hidden = true;
     return;
   }
   renderBar(view);

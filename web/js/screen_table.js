@@ -7,10 +7,32 @@
 import { h } from './dom.js';
 import { view, send, render } from './session.js';
 import { confirmStep } from './shared.js';
+import { speakSwitch } from './announce.js';
 
 let namesDraft = null;  // the names as typed in the lobby (kept across redraws)
 let winners = new Set(); // the names ticked for "End game"
 let phoneSeedSent = '';  // the game id this phone sent its seed for
+let big = false;         // the host's page drawn as the table's shared screen (app.js)
+
+// The host's page as the table's shared screen: the television's layout (screen_tv.js) with the
+// host's keys and a small row of buttons; Escape (or "Controls") goes back.
+export const tableBig = () => big && isTableGame() && view.amHost;
+export function setTableBig(on) {
+  big = Boolean(on);
+  render();
+}
+export function tableHostBar() {
+  const s = view.snapshot;
+  const seeding = s.state === 'seeding';
+  return h('div', { class: 'row tv-hostbar', id: 'table-hostbar' },
+    h('button', { type: 'button', class: 'primary', id: 'table-next', 'aria-keyshortcuts': 'N Space', onclick: next },
+      seeding ? 'Close the seeds and start (N)' : 'Next roll (N)'),
+    s.options.game === 'ludo' && !seeding ? h('button', { type: 'button', id: 'table-skip', 'aria-keyshortcuts': 'S', onclick: () => send({ type: 'skip_turn' }) }, 'Skip turn (S)') : null,
+    view.paused
+      ? h('button', { type: 'button', id: 'resume-game', onclick: () => send({ type: 'resume_game' }) }, 'Resume the game')
+      : h('button', { type: 'button', id: 'pause-game', onclick: () => send({ type: 'pause' }) }, 'Pause the game'),
+    h('button', { type: 'button', id: 'table-small', 'aria-keyshortcuts': 'Escape', onclick: () => setTableBig(false) }, 'Controls (Esc)'));
+}
 
 export const isTableGame = () => Boolean(view.snapshot && view.snapshot.options && view.snapshot.options.table);
 
@@ -58,7 +80,9 @@ export function tableScreen() {
     h('h2', { id: 'table-die-h' }, seeding ? 'The dice are committed: seeds may come in' : 'The die'),
     h('p', { id: 'table-face', class: 'table-face' }, t.face ? String(t.face) : '–'),
     h('p', { id: 'table-last', class: 'table-last' },
-      t.last || (seeding ? `Seeds in: ${(t.seeds_by || []).join(', ') || 'none yet'}.` : 'The first roll waits for the host.'))));
+      t.last || (seeding ? `Seeds in: ${(t.seeds_by || []).join(', ') || 'none yet'}.` : 'The first roll waits for the host.')),
+    // The host's page on the table's television says the dice aloud too (as /tv/CODE does).
+    speakSwitch()));
   if (host) {
     const paused = view.paused;
     const pace = t.pace_ms || 0;
@@ -71,6 +95,8 @@ export function tableScreen() {
         paused
           ? h('button', { type: 'button', id: 'resume-game', class: 'primary', onclick: () => send({ type: 'resume_game' }) }, 'Resume the game')
           : h('button', { type: 'button', id: 'pause-game', onclick: () => send({ type: 'pause' }) }, 'Pause the game')),
+      h('div', { class: 'row' }, h('button', { type: 'button', id: 'table-big', onclick: () => setTableBig(true) },
+        'This screen on the television: the die large, Next with N or Space')),
       h('div', { class: 'field' }, h('label', { for: 'table-pace' }, 'Dice by themselves'),
         h('select', { id: 'table-pace', onchange: (e) => send({ type: 'set_settings', settings: { table_pace_ms: Number(e.target.value) } }) },
           [[0, 'no: on Next'], [10000, 'every 10 s'], [20000, 'every 20 s'], [30000, 'every 30 s'], [60000, 'every minute']]
@@ -99,6 +125,10 @@ export function tableKeys(e) {
   if (!isTableGame() || !view.amHost || e.ctrlKey || e.metaKey || e.altKey) return false;
   const tag = e.target && e.target.tagName;
   if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'BUTTON') return false;
+  if (e.key === 'Escape' && big) {
+    setTableBig(false);
+    return true;
+  }
   if (e.key === 'n' || e.key === 'N' || e.key === ' ') {
     e.preventDefault();
     next();
