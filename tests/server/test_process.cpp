@@ -456,6 +456,15 @@ TEST_CASE("server process: a database the server's user cannot write is refused 
         MESSAGE("skipped: running the server as another user needs root");
         return;
     }
+    // nobody must be able to reach the binary: a checkout under a folder closed to others (mktemp
+    // -d makes them 0700) cannot run this test.
+    for (auto p = std::filesystem::path(SPOOKLUDO_SERVER_BINARY).parent_path(); !p.empty() && p != p.root_path();
+         p = p.parent_path()) {
+        if ((std::filesystem::status(p).permissions() & std::filesystem::perms::others_exec) == std::filesystem::perms::none) {
+            MESSAGE("skipped: uid 65534 cannot reach the server binary: " << p.string() << " is closed to others");
+            return;
+        }
+    }
     TempDir dir("unwritable");
     std::filesystem::permissions(dir.path, std::filesystem::perms(0755));
     const auto data = dir.path / "data";
