@@ -16,11 +16,18 @@ ProtocolError error_of(std::string_view text) {
 }  // namespace
 
 TEST_CASE("protocol: every client message round-trips through encode and parse [protocol]") {
+    SettingsChange quick, slower, spectators_react;  // fields set one by one: no brace list to keep in step
+    quick.decision_ms = 2000;
+    quick.pace_ms = 0;
+    quick.hints = true;
+    slower = quick;
+    slower.decision_ms = 20000;
+    spectators_react.spectator_reactions = true;
     const std::vector<ClientMessage> messages{
-        Hello{1, "tests"}, CreateRoom{GameOptions::ludo_game(3, 6), "Ann", SettingsChange{2000, 0, true}},
+        Hello{1, "tests"}, CreateRoom{GameOptions::ludo_game(3, 6), "Ann", quick},
         JoinRoom{"ABCDE", "Ben"}, Watch{"ABCDE"}, Resume{"ABCDE", "0123"}, SubmitClientSeed{"lucky"},
-        Choose{"17", 2}, SetOptions{GameOptions::spook_game(4, 3)}, SetSettings{SettingsChange{20000, 0, true}},
-        SetSettings{SettingsChange{std::nullopt, std::nullopt, std::nullopt, std::nullopt, true}},
+        Choose{"17", 2}, SetOptions{GameOptions::spook_game(4, 3)}, SetSettings{slower},
+        SetSettings{spectators_react},
         AddBot{PolicyKind::greedy}, RemoveSeat{3}, Kick{2}, Start{}, Pause{}, Unpause{}, EndGame{}, Leave{}, Ping{42},
         React{"phew"}};
     for (const auto& m : messages) {
