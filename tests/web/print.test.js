@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { newPage, DESKTOP, roomCode, until, serverAndBrowser, repo } from './harness.js';
+import { newPage, DESKTOP, until, serverAndBrowser, repo } from './harness.js';
+import { createRoom } from './tv_helpers.js';
 
 const party = serverAndBrowser(['--decision-ms', '60000', '--pace-ms', '50']);
 
@@ -55,13 +56,7 @@ test('the host prints the boards of a Spook game from the page: Chromium\'s PDF 
   const errors = [];
   // A browser in British English: A4 by default (American and Canadian English: US Letter).
   const ann = await newPage(party.browser, { ...DESKTOP, locale: 'en-GB' }, errors);
-  await ann.goto(party.server.base + '/');
-  await ann.locator('#create summary').click();
-  await ann.fill('#create-name', 'Ann');
-  await ann.selectOption('#create-game', 'spook');
-  await ann.fill('#create-players', '3');
-  await ann.click('#create-go');
-  const code = await roomCode(ann);
+  const code = await createRoom(ann, party.server.base, { game: 'spook', players: 3 });
   await ann.click('#bot-greedy');
   await ann.click('#bot-greedy');
   await until(async () => (await ann.locator('#seats li:not(.free)').count()) === 3, 'two bots seated');
