@@ -469,7 +469,7 @@ TEST_CASE("language routes: languages.json lists English first, then each catalo
     CHECK(std::find(built.begin(), built.end(), nlohmann::json({{"lang", "ms"}, {"name", "Bahasa Melayu"}})) != built.end());
 }
 
-TEST_CASE("language routes: /i18n/<lang>.po serves the catalogue as it is, revalidated with an ETag, gzip when asked; nothing else under /i18n/ [web][i18n]") {
+TEST_CASE("language routes: /i18n/<lang>.po serves the catalogue as it is, revalidated with an ETag, gzip when asked, and nothing else under /i18n/ is [web][i18n]") {
     const auto& site = web::po_fixture();
     const auto ms = server::answer_catalogues(site, get("/i18n/ms.po?v=1"));
     REQUIRE(ms.has_value());
@@ -504,7 +504,7 @@ TEST_CASE("language routes: /i18n/<lang>.po serves the catalogue as it is, reval
 
 // ---- The real server over loopback, the site built from web/ -----------------------------------
 
-TEST_CASE("web: GET /i18n/languages.json and /i18n/ms.po answer the languages and the Malay catalogue; an unknown language is 404 [server][web][i18n]") {
+TEST_CASE("web: GET /i18n/languages.json and /i18n/ms.po answer the languages and the Malay catalogue, and an unknown language is 404 [server][web][i18n]") {
     TestServer server;
     const Response list = exchange(server.port(), "GET", "/i18n/languages.json");
     CHECK(list.status == 200);
