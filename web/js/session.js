@@ -11,6 +11,7 @@ import * as store from './store.js';
 import { resetStory } from './frame.js';
 import { ReactionBoard } from './reactions.js';
 import { hear } from './announce.js';
+import { t, tn } from './i18n.js';
 
 export const now = () => performance.now();
 const ENTERING = ['create_room', 'join_room', 'watch', 'resume'];
@@ -52,7 +53,7 @@ export function reactionRights() {
   if (!view.snapshot) return { canSend: false, why: '' };
   if (!view.isSpectator && view.seat >= 0) return { canSend: true, why: '' };
   if (view.isSpectator && view.snapshot.settings && view.snapshot.settings.spectator_reactions) return { canSend: true, why: '' };
-  return { canSend: false, why: 'Spectators may not send reactions here (the host can allow it).' };
+  return { canSend: false, why: t('Spectators may not send reactions here (the host can allow it).') };
 }
 
 const conn = new Connection({
@@ -144,7 +145,7 @@ function randomSeed() {
 
 export function send(message) {
   if (!conn.send(message)) {
-    view.say('error', 'Not connected: trying again…');
+    view.say('error', t('Not connected: trying again…'));
     render();
     return false;
   }
@@ -152,7 +153,7 @@ export function send(message) {
 }
 
 function handle(m) {
-  const t = now();
+  const at = now();
   if (m.type === 'welcome') {
     serverWelcome = m;
     return;
@@ -165,7 +166,7 @@ function handle(m) {
   if (m.type === 'error' && m.ref === 'react') {
     // The buttons say the wait already: only another refusal is a line of the story.
     reactions.refused(m);
-    if (m.code !== 'rate_limited') view.apply(m, t);
+    if (m.code !== 'rate_limited') view.apply(m, at);
     render();
     return;
   }
@@ -173,7 +174,7 @@ function handle(m) {
     inThisConnection = true;
     // Entered with a seat's token (a refresh, a reopened tab): not a reconnection of this page.
     if (intent && intent.type === 'resume' && view.seat < 0) view.cameBack = true;
-    view.setDisconnected(false, t);
+    view.setDisconnected(false, at);
     if (m.role === 'player' && m.token) {
       const name = (intent && intent.name) || (store.seatFor(m.room) || {}).name || store.savedName();
       intent = { type: 'resume', room: m.room, token: m.token };
@@ -184,12 +185,12 @@ function handle(m) {
     if (codeFromPath() !== m.room) history.replaceState(null, '', `/r/${m.room}`);
   } else if (m.type === 'redirect') {
     // Only a redirect the connection would not follow comes here (one too many).
-    backHome('The server sent this page from node to node without finding the room: try again in a moment.');
+    backHome(t('The server sent this page from node to node without finding the room: try again in a moment.'));
     return;
   } else if (m.type === 'error' && m.code === 'unavailable' && ENTERING.includes(m.ref) && m.ref !== 'create_room') {
     // The room cannot save anything right now (the server's disk), or a cluster's room is moving
     // to another node: the seat is still ours; come back in a moment, as after a drop.
-    view.apply(m, t);
+    view.apply(m, at);
     conn.lost();
     return;
   } else if (m.type === 'error' && ENTERING.includes(m.ref) && !inThisConnection) {
@@ -197,38 +198,39 @@ function handle(m) {
     const room = (intent && intent.room) || view.room;
     if ((m.ref === 'resume' || m.code === 'room_lost') && room) store.forgetSeat(room);
     const words = m.code === 'bad_token'
-      ? `Your seat in room ${room} cannot be taken back (you left, were removed, or the game ended): join again.`
+      ? t('Your seat in room {code} cannot be taken back (you left, were removed, or the game ended): join again.', { code: room })
       : m.code === 'room_lost' ? m.message
       : m.code === 'room_not_found' ? (m.ref === 'resume'
-        ? `Room ${room || ''} is not on this server any more (it closed, or the server lost it): your seat there is gone.`
-        : `There is no room ${room || ''} on this server (check the code; a room closes when everyone has left).`)
+        ? t('Room {code} is not on this server any more (it closed, or the server lost it): your seat there is gone.', { code: room || '' })
+        : t('There is no room {code} on this server (check the code; a room closes when everyone has left).', { code: room || '' }))
         : view.errorWords(m);
     backHome(words);
     return;
   } else if (m.type === 'kicked') {
     if (view.room) store.forgetSeat(view.room);
-    view.apply(m, t);
-    backHome(`You were removed from room ${m.room || view.room} by the host.`);
+    view.apply(m, at);
+    backHome(t('You were removed from room {code} by the host.', { code: m.room || view.room }));
     return;
   } else if (m.type === 'closing' && m.code === 'restart') {
     // The server restarts and keeps the room: the connection comes back by itself (with the
     // seat's token) and the game waits for its players.
-    view.apply(m, t);
+    view.apply(m, at);
     return;
   } else if (m.type === 'closing') {
     // The server ends this connection: it is shutting down, or this seat was taken back from
     // another tab or device. Coming back by itself would take the seat from that one in turn, so
     // the first screen offers it instead.
-    view.apply(m, t);
+    view.apply(m, at);
     // Gone for good: the seat is no more, and the last game's record is offered as a download.
     if (m.code === 'shutdown') {
       if (view.room) store.forgetSeat(view.room);
       serverGone = m.reason || 'the server is shutting down';
     }
+    const reason = m.reason || t('no reason given');
     backHome(m.code === 'replaced'
-      ? 'Your seat is now played from another tab or device. To play it here instead, take it back below.'
-      : m.code === 'shutdown' ? `The server has stopped for good (${m.reason || 'no reason given'}): the room is closed.`
-        : `The server closed this connection: ${m.reason || 'no reason given'}.`);
+      ? t('Your seat is now played from another tab or device. To play it here instead, take it back below.')
+      : m.code === 'shutdown' ? t('The server has stopped for good ({reason}): the room is closed.', { reason })
+        : t('The server closed this connection: {reason}.', { reason }));
     return;
   } else if (m.type === 'commitment') {
     if (view.seat >= 0 && !view.isSpectator) {
@@ -239,15 +241,16 @@ function handle(m) {
     conn.send({ type: 'client_seed', seed: randomSeed() });
     seedSentFor = m.game_id;
   }
-  view.apply(m, t);
+  view.apply(m, at);
   hear(m, view); // said aloud when this page announces the game (announce.js)
   if (m.type === 'game_over' && m.record) keepRecord(m);
   if (m.type === 'decision' && m.seat === view.seat) {
     // Said at once to a screen reader: the story is read politely, a choice cannot wait.
     const n = (m.options || []).length;
-    announce(`Your move: choose 1 to ${n} within ${Math.ceil(m.time_left_ms / 1000)} seconds.`);
+    announce(tn('Your move: choose 1 to {options} within {n} second.', 'Your move: choose 1 to {options} within {n} seconds.',
+      Math.ceil(m.time_left_ms / 1000), { options: n }));
   } else if (m.type === 'decision_timeout') {
-    announce("Time's up! The server makes the best move for you.");
+    announce(t("Time's up! The server makes the best move for you."));
   }
   render();
 }
