@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstdint>
 #include <variant>
 
 #include <nlohmann/json.hpp>
@@ -18,7 +19,7 @@ namespace {
 
 constexpr std::string_view kNotFound =
     "spookludo-server: the web client on / (a room's link: /r/<CODE>, its shared screen: /tv/<CODE>), the WebSocket on /ws; GET /healthz, "
-    "/metrics, /records/<id>\n";
+    "/metrics, /records/<id>, /i18n/languages.json, /i18n/<lang>.po\n";
 
 char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 bool letter(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
@@ -172,7 +173,7 @@ std::string_view content_type_of(std::string_view path) {
     const auto dot = path.rfind('.');
     if (dot == std::string_view::npos || path.find('/', dot) != std::string_view::npos) return "application/octet-stream";
     const std::string ext = lower(path.substr(dot + 1));
-    static constexpr std::array<std::pair<std::string_view, std::string_view>, 17> types{{
+    static constexpr std::array<std::pair<std::string_view, std::string_view>, 18> types{{
         {"html", "text/html; charset=utf-8"},
         {"js", "text/javascript; charset=utf-8"},
         {"mjs", "text/javascript; charset=utf-8"},
@@ -187,6 +188,7 @@ std::string_view content_type_of(std::string_view path) {
         {"map", "application/json"},
         {"webmanifest", "application/manifest+json"},
         {"txt", "text/plain; charset=utf-8"},
+        {"po", "text/plain; charset=utf-8"},  // a language's catalogue (GNU gettext)
         {"woff2", "font/woff2"},
         {"woff", "font/woff"},
         {"wasm", "application/wasm"},
@@ -269,6 +271,172 @@ std::string content_security_policy(std::string_view host, bool tls, const std::
            "; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 }
 
+namespace {
+
+// The answer serving `file` (the site's or the catalogues'): revalidated (no-cache) or, when
+// `immutable`, cached for good; its ETag, gzip when asked and worth it, 304 when If-None-Match
+// names the ETag; a page gets the CSP.
+HttpAnswer file_answer(const web::File& file, const HttpRequest& request, bool immutable,
+                       const std::vector<std::string>& connect_also) {
+    HttpAnswer answer;
+    const bool gzip = !file.gzip.empty() && accepts_gzip(request.accept_encoding);
+    std::string etag = "\"";
+    etag.append(file.hash).append(gzip ? "-gz\"" : "\"");
+    const std::string_view type = content_type_of(file.path);
+    // The page and any file not under its hashed name are asked again each time (a 304 when
+    // unchanged); a hashed name never changes its content.
+    answer.headers.emplace_back("Cache-Control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
+    answer.headers.emplace_back("ETag", etag);
+    if (!file.gzip.empty()) answer.headers.emplace_back("Vary", "Accept-Encoding");
+    if (type.substr(0, 9) == "text/html") {
+        answer.headers.emplace_back("Content-Security-Policy",
+                                    content_security_policy(request.host, request.tls, connect_also));
+        answer.headers.emplace_back("X-Frame-Options", "DENY");
+    }
+    if (etag_matches(request.if_none_match, etag)) {
+        answer.status = 304;
+        answer.content_type.clear();
+        return answer;
+    }
+    if (gzip) answer.headers.emplace_back("Content-Encoding", "gzip");
+    answer.content_type = std::string(type);
+    answer.embedded = gzip ? file.gzip : file.body;
+    return answer;
+}
+
+// The fields of a .po file's header (the msgstr of its msgid ""), "Name: value" a line.
+std::vector<std::pair<std::string, std::string>> po_header(std::string_view po) {
+    std::string text;  // the header's msgstr, its escapes read
+    bool in_header = false, seen_msgid = false;
+    while (!po.empty()) {
+        const auto eol = po.find('\n');
+        std::string_view line = trim(po.substr(0, eol));
+        po = eol == std::string_view::npos ? std::string_view() : po.substr(eol + 1);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (line.empty() || line.front() == '#') {
+            if (in_header) break;
+            continue;
+        }
+        if (!seen_msgid) {
+            if (line != "msgid \"\"") return {};  // no header entry first
+            seen_msgid = true;
+            continue;
+        }
+        if (!in_header) {
+            if (line.substr(0, 6) == "msgstr") {
+                in_header = true;
+                line = trim(line.substr(6));
+            } else if (line.front() == '"') {
+                return {};  // msgid "" continued: not the header
+            } else {
+                continue;
+            }
+        } else if (line.front() != '"') {
+            break;
+        }
+        if (line.size() < 2 || line.front() != '"' || line.back() != '"') break;
+        const std::string_view inside = line.substr(1, line.size() - 2);
+        for (std::size_t i = 0; i < inside.size(); ++i) {
+            if (inside[i] == '\\' && i + 1 < inside.size()) {
+                const char c = inside[++i];
+                text += c == 'n' ? '\n' : c == 't' ? '\t' : c;
+            } else {
+                text += inside[i];
+            }
+        }
+    }
+    std::vector<std::pair<std::string, std::string>> fields;
+    std::string_view rest = text;
+    while (!rest.empty()) {
+        const auto eol = rest.find('\n');
+        const std::string_view line = rest.substr(0, eol);
+        rest = eol == std::string_view::npos ? std::string_view() : rest.substr(eol + 1);
+        const auto colon = line.find(':');
+        if (colon != std::string_view::npos)
+            fields.emplace_back(std::string(trim(line.substr(0, colon))), std::string(trim(line.substr(colon + 1))));
+    }
+    return fields;
+}
+
+// A language's tag as a catalogue's file is named: letters, then letters, digits, '_' or '-'.
+bool language_tag(std::string_view tag) {
+    return !tag.empty() && tag.size() <= 35 && letter(tag.front()) &&
+           std::all_of(tag.begin(), tag.end(), [](char c) { return letter(c) || digit(c) || c == '_' || c == '-'; });
+}
+
+// 16 hex digits of FNV-1a (64 bits): the ETag of an answer made here rather than embedded.
+std::string fnv_hex(std::string_view bytes) {
+    std::uint64_t h = 14695981039346656037ull;
+    for (const char c : bytes) {
+        h ^= static_cast<unsigned char>(c);
+        h *= 1099511628211ull;
+    }
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out(16, '0');
+    for (int i = 15; i >= 0; --i, h >>= 4) out[static_cast<std::size_t>(i)] = kHex[h & 15];
+    return out;
+}
+
+}  // namespace
+
+std::string languages_json(const web::Site& catalogues) {
+    nlohmann::json list = nlohmann::json::array();
+    list.push_back({{"lang", "en"}, {"name", "English"}});
+    for (const auto& file : catalogues.files) {
+        const std::string_view path = file.path;
+        if (path.size() < 5 || path.substr(path.size() - 3) != ".po") continue;
+        std::string lang, name;
+        for (const auto& [field, value] : po_header(file.body)) {
+            if (field == "Language") lang = value;
+            else if (field == "X-Language-Name") name = value;
+        }
+        // Listed when the header names the language of the file's own name (so /i18n/<lang>.po
+        // serves it); English is the message ids themselves.
+        if (!language_tag(lang) || lang == "en" || path != "/" + lang + ".po") continue;
+        list.push_back({{"lang", lang}, {"name", name.empty() ? lang : name}});
+    }
+    return list.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::optional<HttpAnswer> answer_catalogues(const web::Site& catalogues, const HttpRequest& request) {
+    if (request.method != "GET" && request.method != "HEAD") return std::nullopt;
+    const std::string_view path = request.target.substr(0, request.target.find('?'));
+    constexpr std::string_view prefix = "/i18n/";
+    if (path.substr(0, prefix.size()) != prefix) return std::nullopt;
+    const std::string_view name = path.substr(prefix.size());
+    if (name == "languages.json") {
+        // Made once per site (the catalogues do not change while the program runs).
+        struct Made {
+            const web::Site* site;
+            std::string body, hash;
+        };
+        static const Made built = [] {
+            Made m{&web::catalogues(), languages_json(web::catalogues()), {}};
+            m.hash = fnv_hex(m.body);
+            return m;
+        }();
+        Made other;
+        const Made* made = &built;
+        if (&catalogues != built.site) {  // another site (the tests'): made for this request
+            other = {&catalogues, languages_json(catalogues), {}};
+            other.hash = fnv_hex(other.body);
+            made = &other;
+        }
+        const web::File file{"/languages.json", made->body, {}, made->hash};
+        HttpAnswer answer = file_answer(file, request, false, {});
+        if (answer.embedded) {
+            answer.body = std::string(*answer.embedded);  // `other` ends with this call
+            answer.embedded.reset();
+        }
+        return answer;
+    }
+    if (name.size() < 4 || name.substr(name.size() - 3) != ".po" || !language_tag(name.substr(0, name.size() - 3)))
+        return std::nullopt;
+    const web::File* file = catalogues.find(path.substr(prefix.size() - 1));
+    if (!file) return std::nullopt;
+    return file_answer(*file, request, false, {});
+}
+
 std::optional<HttpAnswer> answer_web(const web::Site& site, const HttpRequest& request,
                                      const std::vector<std::string>& connect_also) {
     if (request.method != "GET" && request.method != "HEAD") return std::nullopt;
@@ -287,31 +455,7 @@ std::optional<HttpAnswer> answer_web(const web::Site& site, const HttpRequest& r
         file = site.find(path);
     }
     if (!file) return std::nullopt;
-
-    HttpAnswer answer;
-    const bool gzip = !file->gzip.empty() && accepts_gzip(request.accept_encoding);
-    std::string etag = "\"";
-    etag.append(file->hash).append(gzip ? "-gz\"" : "\"");
-    const std::string_view type = content_type_of(file->path);
-    // The page and any file not under its hashed name are asked again each time (a 304 when
-    // unchanged); a hashed name never changes its content.
-    answer.headers.emplace_back("Cache-Control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
-    answer.headers.emplace_back("ETag", etag);
-    if (!file->gzip.empty()) answer.headers.emplace_back("Vary", "Accept-Encoding");
-    if (type.substr(0, 9) == "text/html") {
-        answer.headers.emplace_back("Content-Security-Policy",
-                                    content_security_policy(request.host, request.tls, connect_also));
-        answer.headers.emplace_back("X-Frame-Options", "DENY");
-    }
-    if (etag_matches(request.if_none_match, etag)) {
-        answer.status = 304;
-        answer.content_type.clear();
-        return answer;
-    }
-    if (gzip) answer.headers.emplace_back("Content-Encoding", "gzip");
-    answer.content_type = std::string(type);
-    answer.embedded = gzip ? file->gzip : file->body;
-    return answer;
+    return file_answer(*file, request, immutable, connect_also);
 }
 
 HttpAnswer answer_http(Services& services, const HttpRequest& request) {
@@ -411,6 +555,7 @@ HttpAnswer answer_http(Services& services, const HttpRequest& request) {
                 if (origin->starts_with("https://")) nodes.push_back("wss://" + origin->substr(8));
                 else if (origin->starts_with("http://")) nodes.push_back("ws://" + origin->substr(7));
             }
+    if (auto answer = answer_catalogues(web::catalogues(), request)) return std::move(*answer);
     if (auto answer = answer_web(web::built_in(), request, nodes)) return std::move(*answer);
     return text(404, "text/plain", std::string(kNotFound));
 }

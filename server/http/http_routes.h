@@ -65,6 +65,15 @@ HttpAnswer answer_unreadable(Unreadable what, std::string_view why = {});
 std::optional<HttpAnswer> answer_web(const web::Site& site, const HttpRequest& request,
                                      const std::vector<std::string>& connect_also = {});
 
+// The language catalogues (po/, web::catalogues()), GET or HEAD, the query ignored:
+// /i18n/<lang>.po, each po/<lang>.po as it is (the page reads it itself), and
+// /i18n/languages.json, the languages there are (languages_json), both revalidated (no-cache and
+// an ETag) as the site's files are, gzip when asked and worth it. Nothing for any other path.
+std::optional<HttpAnswer> answer_catalogues(const web::Site& catalogues, const HttpRequest& request);
+// The languages a page may choose, as JSON: [{"lang":"en","name":"English"}, ...], English first,
+// then each po/<lang>.po whose header's Language is <lang>, named by its X-Language-Name.
+std::string languages_json(const web::Site& catalogues);
+
 // The content type of a file by its name's extension (application/octet-stream when unknown).
 std::string_view content_type_of(std::string_view path);
 // Whether an Accept-Encoding value lets the answer be gzip (gzip, x-gzip or * with q above 0).

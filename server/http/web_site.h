@@ -30,5 +30,8 @@ struct Site {
 
 // The site built from the repository's web/.
 const Site& built_in();
+// The language catalogues built from the repository's po/ (GNU gettext): "/<lang>.po" for each
+// language, "/spookludo.pot" the template (CMake library spookludo_catalogues).
+const Site& catalogues();
 
 }  // namespace spookludo::server::web

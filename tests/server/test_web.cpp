@@ -5,8 +5,11 @@
 // server over loopback with the site built from web/.
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -21,7 +24,8 @@
 #include "web_site.h"
 
 namespace spookludo::server::web {
-const Site& fixture();  // tests/server/web_fixture, embedded by tests/CMakeLists.txt
+const Site& fixture();     // tests/server/web_fixture, embedded by tests/CMakeLists.txt
+const Site& po_fixture();  // tests/server/po_fixture, the same
 }
 
 using namespace spookludo;
@@ -441,7 +445,85 @@ TEST_CASE("origin: none is taken, the same host and port as the Host (scheme by 
     CHECK(check_origin(std::string(5000, 'a'), "h", false, none).why.size() < 600);
 }
 
+// ---- The language catalogues: /i18n/languages.json and /i18n/<lang>.po ------------------------
+
+TEST_CASE("language routes: languages.json lists English first, then each catalogue whose header names its file's language, by its own name [web][i18n]") {
+    const std::string json = server::languages_json(web::po_fixture());
+    CHECK(json == R"([{"lang":"en","name":"English"},{"lang":"fr","name":"Français \"test\""},{"lang":"ms","name":"Bahasa Melayu"},{"lang":"xx","name":"xx"}])");
+    const auto answer = server::answer_catalogues(web::po_fixture(), get("/i18n/languages.json"));
+    REQUIRE(answer.has_value());
+    CHECK(answer->status == 200);
+    CHECK(answer->content_type == "application/json");
+    CHECK(body_of(*answer) == json);
+    CHECK(header(*answer, "Cache-Control") == "no-cache");
+    const std::string etag = header(*answer, "ETag");
+    CHECK(etag.size() == 18);
+    const auto again = server::answer_catalogues(web::po_fixture(), get("/i18n/languages.json", {}, etag));
+    REQUIRE(again.has_value());
+    CHECK(again->status == 304);
+    CHECK(body_of(*again).empty());
+    // The repository's own catalogues: English and Bahasa Melayu at least, English first.
+    const auto built = nlohmann::json::parse(server::languages_json(web::catalogues()));
+    REQUIRE(built.size() >= 2);
+    CHECK(built[0] == nlohmann::json({{"lang", "en"}, {"name", "English"}}));
+    CHECK(std::find(built.begin(), built.end(), nlohmann::json({{"lang", "ms"}, {"name", "Bahasa Melayu"}})) != built.end());
+}
+
+TEST_CASE("language routes: /i18n/<lang>.po serves the catalogue as it is, revalidated with an ETag, gzip when asked; nothing else under /i18n/ [web][i18n]") {
+    const auto& site = web::po_fixture();
+    const auto ms = server::answer_catalogues(site, get("/i18n/ms.po?v=1"));
+    REQUIRE(ms.has_value());
+    CHECK(ms->status == 200);
+    CHECK(ms->content_type == "text/plain; charset=utf-8");
+    CHECK(body_of(*ms) == site.find("/ms.po")->body);
+    CHECK(header(*ms, "Cache-Control") == "no-cache");
+    CHECK(header(*ms, "Content-Security-Policy").empty());
+    const auto again = server::answer_catalogues(site, get("/i18n/ms.po", {}, header(*ms, "ETag")));
+    REQUIRE(again.has_value());
+    CHECK(again->status == 304);
+    if (!site.find("/ms.po")->gzip.empty()) {
+        const auto zipped = server::answer_catalogues(site, get("/i18n/ms.po", "gzip"));
+        REQUIRE(zipped.has_value());
+        CHECK(header(*zipped, "Content-Encoding") == "gzip");
+        CHECK(gunzip(body_of(*zipped)) == site.find("/ms.po")->body);
+    }
+    // The real catalogue of Malay, from po/.
+    const auto real = server::answer_catalogues(web::catalogues(), get("/i18n/ms.po"));
+    REQUIRE(real.has_value());
+    CHECK(body_of(*real).find("Language: ms") != std::string_view::npos);
+    for (const char* nothing : {"/i18n/", "/i18n/en.po", "/i18n/template.pot", "/i18n/template.po", "/i18n/ms",
+                                "/i18n/../ms.po", "/i18n/ms.po/", "/i18n/.po", "/i18n//ms.po", "/i18n/MS.PO",
+                                "/i18n/languages.JSON", "/ms.po", "/i18n/%6ds.po"}) {
+        CAPTURE(nothing);
+        CHECK_FALSE(server::answer_catalogues(site, get(nothing)).has_value());
+    }
+    HttpRequest post = get("/i18n/ms.po");
+    post.method = "POST";
+    CHECK_FALSE(server::answer_catalogues(site, post).has_value());
+}
+
 // ---- The real server over loopback, the site built from web/ -----------------------------------
+
+TEST_CASE("web: GET /i18n/languages.json and /i18n/ms.po answer the languages and the Malay catalogue; an unknown language is 404 [server][web][i18n]") {
+    TestServer server;
+    const Response list = exchange(server.port(), "GET", "/i18n/languages.json");
+    CHECK(list.status == 200);
+    CHECK(list["Content-Type"] == "application/json");
+    CHECK(list["Cache-Control"] == "no-cache");
+    CHECK(list["X-Content-Type-Options"] == "nosniff");
+    const auto languages = nlohmann::json::parse(list.body);
+    CHECK(languages[0]["lang"] == "en");
+    CHECK(list.body.find(R"({"lang":"ms","name":"Bahasa Melayu"})") != std::string::npos);
+    const Response again = exchange(server.port(), "GET", "/i18n/languages.json", "If-None-Match: " + list["ETag"] + "\r\n");
+    CHECK(again.status == 304);
+    const Response ms = exchange(server.port(), "GET", "/i18n/ms.po");
+    CHECK(ms.status == 200);
+    CHECK(ms["Content-Type"] == "text/plain; charset=utf-8");
+    CHECK(ms.body == web::catalogues().find("/ms.po")->body);
+    CHECK(exchange(server.port(), "GET", "/i18n/zz.po").status == 404);
+    CHECK(exchange(server.port(), "GET", "/i18n/spookludo.pot").status == 404);
+}
+
 
 TEST_CASE("web: GET /, /r/<CODE> and /tv/<CODE> answer the page (HTML referring to this build's files) with the CSP and the security headers [server][web]") {
     TestServer server;

@@ -18,6 +18,10 @@ import { lobbyScreen, tickLobby } from './screen_lobby.js';
 import { gameScreen, tickGame, gameKeys } from './screen_game.js';
 import { endScreen } from './screen_end.js';
 import * as announce from './announce.js';
+import { setup as setupLanguage, onLanguageChange } from './i18n.js';
+
+// The reader's language and its catalogue, before anything is drawn (i18n.js).
+await setupLanguage();
 
 const tv = tvRoomFromPath(); // the shared screen's room ('' on a player's page)
 // The shared screen's module, fetched at its own address only: a player's page does without it.
@@ -72,6 +76,7 @@ function render() {
   tick();
 }
 drawWith(render);
+onLanguageChange(() => render()); // the switch (frame.js) draws the page again in the new language
 
 // Which screen the state calls for: the first one, connecting, the lobby, the game or its end.
 function screenName() {

@@ -4,6 +4,7 @@
 import { $, h, replace } from './dom.js';
 import { CHARACTERS } from './view.js';
 import { chip } from './spook.js';
+import { t, lang, languages, setLanguage } from './i18n.js';
 
 let storyCursor = 0; // the number of the last story line already shown
 
@@ -29,7 +30,18 @@ export function renderBar(view) {
   }
   if (view.isSpectator) parts.push(h('span', { class: 'item' }, 'watching'));
   else if (view.seat >= 0 && view.snapshot) parts.push(h('span', { class: 'item' }, `you: ${view.seatName(view.seat)} (seat ${view.seat + 1})`));
+  parts.push(languageSwitch());
   replace($('bar'), parts);
+}
+
+// The page's language (i18n.js): a labelled list of the languages the server has, each named in
+// its own language; the choice is remembered in this browser and the page drawn again at once.
+export function languageSwitch() {
+  const list = languages().map((l) => h('option', { value: l.lang, lang: l.lang, selected: l.lang === lang() }, l.name));
+  if (!languages().some((l) => l.lang === lang())) list.push(h('option', { value: lang(), selected: true }, `⟦${lang()}⟧`));
+  return h('label', { class: ['item', 'lang-switch'] },
+    h('span', { class: 'lang-label' }, t('Language')), ' ',
+    h('select', { id: 'lang-switch', 'data-fk': 'lang-switch', onchange: (e) => setLanguage(e.currentTarget.value) }, list));
 }
 
 export function renderStory(view) {

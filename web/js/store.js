@@ -65,3 +65,14 @@ export function savedPaper() {
 export function savePaper(paper) {
   write(PAPER, paper === 'letter' ? 'letter' : 'a4');
 }
+
+// The language chosen with the page's switch ('' when none was: the browser's languages decide).
+const LANG = 'spookludo.lang';
+export function savedLanguage() {
+  const tag = read(LANG, '');
+  return typeof tag === 'string' && /^[A-Za-z][\w-]{0,34}$/.test(tag) ? tag : '';
+}
+
+export function saveLanguage(tag) {
+  write(LANG, tag);
+}
