@@ -67,10 +67,10 @@ function decisionPanel() {
       what = [t('Piece {piece}: {from} → {to}', { piece: o.piece + 1, from: o.from, to: o.to >= 40 ? t('church') : o.to })];
       extra.push(h('span', { class: 'sqname' }, chip(letter || '?'), ' ', square));
       sentence = o.to >= 40
-        ? t('Piece {piece} from square {from} into the church', { piece: o.piece + 1, from: o.from })
+        ? t('piece {piece} from square {from} into the church', { piece: o.piece + 1, from: o.from })
         : letter && letter !== '.'
-          ? t('Piece {piece} from {from} to {to}, lands on a {character}', { piece: o.piece + 1, from: o.from, to: o.to, character: square })
-          : t('Piece {piece} from {from} to {to}, {square}', { piece: o.piece + 1, from: o.from, to: o.to, square: spookSquare(board, o.to) });
+          ? t('piece {piece} from {from} to {to}, lands on a {character}', { piece: o.piece + 1, from: o.from, to: o.to, character: square })
+          : t('piece {piece} from {from} to {to}, {square}', { piece: o.piece + 1, from: o.from, to: o.to, square: spookSquare(board, o.to) });
       if (showHints && o.expected_rounds !== undefined) {
         const isBest = best !== null && o.expected_rounds === best && d.options.length > 1;
         const rounds = o.expected_rounds.toFixed(1);
