@@ -7,7 +7,7 @@ import { spookBoard, chip, legend } from './spook.js';
 import { ludoBoard, colourMark, describe, ludoOptionSentence } from './ludo.js';
 import { geometry, YARD } from './ludo_geo.js';
 import { t } from './i18n.js';
-import { characterName, characterAction, letterName, colourName, spookSquare } from './game_words.js';
+import { characterName, characterAction, letterName, colourName } from './game_words.js';
 import { view, now, send, leave, render, reactions } from './session.js';
 import { badge } from './reactions.js';
 import { confirmStep, positionsText } from './shared.js';
@@ -68,9 +68,11 @@ function decisionPanel() {
       extra.push(h('span', { class: 'sqname' }, chip(letter || '?'), ' ', square));
       sentence = o.to >= 40
         ? t('piece {piece} from square {from} into the church', { piece: o.piece + 1, from: o.from })
-        : letter && letter !== '.'
-          ? t('piece {piece} from {from} to {to}, lands on a {character}', { piece: o.piece + 1, from: o.from, to: o.to, character: square })
-          : t('piece {piece} from {from} to {to}, {square}', { piece: o.piece + 1, from: o.from, to: o.to, square: spookSquare(board, o.to) });
+        : letter === '.'
+          ? t('piece {piece} from {from} to {to}, an entrance', { piece: o.piece + 1, from: o.from, to: o.to })
+          : square
+            ? t('piece {piece} from {from} to {to}, lands on a {character}', { piece: o.piece + 1, from: o.from, to: o.to, character: square })
+            : t('piece {piece} from {from} to {to}', { piece: o.piece + 1, from: o.from, to: o.to });
       if (showHints && o.expected_rounds !== undefined) {
         const isBest = best !== null && o.expected_rounds === best && d.options.length > 1;
         const rounds = o.expected_rounds.toFixed(1);
