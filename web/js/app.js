@@ -18,7 +18,7 @@ import { lobbyScreen, tickLobby } from './screen_lobby.js';
 import { gameScreen, tickGame, gameKeys } from './screen_game.js';
 import { endScreen } from './screen_end.js';
 import * as announce from './announce.js';
-import { setup as setupLanguage, onLanguageChange } from './i18n.js';
+import { setup as setupLanguage, onLanguageChange, t } from './i18n.js';
 
 // The reader's language and its catalogue, before anything is drawn (i18n.js).
 await setupLanguage();
@@ -28,8 +28,23 @@ const tv = tvRoomFromPath(); // the shared screen's room ('' on a player's page)
 let tvModule = tv ? await import('./screen_tv.js') : null;
 import { tableScreen, tableKeys, isTableGame, tableBig, tableHostBar } from './screen_table.js';
 
+// The page's own texts (index.html leaves them empty), in the page's language.
+function pageTexts() {
+  $('skip').textContent = t('Skip to the game');
+  $('reactions').setAttribute('aria-label', t('Quick reactions'));
+  $('reaction-bubbles').setAttribute('aria-label', t('Reactions'));
+  $('story-h').textContent = t('The story');
+  $('story').setAttribute('aria-label', t('The story'));
+  if (!$('confirm').open) {
+    $('confirm-no').textContent = t('No, carry on');
+    $('confirm-yes').textContent = t('Yes');
+  }
+  if (!tv) document.title = view.room ? t('SpookLudo: room {code}', { code: view.room }) : t('SpookLudo');
+}
+
 // The whole page drawn again from the state: the bar, the story and the screen of the moment.
 function render() {
+  pageTexts();
   if (tv) {
     document.body.dataset.screen = screenName();
     replace($('bar'));
@@ -62,7 +77,7 @@ function render() {
   document.body.dataset.screen = screenName();
   switch (screenName()) {
     case 'home': replace(screen, joinScreen()); break;
-    case 'connecting': replace(screen, h('p', { class: 'connecting' }, 'Connecting to the game server…')); break;
+    case 'connecting': replace(screen, h('p', { class: 'connecting' }, t('Connecting to the game server…'))); break;
     case 'end': replace(screen, endScreen()); break;
     case 'game': replace(screen, isTableGame() ? tableScreen() : gameScreen()); break;
     default: replace(screen, lobbyScreen());

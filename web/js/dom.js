@@ -67,3 +67,19 @@ export function replace(el, ...children) {
 export function clear(el) {
   el.replaceChildren();
 }
+
+// A translated sentence with elements in it: `text` (t('Room {code}'), its places left unfilled)
+// split at its {name} places, each replaced by args[name] (an element, or a text). For h():
+// sentence(t('On a phone: {link}'), { link: h('a', ...) }). The sentence stays whole for translators.
+export function sentence(text, args) {
+  const out = [];
+  let last = 0;
+  const re = /\{(\w+)\}/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (!(m[1] in args)) continue;
+    out.push(text.slice(last, m.index), args[m[1]]);
+    last = re.lastIndex;
+  }
+  out.push(text.slice(last));
+  return out.filter((x) => x !== '' && x !== null && x !== undefined);
+}

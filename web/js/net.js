@@ -6,6 +6,8 @@
 // connection is checked with the protocol's ping: no pong within 6 s and it is dropped and
 // opened anew (a phone that slept keeps a dead socket open otherwise).
 
+import { t } from './i18n.js';
+
 export const PROTOCOL_VERSION = 1;
 const CLIENT_NAME = 'spookludo-web 0.1.0';
 
@@ -100,7 +102,7 @@ export class Connection {
       return;
     }
     this.ws = ws;
-    if (this.attempt > 0) this.h.onstatus(`Connecting again (try ${this.attempt + 1})…`);
+    if (this.attempt > 0) this.h.onstatus(t('Connecting again (try {n})…', { n: this.attempt + 1 }));
     ws.onopen = () => {
       ws.send(JSON.stringify({ type: 'hello', protocol: PROTOCOL_VERSION, client: CLIENT_NAME }));
     };
@@ -184,7 +186,7 @@ export class Connection {
     if (!this.wanted) return;
     const delay = Math.min(10000, 500 * 2 ** Math.min(this.attempt, 5));
     this.attempt += 1;
-    this.h.onstatus(`The connection was lost: trying again in ${Math.ceil(delay / 1000)} s…`);
+    this.h.onstatus(t('The connection was lost: trying again in {n} s…', { n: Math.ceil(delay / 1000) }));
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;

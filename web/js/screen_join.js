@@ -6,6 +6,7 @@ import { $, h } from './dom.js';
 import * as store from './store.js';
 import { homeMessage, serverGone, savedRecord, leftRoom, codeFromPath, enter } from './session.js';
 import { recordDownload } from './shared.js';
+import { t } from './i18n.js';
 
 const ROOM_CODE = /^[A-HJKMNP-Z]{5}$/;
 
@@ -13,13 +14,13 @@ export function joinScreen() {
   const linked = codeFromPath();
   const name = store.savedName();
   const els = [];
-  els.push(h('h1', null, 'SpookLudo'));
-  els.push(h('p', { class: 'lead' }, 'Spook & Werewolf Ludo and Classic Ludo, for a party on phones, laptops and terminals.'));
+  els.push(h('h1', null, t('SpookLudo')));
+  els.push(h('p', { class: 'lead' }, t('Spook & Werewolf Ludo and Classic Ludo, for a party on phones, laptops and terminals.')));
   if (homeMessage) els.push(h('p', { class: 'alert', role: 'alert', id: 'home-message' }, homeMessage));
   if (serverGone && savedRecord) {
     els.push(h('section', { class: 'card', id: 'home-record', 'aria-labelledby': 'home-record-h' },
-      h('h2', { id: 'home-record-h' }, "The last game's record"),
-      h('p', null, 'The server has stopped, and with it the record\'s address; this page kept a copy.'),
+      h('h2', { id: 'home-record-h' }, t("The last game's record")),
+      h('p', null, t("The server has stopped, and with it the record's address; this page kept a copy.")),
       ...recordDownload('home')));
   }
 
@@ -27,10 +28,10 @@ export function joinScreen() {
   const held = Object.entries(store.seats()).filter(([room]) => ROOM_CODE.test(room));
   if (held.length) {
     els.push(h('section', { class: 'card', 'aria-labelledby': 'back-h' },
-      h('h2', { id: 'back-h' }, 'Your seats'),
+      h('h2', { id: 'back-h' }, t('Your seats')),
       h('ul', { class: 'plain' }, held.map(([room, seat]) => h('li', null,
         h('button', { class: 'wide', 'data-fk': `back-${room}`, onclick: () => enter({ type: 'resume', room, token: seat.token }) },
-          `Take your seat back in room ${room}${seat.name ? ` (${seat.name})` : ''}`))))));
+          seat.name ? t('Take your seat back in room {code} ({name})', { code: room, name: seat.name }) : t('Take your seat back in room {code}', { code: room })))))));
   }
 
   const nameInput = (id) => h('input', { id, name: 'name', autocomplete: 'nickname', maxlength: 48, required: true, value: name, spellcheck: 'false' });
@@ -41,11 +42,11 @@ export function joinScreen() {
     const n = $('join-name').value;
     const room = codeInput.value.trim().toUpperCase();
     if (!n.trim()) {
-      joinError.textContent = 'Type your name.';
+      joinError.textContent = t('Type your name.');
       return null;
     }
     if (!ROOM_CODE.test(room)) {
-      joinError.textContent = 'A room code is 5 letters (no I, L or O), such as KQZTM.';
+      joinError.textContent = t('A room code is 5 letters (no I, L or O), such as KQZTM.');
       return null;
     }
     store.saveName(n);
@@ -59,21 +60,21 @@ export function joinScreen() {
     if (held1 && held1.name === j.n) enter({ type: 'resume', room: j.room, token: held1.token });
     else enter({ type: 'join_room', room: j.room, name: j.n });
   } },
-  h('h2', { id: 'join-h' }, linked ? `Join room ${linked}` : 'Join a room'),
-  h('label', { for: 'join-name' }, 'Your name'), nameInput('join-name'),
-  h('div', { class: linked ? 'hidden' : '' }, h('label', { for: 'join-code' }, 'Room code'), codeInput),
+  h('h2', { id: 'join-h' }, linked ? t('Join room {code}', { code: linked }) : t('Join a room')),
+  h('label', { for: 'join-name' }, t('Your name')), nameInput('join-name'),
+  h('div', { class: linked ? 'hidden' : '' }, h('label', { for: 'join-code' }, t('Room code')), codeInput),
   joinError,
   h('div', { class: 'row' },
-    h('button', { type: 'submit', class: 'primary', id: 'join-go' }, 'Take a seat'),
+    h('button', { type: 'submit', class: 'primary', id: 'join-go' }, t('Take a seat')),
     h('button', { type: 'button', id: 'watch-go', onclick: () => {
       const room = codeInput.value.trim().toUpperCase();
       if (!ROOM_CODE.test(room)) {
-        joinError.textContent = 'A room code is 5 letters (no I, L or O), such as KQZTM.';
+        joinError.textContent = t('A room code is 5 letters (no I, L or O), such as KQZTM.');
         return;
       }
       enter({ type: 'watch', room });
-    } }, 'Watch')),
-  h('p', { class: 'small' }, 'After the start, a newcomer watches the game as a spectator, and can take a free seat in the lobby when it is over.'));
+    } }, t('Watch'))),
+  h('p', { class: 'small' }, t('After the start, a newcomer watches the game as a spectator, and can take a free seat in the lobby when it is over.')));
   els.push(joinForm);
   els.push(createForm(nameInput));
   return els;
@@ -81,20 +82,20 @@ export function joinScreen() {
 
 function createForm(nameInput) {
   const game = h('select', { id: 'create-game', name: 'game', onchange: () => sync() },
-    h('option', { value: 'spook' }, 'Spook & Werewolf Ludo (1-8 players)'), h('option', { value: 'ludo' }, 'Classic Ludo (2-4 players)'));
+    h('option', { value: 'spook' }, t('Spook & Werewolf Ludo (1-8 players)')), h('option', { value: 'ludo' }, t('Classic Ludo (2-4 players)')));
   const players = h('input', { id: 'create-players', type: 'number', min: 1, max: 8, value: 4, inputmode: 'numeric' });
-  const pieces = h('select', { id: 'create-pieces' }, h('option', { value: 1 }, '1 piece (all luck)'), h('option', { value: 2, selected: true }, '2 pieces'), h('option', { value: 3 }, '3 pieces, 2 must reach the church'));
-  const arm = h('select', { id: 'create-arm' }, h('option', { value: 8 }, 'arms of 8 (68 squares, as the text says)'), h('option', { value: 6 }, 'arms of 6 (52 squares, the modern board)'));
-  const entry = h('select', { id: 'create-entry' }, h('option', { value: 'text' }, 'a 6 brings a piece 6 squares out (the text)'), h('option', { value: 'start_square' }, 'a 6 puts a piece on its start square'));
+  const pieces = h('select', { id: 'create-pieces' }, h('option', { value: 1 }, t('1 piece (all luck)')), h('option', { value: 2, selected: true }, t('2 pieces')), h('option', { value: 3 }, t('3 pieces, 2 must reach the church')));
+  const arm = h('select', { id: 'create-arm' }, h('option', { value: 8 }, t('arms of 8 (68 squares, as the text says)')), h('option', { value: 6 }, t('arms of 6 (52 squares, the modern board)')));
+  const entry = h('select', { id: 'create-entry' }, h('option', { value: 'text' }, t('a 6 brings a piece 6 squares out (the text)')), h('option', { value: 'start_square' }, t('a 6 puts a piece on its start square')));
   const threeSixes = h('input', { id: 'create-three-sixes', type: 'checkbox' });
   const playOn = h('input', { id: 'create-play-on', type: 'checkbox' });
   const hints = h('input', { id: 'create-hints', type: 'checkbox' });
-  const decision = h('select', { id: 'create-decision' }, h('option', { value: '' }, "the server's default"),
-    [10, 20, 30, 60, 120].map((s) => h('option', { value: s * 1000 }, `${s} s`)));
-  const spookOnly = h('div', { class: 'only-spook' }, h('label', { for: 'create-pieces' }, 'Pieces'), pieces);
+  const decision = h('select', { id: 'create-decision' }, h('option', { value: '' }, t("the server's default")),
+    [10, 20, 30, 60, 120].map((s) => h('option', { value: s * 1000 }, t('{n} s', { n: s }))));
+  const spookOnly = h('div', { class: 'only-spook' }, h('label', { for: 'create-pieces' }, t('Pieces')), pieces);
   const ludoOnly = h('div', { class: 'only-ludo' },
-    h('label', { for: 'create-arm' }, 'Board'), arm, h('label', { for: 'create-entry' }, 'Coming out'), entry,
-    h('label', { class: 'check' }, threeSixes, ' three 6s in a row end the turn'));
+    h('label', { for: 'create-arm' }, t('Board')), arm, h('label', { for: 'create-entry' }, t('Coming out')), entry,
+    h('label', { class: 'check' }, threeSixes, ' ', t('three 6s in a row end the turn')));
   const error = h('p', { class: 'field-error', id: 'create-error', 'aria-live': 'polite' });
   function sync() {
     const ludo = game.value === 'ludo';
@@ -107,18 +108,18 @@ function createForm(nameInput) {
   }
   sync();
   return h('details', { class: 'card', id: 'create' },
-    h('summary', null, h('h2', null, 'Create a room')),
+    h('summary', null, h('h2', null, t('Create a room'))),
     h('form', { onsubmit: (e) => {
       e.preventDefault();
       const name = $('create-name').value;
       if (!name.trim()) {
-        error.textContent = 'Type your name.';
+        error.textContent = t('Type your name.');
         return;
       }
       const ludo = game.value === 'ludo';
       const n = Math.round(Number(players.value));
       if (!(n >= (ludo ? 2 : 1) && n <= (ludo ? 4 : 8))) {
-        error.textContent = ludo ? 'Ludo takes 2 to 4 players.' : 'Spook & Werewolf takes 1 to 8 players.';
+        error.textContent = ludo ? t('Ludo takes 2 to 4 players.') : t('Spook & Werewolf takes 1 to 8 players.');
         return;
       }
       store.saveName(name);
@@ -129,13 +130,13 @@ function createForm(nameInput) {
       if (decision.value) settings.decision_ms = Number(decision.value);
       enter({ type: 'create_room', options, name, settings });
     } },
-    h('label', { for: 'create-name' }, 'Your name'), nameInput('create-name'),
-    h('label', { for: 'create-game' }, 'Game'), game,
-    h('label', { for: 'create-players' }, 'Seats (bots count)'), players,
+    h('label', { for: 'create-name' }, t('Your name')), nameInput('create-name'),
+    h('label', { for: 'create-game' }, t('Game')), game,
+    h('label', { for: 'create-players' }, t('Seats (bots count)')), players,
     spookOnly, ludoOnly,
-    h('label', { class: 'check' }, playOn, ' play on for places after the first finisher'),
-    h('label', { class: 'check' }, hints, ' hints (the value of each move)'),
-    h('label', { for: 'create-decision' }, 'Time to choose'), decision,
+    h('label', { class: 'check' }, playOn, ' ', t('play on for places after the first finisher')),
+    h('label', { class: 'check' }, hints, ' ', t('hints (the value of each move)')),
+    h('label', { for: 'create-decision' }, t('Time to choose')), decision,
     error,
-    h('button', { type: 'submit', class: 'primary', id: 'create-go' }, 'Create the room')));
+    h('button', { type: 'submit', class: 'primary', id: 'create-go' }, t('Create the room'))));
 }

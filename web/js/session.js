@@ -11,6 +11,7 @@ import * as store from './store.js';
 import { resetStory } from './frame.js';
 import { ReactionBoard } from './reactions.js';
 import { hear } from './announce.js';
+import { t, tn } from './i18n.js';
 
 export const now = () => performance.now();
 const ENTERING = ['create_room', 'join_room', 'watch', 'resume'];
@@ -52,7 +53,7 @@ export function reactionRights() {
   if (!view.snapshot) return { canSend: false, why: '' };
   if (!view.isSpectator && view.seat >= 0) return { canSend: true, why: '' };
   if (view.isSpectator && view.snapshot.settings && view.snapshot.settings.spectator_reactions) return { canSend: true, why: '' };
-  return { canSend: false, why: 'Spectators may not send reactions here (the host can allow it).' };
+  return { canSend: false, why: t('Spectators may not send reactions here (the host can allow it).') };
 }
 
 const conn = new Connection({
@@ -144,7 +145,7 @@ function randomSeed() {
 
 export function send(message) {
   if (!conn.send(message)) {
-    view.say('error', 'Not connected: trying again…');
+    view.say('error', t('Not connected: trying again…'));
     render();
     return false;
   }
@@ -184,7 +185,7 @@ function handle(m) {
     if (codeFromPath() !== m.room) history.replaceState(null, '', `/r/${m.room}`);
   } else if (m.type === 'redirect') {
     // Only a redirect the connection would not follow comes here (one too many).
-    backHome('The server sent this page from node to node without finding the room: try again in a moment.');
+    backHome(t('The server sent this page from node to node without finding the room: try again in a moment.'));
     return;
   } else if (m.type === 'error' && m.code === 'unavailable' && ENTERING.includes(m.ref) && m.ref !== 'create_room') {
     // The room cannot save anything right now (the server's disk), or a cluster's room is moving
@@ -197,18 +198,18 @@ function handle(m) {
     const room = (intent && intent.room) || view.room;
     if ((m.ref === 'resume' || m.code === 'room_lost') && room) store.forgetSeat(room);
     const words = m.code === 'bad_token'
-      ? `Your seat in room ${room} cannot be taken back (you left, were removed, or the game ended): join again.`
+      ? t('Your seat in room {code} cannot be taken back (you left, were removed, or the game ended): join again.', { code: room })
       : m.code === 'room_lost' ? m.message
       : m.code === 'room_not_found' ? (m.ref === 'resume'
-        ? `Room ${room || ''} is not on this server any more (it closed, or the server lost it): your seat there is gone.`
-        : `There is no room ${room || ''} on this server (check the code; a room closes when everyone has left).`)
+        ? t('Room {code} is not on this server any more (it closed, or the server lost it): your seat there is gone.', { code: room || '' })
+        : t('There is no room {code} on this server (check the code; a room closes when everyone has left).', { code: room || '' }))
         : view.errorWords(m);
     backHome(words);
     return;
   } else if (m.type === 'kicked') {
     if (view.room) store.forgetSeat(view.room);
     view.apply(m, t);
-    backHome(`You were removed from room ${m.room || view.room} by the host.`);
+    backHome(t('You were removed from room {code} by the host.', { code: m.room || view.room }));
     return;
   } else if (m.type === 'closing' && m.code === 'restart') {
     // The server restarts and keeps the room: the connection comes back by itself (with the
@@ -225,10 +226,11 @@ function handle(m) {
       if (view.room) store.forgetSeat(view.room);
       serverGone = m.reason || 'the server is shutting down';
     }
+    const reason = m.reason || t('no reason given');
     backHome(m.code === 'replaced'
-      ? 'Your seat is now played from another tab or device. To play it here instead, take it back below.'
-      : m.code === 'shutdown' ? `The server has stopped for good (${m.reason || 'no reason given'}): the room is closed.`
-        : `The server closed this connection: ${m.reason || 'no reason given'}.`);
+      ? t('Your seat is now played from another tab or device. To play it here instead, take it back below.')
+      : m.code === 'shutdown' ? t('The server has stopped for good ({reason}): the room is closed.', { reason })
+        : t('The server closed this connection: {reason}.', { reason }));
     return;
   } else if (m.type === 'commitment') {
     if (view.seat >= 0 && !view.isSpectator) {
@@ -245,9 +247,10 @@ function handle(m) {
   if (m.type === 'decision' && m.seat === view.seat) {
     // Said at once to a screen reader: the story is read politely, a choice cannot wait.
     const n = (m.options || []).length;
-    announce(`Your move: choose 1 to ${n} within ${Math.ceil(m.time_left_ms / 1000)} seconds.`);
+    announce(tn('Your move: choose 1 to {options} within {n} second.', 'Your move: choose 1 to {options} within {n} seconds.',
+      Math.ceil(m.time_left_ms / 1000), { options: n }));
   } else if (m.type === 'decision_timeout') {
-    announce("Time's up! The server makes the best move for you.");
+    announce(t("Time's up! The server makes the best move for you."));
   }
   render();
 }

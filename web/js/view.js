@@ -3,6 +3,15 @@
 // every server message to apply() in order. A `room` snapshot replaces what was known (that is
 // how a reconnection redraws); the messages between snapshots update it step by step.
 import { YARD, COLOURS, colourOfPlayer, geometry, parsePosition } from './ludo_geo.js';
+import { t, tc } from './i18n.js';
+
+// A bot's way of playing, in the page's language.
+export function policyWord(policy) {
+  if (policy === 'best') return tc('bot', 'best');
+  if (policy === 'greedy') return tc('bot', 'greedy');
+  if (policy === 'random') return tc('bot', 'random');
+  return policy;
+}
 
 export const CHARACTERS = {
   hat: { letter: 'H', name: "Wizard's Hat" },
@@ -83,7 +92,7 @@ export class View {
   }
   seatName(seat) {
     const s = this.seatView(seat);
-    return s && s.name ? s.name : `seat ${seat + 1}`;
+    return s && s.name ? s.name : t('seat {n}', { n: seat + 1 });
   }
   roomSeats() {
     const seats = [];
@@ -96,7 +105,26 @@ export class View {
     const s = this.seatView(seat);
     return s && s.status ? s.status : '';
   }
-  // The label of a taken seat, as the terminal's lobby words it.
+  // The labels of a taken seat in the page's language, each with its kind (host, kicked, bot, away,
+  // left, here, you: a class of the lobby's tags).
+  seatTagWords(seat) {
+    const words = {
+      host: () => tc('seat', 'host'),
+      kicked: () => t('kicked: a best bot plays it'),
+      server: () => t('away, the server plays'),
+      left: () => tc('seat', 'left'),
+      away: () => tc('seat', 'away'),
+      here: () => tc('seat', 'here'),
+      you: () => tc('seat', 'you'),
+    };
+    const s = this.seatView(seat);
+    return this.seatTags(seat).map((tag) => {
+      if (tag.startsWith('bot (')) return { kind: 'bot', text: t('bot ({policy})', { policy: policyWord(s && s.policy ? s.policy : 'best') }) };
+      const kind = tag.startsWith('kicked') ? 'kicked' : tag.startsWith('away, the server') ? 'server' : tag;
+      return { kind: kind === 'server' ? 'away' : kind, text: words[kind] ? words[kind]() : tag };
+    });
+  }
+  // The label of a taken seat, as the terminal's lobby words it (English: the keys of seatTagWords).
   seatTags(seat) {
     const tags = [];
     const s = this.seatView(seat);
@@ -132,11 +160,10 @@ export class View {
     if (!this.inGame || this.disconnected || (this.pending && this.pending.chosen === null)) return '';
     const names = this.choosing.filter((seat) => seat !== this.seat || this.isSpectator).map((seat) => this.seatName(seat));
     if (!names.length) return '';
-    const who = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-    let when = '';
-    if (this.paused) when = 'paused';
-    else if (this.choosingUntil !== null) when = `${Math.ceil(Math.max(0, this.choosingUntil - now) / 1000)} s left`;
-    return `Still choosing${when ? ` (${when})` : ''}: ${who}`;
+    const who = names.length === 1 ? names[0] : t('{names} and {last}', { names: names.slice(0, -1).join(', '), last: names[names.length - 1] });
+    if (this.paused) return t('Still choosing (paused): {names}', { names: who });
+    if (this.choosingUntil !== null) return t('Still choosing ({n} s left): {names}', { n: Math.ceil(Math.max(0, this.choosingUntil - now) / 1000), names: who });
+    return t('Still choosing: {names}', { names: who });
   }
   get showingResult() { return Boolean(this.result) && !this.resultDismissed; }
 
@@ -158,7 +185,7 @@ export class View {
     try {
       this.applyOne(m, now);
     } catch (e) {
-      this.say('error', `could not read a server message: ${e && e.message}`);
+      this.say('error', t('could not read a server message: {error}', { error: e && e.message }));
     }
   }
 
@@ -189,10 +216,10 @@ export class View {
         this.onSnapshot(m);
         if (this.paused && !wasPaused) this.pausedAt = now;
         if (this.state === 'lobby') this.frozenLeft = null;
-        if (sameRoom && this.seat >= 0 && !this.isSpectator && !wasHost && this.amHost) this.say('info', 'You are now the host.');
+        if (sameRoom && this.seat >= 0 && !this.isSpectator && !wasHost && this.amHost) this.say('info', t('You are now the host.'));
         // The role moved on while this page was away (past the reconnect window).
         if (sameRoom && this.seat >= 0 && !this.isSpectator && wasHost && !this.amHost && m.host >= 0)
-          this.say('info', `You are not the host any more: ${this.seatName(m.host)} is.`);
+          this.say('info', t('You are not the host any more: {name} is.', { name: this.seatName(m.host) }));
         break;
       }
       case 'notice':
@@ -386,7 +413,7 @@ export class View {
     this.room = s.room;
     if (s.state === 'lobby') {
       // Back after the game ended without us (its game_over went to nobody here).
-      if (this.inGame && !this.result) this.say('info', 'The game ended while you were away; the room is back in its lobby.');
+      if (this.inGame && !this.result) this.say('info', t('The game ended while you were away; the room is back in its lobby.'));
       // A page that came back to its seat after the game ended (a refresh, a phone that slept)
       // shows how the game it played in ended, once.
       const last = s.last_game;
