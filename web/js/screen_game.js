@@ -160,7 +160,7 @@ function spookStandings() {
       h('span', { class: 'seat-name' }, view.seatName(r.seat)), ' ', badge(reactions, r.seat),
       h('span', { class: 'at' }, t('at {squares}', { squares: r.pieces.map((p) => (p >= 40 ? t('church') : p)).join(', ') })),
       r.done ? h('span', { class: 'tag t-done' }, t('done, round {round}', { round: r.done })) : null,
-      h('span', { class: 'tags' }, view.seatTags(r.seat).filter((tag) => tag !== 'here').map((tag) => h('span', { class: 'tag' }, tag))),
+      h('span', { class: 'tags' }, view.seatTagWords(r.seat).filter((tag) => tag.kind !== 'here').map((tag) => h('span', { class: 'tag' }, tag.text))),
       kickButton(r.seat)))));
 }
 
@@ -236,7 +236,7 @@ function ludoGame() {
         colourMark(c), ' ', h('span', { class: 'colour-name' }, colourName(c)), ' ',
         h('span', { class: 'seat-name' }, view.seatName(seat)), ' ', badge(reactions, seat),
         h('span', { class: 'at' }, t('start {yard}, home {home}', { yard, home })),
-        h('span', { class: 'tags' }, view.seatTags(seat).filter((tag) => tag !== 'here').map((tag) => h('span', { class: 'tag' }, tag))),
+        h('span', { class: 'tags' }, view.seatTagWords(seat).filter((tag) => tag.kind !== 'here').map((tag) => h('span', { class: 'tag' }, tag.text))),
         kickButton(seat));
     })),
     view.face ? h('p', { id: 'last-throw' }, view.thrower !== null && view.thrower !== undefined
