@@ -3,11 +3,11 @@
 // text_check.js). Spook: a decision and an activation on the player's page, and the shared screen
 // (/tv/CODE) in the lobby and in the game; Ludo: a decision and a throw; a table game's host page.
 // Left out, each for its reason: the player's names on their own (allowed by name) and the
-// server's table announcements (#table-last, #tv-table-last: the server's English `text` until
-// the page words them by code, words.js).
+// server's table announcements and the story's lines (#table-last, #tv-table-last, #tv-story: the
+// server's English `text` and view.js's story until the page words them by code, words.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DESKTOP, newPage, until, sleep, serverAndBrowser } from './harness.js';
+import { DESKTOP, newPage, until, sleep, serverAndBrowser, startServer } from './harness.js';
 import { TV_720 } from './tv_helpers.js';
 import { unwrappedTexts, pageIn, createIn } from './text_check.js';
 
@@ -29,24 +29,27 @@ async function playUntil(page, done, what, ms = 60000) {
   }
 }
 
-test('in the pseudo-language every text of a Spook decision, an activation and the shared screen is translated', { timeout: 120000 }, async () => {
+test('in the pseudo-language every text of a Spook decision, an activation and the shared screen is translated', { timeout: 120000 }, async (t) => {
+  // A server with a pause between steps, as people play: the monster stays on the screen a moment.
+  const server = await startServer(['--decision-ms', '30000', '--pace-ms', '1500']);
+  t.after(() => server.stop());
   const errors = [];
   const ann = await pageIn(newPage, party.browser, DESKTOP, errors, 'qps');
-  const code = await createIn(ann, party.server.base, { game: 'spook', players: 2, hints: true });
+  const code = await createIn(ann, server.base, { game: 'spook', players: 2, hints: true });
   const tv = await pageIn(newPage, party.browser, TV_720, errors, 'qps');
-  await tv.goto(`${party.server.base}/tv/${code}`);
+  await tv.goto(`${server.base}/tv/${code}`);
   await tv.locator('#tv-join').waitFor();
   await ann.click('#bot-best');
   await until(async () => (await tv.locator('#tv-seats li:not(.free)').count()) === 2, 'the bot on the shared screen');
   // The join link shows as itself (an address, not words).
-  await noneUnwrapped(tv, 'the shared screen, lobby', { root: 'body', allow: [...NAMES, `${party.server.base}/r/${code}`] });
+  await noneUnwrapped(tv, 'the shared screen, lobby', { root: 'body', allow: [...NAMES, `${server.base}/r/${code}`] });
 
   await ann.click('#start');
   await ann.locator('#decision button.option').first().waitFor({ timeout: 20000 });
   await noneUnwrapped(ann, 'a Spook decision');
   // The options' names are sentences in the page's language too.
   const label = await ann.locator('#decision button.option').first().getAttribute('aria-label');
-  assert.match(label, /^⟦Option 1: ⟦piece 1 from 1 to \d+, /);
+  assert.match(label, /^⟦Option 1: ⟦+piece 1 from \d+ to \d+, /);
 
   await playUntil(ann, async () => (await ann.locator('#activation').count()) > 0, 'an activation');
   await noneUnwrapped(ann, 'a Spook activation');
@@ -75,19 +78,22 @@ test('in the pseudo-language every text of a Ludo decision and a throw is transl
 test("in the pseudo-language every text of a table game's host page is translated", { timeout: 90000 }, async () => {
   const errors = [];
   const host = await pageIn(newPage, party.browser, DESKTOP, errors, 'qps');
-  await createIn(host, party.server.base, { name: 'Ann', game: 'ludo', players: 3, arm: 6 });
+  await createIn(host, party.server.base, { name: 'Ann', game: 'spook', players: 3 });
   await host.fill('#table-names', 'Ann, Ben, Cid');
   await host.click('#table-on');
   await host.locator('#table-names-set').waitFor();
   await host.click('#start');
   await host.locator('#table-next').waitFor();
-  await host.click('#table-next'); // the seeds closed: the game starts
-  await host.locator('#table-skip').waitFor();
-  await host.click('#table-next'); // the first throw
-  await until(async () => /[1-6]/.test(await host.locator('#table-face').textContent()), 'the first throw');
+  // Next closes the seeds, then throws the first die.
+  await until(async () => {
+    if (/[1-6]/.test(await host.locator('#table-face').textContent())) return true;
+    await host.click('#table-next');
+    await sleep(300);
+    return false;
+  }, 'the first roll');
   await noneUnwrapped(host, 'a table game', { ignore: ['#table-last'] });
   await host.click('#table-big');
   await host.locator('#tv-table-last').waitFor();
-  await noneUnwrapped(host, "a table game's big screen", { ignore: ['#tv-table-last'] });
+  await noneUnwrapped(host, "a table game's big screen", { ignore: ['#tv-table-last', '#tv-story'] });
   assert.deepEqual(errors, []);
 });
