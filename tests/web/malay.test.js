@@ -1,5 +1,5 @@
 // The game in Bahasa Melayu: a phone whose browser speaks Malay (locale ms-MY) plays a Spook game
-// to its end and a Ludo game to its first decisions, and the screens say it in the Malay rule
+// until a monster wakes (then its host ends it) and a Ludo game to its first decisions, and the screens say it in the Malay rule
 // text's words (dadu, keping, petak, giliran, balingan, bulatan permulaan; hijau, merah) and no
 // English sentence. Pictures of the phone lobby, a Spook decision and the Ludo board in Malay are
 // taken each run, written to docs/screenshots/ms-*.png with SPOOKLUDO_UPDATE_SCREENSHOTS=1.
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PHONE, newPage, until, sleep, repo, answerDecisions, serverAndBrowser } from './harness.js';
+import { PHONE, newPage, until, sleep, repo, answerDecisions, serverAndBrowser, startServer } from './harness.js';
 import { createIn } from './text_check.js';
 
 const party = serverAndBrowser(['--decision-ms', '30000']);
@@ -41,11 +41,14 @@ function noEnglish(text, what) {
   assert.equal(line, undefined, `${what}: an English line`);
 }
 
-test('a Spook game on a phone in Malay: the decision, the monster and the boards in the rule text\'s words', { timeout: 150000 }, async () => {
+test('a Spook game on a phone in Malay: the decision, the monster and the boards in the rule text\'s words', { timeout: 150000 }, async (t) => {
+  // A server with a pause between steps, as people play: the monster stays on the screen a moment.
+  const server = await startServer(['--decision-ms', '30000', '--pace-ms', '1500']);
+  t.after(() => server.stop());
   const errors = [];
   const ann = await newPage(party.browser, MALAY_PHONE, errors);
   await ann.emulateMedia({ reducedMotion: 'reduce' });
-  await createIn(ann, party.server.base, { name: 'Ann', game: 'spook', players: 2 });
+  await createIn(ann, server.base, { name: 'Ann', game: 'spook', players: 2 });
   assert.equal(await ann.evaluate(() => document.documentElement.lang), 'ms');
   await ann.click('#bot-best');
   await until(async () => (await ann.locator('#seats li:not(.free)').count()) === 2, 'the bot seated');
@@ -53,19 +56,24 @@ test('a Spook game on a phone in Malay: the decision, the monster and the boards
   await ann.click('#start');
   await ann.locator('#decision button.option').first().waitFor({ timeout: 20000 });
   assert.match(await ann.locator('#decision-h').textContent(), /^Giliran anda: dadu menunjukkan [1-6]$/);
-  assert.match(await ann.locator('#decision button.option').first().getAttribute('aria-label'), /^Pilihan 1: keping 1 dari 1 ke \d+, /);
-  assert.match(await ann.locator('.own .board').getAttribute('aria-label'), /^Papan Ann: keping 1 di petak 1, pintu masuk/);
+  assert.match(await ann.locator('#decision button.option').first().getAttribute('aria-label'), /^Pilihan 1: keping \d dari \d+ ke \d+/);
+  assert.match(await ann.locator('.own .board').getAttribute('aria-label'), /^Papan Ann: keping 1 di petak \d+/);
   noEnglish(await screenWords(ann), 'a Spook decision');
   await ann.screenshot({ path: path.join(out, 'ms-spook-decision-phone.png') });
   let sawMonster = false;
   await answerDecisions(ann, async () => {
-    if (!sawMonster && (await ann.locator('#activation').count()) > 0) {
-      sawMonster = true;
+    if ((await ann.locator('#activation').count()) > 0) {
       assert.match(await ann.locator('#activation').textContent(), /(Topi Ahli Sihir|Kucing Hitam|Hantu|Serigala Jadian|Nenek Sihir) terjaga: mana-mana keping di atas/);
       noEnglish(await screenWords(ann), 'a monster');
+      sawMonster = true;
     }
-    return (await ann.locator('#end-winner').count()) > 0;
-  }, { ms: 120000 });
+    return sawMonster;
+  }, { ms: 60000 });
+  // The host ends the game, asked in Malay first.
+  await ann.click('#end-game');
+  assert.match(await ann.locator('#confirm-text').textContent(), /^Tamatkan permainan sekarang\?/);
+  await ann.click('#confirm-yes');
+  await ann.locator('#end-winner').waitFor({ timeout: 20000 });
   assert.ok(sawMonster, 'a monster woke');
   assert.deepEqual(errors, []);
 });
