@@ -14,14 +14,14 @@ export function renderBar(view) {
   const playing = view.inGame || view.state === 'playing';
   if (playing && view.options.game === 'spook') {
     parts.push(h('span', { class: 'item' }, t('Round {n}', { n: view.round })));
-    if (view.roll) parts.push(h('span', { class: 'item' }, t('die'), ' ', h('span', { class: 'die', 'aria-label': t('die {face}', { face: view.roll }) }, String(view.roll))));
+    if (view.roll) parts.push(h('span', { class: 'item' }, t('die'), ' ', h('span', { class: 'die', role: 'img', 'aria-label': t('die {face}', { face: view.roll }) }, String(view.roll))));
     if (view.activation) {
       const c = CHARACTERS[view.activation.character];
       if (c) parts.push(h('span', { class: 'item' }, chip(c.letter), ' ', t('{character} woke', { character: c.name })));
     }
   } else if (playing) {
     parts.push(h('span', { class: 'item' }, t('Turn {n}', { n: view.turn })));
-    if (view.face) parts.push(h('span', { class: 'item' }, t('throw'), ' ', h('span', { class: 'die', 'aria-label': t('throw {face}', { face: view.face }) }, String(view.face))));
+    if (view.face) parts.push(h('span', { class: 'item' }, t('throw'), ' ', h('span', { class: 'die', role: 'img', 'aria-label': t('throw {face}', { face: view.face }) }, String(view.face))));
     if (view.currentSeat >= 0) parts.push(h('span', { class: 'item' }, t('{name} to play', { name: view.seatName(view.currentSeat) })));
   }
   if (view.paused) {

@@ -91,8 +91,10 @@ export async function setup() {
     /* no list: English only (and the pseudo-language) */
   }
   if (!known.some((l) => l.lang === 'en')) known.unshift({ lang: 'en', name: 'English' });
-  const wanted = fromAddress ? [fromAddress] : stored ? [stored] : navigator.languages?.length ? navigator.languages : [navigator.language];
-  const chosen = pick(wanted) || 'en';
+  // The first of these the server has a catalogue for (a choice whose catalogue has gone falls
+  // back to the browser's languages).
+  const browser = navigator.languages?.length ? navigator.languages : [navigator.language];
+  const chosen = pick([fromAddress, stored, ...browser]) || 'en';
   await use(chosen, chosen === early ? earlyLoad : null);
 }
 

@@ -153,7 +153,7 @@ export function send(message) {
 }
 
 function handle(m) {
-  const t = now();
+  const at = now();
   if (m.type === 'welcome') {
     serverWelcome = m;
     return;
@@ -166,7 +166,7 @@ function handle(m) {
   if (m.type === 'error' && m.ref === 'react') {
     // The buttons say the wait already: only another refusal is a line of the story.
     reactions.refused(m);
-    if (m.code !== 'rate_limited') view.apply(m, t);
+    if (m.code !== 'rate_limited') view.apply(m, at);
     render();
     return;
   }
@@ -174,7 +174,7 @@ function handle(m) {
     inThisConnection = true;
     // Entered with a seat's token (a refresh, a reopened tab): not a reconnection of this page.
     if (intent && intent.type === 'resume' && view.seat < 0) view.cameBack = true;
-    view.setDisconnected(false, t);
+    view.setDisconnected(false, at);
     if (m.role === 'player' && m.token) {
       const name = (intent && intent.name) || (store.seatFor(m.room) || {}).name || store.savedName();
       intent = { type: 'resume', room: m.room, token: m.token };
@@ -190,7 +190,7 @@ function handle(m) {
   } else if (m.type === 'error' && m.code === 'unavailable' && ENTERING.includes(m.ref) && m.ref !== 'create_room') {
     // The room cannot save anything right now (the server's disk), or a cluster's room is moving
     // to another node: the seat is still ours; come back in a moment, as after a drop.
-    view.apply(m, t);
+    view.apply(m, at);
     conn.lost();
     return;
   } else if (m.type === 'error' && ENTERING.includes(m.ref) && !inThisConnection) {
@@ -208,19 +208,19 @@ function handle(m) {
     return;
   } else if (m.type === 'kicked') {
     if (view.room) store.forgetSeat(view.room);
-    view.apply(m, t);
+    view.apply(m, at);
     backHome(t('You were removed from room {code} by the host.', { code: m.room || view.room }));
     return;
   } else if (m.type === 'closing' && m.code === 'restart') {
     // The server restarts and keeps the room: the connection comes back by itself (with the
     // seat's token) and the game waits for its players.
-    view.apply(m, t);
+    view.apply(m, at);
     return;
   } else if (m.type === 'closing') {
     // The server ends this connection: it is shutting down, or this seat was taken back from
     // another tab or device. Coming back by itself would take the seat from that one in turn, so
     // the first screen offers it instead.
-    view.apply(m, t);
+    view.apply(m, at);
     // Gone for good: the seat is no more, and the last game's record is offered as a download.
     if (m.code === 'shutdown') {
       if (view.room) store.forgetSeat(view.room);
@@ -241,7 +241,7 @@ function handle(m) {
     conn.send({ type: 'client_seed', seed: randomSeed() });
     seedSentFor = m.game_id;
   }
-  view.apply(m, t);
+  view.apply(m, at);
   hear(m, view); // said aloud when this page announces the game (announce.js)
   if (m.type === 'game_over' && m.record) keepRecord(m);
   if (m.type === 'decision' && m.seat === view.seat) {
