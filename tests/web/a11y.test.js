@@ -73,7 +73,7 @@ async function axNodes(page) {
   const { nodes } = await cdp.send('Accessibility.getFullAXTree');
   await cdp.detach();
   return nodes.filter((n) => !n.ignored).map((n) => ({
-    role: n.role?.value, name: n.name?.value || '',
+    role: n.role?.value, name: n.name?.value || '', description: n.description?.value || '',
     live: (n.properties || []).find((p) => p.name === 'live')?.value?.value,
   }));
 }
@@ -165,6 +165,10 @@ test('a whole Ludo game played by keyboard alone; colour never alone; no animati
       for (const o of options) {
         assert.match(o.name, /^Option \d: piece \d from (the start circle|the start square|square \d+|square \d+ of the home column) to (the start square|square \d+|square \d+ of the home column|the home triangle)(, captures (a piece|.+'s piece))?(; the best)?$/, o.name);
       }
+      // The board says where every piece stands.
+      const board = nodes.find((n) => /^Ludo board, arms of 8$/.test(n.name));
+      assert.ok(board, 'the board is named');
+      assert.match(board.description, /^Ann \(green\): piece 1: (the start circle|the start square|square \d+)(, piece \d: [^;]+){3}; best bot 1 \(red\): piece 1: /);
       // The movable pieces themselves: focusable, named by the same sentence.
       const piece = page.locator('svg.ludo g.piece.movable').first();
       assert.equal(await piece.getAttribute('tabindex'), '0');

@@ -44,6 +44,11 @@ export function ludoBoard(view, choose) {
   const size = g.size;
   const root = svg('svg', { class: 'ludo', viewBox: `0 0 ${size * U} ${size * U}`, role: 'group', 'aria-label': t('Ludo board, arms of {arm}', { arm }) });
   const seats = view.playSeats.filter((s) => s < view.ludoProgress.length);
+  // Where every piece stands, for a screen reader: "Ann (green): piece 1: the start circle; ...".
+  root.setAttribute('aria-description', seats.map((seat) => t('{name} ({colour}): {pieces}', {
+    name: view.seatName(seat), colour: colourName(view.ludoColour(seat)),
+    pieces: view.ludoProgress[seat].map((p, piece) => t('piece {piece}: {place}', { piece: piece + 1, place: ludoPlace(p, g) })).join(', '),
+  })).join('; '));
   const colourSeat = new Map(seats.map((s) => [view.ludoColour(s), s]));
   const rect = (cell, cls) => svg('rect', { class: cls, x: cell.col * U, y: cell.row * U, width: U, height: U });
 
