@@ -71,6 +71,10 @@ test('a Spook game on a phone in Malay: the decision, the monster and the boards
     }
     return sawMonster;
   }, { ms: 60000 });
+  // The story tells the rounds and the monsters in Malay too.
+  const story = await ann.locator('#story').textContent();
+  assert.match(story, /Pusingan \d+: dadu menunjukkan \d\. Semua orang menggerakkan satu keping \d petak\./);
+  assert.match(story, /Dadu menunjukkan \d: (Topi Ahli Sihir|Kucing Hitam|Hantu|Serigala Jadian|Nenek Sihir)!/);
   // The host ends the game, asked in Malay first.
   await ann.click('#end-game');
   assert.match(await ann.locator('#confirm-text').textContent(), /^Tamatkan permainan sekarang\?/);
