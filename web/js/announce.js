@@ -5,6 +5,8 @@
 // tab is never said again, and during a pause nothing new is said (what was still queued is cancelled).
 import { h } from './dom.js';
 import { speech } from './speech_texts.js';
+import { t } from './i18n.js';
+import { colourName } from './game_words.js';
 
 const KEYS = { tv: 'spookludo.speak.tv', player: 'spookludo.speak.player' };
 const SAID = 'spookludo.said'; // sessionStorage: the keys of the last events said in this tab
@@ -97,7 +99,8 @@ export function hear(m, view) {
   }
   if (!on || paused) return;
   const game = view.gameId || view.room;
-  const who = (seat) => `${view.seatName(seat)}, ${view.ludoColourName(seat)}`;
+  const colourOf = (seat) => colourName(view.ludoColour(seat));
+  const who = (seat) => t('{name}, {colour}', { name: view.seatName(seat), colour: colourOf(seat) });
   switch (m.type) {
     case 'roll':
       say(`${game}/r${m.round}/roll`, speech.roll(m.face));
@@ -112,7 +115,7 @@ export function hear(m, view) {
         break;
       }
       const s = (m.events || []).find((e) => e.kind === 'starts');
-      if (s) say(`${game}/start`, speech.starts(view.seatName(s.seat), view.ludoColourName(s.seat)));
+      if (s) say(`${game}/start`, speech.starts(view.seatName(s.seat), colourOf(s.seat)));
       break;
     }
     case 'throw':
@@ -120,7 +123,7 @@ export function hear(m, view) {
         say(`${game}/t${m.turn}/throw`, speech.tableThrow(m.name, m.face, m.next === m.seat));
         break;
       }
-      say(`${game}/t${m.turn}/throw`, speech.ludoThrow(view.seatName(m.seat), view.ludoColourName(m.seat), m.face));
+      say(`${game}/t${m.turn}/throw`, speech.ludoThrow(view.seatName(m.seat), colourOf(m.seat), m.face));
       captures(m, `${game}/t${m.turn}/throw`, who);
       break;
     case 'move':
@@ -149,5 +152,5 @@ export function speakSwitch() {
   if (!available()) return null;
   return h('label', { class: 'check small speak-switch' },
     h('input', { type: 'checkbox', id: 'speak', 'data-fk': 'speak', checked: on, onchange: (e) => setSpeaking(e.target.checked) }),
-    ' announce the dice aloud on this device');
+    ' ', t('announce the dice aloud on this device'));
 }

@@ -6,6 +6,8 @@
 // option's number.
 import { svg } from './dom.js';
 import { COLOURS, YARD, geometry } from './ludo_geo.js';
+import { t } from './i18n.js';
+import { colourName, ludoPlace } from './game_words.js';
 
 const U = 10; // user units per cell
 
@@ -40,8 +42,13 @@ export function ludoBoard(view, choose) {
   const arm = view.options.arm || 8;
   const g = geometry(arm);
   const size = g.size;
-  const root = svg('svg', { class: 'ludo', viewBox: `0 0 ${size * U} ${size * U}`, role: 'group', 'aria-label': `Ludo board, arms of ${arm}` });
+  const root = svg('svg', { class: 'ludo', viewBox: `0 0 ${size * U} ${size * U}`, role: 'group', 'aria-label': t('Ludo board, arms of {arm}', { arm }) });
   const seats = view.playSeats.filter((s) => s < view.ludoProgress.length);
+  // Where every piece stands, for a screen reader: "Ann (green): piece 1: the start circle; ...".
+  root.setAttribute('aria-description', seats.map((seat) => t('{name} ({colour}): {pieces}', {
+    name: view.seatName(seat), colour: colourName(view.ludoColour(seat)),
+    pieces: view.ludoProgress[seat].map((p, piece) => t('piece {piece}: {place}', { piece: piece + 1, place: ludoPlace(p, g) })).join(', '),
+  })).join('; '));
   const colourSeat = new Map(seats.map((s) => [view.ludoColour(s), s]));
   const rect = (cell, cls) => svg('rect', { class: cls, x: cell.col * U, y: cell.row * U, width: U, height: U });
 
@@ -54,7 +61,7 @@ export function ludoBoard(view, choose) {
     root.appendChild(svg('rect', { class: ['yard', `y-${COLOURS[c]}`, !playing && 'unused', current && 'turn'],
       x: corner.col * U + 1, y: corner.row * U + 1, width: arm * U - 2, height: arm * U - 2, rx: 4 }));
     if (playing) {
-      const label = `${current ? '▶ ' : ''}${COLOURS[c]}: ${view.seatName(seat)}`;
+      const label = `${current ? '▶ ' : ''}${t('{colour}: {name}', { colour: colourName(c), name: view.seatName(seat) })}`;
       root.appendChild(svg('text', { class: 'yard-label', x: corner.col * U + (arm * U) / 2, y: corner.row * U + 9, 'text-anchor': 'middle' },
         label.length > 22 ? label.slice(0, 21) + '…' : label));
     }
@@ -139,14 +146,13 @@ export function ludoBoard(view, choose) {
       const cy = y + dy;
       const option = k === tapped ? optionOf(it) : -1;
       const moved = last && last.seat === it.seat && last.piece === it.piece && last.to === it.p;
-      const where = it.p === YARD ? 'in the yard' : it.p >= g.home ? 'home' : `on ${it.p}`;
       const grp = svg('g', { class: ['piece', option >= 0 && 'movable', moved && 'moved'] });
       if (option >= 0) {
         const o = pending.decision.options[option];
         grp.setAttribute('role', 'button');
         grp.setAttribute('tabindex', '0');
         grp.dataset.fk = `lp-${it.piece}`;
-        grp.setAttribute('aria-label', `Option ${option + 1}: ${COLOURS[it.colour]} piece ${o.piece + 1}, ${describe(o.from, g)} to ${describe(o.to, g)}${o.captures ? ', captures' : ''}`);
+        grp.setAttribute('aria-label', t('Option {key}: {sentence}', { key: option + 1, sentence: ludoOptionSentence(view, o, g, myColour) }));
         const go = (e) => {
           e.preventDefault();
           choose(o);
@@ -157,7 +163,7 @@ export function ludoBoard(view, choose) {
         });
         grp.appendChild(svg('circle', { class: 'hit-area', cx: x, cy: y, r: 4.9 }));
       } else {
-        grp.setAttribute('aria-label', `${COLOURS[it.colour]} piece ${it.piece + 1} ${where}`);
+        grp.setAttribute('aria-label', t('{colour} piece {piece}: {place}', { colour: colourName(it.colour), piece: it.piece + 1, place: ludoPlace(it.p, g) }));
         grp.setAttribute('role', 'img');
       }
       grp.appendChild(shape(it.colour, cx, cy, r));
@@ -169,8 +175,37 @@ export function ludoBoard(view, choose) {
   return root;
 }
 
+// Where a piece is, short (a button's face): the yard, a square number, home.
 export function describe(progress, g) {
-  if (progress === YARD || progress < 0) return 'the yard';
-  if (progress >= g.home) return 'home';
+  if (progress === YARD || progress < 0) return t('start');
+  if (progress >= g.home) return t('home');
   return String(progress);
+}
+
+// Whose pieces a piece of `colour` reaching `to` captures: the names of the other seats with a
+// piece on that square of the circuit (none on a start square, none past the circuit).
+function capturedNames(view, colour, to, g) {
+  if (to < 0 || to > g.lastCircuit) return [];
+  const cell = g.cellOf(colour, to);
+  const names = [];
+  for (const seat of view.playSeats) {
+    const c = view.ludoColour(seat);
+    if (c === colour || c < 0 || !view.ludoProgress[seat]) continue;
+    const hit = view.ludoProgress[seat].some((p) => p >= 0 && p <= g.lastCircuit && (() => {
+      const other = g.cellOf(c, p);
+      return other.row === cell.row && other.col === cell.col;
+    })());
+    if (hit && !names.includes(view.seatName(seat))) names.push(view.seatName(seat));
+  }
+  return names;
+}
+
+// A Ludo option as a sentence a screen reader says: "piece 2 from the start circle to square 5,
+// captures Ben's piece".
+export function ludoOptionSentence(view, o, g, colour) {
+  const move = t('piece {piece} from {from} to {to}', { piece: o.piece + 1, from: ludoPlace(o.from, g), to: ludoPlace(o.to, g) });
+  if (!o.captures) return move;
+  const names = capturedNames(view, colour, o.to, g);
+  if (names.length === 1) return t("{move}, captures {name}'s piece", { move, name: names[0] });
+  return t('{move}, captures a piece', { move });
 }

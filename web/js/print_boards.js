@@ -9,19 +9,19 @@
 // printBoards() is what the "Print boards" button (screen_game.js) calls; any Spook game's screen
 // can call it. The module is loaded when the button is first pressed, not with the page.
 import { $, h, svg } from './dom.js';
-import { LETTER_NAMES } from './view.js';
-import { REGIONS } from './spook.js';
+import { t } from './i18n.js';
+import { letterName, regionNames } from './game_words.js';
 import { view } from './session.js';
 import { savedPaper } from './store.js';
 
 // The legend's rows: the activation roll, the character's letter, what it does to a piece on
 // one of its squares (docs/rules.md).
-const LEGEND = [
-  ['1 or 2', 'H', 'moves forward 3 squares (from 37 into the church; from 38 or 39 it stays)'],
-  ['3', 'C', 'moves back 6 squares, never below square 1'],
-  ['4', 'S', 'goes back to the entrance of its region'],
-  ['5', 'W', 'goes back to the entrance of its region'],
-  ['6', 'X', 'goes back to square 1'],
+const LEGEND = () => [
+  [t('1 or 2'), 'H', t('moves forward 3 squares (from 37 into the church; from 38 or 39 it stays)')],
+  ['3', 'C', t('moves back 6 squares, never below square 1')],
+  ['4', 'S', t('goes back to the entrance of its region')],
+  ['5', 'W', t('goes back to the entrance of its region')],
+  ['6', 'X', t('goes back to square 1')],
 ];
 
 // The pictures (100 x 100, black on white, told apart by their outline alone): the same shapes
@@ -67,12 +67,12 @@ export function picture(letter, cls = 'pb-pic') {
 }
 
 function squareWord(letter) {
-  if (letter === '+') return 'church';
-  return LETTER_NAMES[letter] || '?';
+  if (letter === '+') return t('church');
+  return letter ? letterName(letter) : '?';
 }
 
 function boardPage(seat, board, subtitle) {
-  const rows = REGIONS.map((region, r) => {
+  const rows = regionNames().map((region, r) => {
     const first = r * 10 + 1;
     const cells = [];
     for (let square = first; square < first + 10; square++) {
@@ -81,23 +81,23 @@ function boardPage(seat, board, subtitle) {
         h('span', { class: 'pb-num' }, String(square)), picture(letter), h('span', { class: 'pb-word' }, squareWord(letter))));
     }
     return h('div', { class: 'pb-region' },
-      h('h3', null, region, ' ', h('span', { class: 'pb-span' }, `squares ${first} to ${first + 9}`)),
+      h('h3', null, region, ' ', h('span', { class: 'pb-span' }, t('squares {first} to {last}', { first, last: first + 9 }))),
       h('div', { class: 'pb-row' }, cells));
   });
   const legend = h('table', { class: 'pb-legend' },
-    h('thead', null, h('tr', null, h('th', null, 'Roll'), h('th', null, ''), h('th', null, 'Character'), h('th', null, 'Action'))),
-    h('tbody', null, LEGEND.map(([roll, letter, action]) => h('tr', null,
-      h('td', { class: 'pb-roll' }, roll), h('td', null, picture(letter, 'pb-pic-small')), h('th', { scope: 'row' }, LETTER_NAMES[letter]),
+    h('thead', null, h('tr', null, h('th', null, t('Roll')), h('th', null, ''), h('th', null, t('Character')), h('th', null, t('Action')))),
+    h('tbody', null, LEGEND().map(([roll, letter, action]) => h('tr', null,
+      h('td', { class: 'pb-roll' }, roll), h('td', null, picture(letter, 'pb-pic-small')), h('th', { scope: 'row' }, letterName(letter)),
       h('td', null, action)))));
   return h('section', { class: 'print-page', dataset: { seat } },
     h('h1', null, view.seatName(seat)),
-    h('p', { class: 'pb-sub' }, `Spook & Werewolf Ludo: ${subtitle}`),
-    h('p', { class: 'pb-how' }, 'Move left to right, row after row: square 1 to 39, then into the church on 40.'),
+    h('p', { class: 'pb-sub' }, t('Spook & Werewolf Ludo: {where}', { where: subtitle })),
+    h('p', { class: 'pb-how' }, t('Move left to right, row after row: square 1 to 39, then into the church on 40.')),
     rows,
-    h('h2', null, 'Legend ', h('span', { class: 'pb-span' }, 'The activation roll wakes one character for everybody: every piece on its squares moves.')),
+    h('h2', null, t('Legend'), ' ', h('span', { class: 'pb-span' }, t('The activation roll wakes one character for everybody: every piece on its squares moves.'))),
     legend,
-    h('p', { class: 'pb-note' }, 'The entrances (1, 11, 21, 31) and the church carry no character.'),
-    h('p', { class: 'pb-foot' }, `Board notation: ${board}`));
+    h('p', { class: 'pb-note' }, t('The entrances (1, 11, 21, 31) and the church carry no character.')),
+    h('p', { class: 'pb-foot' }, t('Board notation: {board}', { board })));
 }
 
 // The seats whose boards the game uses, in seat order.
@@ -119,7 +119,7 @@ export function printBoards(paper = savedPaper()) {
   section.className = paper === 'letter' ? 'paper-letter' : 'paper-a4';
   const seats = printedSeats();
   section.replaceChildren(...seats.map((seat) =>
-    boardPage(seat, view.spookBoards[seat], `room ${view.room}, seat ${seat + 1}`)));
+    boardPage(seat, view.spookBoards[seat], t('room {room}, seat {seat}', { room: view.room, seat: seat + 1 }))));
   document.body.classList.add('printing-boards');
   window.print();
   return seats.length;

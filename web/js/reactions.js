@@ -5,18 +5,20 @@
 // messages and says what shows now; badge(), renderBubbles() and reactionBar() draw it.
 // Muting is this browser's choice (localStorage), for every room.
 import { h, replace } from './dom.js';
+import { t, tc } from './i18n.js';
 
 // The server's set (protocol/messages.h, kReactions), in its order: id on the wire, what people see,
-// and the words a screen reader says for it.
+// and the words a screen reader says for it, in the page's language (getters: read at each use).
+const reaction = (id, label, words) => ({ id, get label() { return label(); }, get words() { return words(); } });
 export const REACTIONS = [
-  { id: 'thumbs_up', label: '👍', words: 'thumbs up' },
-  { id: 'laugh', label: '😂', words: 'laughing' },
-  { id: 'scared', label: '😱', words: 'scared' },
-  { id: 'ghost', label: '👻', words: 'ghost' },
-  { id: 'nooo', label: 'nooo!', words: 'nooo!' },
-  { id: 'phew', label: 'phew', words: 'phew' },
-  { id: 'good_luck', label: 'good luck', words: 'good luck' },
-  { id: 'well_played', label: 'well played', words: 'well played' },
+  reaction('thumbs_up', () => '👍', () => tc('reaction', 'thumbs up')),
+  reaction('laugh', () => '😂', () => tc('reaction', 'laughing')),
+  reaction('scared', () => '😱', () => tc('reaction', 'scared')),
+  reaction('ghost', () => '👻', () => tc('reaction', 'ghost')),
+  reaction('nooo', () => tc('reaction', 'nooo!'), () => tc('reaction', 'nooo!')),
+  reaction('phew', () => tc('reaction', 'phew'), () => tc('reaction', 'phew')),
+  reaction('good_luck', () => tc('reaction', 'good luck'), () => tc('reaction', 'good luck')),
+  reaction('well_played', () => tc('reaction', 'well played'), () => tc('reaction', 'well played')),
 ];
 export const SHOW_MS = 3000; // how long a reaction shows
 export const INTERVAL_MS = 2000; // the server takes one reaction per sender in this long
@@ -37,6 +39,16 @@ export function reactionLabel(m) {
   return known ? known.label : String(m.label || m.reaction || '');
 }
 
+// The words for a reaction's id, read when drawn (a language switched meanwhile shows at once).
+export function reactionText(r) {
+  return shownLabel(r);
+}
+
+function shownLabel(r) {
+  const known = REACTIONS.find((x) => x.id === r.reaction);
+  return known ? known.label : r.label;
+}
+
 export class ReactionBoard {
   // `onchange`: called when what shows changes by itself (a reaction's time is over, the wait
   // before the next one ends), so that the screen draws again.
@@ -55,7 +67,7 @@ export class ReactionBoard {
     if (this.muted) return false;
     const t = this.now();
     this.expire(t);
-    this.shown.push({ seat: m.seat, name: m.name, role: m.role, label: reactionLabel(m), until: t + SHOW_MS, key: ++this.keys });
+    this.shown.push({ seat: m.seat, name: m.name, role: m.role, reaction: m.reaction, label: reactionLabel(m), until: t + SHOW_MS, key: ++this.keys });
     while (this.shown.length > MAX_BUBBLES * 4) this.shown.shift();
     this.changed();
     setTimeout(() => {
@@ -144,7 +156,7 @@ export class ReactionBoard {
 export function badge(board, seat) {
   const r = board.forSeat(seat);
   if (!r) return null;
-  return h('span', { class: 'reaction-badge', dataset: { reactionSeat: seat }, 'aria-label': `reacts: ${r.label}` }, r.label);
+  return h('span', { class: 'reaction-badge', dataset: { reactionSeat: seat }, 'aria-label': t('reacts: {reaction}', { reaction: shownLabel(r) }) }, shownLabel(r));
 }
 
 // The transient bubbles ("Ben: phew"), drawn into `container` only when they changed (the
@@ -153,7 +165,7 @@ export function renderBubbles(container, board) {
   if (!container || container.dataset.version === String(board.version)) return;
   container.dataset.version = String(board.version);
   replace(container, board.recent().map((r) => h('li', { class: ['reaction-bubble', r.role === 'spectator' && 'spectator'], dataset: { key: r.key } },
-    h('span', { class: 'who' }, r.name), ': ', h('span', { class: 'what' }, r.label))));
+    h('span', { class: 'who' }, r.name), ': ', h('span', { class: 'what' }, shownLabel(r)))));
 }
 
 // The bar of buttons (when `canSend`) and the mute toggle. `react(id)` sends one; `why` says why
@@ -163,19 +175,19 @@ export function reactionBar(board, { canSend, react, why = '' }) {
   const buttons = canSend
     ? REACTIONS.map((r) => h('button', {
       type: 'button', class: ['react-btn', cooling && 'cooling'], 'data-fk': `react-${r.id}`, dataset: { reaction: r.id },
-      'aria-label': `React: ${r.words}`, 'aria-disabled': cooling ? 'true' : 'false', title: cooling ? 'one reaction every 2 seconds' : r.words,
+      'aria-label': t('React: {reaction}', { reaction: r.words }), 'aria-disabled': cooling ? 'true' : 'false', title: cooling ? t('one reaction every 2 seconds') : r.words,
       onclick: () => {
         if (!board.coolingDown()) react(r.id);
       } }, r.label))
     : [];
   return [
-    buttons.length ? h('span', { class: 'react-buttons', role: 'group', 'aria-label': 'Send a reaction' }, buttons) : null,
+    buttons.length ? h('span', { class: 'react-buttons', role: 'group', 'aria-label': t('Send a reaction') }, buttons) : null,
     !canSend && why ? h('span', { class: 'small react-why' }, why) : null,
     h('label', { class: 'check react-mute' },
-      h('input', { type: 'checkbox', id: 'react-mute', 'data-fk': 'react-mute', checked: board.muted, 'aria-label': 'Mute reactions',
+      h('input', { type: 'checkbox', id: 'react-mute', 'data-fk': 'react-mute', checked: board.muted, 'aria-label': t('Mute reactions'),
         onchange: (e) => {
           board.setMuted(e.target.checked);
           board.onchange();
-        } }), ' Mute', h('span', { class: 'wide' }, ' reactions')),
+        } }), ' ', h('span', { class: 'wide' }, t('Mute reactions')), h('span', { class: 'narrow', 'aria-hidden': 'true' }, t('Mute'))),
   ];
 }

@@ -2,10 +2,12 @@
 // countdown), whom the step waits for, the monster that woke, the boards, the standings, the host's
 // controls (pause, end, kick) and leaving; the keys that choose (1-9) and show the hints (?).
 import { $, h } from './dom.js';
-import { CHARACTERS, LETTER_NAMES } from './view.js';
+import { CHARACTERS } from './view.js';
 import { spookBoard, chip, legend } from './spook.js';
-import { ludoBoard, colourMark, describe } from './ludo.js';
-import { geometry, COLOURS, YARD } from './ludo_geo.js';
+import { ludoBoard, colourMark, describe, ludoOptionSentence } from './ludo.js';
+import { geometry, YARD } from './ludo_geo.js';
+import { t } from './i18n.js';
+import { characterName, characterAction, letterName, colourName } from './game_words.js';
 import { view, now, send, leave, render, reactions } from './session.js';
 import { badge } from './reactions.js';
 import { confirmStep, positionsText } from './shared.js';
@@ -13,12 +15,28 @@ import { savedPaper, savePaper } from './store.js';
 import { speakSwitch } from './announce.js';
 
 let showHints = true;
+let focusedDecision = null; // the decision whose first option got the keyboard focus when it opened
+
+// A decision that has just opened takes the keyboard focus to its first option (after this
+// redraw), unless the player is typing somewhere.
+function focusWhenOpened(p) {
+  const id = p.decision.decision;
+  if (focusedDecision === id || p.chosen !== null) return;
+  focusedDecision = id;
+  queueMicrotask(() => {
+    const active = document.activeElement;
+    const tag = active && active.tagName;
+    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || $('confirm').open) return;
+    const first = document.querySelector('#decision button.option:not([disabled])');
+    if (first) first.focus();
+  });
+}
 
 function choose(option) {
   const p = view.pending;
   if (!p || p.chosen !== null) return;
   if (view.paused) {
-    view.say('error', 'The game is paused: choose when it resumes (your time is kept).');
+    view.say('error', t('The game is paused: choose when it resumes (your time is kept).'));
     render();
     return;
   }
@@ -37,48 +55,54 @@ function decisionPanel() {
   let best = null;
   for (const o of d.options) if (o.expected_rounds !== undefined && (best === null || o.expected_rounds < best)) best = o.expected_rounds;
   const board = view.spookBoards[d.seat] || '';
+  const colour = spook ? -1 : view.ludoColour(d.seat);
   const buttons = d.options.map((o, i) => {
     const key = String(i + 1);
     let what;
-    let words;
+    let sentence;
     const extra = [];
     if (spook) {
       const letter = o.to >= 40 ? '+' : board[o.to - 1];
-      const square = o.to >= 40 ? 'the church' : LETTER_NAMES[letter] || o.square || '';
-      what = [`Piece ${o.piece + 1}: ${o.from} → ${o.to >= 40 ? 'church' : o.to}`];
-      extra.push(h('span', { class: 'sqname' }, chip(letter || '?'), ` ${square}`));
-      words = `Option ${key}: piece ${o.piece + 1} from ${o.from} to ${o.to >= 40 ? 'the church' : `${o.to}, ${square}`}`;
+      const square = o.to >= 40 ? letterName('+') : letter ? letterName(letter) : (o.square ? characterName(o.square, o.square) : '');
+      what = [t('Piece {piece}: {from} → {to}', { piece: o.piece + 1, from: o.from, to: o.to >= 40 ? t('church') : o.to })];
+      extra.push(h('span', { class: 'sqname' }, chip(letter || '?'), ' ', square));
+      sentence = o.to >= 40
+        ? t('piece {piece} from square {from} into the church', { piece: o.piece + 1, from: o.from })
+        : letter === '.'
+          ? t('piece {piece} from {from} to {to}, an entrance', { piece: o.piece + 1, from: o.from, to: o.to })
+          : square
+            ? t('piece {piece} from {from} to {to}, lands on a {character}', { piece: o.piece + 1, from: o.from, to: o.to, character: square })
+            : t('piece {piece} from {from} to {to}', { piece: o.piece + 1, from: o.from, to: o.to });
       if (showHints && o.expected_rounds !== undefined) {
         const isBest = best !== null && o.expected_rounds === best && d.options.length > 1;
-        extra.push(h('span', { class: ['hint', isBest && 'best'] }, `${o.expected_rounds.toFixed(1)} rounds${isBest ? ', best' : ''}`));
-        words += `, ${o.expected_rounds.toFixed(1)} expected rounds${isBest ? ', best' : ''}`;
+        const rounds = o.expected_rounds.toFixed(1);
+        extra.push(h('span', { class: ['hint', isBest && 'best'] }, isBest ? t('{rounds} rounds, best', { rounds }) : t('{rounds} rounds', { rounds })));
+        sentence = isBest ? t('{sentence}; about {rounds} rounds to go, the best', { sentence, rounds }) : t('{sentence}; about {rounds} rounds to go', { sentence, rounds });
       }
     } else {
-      what = [`Piece ${o.piece + 1}: ${o.from === YARD ? 'yard' : o.from} → ${describe(o.to, g)}`];
-      words = `Option ${key}: piece ${o.piece + 1} from ${describe(o.from, g)} to ${describe(o.to, g)}`;
-      if (o.captures) {
-        extra.push(h('span', { class: 'captures' }, 'captures!'));
-        words += ', captures';
-      }
+      what = [t('Piece {piece}: {from} → {to}', { piece: o.piece + 1, from: describe(o.from, g), to: describe(o.to, g) })];
+      sentence = ludoOptionSentence(view, o, g, colour);
+      if (o.captures) extra.push(h('span', { class: 'captures' }, t('captures!')));
       if (showHints && o.best) {
-        extra.push(h('span', { class: ['hint', 'best'] }, 'best'));
-        words += ', best';
+        extra.push(h('span', { class: ['hint', 'best'] }, t('best')));
+        sentence = t('{sentence}; the best', { sentence });
       }
     }
     return h('button', { type: 'button', class: ['option', p.chosen === o.piece && 'sent'], 'data-fk': `opt-${key}`,
-      'aria-label': words, 'aria-keyshortcuts': key, disabled: p.chosen !== null, onclick: () => choose(o) },
+      'aria-label': t('Option {key}: {sentence}', { key, sentence }), 'aria-keyshortcuts': key, disabled: p.chosen !== null, onclick: () => choose(o) },
     h('span', { class: 'key', 'aria-hidden': 'true' }, key), h('span', { class: 'what' }, what), extra);
   });
+  focusWhenOpened(p);
   const hasHints = d.options.some((o) => o.expected_rounds !== undefined || o.best !== undefined);
   return h('section', { class: ['card', 'decision', view.paused && 'is-paused'], id: 'decision', 'aria-labelledby': 'decision-h' },
-    h('h2', { id: 'decision-h' }, spook ? `Your move: the die shows ${view.roll ?? '?'}` : `Your move: you threw ${view.face ?? '?'}`),
+    h('h2', { id: 'decision-h' }, spook ? t('Your move: the die shows {face}', { face: view.roll ?? '?' }) : t('Your move: you threw {face}', { face: view.face ?? '?' })),
     h('div', { class: 'options' }, buttons),
     h('div', { class: 'countdown' }, h('div', { class: 'bar', 'aria-hidden': 'true' }, h('div', { class: 'fill', id: 'cd-fill' })),
       h('p', { id: 'cd-text', class: 'cd-text', role: 'timer', 'aria-live': 'off' })),
     hasHints ? h('label', { class: 'check small' }, h('input', { type: 'checkbox', checked: showHints, 'data-fk': 'hints', onchange: (e) => {
       showHints = e.target.checked;
       render();
-    } }), ' show hints (key ?)') : null);
+    } }), ' ', t('show hints (key ?)')) : null);
 }
 
 // Whom the step waits for once this page has no choice of its own to make, and their time (tick).
@@ -90,33 +114,34 @@ function activationPanel() {
   const a = view.activation;
   if (!a) return null;
   const c = CHARACTERS[a.character] || { letter: '?', name: a.name };
+  const name = characterName(a.character, a.name);
   const moved = (a.moved || []).filter((x) => x.piece !== undefined);
-  return h('section', { class: ['card', 'activation', `act-${c.letter}`], id: 'activation', 'aria-label': 'The monster' },
-    h('p', { class: 'act-head' }, h('span', { class: 'die', 'aria-hidden': 'true' }, String(a.face)), ' ', chip(c.letter),
-      ` The ${a.name} wakes: any piece on the ${a.name} ${a.action}.`),
+  return h('section', { class: ['card', 'activation', `act-${c.letter}`], id: 'activation', 'aria-label': t('The monster') },
+    h('p', { class: 'act-head' }, h('span', { class: 'die', 'aria-hidden': 'true' }, String(a.face)), ' ', chip(c.letter), ' ',
+      t('The {character} wakes: any piece on a {character} {action}.', { character: name, action: characterAction(a.character) })),
     moved.length
       ? h('ul', { class: 'plain act-list' }, moved.map((x) => h('li', null,
-        `${view.seatName(x.seat)}'s piece ${x.piece + 1}: ${x.from} → ${x.to >= 40 ? 'the church' : x.to}`)))
-      : h('p', { class: 'small' }, `Nobody stands on the ${a.name}${a.character === 'hat' ? '.' : '. Phew!'}`));
+        t("{name}'s piece {piece}: {from} → {to}", { name: view.seatName(x.seat), piece: x.piece + 1, from: x.from, to: x.to >= 40 ? letterName('+') : x.to }))))
+      : h('p', { class: 'small' }, a.character === 'hat' ? t('Nobody stands on the {character}.', { character: name }) : t('Nobody stands on the {character}. Phew!', { character: name })));
 }
 
 function hostGameControls() {
   if (!view.amHost) return null;
   return h('section', { class: 'card host', 'aria-labelledby': 'hostg-h' },
-    h('h3', { id: 'hostg-h' }, 'Host'),
+    h('h3', { id: 'hostg-h' }, t('Host')),
     h('div', { class: 'row' },
       view.paused
-        ? h('button', { type: 'button', id: 'resume-game', 'data-fk': 'pause', class: 'primary', onclick: () => send({ type: 'resume_game' }) }, 'Resume the game')
-        : h('button', { type: 'button', id: 'pause-game', 'data-fk': 'pause', onclick: () => send({ type: 'pause' }) }, 'Pause the game'),
-      h('button', { type: 'button', id: 'end-game', class: 'danger', onclick: () => confirmStep('End the game now? It is abandoned, its seed revealed and its record written.', 'End the game', () => send({ type: 'end_game' })) }, 'End the game')),
-    h('p', { class: 'small' }, 'Kick a player from the list of players: a best bot plays their seat from then on.'));
+        ? h('button', { type: 'button', id: 'resume-game', 'data-fk': 'pause', class: 'primary', onclick: () => send({ type: 'resume_game' }) }, t('Resume the game'))
+        : h('button', { type: 'button', id: 'pause-game', 'data-fk': 'pause', onclick: () => send({ type: 'pause' }) }, t('Pause the game')),
+      h('button', { type: 'button', id: 'end-game', class: 'danger', onclick: () => confirmStep(t('End the game now? It is abandoned, its seed revealed and its record written.'), t('End the game'), () => send({ type: 'end_game' })) }, t('End the game'))),
+    h('p', { class: 'small' }, t('Kick a player from the list of players: a best bot plays their seat from then on.')));
 }
 
 function kickButton(seat) {
   const sv = view.seatView(seat);
   if (!view.amHost || seat === view.seat || !sv || sv.bot || sv.kicked) return null;
-  return h('button', { type: 'button', class: 'small-btn danger', 'data-fk': `kick-${seat}`, 'aria-label': `Kick ${sv.name} (seat ${seat + 1})`,
-    onclick: () => confirmStep(`Kick ${sv.name} (seat ${seat + 1})? A best bot plays the seat from then on, and they cannot come back to it.`, 'Kick', () => send({ type: 'kick', seat })) }, 'Kick');
+  return h('button', { type: 'button', class: 'small-btn danger', 'data-fk': `kick-${seat}`, 'aria-label': t('Kick {name} (seat {seat})', { name: sv.name, seat: seat + 1 }),
+    onclick: () => confirmStep(t('Kick {name} (seat {seat})? A best bot plays the seat from then on, and they cannot come back to it.', { name: sv.name, seat: seat + 1 }), t('Kick'), () => send({ type: 'kick', seat })) }, t('Kick'));
 }
 
 function spookStandings() {
@@ -130,12 +155,12 @@ function spookStandings() {
   });
   rows.sort((a, b) => (a.done ?? 1e9) - (b.done ?? 1e9) || b.score - a.score);
   return h('section', { class: 'card', 'aria-labelledby': 'stand-h' },
-    h('h3', { id: 'stand-h' }, 'Standings'),
+    h('h3', { id: 'stand-h' }, t('Standings')),
     h('ol', { class: 'standings', id: 'standings' }, rows.map((r) => h('li', { class: r.seat === view.seat && 'mine' },
       h('span', { class: 'seat-name' }, view.seatName(r.seat)), ' ', badge(reactions, r.seat),
-      h('span', { class: 'at' }, `at ${r.pieces.map((p) => (p >= 40 ? 'church' : p)).join(', ')}`),
-      r.done ? h('span', { class: 'tag t-done' }, `done, round ${r.done}`) : null,
-      h('span', { class: 'tags' }, view.seatTags(r.seat).filter((t) => t !== 'here').map((t) => h('span', { class: 'tag' }, t))),
+      h('span', { class: 'at' }, t('at {squares}', { squares: r.pieces.map((p) => (p >= 40 ? t('church') : p)).join(', ') })),
+      r.done ? h('span', { class: 'tag t-done' }, t('done, round {round}', { round: r.done })) : null,
+      h('span', { class: 'tags' }, view.seatTagWords(r.seat).filter((tag) => tag.kind !== 'here').map((tag) => h('span', { class: 'tag' }, tag.text))),
       kickButton(r.seat)))));
 }
 
@@ -148,15 +173,15 @@ function printControls() {
     h('button', { type: 'button', id: 'print-boards-btn', onclick: () => {
       const chosen = $('print-paper').value;
       import('./print_boards.js').then((m) => m.printBoards(chosen)).catch(() => {
-        view.say('error', 'The printed boards could not be loaded from the server: try again.');
+        view.say('error', t('The printed boards could not be loaded from the server: try again.'));
         render();
       });
-    } }, 'Print boards'),
-    h('label', { class: 'small' }, 'paper ',
-      h('select', { id: 'print-paper', 'aria-label': 'Paper for the printed boards', onchange: (e) => savePaper(e.target.value) },
-        h('option', { value: 'a4', selected: paper === 'a4' }, 'A4'),
-        h('option', { value: 'letter', selected: paper === 'letter' }, 'US Letter'))),
-    h('span', { class: 'small' }, 'one board a page, for playing with coins on the table'));
+    } }, t('Print boards')),
+    h('label', { class: 'small' }, t('paper'), ' ',
+      h('select', { id: 'print-paper', 'aria-label': t('Paper for the printed boards'), onchange: (e) => savePaper(e.target.value) },
+        h('option', { value: 'a4', selected: paper === 'a4' }, t('A4')),
+        h('option', { value: 'letter', selected: paper === 'letter' }, t('US Letter')))),
+    h('span', { class: 'small' }, t('one board a page, for playing with coins on the table')));
 }
 
 function spookGame() {
@@ -176,14 +201,14 @@ function spookGame() {
   const boards = [];
   if (mine) {
     boards.push(h('section', { class: 'own', 'aria-labelledby': 'own-h' },
-      h('h3', { id: 'own-h' }, 'Your board ', h('span', { class: 'small' }, `(${view.seatName(view.seat)}: ${positionsText(view.seat)})`)),
+      h('h3', { id: 'own-h' }, t('Your board'), ' ', h('span', { class: 'small' }, t('({name}: {where})', { name: view.seatName(view.seat), where: positionsText(view.seat) }))),
       spookBoard(view, view.seat, { big: true, targets, woken, moves: view.lastMoves })));
   }
   const others = view.playSeats.filter((s) => s !== view.seat || !mine);
-  boards.push(h('section', { class: 'others', 'aria-label': mine ? 'The other boards' : 'The boards' },
+  boards.push(h('section', { class: 'others', 'aria-label': mine ? t('The other boards') : t('The boards') },
     others.map((seat) => h('div', { class: 'other' },
       h('h4', null, view.seatName(seat), ' ', badge(reactions, seat), h('span', { class: 'small' }, positionsText(seat)),
-        view.spookFinished[seat] ? h('span', { class: 'tag t-done' }, `done r${view.spookFinished[seat]}`) : null),
+        view.spookFinished[seat] ? h('span', { class: 'tag t-done' }, t('done, round {round}', { round: view.spookFinished[seat] })) : null),
       spookBoard(view, seat, { big: !mine && others.length <= 2, woken, moves: view.lastMoves })))));
   els.push(h('div', { class: 'boards' }, boards));
   els.push(legend());
@@ -200,38 +225,39 @@ function ludoGame() {
   els.push(h('div', { class: 'ludo-wrap' }, ludoBoard(view, choose)));
   const last = view.lastMoves[0];
   els.push(h('section', { class: 'card', 'aria-labelledby': 'players-h' },
-    h('h3', { id: 'players-h' }, 'Players'),
+    h('h3', { id: 'players-h' }, t('Players')),
     h('ol', { class: 'standings', id: 'standings' }, seats.map((seat) => {
       const progress = view.ludoProgress[seat];
       const home = progress.filter((p) => p >= g.home).length;
       const yard = progress.filter((p) => p === YARD).length;
       const c = view.ludoColour(seat);
       return h('li', { class: [seat === view.seat && 'mine', seat === view.currentSeat && 'turn'] },
-        seat === view.currentSeat ? h('span', { class: 'turn-mark', 'aria-label': 'to play' }, '▶') : null,
-        colourMark(c), ' ', h('span', { class: 'colour-name' }, COLOURS[c]), ' ',
+        seat === view.currentSeat ? h('span', { class: 'turn-mark', 'aria-label': t('to play') }, '▶') : null,
+        colourMark(c), ' ', h('span', { class: 'colour-name' }, colourName(c)), ' ',
         h('span', { class: 'seat-name' }, view.seatName(seat)), ' ', badge(reactions, seat),
-        h('span', { class: 'at' }, `yard ${yard}, home ${home}`),
-        h('span', { class: 'tags' }, view.seatTags(seat).filter((t) => t !== 'here').map((t) => h('span', { class: 'tag' }, t))),
+        h('span', { class: 'at' }, t('start {yard}, home {home}', { yard, home })),
+        h('span', { class: 'tags' }, view.seatTagWords(seat).filter((tag) => tag.kind !== 'here').map((tag) => h('span', { class: 'tag' }, tag.text))),
         kickButton(seat));
     })),
-    view.face ? h('p', { id: 'last-throw' }, 'Last throw: ', h('span', { class: 'die' }, String(view.face)),
-      view.thrower !== null && view.thrower !== undefined ? ` (${view.seatName(view.thrower)})` : '') : null,
-    last ? h('p', null, `Last move: ${view.seatName(last.seat)} piece ${last.piece + 1}, ${describe(last.from, g)} → ${describe(last.to, g)}`) : null));
+    view.face ? h('p', { id: 'last-throw' }, view.thrower !== null && view.thrower !== undefined
+      ? t('Last throw: {face} ({name})', { face: view.face, name: view.seatName(view.thrower) })
+      : t('Last throw: {face}', { face: view.face })) : null,
+    last ? h('p', null, t('Last move: {name}, piece {piece}, {from} → {to}', { name: view.seatName(last.seat), piece: last.piece + 1, from: describe(last.from, g), to: describe(last.to, g) })) : null));
   return els;
 }
 
 export function gameScreen() {
   if (!view.inGame) {
-    return h('section', { class: 'card' }, h('h2', null, 'A game is starting'),
-      h('p', null, 'The server has locked in its dice seed; every player adds one of their own. A moment…'));
+    return h('section', { class: 'card' }, h('h2', null, t('A game is starting')),
+      h('p', null, t('The server has locked in its dice seed; every player adds one of their own. A moment…')));
   }
   const els = view.options.game === 'ludo' ? ludoGame() : spookGame();
   els.push(speakSwitch());
   els.push(hostGameControls());
   els.push(h('div', { class: 'row' }, h('button', { type: 'button', id: 'leave', onclick: () => {
     if (view.isSpectator) leave();
-    else confirmStep('Leave the game? The server plays your seat to the end.', 'Leave', leave);
-  } }, view.isSpectator ? 'Stop watching' : 'Leave the game')));
+    else confirmStep(t('Leave the game? The server plays your seat to the end.'), t('Leave'), leave);
+  } }, view.isSpectator ? t('Stop watching') : t('Leave the game'))));
   return els;
 }
 
@@ -247,11 +273,11 @@ export function tickGame() {
     const secs = Math.ceil(left / 1000);
     fill.classList.toggle('low', secs <= 5);
     let words;
-    if (view.pending.chosen !== null) words = `You chose piece ${view.pending.chosen + 1}; waiting for the server.`;
-    else if (view.paused) words = `Paused (${secs} s left): choose when the game resumes.`;
-    else if (view.disconnected) words = `No connection: the countdown is stopped (${secs} s left).`;
-    else if (left <= 0) words = 'Time is up: the server moves for you.';
-    else words = `Choose within ${secs} s`;
+    if (view.pending.chosen !== null) words = t('You chose piece {piece}; waiting for the server.', { piece: view.pending.chosen + 1 });
+    else if (view.paused) words = t('Paused ({secs} s left): choose when the game resumes.', { secs });
+    else if (view.disconnected) words = t('No connection: the countdown is stopped ({secs} s left).', { secs });
+    else if (left <= 0) words = t('Time is up: the server moves for you.');
+    else words = t('Choose within {secs} s', { secs });
     if (text.textContent !== words) text.textContent = words;
   }
   const waiting = $('choosing');

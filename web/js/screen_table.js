@@ -8,6 +8,8 @@ import { h } from './dom.js';
 import { view, send, render } from './session.js';
 import { confirmStep } from './shared.js';
 import { speakSwitch } from './announce.js';
+import { t } from './i18n.js';
+import { andList, seedsText } from './game_words.js';
 
 let namesDraft = null;  // the names as typed in the lobby (kept across redraws)
 let winners = new Set(); // the names ticked for "End game"
@@ -26,12 +28,12 @@ export function tableHostBar() {
   const seeding = s.state === 'seeding';
   return h('div', { class: 'row tv-hostbar', id: 'table-hostbar' },
     h('button', { type: 'button', class: 'primary', id: 'table-next', 'aria-keyshortcuts': 'N Space', onclick: next },
-      seeding ? 'Close the seeds and start (N)' : 'Next roll (N)'),
-    s.options.game === 'ludo' && !seeding ? h('button', { type: 'button', id: 'table-skip', 'aria-keyshortcuts': 'S', onclick: () => send({ type: 'skip_turn' }) }, 'Skip turn (S)') : null,
+      seeding ? t('Close the seeds and start (N)') : t('Next roll (N)')),
+    s.options.game === 'ludo' && !seeding ? h('button', { type: 'button', id: 'table-skip', 'aria-keyshortcuts': 'S', onclick: () => send({ type: 'skip_turn' }) }, t('Skip turn (S)')) : null,
     view.paused
-      ? h('button', { type: 'button', id: 'resume-game', onclick: () => send({ type: 'resume_game' }) }, 'Resume the game')
-      : h('button', { type: 'button', id: 'pause-game', onclick: () => send({ type: 'pause' }) }, 'Pause the game'),
-    h('button', { type: 'button', id: 'table-small', 'aria-keyshortcuts': 'Escape', onclick: () => setTableBig(false) }, 'Controls (Esc)'));
+      ? h('button', { type: 'button', id: 'resume-game', onclick: () => send({ type: 'resume_game' }) }, t('Resume the game'))
+      : h('button', { type: 'button', id: 'pause-game', onclick: () => send({ type: 'pause' }) }, t('Pause the game')),
+    h('button', { type: 'button', id: 'table-small', 'aria-keyshortcuts': 'Escape', onclick: () => setTableBig(false) }, t('Controls (Esc)')));
 }
 
 export const isTableGame = () => Boolean(view.snapshot && view.snapshot.options && view.snapshot.options.table);
@@ -43,16 +45,16 @@ export function tableLobbyControls(s) {
   const names = () => namesDraft.split(',').map((n) => n.trim()).filter((n) => n);
   const useNames = () => send({ type: 'set_options', options: { ...o, table: true, table_names: names(), players: names().length } });
   return h('section', { class: 'card host', id: 'table-lobby', 'aria-labelledby': 'table-h' },
-    h('h3', { id: 'table-h' }, 'A game at one table'),
-    h('p', { class: 'small' }, 'Paper boards and coins: the server throws the fair dice and this screen announces them; people move their own coins.'),
+    h('h3', { id: 'table-h' }, t('A game at one table')),
+    h('p', { class: 'small' }, t('Paper boards and coins: the server throws the fair dice and this screen announces them; people move their own coins.')),
     h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'table-on', checked: Boolean(o.table), onchange: (e) => {
       if (e.target.checked) useNames();
       else send({ type: 'set_options', options: { ...o, table: false, table_names: [] } });
-    } }), ' table game'),
-    h('div', { class: 'field' }, h('label', { for: 'table-names' }, 'Names at the table (comma between them)'),
+    } }), ' ', t('table game')),
+    h('div', { class: 'field' }, h('label', { for: 'table-names' }, t('Names at the table (comma between them)')),
       h('input', { id: 'table-names', value: namesDraft, oninput: (e) => { namesDraft = e.target.value; } })),
-    h('div', { class: 'row' }, h('button', { type: 'button', id: 'table-names-go', onclick: useNames }, 'Use these names')),
-    o.table ? h('p', { id: 'table-names-set' }, `At the table: ${(o.table_names || []).join(', ') || '(no names yet)'}`) : null);
+    h('div', { class: 'row' }, h('button', { type: 'button', id: 'table-names-go', onclick: useNames }, t('Use these names'))),
+    o.table ? h('p', { id: 'table-names-set' }, (o.table_names || []).length ? t('At the table: {names}', { names: o.table_names.join(', ') }) : t('At the table: (no names yet)')) : null);
 }
 
 // While paused the server refuses it, and the story says so.
@@ -63,7 +65,7 @@ function next() {
 // The game: the die and its announcement large, and the host's controls.
 export function tableScreen() {
   const s = view.snapshot;
-  const t = s.table || { names: s.options.table_names || [], next: 'start', seeds_by: [] };
+  const tb = s.table || { names: s.options.table_names || [], next: 'start', seeds_by: [] };
   const ludo = s.options.game === 'ludo';
   const host = view.amHost;
   const els = [];
@@ -74,48 +76,48 @@ export function tableScreen() {
       const bytes = new Uint8Array(16);
       crypto.getRandomValues(bytes);
       send({ type: 'client_seed', seed: Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(''), by: 'a phone at the table' });
-    } }, 'Add this phone’s seed to the dice')));
+    } }, t('Add this phone’s seed to the dice'))));
   }
   els.push(h('section', { class: 'card table-die', 'aria-live': 'polite', 'aria-labelledby': 'table-die-h' },
-    h('h2', { id: 'table-die-h' }, seeding ? 'The dice are committed: seeds may come in' : 'The die'),
-    h('p', { id: 'table-face', class: 'table-face' }, t.face ? String(t.face) : '–'),
+    h('h2', { id: 'table-die-h' }, seeding ? t('The dice are committed: seeds may come in') : t('The die')),
+    h('p', { id: 'table-face', class: 'table-face' }, tb.face ? String(tb.face) : '–'),
     h('p', { id: 'table-last', class: 'table-last' },
-      t.last || (seeding ? `Seeds in: ${(t.seeds_by || []).join(', ') || 'none yet'}.` : 'The first roll waits for the host.')),
+      tb.last || (seeding ? seedsText(tb.seeds_by) : t('The first roll waits for the host.'))),
     // The host's page on the table's television says the dice aloud too (as /tv/CODE does).
     speakSwitch()));
   if (host) {
     const paused = view.paused;
-    const pace = t.pace_ms || 0;
+    const pace = tb.pace_ms || 0;
     els.push(h('section', { class: 'card host', 'aria-labelledby': 'table-host-h' },
-      h('h3', { id: 'table-host-h' }, 'You are the host'),
+      h('h3', { id: 'table-host-h' }, t('You are the host')),
       h('div', { class: 'row' },
         h('button', { type: 'button', class: 'primary big', id: 'table-next', 'aria-keyshortcuts': 'N Space', onclick: next },
-          seeding ? 'Close the seeds and start (N)' : 'Next roll (N)'),
-        ludo && !seeding ? h('button', { type: 'button', id: 'table-skip', 'aria-keyshortcuts': 'S', onclick: () => send({ type: 'skip_turn' }) }, 'Skip turn (S)') : null,
+          seeding ? t('Close the seeds and start (N)') : t('Next roll (N)')),
+        ludo && !seeding ? h('button', { type: 'button', id: 'table-skip', 'aria-keyshortcuts': 'S', onclick: () => send({ type: 'skip_turn' }) }, t('Skip turn (S)')) : null,
         paused
-          ? h('button', { type: 'button', id: 'resume-game', class: 'primary', onclick: () => send({ type: 'resume_game' }) }, 'Resume the game')
-          : h('button', { type: 'button', id: 'pause-game', onclick: () => send({ type: 'pause' }) }, 'Pause the game')),
+          ? h('button', { type: 'button', id: 'resume-game', class: 'primary', onclick: () => send({ type: 'resume_game' }) }, t('Resume the game'))
+          : h('button', { type: 'button', id: 'pause-game', onclick: () => send({ type: 'pause' }) }, t('Pause the game'))),
       h('div', { class: 'row' }, h('button', { type: 'button', id: 'table-big', onclick: () => setTableBig(true) },
-        'This screen on the television: the die large, Next with N or Space')),
-      h('div', { class: 'field' }, h('label', { for: 'table-pace' }, 'Dice by themselves'),
+        t('This screen on the television: the die large, Next with N or Space'))),
+      h('div', { class: 'field' }, h('label', { for: 'table-pace' }, t('Dice by themselves')),
         h('select', { id: 'table-pace', onchange: (e) => send({ type: 'set_settings', settings: { table_pace_ms: Number(e.target.value) } }) },
-          [[0, 'no: on Next'], [10000, 'every 10 s'], [20000, 'every 20 s'], [30000, 'every 30 s'], [60000, 'every minute']]
+          [[0, t('no: on Next')], [10000, t('every {n} s', { n: 10 })], [20000, t('every {n} s', { n: 20 })], [30000, t('every {n} s', { n: 30 })], [60000, t('every minute')]]
             .map(([v, text]) => h('option', { value: v, selected: v === pace }, text)))),
-      seeding ? null : h('fieldset', { id: 'table-winners' }, h('legend', null, 'End the game: the winners'),
-        (t.names || []).map((name, i) => h('label', { class: 'check' }, h('input', { type: 'checkbox', id: `winner-${i}`, checked: winners.has(name),
+      seeding ? null : h('fieldset', { id: 'table-winners' }, h('legend', null, t('End the game: the winners')),
+        (tb.names || []).map((name, i) => h('label', { class: 'check' }, h('input', { type: 'checkbox', id: `winner-${i}`, checked: winners.has(name),
           onchange: (e) => { if (e.target.checked) winners.add(name); else winners.delete(name); } }), ' ', name)),
         h('div', { class: 'row' }, h('button', { type: 'button', id: 'table-end', class: 'danger', onclick: () => {
           const names = [...winners];
           if (!names.length) {
-            view.say('error', 'Tick the winner or winners first.');
+            view.say('error', t('Tick the winner or winners first.'));
             render();
             return;
           }
-          confirmStep(`End the game with ${names.join(' and ')} as ${names.length > 1 ? 'the winners' : 'the winner'}?`, 'End the game', () => {
+          confirmStep(names.length > 1 ? t('End the game with {names} as the winners?', { names: andList(names) }) : t('End the game with {name} as the winner?', { name: names[0] }), t('End the game'), () => {
             send({ type: 'declare_winners', names });
             winners = new Set();
           });
-        } }, 'End game')))));
+        } }, t('End game'))))));
   }
   return els;
 }

@@ -9,8 +9,11 @@ import { qrCode } from './qr.js';
 import { CHARACTERS } from './view.js';
 import { spookBoard, chip } from './spook.js';
 import { ludoBoard, colourMark } from './ludo.js';
-import { COLOURS, geometry, YARD } from './ludo_geo.js';
+import { geometry, YARD } from './ludo_geo.js';
+import { t, tn } from './i18n.js';
+import { characterName, characterAction, colourName, andList, seedsText } from './game_words.js';
 import { view, now, render, homeMessage, reactions } from './session.js';
+import { reactionText } from './reactions.js';
 import { joinBase, optionsText } from './screen_lobby.js';
 import { positionsText } from './shared.js';
 import * as announce from './announce.js';
@@ -35,38 +38,38 @@ function toggleHidden() {
 
 function header() {
   const playing = view.inGame || view.state === 'playing';
-  let status = view.state === 'lobby' ? 'Waiting for players' : view.state === 'seeding' ? 'A game is starting' : '';
-  if (view.showingResult) status = 'Game over';
-  else if (playing) status = view.options.game === 'ludo' ? `Turn ${view.turn}` : `Round ${view.round}`;
+  let status = view.state === 'lobby' ? t('Waiting for players') : view.state === 'seeding' ? t('A game is starting') : '';
+  if (view.showingResult) status = t('Game over');
+  else if (playing) status = view.options.game === 'ludo' ? t('Turn {n}', { n: view.turn }) : t('Round {n}', { n: view.round });
   const on = announce.speaking();
   return h('header', { class: 'tv-head' },
     h('span', { class: 'tv-brand' }, 'SpookLudo'),
-    hidden || !view.room ? null : h('span', { class: 'tv-room' }, 'Room ', h('strong', { id: 'tv-code' }, view.room)),
+    hidden || !view.room ? null : h('span', { class: 'tv-room' }, t('Room'), ' ', h('strong', { id: 'tv-code' }, view.room)),
     status ? h('span', { class: 'tv-status', id: 'tv-status' }, status) : null,
-    view.paused ? h('span', { class: 'tv-paused', id: 'tv-paused' }, 'Paused') : null,
+    view.paused ? h('span', { class: 'tv-paused', id: 'tv-paused' }, t('Paused')) : null,
     h('span', { class: 'tv-controls' },
       announce.available() ? h('button', { type: 'button', id: 'tv-sound', 'data-fk': 'tv-sound', 'aria-pressed': String(on), onclick: () => {
         announce.setSpeaking(!on);
         render();
-      } }, on ? 'Sound on' : 'Muted') : null,
+      } }, on ? t('Sound on') : t('Muted')) : null,
       h('button', { type: 'button', id: 'tv-react-mute', 'data-fk': 'tv-react-mute', 'aria-pressed': String(reactions.muted), onclick: () => {
         reactions.setMuted(!reactions.muted);
         render();
-      } }, reactions.muted ? 'Show reactions' : 'Hide reactions'),
+      } }, reactions.muted ? t('Show reactions') : t('Hide reactions')),
       h('button', { type: 'button', id: 'tv-hide', 'data-fk': 'tv-hide', 'aria-pressed': String(hidden), onclick: toggleHidden },
-        hidden ? 'Show the code' : 'Hide the code')));
+        hidden ? t('Show the code') : t('Hide the code'))));
 }
 
 function gestureHint() {
   return announce.needsGesture()
-    ? h('p', { class: 'tv-hint', id: 'tv-gesture' }, 'Click or press a key once on this screen to let it speak.')
+    ? h('p', { class: 'tv-hint', id: 'tv-gesture' }, t('Click or press a key once on this screen to let it speak.'))
     : null;
 }
 
 function joinPanel() {
   if (hidden) {
-    return h('section', { class: 'tv-join', id: 'tv-join' }, h('h2', null, 'Join the game'),
-      h('p', { id: 'tv-hidden-note' }, 'The host shares the link to join: the room code is not shown on this screen.'));
+    return h('section', { class: 'tv-join', id: 'tv-join' }, h('h2', null, t('Join the game')),
+      h('p', { id: 'tv-hidden-note' }, t('The host shares the link to join: the room code is not shown on this screen.')));
   }
   const link = `${joinBase()}/r/${view.room}`;
   let qr = null;
@@ -76,13 +79,13 @@ function joinPanel() {
     qr = null;
   }
   return h('section', { class: 'tv-join', id: 'tv-join' },
-    h('h2', null, 'Join the game'),
+    h('h2', null, t('Join the game')),
     h('div', { class: 'tv-join-row' },
-      qr ? h('div', { class: 'qr tv-qr', role: 'img', 'aria-label': `QR code of ${link}` }, qr) : null,
+      qr ? h('div', { class: 'qr tv-qr', role: 'img', 'aria-label': t('QR code of {link}', { link }) }, qr) : null,
       h('div', null,
-        h('p', null, 'Scan the code with a phone, or open'),
+        h('p', null, t('Scan the code with a phone, or open')),
         h('p', { class: 'tv-link', id: 'tv-link' }, link),
-        h('p', null, 'Room code ', h('strong', { class: 'tv-bigcode' }, view.room)))));
+        h('p', null, t('Room code'), ' ', h('strong', { class: 'tv-bigcode' }, view.room)))));
 }
 
 function lobbyTv() {
@@ -91,19 +94,28 @@ function lobbyTv() {
   const taken = seats.filter((seat) => view.seatView(seat)).length;
   return h('div', { class: 'tv-lobby' }, joinPanel(),
     h('section', { class: 'tv-seats' },
-      h('h2', null, `Seats: ${taken} of ${seats.length} taken`),
+      h('h2', null, t('Seats: {taken} of {seats} taken', { taken, seats: seats.length })),
       h('ol', { id: 'tv-seats', class: 'plain' }, seats.map((seat) => {
         const sv = view.seatView(seat);
         return h('li', { class: ['tv-seat', !sv && 'free'] }, h('span', { class: 'tv-seat-no' }, String(seat + 1)),
-          sv ? `${sv.name}${sv.bot ? ' (bot)' : ''}${s.host === seat ? ' (host)' : ''}` : 'free');
+          sv ? seatLine(sv.name, sv.bot, s.host === seat) : t('free'));
       })),
       h('p', { class: 'tv-note' }, optionsText(s.options)),
       h('p', { id: 'tv-autostart', class: 'tv-note' }), reactionsSpot()));
 }
 
+// A seat in the lobby's list: "Ann (host)", "Bot 1 (bot)".
+function seatLine(name, bot, host) {
+  if (bot && host) return t('{name} (bot, host)', { name });
+  if (bot) return t('{name} (bot)', { name });
+  if (host) return t('{name} (host)', { name });
+  return name;
+}
+
 function die(face, label) {
+  const none = face === null || face === undefined;
   return h('div', { class: 'tv-die-wrap' },
-    h('span', { class: 'tv-die', id: 'tv-die', 'aria-label': `die ${face ?? 'not rolled yet'}` }, face === null || face === undefined ? '–' : String(face)),
+    h('span', { class: 'tv-die', id: 'tv-die', 'aria-label': none ? t('the die: not rolled yet') : t('the die: {face}', { face }) }, none ? '–' : String(face)),
     h('span', { class: 'tv-die-label' }, label));
 }
 
@@ -121,21 +133,22 @@ function story() {
 function reactionsSpot() {
   return h('ul', { id: 'tv-reactions', class: 'plain tv-reactions', 'aria-live': 'polite' },
     reactions.recent().map((r) => h('li', { class: ['tv-reaction', r.role === 'spectator' && 'spectator'], dataset: { key: r.key } },
-      h('span', { class: 'who' }, r.name), ': ', h('span', { class: 'what' }, r.label))));
+      h('span', { class: 'who' }, r.name), ': ', h('span', { class: 'what' }, reactionText(r)))));
 }
 
 function activation() {
   const a = view.activation;
   if (!a) return null;
   const c = CHARACTERS[a.character] || { letter: '?', name: a.name };
+  const name = characterName(a.character, a.name);
   const moved = (a.moved || []).filter((x) => x.piece !== undefined && x.piece !== null);
   return h('section', { class: 'tv-act', id: 'tv-activation' },
-    h('p', { class: 'tv-act-head' }, h('span', { class: 'act-die', 'aria-label': `die ${a.face}` }, String(a.face)), chip(c.letter),
-      ` It's the ${a.name}: any piece on it ${a.action}.`),
+    h('p', { class: 'tv-act-head' }, h('span', { class: 'act-die', 'aria-label': t('the die: {face}', { face: a.face }) }, String(a.face)), chip(c.letter), ' ',
+      t("It's the {character}: any piece on it {action}.", { character: name, action: characterAction(a.character) })),
     moved.length
-      ? h('ul', { class: 'plain' }, moved.slice(0, 6).map((x) => h('li', null, `${view.seatName(x.seat)}: ${x.from} → ${x.to >= 40 ? 'church' : x.to}`)),
-        moved.length > 6 ? h('li', null, `and ${moved.length - 6} more`) : null)
-      : h('p', null, `Nobody stands on the ${a.name}.`));
+      ? h('ul', { class: 'plain' }, moved.slice(0, 6).map((x) => h('li', null, t('{name}: {from} → {to}', { name: view.seatName(x.seat), from: x.from, to: x.to >= 40 ? t('church') : x.to }))),
+        moved.length > 6 ? h('li', null, tn('and {n} more', 'and {n} more', moved.length - 6)) : null)
+      : h('p', null, t('Nobody stands on the {character}.', { character: name })));
 }
 
 function spookTv() {
@@ -145,9 +158,9 @@ function spookTv() {
   return h('div', { class: 'tv-game' },
     h('div', { class: ['tv-boards', n], id: 'tv-boards' }, seats.map((seat) => h('div', { class: 'tv-board' },
       h('h3', null, view.seatName(seat), ' ', h('span', { class: 'tv-at' }, positionsText(seat)),
-        view.spookFinished[seat] ? h('span', { class: 'tv-done' }, ' done') : null),
+        view.spookFinished[seat] ? [' ', h('span', { class: 'tv-done' }, t('done'))] : null),
       spookBoard(view, seat, { woken, moves: view.lastMoves })))),
-    h('aside', { class: 'tv-side' }, die(view.roll, view.roll ? `Round ${view.round}: everyone moves ${view.roll}` : `Round ${view.round}`), choosing(), activation(), story(), reactionsSpot()));
+    h('aside', { class: 'tv-side' }, die(view.roll, view.roll ? t('Round {n}: everyone moves {face}', { n: view.round, face: view.roll }) : t('Round {n}', { n: view.round })), choosing(), activation(), story(), reactionsSpot()));
 }
 
 function ludoTv() {
@@ -156,12 +169,13 @@ function ludoTv() {
   return h('div', { class: 'tv-game' },
     h('div', { class: 'tv-ludo' }, ludoBoard(view, () => {})),
     h('aside', { class: 'tv-side' },
-      die(view.face, view.thrower !== null && view.thrower !== undefined ? `${view.seatName(view.thrower)} threw` : `Turn ${view.turn}`),
+      die(view.face, view.thrower !== null && view.thrower !== undefined ? t('{name} threw', { name: view.seatName(view.thrower) }) : t('Turn {n}', { n: view.turn })),
       h('ol', { class: 'plain tv-players' }, seats.map((seat) => {
         const progress = view.ludoProgress[seat];
         const c = view.ludoColour(seat);
-        return h('li', { class: seat === view.currentSeat && 'turn' }, seat === view.currentSeat ? '▶ ' : '', colourMark(c), ` ${view.seatName(seat)} (${COLOURS[c]}): `,
-          `home ${progress.filter((p) => p >= g.home).length}, yard ${progress.filter((p) => p === YARD).length}`);
+        return h('li', { class: seat === view.currentSeat && 'turn' }, seat === view.currentSeat ? '▶ ' : '', colourMark(c), ' ',
+          t('{name} ({colour}): home {home}, start {yard}', { name: view.seatName(seat), colour: colourName(c),
+            home: progress.filter((p) => p >= g.home).length, yard: progress.filter((p) => p === YARD).length }));
       })),
       choosing(), story(), reactionsSpot()));
 }
@@ -176,11 +190,11 @@ function endTv() {
   order.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   return h('div', { class: 'tv-end' }, h('div', null,
     h('h2', { class: 'tv-winner', id: 'tv-winner' }, over.status === 'finished'
-      ? `${winners.length ? winners.join(' and ') : 'Nobody'} ${winners.length > 1 ? 'win together' : 'wins'}!`
-      : `The game was abandoned${over.reason ? `: ${over.reason}` : ''}.`),
-    order.length ? h('ol', { class: 'plain tv-places', id: 'tv-places' }, order.map(([place, seat]) => h('li', null, `${place}. ${name(seat)}`))) : null,
-    over.status === 'finished' ? h('p', { class: 'tv-note' }, `after ${over.length} ${spook ? 'rounds' : 'turns'}`) : null,
-    view.state === 'lobby' && !hidden ? h('p', { class: 'tv-note', id: 'tv-next' }, `Next game: join at ${joinBase()}/r/${view.room}`) : null,
+      ? (winners.length > 1 ? t('{names} win together!', { names: andList(winners) }) : winners.length ? t('{name} wins!', { name: winners[0] }) : t('Nobody wins!'))
+      : over.reason ? t('The game was abandoned: {reason}.', { reason: over.reason }) : t('The game was abandoned.')),
+    order.length ? h('ol', { class: 'plain tv-places', id: 'tv-places' }, order.map(([place, seat]) => h('li', null, t('{place}. {name}', { place, name: name(seat) })))) : null,
+    over.status === 'finished' ? h('p', { class: 'tv-note' }, spook ? tn('after {n} round', 'after {n} rounds', over.length) : tn('after {n} turn', 'after {n} turns', over.length)) : null,
+    view.state === 'lobby' && !hidden ? h('p', { class: 'tv-note', id: 'tv-next' }, t('Next game: join at {link}', { link: `${joinBase()}/r/${view.room}` })) : null,
     reactionsSpot()),
     spook && view.spookBoards.length
       ? h('div', { class: ['tv-boards', 'n8'] }, view.playSeats.filter((s) => view.spookBoards[s]).map((seat) => h('div', { class: 'tv-board' },
@@ -192,31 +206,31 @@ function endTv() {
 // the names at the table, and the story; the host drives it from their own page.
 function tableTv() {
   const s = view.snapshot;
-  const t = s.table || { names: s.options.table_names || [] };
+  const tb = s.table || { names: s.options.table_names || [] };
   const seeding = s.state === 'seeding';
   const ludo = s.options.game === 'ludo';
-  const label = seeding ? 'The dice are committed: seeds may come in' : ludo ? `Throw ${t.turn || 0}` : `Round ${t.round || 0}`;
+  const label = seeding ? t('The dice are committed: seeds may come in') : ludo ? t('Throw {n}', { n: tb.turn || 0 }) : t('Round {n}', { n: tb.round || 0 });
   return h('div', { class: 'tv-game tv-table' },
     h('div', null,
-      die(t.face, label),
+      die(tb.face, label),
       h('p', { class: 'tv-table-last', id: 'tv-table-last' },
-        mask(t.last || (seeding ? `Seeds in: ${(t.seeds_by || []).join(', ') || 'none yet'}.` : 'The first roll waits for the host.'))),
-      h('p', { class: 'tv-note' }, `At the table: ${(t.names || []).join(', ')}`)),
+        mask(tb.last || (seeding ? seedsText(tb.seeds_by) : t('The first roll waits for the host.')))),
+      h('p', { class: 'tv-note' }, t('At the table: {names}', { names: (tb.names || []).join(', ') }))),
     h('aside', { class: 'tv-side' }, story(), reactionsSpot()));
 }
 
 // The screen of the moment: `which` is app.js's screen name.
 export function tvScreen(which) {
-  document.title = 'SpookLudo: the shared screen';
+  document.title = t('SpookLudo: the shared screen');
   if (which === 'home' || which === 'connecting') {
-    return h('section', { class: 'tv-msg' }, header(), h('h2', null, 'The shared screen'),
-      h('p', { id: 'tv-home' }, mask(which === 'home' ? homeMessage || 'Not connected.' : 'Connecting to the game server…')),
-      which === 'home' ? h('p', null, h('a', { href: '/' }, 'Open the game page')) : null);
+    return h('section', { class: 'tv-msg' }, header(), h('h2', null, t('The shared screen')),
+      h('p', { id: 'tv-home' }, mask(which === 'home' ? homeMessage || t('Not connected.') : t('Connecting to the game server…'))),
+      which === 'home' ? h('p', null, h('a', { href: '/' }, t('Open the game page'))) : null);
   }
   let body;
   if (which === 'end') body = endTv();
   else if (which === 'game' && view.snapshot.options && view.snapshot.options.table) body = tableTv();
-  else if (which === 'game') body = view.inGame ? (view.options.game === 'ludo' ? ludoTv() : spookTv()) : h('p', { class: 'tv-msg' }, 'A game is starting: the players add their dice seeds…');
+  else if (which === 'game') body = view.inGame ? (view.options.game === 'ludo' ? ludoTv() : spookTv()) : h('p', { class: 'tv-msg' }, t('A game is starting: the players add their dice seeds…'));
   else body = lobbyTv();
   return [header(), gestureHint(), body];
 }
@@ -248,6 +262,6 @@ export function tickTv() {
   if (auto) {
     const left = view.autoStartLeft(now());
     const secs = left === null ? 0 : Math.ceil(left / 1000);
-    auto.textContent = left === null ? '' : `Starts in ${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
+    auto.textContent = left === null ? '' : t('Starts in {time}', { time: `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}` });
   }
 }

@@ -3,20 +3,18 @@
 // shape, never by colour alone. Pieces are numbered tokens; the squares the woken monster stands
 // on are ringed and marked "!", and the decision's targets carry the option's number.
 import { h } from './dom.js';
-import { CHARACTERS, LETTER_NAMES } from './view.js';
+import { CHARACTERS } from './view.js';
+import { t } from './i18n.js';
+import { letterName, spookSquare } from './game_words.js';
 
-export const REGIONS = ['Haunted Orchard', 'Creepy Cornfield', 'Gruesome Graveyard', 'Wild Wood'];
-
+// A square in words for a screen reader: "square 12, a Werewolf", "the church".
 export function squareWords(board, square) {
-  const letter = board ? board[square - 1] : '';
-  if (square === 40) return 'the church';
-  if (letter === '.') return 'an entrance';
-  return LETTER_NAMES[letter] || 'a square';
+  return spookSquare(board, square);
 }
 
 // A character chip: its letter on its colour (the legend and the decision's buttons).
 export function chip(letter) {
-  const name = LETTER_NAMES[letter] || '';
+  const name = letterName(letter);
   return h('span', { class: ['chip', `c-${letterClass(letter)}`], 'aria-hidden': 'true', title: name }, glyph(letter));
 }
 
@@ -31,7 +29,7 @@ function glyph(letter) {
 
 export function legend() {
   return h('p', { class: 'legend' },
-    ['H', 'C', 'S', 'W', 'X', '+'].map((l) => h('span', { class: 'legend-item' }, chip(l), ' ', LETTER_NAMES[l])));
+    ['H', 'C', 'S', 'W', 'X', '+'].map((l) => h('span', { class: 'legend-item' }, chip(l), ' ', letterName(l))));
 }
 
 // One seat's board. `opts`: {big, targets: Map square -> [option numbers], woken: letter or
@@ -83,9 +81,11 @@ export function spookBoard(view, seat, opts = {}) {
     rows.push(h('div', { class: 'region' }, cells));
   }
   // The picture for a screen reader: where the pieces stand and on what.
-  const where = pieces.map((square, piece) => `piece ${piece + 1} on ${square >= 40 ? 'the church' : `${square} (${squareWords(board, square)})`}`);
-  const label = `${view.seatName(seat)}'s board: ${where.join(', ') || 'no pieces'}` +
-    (opts.woken ? `; the ${LETTER_NAMES[opts.woken]} squares are marked` : '');
+  const where = pieces.map((square, piece) => t('piece {piece} on {square}', { piece: piece + 1, square: squareWords(board, square) }));
+  let label = where.length
+    ? t("{name}'s board: {pieces}", { name: view.seatName(seat), pieces: where.join('; ') })
+    : t("{name}'s board: no pieces", { name: view.seatName(seat) });
+  if (opts.woken) label += ' ' + t('The {character} squares are marked.', { character: letterName(opts.woken) });
   return h('div', { class: ['board', opts.big ? 'big' : 'small'], role: 'img', 'aria-label': label }, rows);
 }
 

@@ -3,7 +3,8 @@
 // every server message to apply() in order. A `room` snapshot replaces what was known (that is
 // how a reconnection redraws); the messages between snapshots update it step by step.
 import { YARD, COLOURS, colourOfPlayer, geometry, parsePosition } from './ludo_geo.js';
-import { t, tc } from './i18n.js';
+import { t, tc, tn } from './i18n.js';
+import { characterName, characterAction } from './game_words.js';
 
 // A bot's way of playing, in the page's language.
 export function policyWord(policy) {
@@ -29,6 +30,19 @@ function byText(by) {
   if (by === 'timeout') return ' (time ran out: the server chose the best move)';
   if (by === 'away') return ' (away: the server played it)';
   return '';
+}
+
+// A Spook move in the story: "Ann moves piece 1 from square 5 to 9." (and how, when the server chose it).
+function spookMoveText(who, x) {
+  const args = { name: who, piece: x.piece + 1, from: x.from, to: x.to };
+  if (x.to >= 40) {
+    if (x.by === 'timeout') return t('{name} moves piece {piece} from square {from} into the church (time ran out: the server chose the best move).', args);
+    if (x.by === 'away') return t('{name} moves piece {piece} from square {from} into the church (away: the server played it).', args);
+    return t('{name} moves piece {piece} from square {from} into the church.', args);
+  }
+  if (x.by === 'timeout') return t('{name} moves piece {piece} from square {from} to {to} (time ran out: the server chose the best move).', args);
+  if (x.by === 'away') return t('{name} moves piece {piece} from square {from} to {to} (away: the server played it).', args);
+  return t('{name} moves piece {piece} from square {from} to {to}.', args);
 }
 
 export class View {
@@ -256,7 +270,7 @@ export class View {
         this.roll = m.face;
         this.activation = null;
         if (m.table) { this.say('roll', m.text); break; } // a table game: the announcement as it is
-        this.say('roll', `Round ${m.round}: the die shows ${m.face}. Everyone moves one piece ${m.face} ${m.face === 1 ? 'square' : 'squares'}.`);
+        this.say('roll', tn('Round {round}: the die shows {n}. Everyone moves one piece {n} square.', 'Round {round}: the die shows {n}. Everyone moves one piece {n} squares.', m.face, { round: m.round }));
         break;
       case 'decision':
         this.pending = { decision: m, deadline: now + m.time_left_ms, chosen: null };
@@ -275,27 +289,30 @@ export class View {
           const who = this.seatName(x.seat);
           const kind = x.seat === this.seat ? 'mine' : 'move';
           if (x.stays || x.piece === undefined || x.piece === null) {
-            this.say(kind, `${who} cannot move and stays put.`);
+            this.say(kind, t('{name} cannot move and stays put.', { name: who }));
             continue;
           }
           this.setSpookPiece(x.seat, x.piece, x.to);
           this.lastMoves.push({ seat: x.seat, piece: x.piece, from: x.from, to: x.to, by: x.by });
-          this.say(kind, `${who} moves ${pieceLabel(x.piece)} from square ${x.from} to ${x.to >= 40 ? 'the church' : x.to}${byText(x.by)}.`);
+          this.say(kind, spookMoveText(who, x));
         }
         break;
       case 'activation': {
         this.activation = m;
         if (m.table) { this.say('monster', m.text); break; }
-        this.say('monster', `The die shows ${m.face}: it's the ${m.name}! Any piece on the ${m.name} ${m.action}.`);
-        if (!m.moved || m.moved.length === 0) this.say('monster', `Nobody stands on the ${m.name}${m.character === 'hat' ? '.' : '. Phew!'}`);
+        const character = characterName(m.character, m.name);
+        this.say('monster', t("The die shows {face}: it's the {character}! Any piece on a {character} {action}.", { face: m.face, character, action: characterAction(m.character) }));
+        if (!m.moved || m.moved.length === 0) {
+          this.say('monster', m.character === 'hat' ? t('Nobody stands on the {character}.', { character }) : t('Nobody stands on the {character}. Phew!', { character }));
+        }
         for (const x of m.moved || []) {
           if (x.piece === undefined || x.piece === null) continue;
           this.setSpookPiece(x.seat, x.piece, x.to);
-          this.say(x.seat === this.seat ? 'mine' : 'monster', `${this.seatName(x.seat)}'s ${pieceLabel(x.piece)}: ${x.from} → ${x.to >= 40 ? 'the church' : x.to}`);
+          this.say(x.seat === this.seat ? 'mine' : 'monster', t("{name}'s piece {piece}: {from} → {to}", { name: this.seatName(x.seat), piece: x.piece + 1, from: x.from, to: x.to >= 40 ? tc('square', 'the church') : x.to }));
         }
         for (const seat of m.finished || []) {
           if (seat < this.spookFinished.length) this.spookFinished[seat] = m.round;
-          this.say('finish', `${this.seatName(seat)} has reached the church!`);
+          this.say('finish', t('{name} has reached the church!', { name: this.seatName(seat) }));
         }
         break;
       }
