@@ -81,3 +81,16 @@ std::string state_name(const std::string& state) {
 }
 
 }  // namespace spookludo::client
+
+namespace spookludo::client {
+
+std::string reaction_label(std::string_view id, std::string_view label) {
+    // The pictures are the same in every language.
+    if (id == "nooo") return trc("reaction", "nooo!");
+    if (id == "phew") return trc("reaction", "phew");
+    if (id == "good_luck") return trc("reaction", "good luck");
+    if (id == "well_played") return trc("reaction", "well played");
+    return std::string(label);
+}
+
+}  // namespace spookludo::client

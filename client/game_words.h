@@ -35,3 +35,11 @@ std::string abandoned_sentence(const std::optional<std::string>& reason);
 std::string state_name(const std::string& state);
 
 }  // namespace spookludo::client
+
+namespace spookludo::client {
+
+// A quick reaction as people see it ("phew", "👍"), by its id (protocol::kReactions); `label`
+// when the id is unknown.
+std::string reaction_label(std::string_view id, std::string_view label);
+
+}  // namespace spookludo::client
