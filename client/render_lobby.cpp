@@ -179,9 +179,10 @@ LobbyLayout lobby_layout(const GameView& view, const Style& style, std::int64_t 
             layout.need = qr_need;
             return layout;
         }
-        append(layout.lines, wrap("(a window of " + std::to_string(qr_need.width) + "x" + std::to_string(qr_need.height) +
-                                      " shows the link as a QR code for a phone's camera)",
-                                  style.width));
+        append(layout.lines,
+               wrap(tr("(a window of {size} shows the link as a QR code for a phone's camera)",
+                       {{"size", std::to_string(qr_need.width) + "x" + std::to_string(qr_need.height)}}),
+                    style.width));
     }
     layout.need = {std::max(kLobbyMinWidth, style.width), lobby_screen_height(layout.lines.size(), status, style.width)};
     if (layout.need.width != style.width) {
