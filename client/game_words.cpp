@@ -94,3 +94,18 @@ std::string reaction_label(std::string_view id, std::string_view label) {
 }
 
 }  // namespace spookludo::client
+
+namespace spookludo::client {
+
+std::string region_name(spook::Region r) {
+    switch (r) {
+        case spook::Region::haunted_orchard: return trc("region", "Haunted Orchard");
+        case spook::Region::creepy_cornfield: return trc("region", "Creepy Cornfield");
+        case spook::Region::gruesome_graveyard: return trc("region", "Gruesome Graveyard");
+        case spook::Region::wild_wood: return trc("region", "Wild Wood");
+        case spook::Region::church: return tr("the church");
+    }
+    return "?";
+}
+
+}  // namespace spookludo::client

@@ -43,3 +43,10 @@ namespace spookludo::client {
 std::string reaction_label(std::string_view id, std::string_view label);
 
 }  // namespace spookludo::client
+
+namespace spookludo::client {
+
+// "Haunted Orchard" (a region of a Spook board).
+std::string region_name(spook::Region r);
+
+}  // namespace spookludo::client

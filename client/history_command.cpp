@@ -53,8 +53,8 @@ std::string when(std::int64_t ms) {
     std::tm tm{};
     ::gmtime_r(&t, &tm);  // UTC, as --date filters
     char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &tm);
-    return text;
+    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M", &tm);
+    return client::tr("{date_time} UTC", {{"date_time", text}});
 }
 
 // "1st", "2nd", "11th" (each language words its own: Malay "ke-1").
