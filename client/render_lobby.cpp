@@ -4,6 +4,7 @@
 // the window size that shows it all.
 #include <algorithm>
 
+#include "game_words.h"
 #include "render_parts.h"
 
 namespace spookludo::client {
@@ -23,7 +24,7 @@ LobbyParts lobby_parts(const GameView& view, const Style& style, std::int64_t no
     const GameOptions options = snap ? snap->options : view.options();
     const std::string code = view.room().empty() ? std::string("?") : view.room();
     const std::string head = view.state() == "lobby" ? tr("Room {code} - waiting in the lobby", {{"code", code}})
-                                                     : tr("Room {code} - {state}", {{"code", code}, {"state", view.state()}});
+                                                     : tr("Room {code} - {state}", {{"code", code}, {"state", state_name(view.state())}});
     parts.head.push_back(fit(paint(style, "1", head), style.width));
     std::string game;
     if (options.game == GameKind::spook) {

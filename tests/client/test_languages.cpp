@@ -205,7 +205,7 @@ TEST_CASE("languages: with --lang qps every screen of play shows no text outside
     auto ben = server.client("ben", {"play", server.url(), "--room", room, "--name", "Ben", "--lang", "qps"},
                              wide_terminal(state / "ben"));
     REQUIRE_MESSAGE(wait_screen(*ben, kOpen + "Waiting for Ann (host) to start. q leaves." + kClose), ben->describe());
-    const std::string transcript = (server.dir() / "cid.jsonl").string();
+    const std::string transcript = server.dir() / "cid.jsonl";
     auto cid = server.client("cid", {"bot", server.url(), "--room", room, "--count", "1", "--name", "Cid", "--transcript", transcript});
     REQUIRE_MESSAGE(cid->wait_for_text("Cid-1 token ", patience(10s)), cid->describe());
     // An error line: a seat the room does not have.
@@ -226,11 +226,11 @@ TEST_CASE("languages: with --lang qps every screen of play shows no text outside
     // ---- verify's verdict and history's listing --------------------------------------------------
     auto verify = server.run("verify", {"verify", http + record, "-q", "--lang", "qps"});
     CHECK_MESSAGE(verify->status() == 0, verify->describe());
-    const std::string verdict = read_file((server.dir() / "verify.out").string());
+    const std::string verdict = read_file(server.dir() / "verify.out");
     CHECK(verdict.find(kOpen + "VERIFIED: ") == 0);
     auto history = server.run("history", {"history", http, "--lang", "qps"});
     CHECK_MESSAGE(history->status() == 0, history->describe());
-    const std::string listing = read_file((server.dir() / "history.out").string());
+    const std::string listing = read_file(server.dir() / "history.out");
     CHECK(listing.find(kOpen + "Games on ") != std::string::npos);
 
     ann->write("q");
@@ -245,7 +245,7 @@ TEST_CASE("languages: with --lang qps every screen of play shows no text outside
                              wide_terminal(state / "dan"));
     REQUIRE_MESSAGE(wait_screen(*dan, kOpen + "You are in room "), dan->describe());
     const std::string ludo_room = word_after(strip_escapes(dan->out()), kOpen + "You are in room ").substr(0, 5);
-    const std::string ludo_transcript = (server.dir() / "eve.jsonl").string();
+    const std::string ludo_transcript = server.dir() / "eve.jsonl";
     auto eve = server.client("eve", {"bot", server.url(), "--room", ludo_room, "--count", "1", "--name", "Eve", "--transcript",
                                      ludo_transcript});
     REQUIRE_MESSAGE(eve->wait_for_text("Eve-1 token ", patience(10s)), eve->describe());
@@ -295,7 +295,7 @@ TEST_CASE("languages: a terminal game with LANG=ms_MY.UTF-8 reads in Malay: the 
     CHECK(lobby.find("Tetapan: ") != std::string::npos);
     const std::string room = word_after(lobby, "Anda berada dalam bilik ").substr(0, 5);
     REQUIRE(room.size() == 5);
-    const std::string transcript = (server.dir() / "bot.jsonl").string();
+    const std::string transcript = server.dir() / "bot.jsonl";
     auto bot = server.client("bot", {"bot", server.url(), "--room", room, "--count", "1", "--name", "Cid", "--transcript", transcript});
     REQUIRE_MESSAGE(bot->wait_for_text("Cid-1 token ", patience(10s)), bot->describe());
     ann->write("s");
