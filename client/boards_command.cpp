@@ -1,5 +1,6 @@
 #include "boards_command.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -85,11 +86,16 @@ void print_board(std::ostream& os, const spook::NamedBoard& nb) {
     os << nb.name << "   " << nb.board.notation() << "\n";
     for (int r = 0; r < 4; ++r) {
         const auto region = static_cast<Region>(r);
-        // Padded to 19 columns (UTF-8 sequences counted once).
+        // Padded to the longest region's name, 19 columns at least (UTF-8 sequences counted once).
+        auto columns = [](const std::string& text) {
+            int n = 0;
+            for (const char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+            return n;
+        };
+        int room = 19;
+        for (int other = 0; other < 4; ++other) room = std::max(room, columns(client::region_name(static_cast<Region>(other))) + 1);
         std::string name = client::region_name(region);
-        int width = 0;
-        for (const char c : name) width += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
-        while (width++ < 19) name += ' ';
+        for (int width = columns(name); width < room; ++width) name += ' ';
         os << "  " << name;
         for (Square s = entrance_of(region); s < entrance_of(region) + 10 && s < kChurch; ++s) {
             char cell[8];

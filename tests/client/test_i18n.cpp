@@ -202,7 +202,9 @@ TEST_CASE("i18n: texts in English, in Malay from the embedded catalogue, and wra
     CHECK(choose_language("ms_MY.UTF-8") == "ms");
     CHECK(current_language() == "ms");
     CHECK(tr("Press any key to go back to the room.") != "Press any key to go back to the room.");
-    CHECK(trn("{n} round", "{n} rounds", 3) == "3 pusingan");
+    CHECK(trn("{n} seat", "{n} seats", 3) == "3 tempat duduk");
+    CHECK(tr("{name} took seat {seat}", {{"name", "Ann"}, {"seat", "2"}}) == "Ann mengambil tempat duduk 2");
+    CHECK(trc("colour", "green") == "hijau");
     CHECK(tr("A text no catalogue has, {x}", {{"x", "1"}}) == "A text no catalogue has, 1");
 
     CHECK(choose_language("qps") == "qps");
