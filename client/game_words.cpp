@@ -77,6 +77,7 @@ std::string state_name(const std::string& state) {
     if (state == "playing") return trc("room state", "playing");
     if (state == "finished") return trc("room state", "finished");
     if (state == "closed") return trc("room state", "closed");
+    if (state == "connecting") return trc("room state", "connecting");
     return state;
 }
 

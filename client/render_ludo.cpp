@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 
+#include "game_words.h"
 #include "render_parts.h"
 
 namespace spookludo::client {
@@ -276,7 +277,7 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
         const auto colour = static_cast<ludo::Colour>(colour_index);
         const std::string_view fg = kColourFg[to_size(colour_index)];
         const int top = std::max(0, (n - 4) / 2);
-        out[to_size(top)] = paint(style, std::string(fg), centre(std::string(ludo::to_string(colour)), yard_w));
+        out[to_size(top)] = paint(style, std::string(fg), centre(fit(colour_name(colour), yard_w), yard_w));
         out[to_size(top + 1)] = centre(fit(view.seat_name(seat), yard_w - 2), yard_w);
         const auto& waiting = yard[to_size(seat)];
         for (int row = 0; row < 2; ++row) {

@@ -162,15 +162,16 @@ std::string GameView::auto_start_text(std::int64_t now_ms) const {
 std::string GameView::error_words(const pr::ErrorReply& e) const {
     const std::string ref = e.ref.value_or("");
     const GameKind game = snapshot_ ? snapshot_->options.game : options_.game;
-    if (e.code == "room_full") return am_host() ? "The room is full: press + for another seat." : "The room is full.";
+    if (e.code == "room_full") return am_host() ? tr("The room is full: press + for another seat.") : tr("The room is full.");
     if (e.code == "bad_field" && ref == "set_options" && e.message.find("players") != std::string::npos)
-        return game == GameKind::ludo ? "Ludo takes 2 to 4 players." : "Spook & Werewolf takes 1 to 8 players.";
-    if (e.code == "paused") return "The game is paused: choose when it resumes (your time is kept).";
-    if (e.code == "unavailable") return "The server cannot save the game right now: it is paused and goes on by itself when it can (" + e.message + ").";
-    if (e.code == "bad_token")
-        return "That seat cannot be taken back (its player left or was removed, or the game is over).";
-    if (e.code == "not_host") return "Only the host can do that.";
-    return "Server: " + e.message + " (" + e.code + ")";
+        return game == GameKind::ludo ? tr("Ludo takes 2 to 4 players.") : tr("Spook & Werewolf takes 1 to 8 players.");
+    if (e.code == "paused") return tr("The game is paused: choose when it resumes (your time is kept).");
+    if (e.code == "unavailable")
+        return tr("The server cannot save the game right now: it is paused and goes on by itself when it can ({message}).",
+                  {{"message", e.message}});
+    if (e.code == "bad_token") return tr("That seat cannot be taken back (its player left or was removed, or the game is over).");
+    if (e.code == "not_host") return tr("Only the host can do that.");
+    return tr("Server: {message} ({code})", {{"message", e.message}, {"code", e.code}});
 }
 
 void GameView::apply_text(std::string_view text, std::int64_t now_ms) {
