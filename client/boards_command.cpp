@@ -1,5 +1,6 @@
 #include "boards_command.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -12,6 +13,8 @@
 
 #include "board_print.h"
 #include "boards_live.h"
+#include "game_words.h"
+#include "i18n.h"
 #include "room_flags.h"
 #include "spookludo/spook/board.h"
 #include "spookludo/spook/setup.h"
@@ -72,8 +75,9 @@ void write_print(const BoardsArgs& args, std::vector<BoardPage> pages) {
     out << boards_pdf(pages, letter ? pdf::kLetter : pdf::kA4);
     out.close();
     if (!out) throw std::invalid_argument("cannot write " + args.print);
-    std::printf("wrote %s: %zu board%s, one a page (%s)\n", args.print.c_str(), pages.size(), pages.size() == 1 ? "" : "s",
-                letter ? "US Letter" : "A4");
+    std::cout << client::trn("wrote {file}: {n} board, one a page ({paper})", "wrote {file}: {n} boards, one a page ({paper})",
+                             static_cast<long>(pages.size()), {{"file", args.print}, {"paper", letter ? "US Letter" : "A4"}})
+              << "\n";
 }
 
 // A printable picture of a board: one line per region, each square as number and letter.
@@ -82,9 +86,17 @@ void print_board(std::ostream& os, const spook::NamedBoard& nb) {
     os << nb.name << "   " << nb.board.notation() << "\n";
     for (int r = 0; r < 4; ++r) {
         const auto region = static_cast<Region>(r);
-        char head[32];
-        std::snprintf(head, sizeof head, "  %-19s", std::string(name_of(region)).c_str());
-        os << head;
+        // Padded to the longest region's name, 19 columns at least (UTF-8 sequences counted once).
+        auto columns = [](const std::string& text) {
+            int n = 0;
+            for (const char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+            return n;
+        };
+        int room = 19;
+        for (int other = 0; other < 4; ++other) room = std::max(room, columns(client::region_name(static_cast<Region>(other))) + 1);
+        std::string name = client::region_name(region);
+        for (int width = columns(name); width < room; ++width) name += ' ';
+        os << "  " << name;
         for (Square s = entrance_of(region); s < entrance_of(region) + 10 && s < kChurch; ++s) {
             char cell[8];
             std::snprintf(cell, sizeof cell, " %2d%c", s, is_entrance(s) ? '.' : letter_of(nb.board.at(s)));
@@ -92,7 +104,7 @@ void print_board(std::ostream& os, const spook::NamedBoard& nb) {
         }
         os << "\n";
     }
-    os << "  church on 40\n";
+    os << "  " << client::tr("church on 40") << "\n";
 }
 
 std::vector<BoardPage> pages_of(const std::vector<spook::NamedBoard>& boards) {
@@ -105,15 +117,21 @@ void print_report(const std::vector<spook::NamedBoard>& boards, int pieces) {
     std::vector<spook::Board> plain;
     for (const auto& b : boards) plain.push_back(b.board);
     const auto report = spook::report_boards(plain, pieces);
-    std::printf("%-20s %4s %4s %4s %4s %4s  %s\n", "board", "H", "C", "S", "W", "X", "expected finish (rounds)");
+    std::printf("%-20s %4s %4s %4s %4s %4s  %s\n", client::tr("board").c_str(), "H", "C", "S", "W", "X",
+                client::tr("expected finish (rounds)").c_str());
     for (std::size_t i = 0; i < boards.size(); ++i) {
         const auto& e = report.boards[i];
         std::printf("%-20s %4d %4d %4d %4d %4d  %.2f\n", boards[i].name.c_str(), e.counts[0], e.counts[1], e.counts[2],
                     e.counts[3], e.counts[4], e.expected_finish);
     }
-    std::printf("spread of expected finish with %d piece%s: %.2f %% (%s; the rules balance to 2 %%)\n", pieces,
-                pieces == 1 ? "" : "s", 100 * report.spread, report.balanced() ? "balanced" : "NOT balanced");
-    if (!report.seven_of_each) std::printf("not every board has 7 of each character (allowed for loaded boards)\n");
+    char spread[32];
+    std::snprintf(spread, sizeof spread, "%.2f", 100 * report.spread);
+    const std::string verdict = report.balanced() ? client::tr("balanced") : client::tr("NOT balanced");
+    std::cout << client::trn("spread of expected finish with {n} piece: {spread} % ({verdict}; the rules balance to 2 %)",
+                             "spread of expected finish with {n} pieces: {spread} % ({verdict}; the rules balance to 2 %)", pieces,
+                             {{"spread", spread}, {"verdict", verdict}})
+              << "\n";
+    if (!report.seven_of_each) std::cout << client::tr("not every board has 7 of each character (allowed for loaded boards)") << "\n";
 }
 
 }  // namespace
@@ -173,7 +191,7 @@ void add_boards_command(CLI::App& app, int& exit_code) {
                     throw std::invalid_argument("--server and --room go together (the server's address and the room's code)");
                 const auto live = live_boards(args->server, args->ca_file, args->room, std::chrono::seconds(args->wait_s),
                                               [](const std::string& line) { std::cout << line << std::endl; });
-                std::cout << "room " << live.room << ": the game has started; its boards:\n";
+                std::cout << client::tr("room {code}: the game has started; its boards:", {{"code", live.room}}) << "\n";
                 for (const auto& page : live.pages) print_board(std::cout, {page.player, page.board});
                 if (!args->print.empty()) write_print(*args, live.pages);
                 exit_code = 0;
@@ -189,7 +207,9 @@ void add_boards_command(CLI::App& app, int& exit_code) {
                     throw std::invalid_argument(args->check + " is not valid JSON: " + e.what());
                 }
                 const auto boards = spook::parse_board_file(file);
-                std::printf("%s: %zu valid boards, all different\n", args->check.c_str(), boards.size());
+                std::cout << client::trn("{file}: {n} valid board", "{file}: {n} valid boards, all different", static_cast<long>(boards.size()),
+                                         {{"file", args->check}})
+                          << std::endl;
                 print_report(boards, args->pieces);
                 if (!args->print.empty()) write_print(*args, pages_of(boards));
                 exit_code = 0;
@@ -206,14 +226,14 @@ void add_boards_command(CLI::App& app, int& exit_code) {
                 if (!args->out.empty()) std::ofstream(args->out) << text;
                 for (const auto& nb : named) print_board(std::cout, nb);
                 write_print(*args, pages_of(named));
-                if (!args->out.empty()) std::cout << "wrote " << args->out << "\n";
+                if (!args->out.empty()) std::cout << client::tr("wrote {file}", {{"file", args->out}}) << "\n";
             } else if (args->out.empty()) {
                 std::cout << text;
             } else {
                 std::ofstream(args->out) << text;
                 for (const auto& nb : named) print_board(std::cout, nb);
                 print_report(named, args->pieces);
-                std::cout << "wrote " << args->out << "\n";
+                std::cout << client::tr("wrote {file}", {{"file", args->out}}) << "\n";
             }
             exit_code = 0;
         } catch (const std::exception& e) {

@@ -4,6 +4,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "i18n.h"
 #include "room_flags.h"
 #include "session.h"
 
@@ -33,15 +34,15 @@ LiveBoards live_boards(const std::string& url, const std::string& ca_file, const
         const auto& view = session->view();
         const std::string type = m.value("type", "");
         if (type == "error" && view.room().empty())
-            return finish("room " + room + ": " + m.value("message", m.value("code", std::string("refused"))));
+            return finish(client::tr("room {code}: {message}", {{"code", room}, {"message", m.value("message", m.value("code", std::string("refused")))}}));
         if (view.room().empty()) return;
         if (!view.in_game()) {
-            if (!told && on_wait) on_wait("room " + view.room() + " is in its lobby: waiting for its game to start...");
+            if (!told && on_wait) on_wait(client::tr("room {code} is in its lobby: waiting for its game to start...", {{"code", view.room()}}));
             told = true;
             return;
         }
         if (view.options().game != GameKind::spook)
-            return finish("room " + view.room() + " plays Classic Ludo: only Spook & Werewolf Ludo has boards to print");
+            return finish(client::tr("room {code} plays Classic Ludo: only Spook & Werewolf Ludo has boards to print", {{"code", view.room()}}));
         const auto& boards = view.spook_boards();
         LiveBoards live{view.room(), {}};
         for (const int seat : view.play_seats()) {
@@ -56,17 +57,18 @@ LiveBoards live_boards(const std::string& url, const std::string& ca_file, const
         loop.stop();
     };
     cb.on_end = [&](const client::SessionEnd& end) {
-        if (!result) finish(end.reason.empty() ? "the connection ended" : end.reason);
+        if (!result) finish(end.reason.empty() ? client::tr("the connection ended") : end.reason);
     };
     session = std::make_unique<client::Session>(loop, config, std::move(cb));
     const auto timer = loop.after(wait, [&] {
-        finish("the game in room " + room + " did not start within " + std::to_string(wait.count() / 1000) + " s");
+        finish(client::tr("the game in room {code} did not start within {seconds} s",
+                          {{"code", room}, {"seconds", std::to_string(wait.count() / 1000)}}));
     });
-    loop.on_signal([&](int) { finish("interrupted"); });
+    loop.on_signal([&](int) { finish(client::tr("interrupted")); });
     session->start();
     loop.run();
     loop.cancel(timer);
-    if (!result) throw std::invalid_argument(failure.empty() ? "no boards from room " + room : failure);
+    if (!result) throw std::invalid_argument(failure.empty() ? client::tr("no boards from room {code}", {{"code", room}}) : failure);
     return std::move(*result);
 }
 

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "bot_brain.h"
+#include "i18n.h"
 #include "net.h"
 #include "room_flags.h"
 #include "session.h"
@@ -42,7 +43,7 @@ public:
             if (!*transcript_) throw std::invalid_argument("cannot write the transcript " + args_.transcript);
         }
         loop_.on_signal([this](int) {
-            say("interrupted: the bots leave the room");
+            say(client::tr("interrupted: the bots leave the room"));
             exit_code_ = 130;
             for (auto& b : bots_)
                 if (b->session) b->session->leave("interrupted");
@@ -109,9 +110,12 @@ private:
             b.answered.clear();
             if (b.index == 0 && !announced_) {
                 announced_ = true;
+                // "room CODE", "NAME token T", "game_over ID STATUS ...": lines for programs, in
+                // every language the same; the sentences around them are the reader's language.
                 say("room " + view.room());
                 if (base_.mode == client::JoinMode::create)
-                    say("join with: spookludo play " + base_.url.text() + " --room " + view.room() + " --name YOUR_NAME");
+                    say(client::tr("join with: {command}", {{"command", "spookludo play " + base_.url.text() + " --room " + view.room() +
+                                                                           " --name " + client::tr("YOUR_NAME")}}));
                 if (view.token()) say(name_of(0) + " token " + *view.token());
                 if (base_.mode == client::JoinMode::create)
                     for (int i = 1; i < args_.count; ++i) add_bot(i, join_config(view.room(), i));
@@ -130,7 +134,8 @@ private:
             const std::string code = m.value("code", "");
             if (code == "illegal_choice" || code == "stale_decision") b.answered.clear();
             if (!args_.quiet && b.index != 0)
-                say(name_of(b.index) + ": server says " + m.value("message", std::string()) + " [" + code + "]");
+                say(client::tr("{name}: server says {message}", {{"name", name_of(b.index)}, {"message", m.value("message", std::string())}}) +
+                    " [" + code + "]");
         } else if (type == "game_over") {
             if (const auto& result = view.result()) return game_ended(b, result->over);
             b.done = true;
@@ -167,8 +172,8 @@ private:
                 fill_timer_armed_ = true;
                 if (args_.fill_after > 0) {
                     if (!args_.quiet)
-                        say("waiting " + std::to_string(args_.fill_after) +
-                            " s for players; then best bots of the server fill the free seats and the game starts");
+                        say(client::tr("waiting {seconds} s for players; then best bots of the server fill the free seats and the game starts",
+                                       {{"seconds", std::to_string(args_.fill_after)}}));
                     protocol::SettingsChange change;
                     change.auto_start_ms = args_.fill_after * 1000;
                     b.session->send(protocol::SetSettings{change});
@@ -204,8 +209,10 @@ private:
             if (!args_.quiet) {
                 for (const auto& o : p->decision.options)
                     if (o.piece == piece)
-                        say(name_of(b.index) + " (seat " + std::to_string(p->decision.seat + 1) + ") chooses piece " +
-                            std::to_string(piece + 1) + ": " + std::to_string(o.from) + " -> " + std::to_string(o.to));
+                        say(client::tr("{name} (seat {seat}) chooses piece {piece}: {from} -> {to}",
+                                       {{"name", name_of(b.index)}, {"seat", std::to_string(p->decision.seat + 1)},
+                                        {"piece", std::to_string(piece + 1)}, {"from", std::to_string(o.from)},
+                                        {"to", std::to_string(o.to)}}));
             }
             b.session->choose(piece);
         };

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "http_fetch.h"
+#include "i18n.h"
 #include "net.h"
 
 namespace spookludo::cli {
@@ -52,26 +53,42 @@ std::string when(std::int64_t ms) {
     std::tm tm{};
     ::gmtime_r(&t, &tm);  // UTC, as --date filters
     char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &tm);
-    return text;
+    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M", &tm);
+    return client::tr("{date_time} UTC", {{"date_time", text}});
 }
 
+// "1st", "2nd", "11th" (each language words its own: Malay "ke-1").
 std::string ordinal(std::int64_t n) {
-    const char* suffix = (n % 100 >= 11 && n % 100 <= 13) ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
-    return std::to_string(n) + suffix;
+    const client::TrArgs args = {{"n", std::to_string(n)}};
+    if (n % 100 >= 11 && n % 100 <= 13) return client::tr("{n}th", args);
+    if (n % 10 == 1) return client::tr("{n}st", args);
+    if (n % 10 == 2) return client::tr("{n}nd", args);
+    if (n % 10 == 3) return client::tr("{n}rd", args);
+    return client::tr("{n}th", args);
+}
+
+// A game's status in the list ("finished", "abandoned"); an unknown one as it came.
+std::string status_words(const std::string& status) {
+    if (status == "finished") return client::trc("game status", "finished");
+    if (status == "abandoned") return client::trc("game status", "abandoned");
+    if (status == "in_progress") return client::trc("game status", "in_progress");
+    return status;
 }
 
 void print(const nlohmann::json& page, const std::string& base, const HistoryArgs& a) {
     const auto total = page.value("total", 0);
     if (total == 0) {
-        std::cout << "No finished game on " << base << (a.room.empty() && a.player.empty() && a.game.empty() && a.date.empty()
-                                                             ? " yet."
-                                                             : " matches.")
+        std::cout << (a.room.empty() && a.player.empty() && a.game.empty() && a.date.empty()
+                          ? client::tr("No finished game on {server} yet.", {{"server", base}})
+                          : client::tr("No finished game on {server} matches.", {{"server", base}}))
                   << "\n";
         return;
     }
-    std::cout << "Games on " << base << ", newest first (page " << page.value("page", 1) << " of " << page.value("pages", 1)
-              << ", " << total << (total == 1 ? " game" : " games") << "):\n";
+    std::cout << client::trn("Games on {server}, newest first (page {page} of {pages}, {n} game):",
+                             "Games on {server}, newest first (page {page} of {pages}, {n} games):", total,
+                             {{"server", base}, {"page", std::to_string(page.value("page", 1))},
+                              {"pages", std::to_string(page.value("pages", 1))}})
+              << "\n";
     const std::string ca = a.ca_file.empty() ? "" : " --ca-file " + a.ca_file;
     for (const auto& g : page.value("games", nlohmann::json::array())) {
         const bool spook = g.value("game", "") == "spook";
@@ -81,16 +98,21 @@ void print(const nlohmann::json& page, const std::string& base, const HistoryArg
             if (!players.empty()) players += ", ";
             players += p.value("name", "?");
             if (p.value("place", 0) > 0) players += " " + ordinal(p.value("place", 0));
-            if (p.value("winner", false)) players += " (won)";
+            if (p.value("winner", false)) players += " " + client::tr("(won)");
         }
-        std::cout << "\n" << when(g.value("ended_ms", std::int64_t{0})) << "  room " << g.value("room", "?") << "  "
-                  << (spook ? "Spook & Werewolf Ludo" : "Classic Ludo") << ", " << g.value("status", "?") << " after "
-                  << length << (spook ? (length == 1 ? " round" : " rounds") : (length == 1 ? " turn" : " turns")) << "\n"
+        const client::TrArgs args = {{"room", g.value("room", "?")}, {"status", status_words(g.value("status", "?"))}};
+        const std::string game =
+            spook ? client::trn("room {room}  Spook & Werewolf Ludo, {status} after {n} round",
+                                "room {room}  Spook & Werewolf Ludo, {status} after {n} rounds", length, args)
+                  : client::trn("room {room}  Classic Ludo, {status} after {n} turn", "room {room}  Classic Ludo, {status} after {n} turns",
+                                length, args);
+        std::cout << "\n" << when(g.value("ended_ms", std::int64_t{0})) << "  " << game << "\n"
                   << "  " << players << "\n"
-                  << "  check it: spookludo verify " << base << g.value("record", "") << ca << "\n";
+                  << "  " << client::tr("check it: {command}", {{"command", "spookludo verify " + base + g.value("record", "") + ca}})
+                  << "\n";
     }
     if (page.value("page", 1) < page.value("pages", 1))
-        std::cout << "\nOlder games: add --page " << page.value("page", 1) + 1 << "\n";
+        std::cout << "\n" << client::tr("Older games: add --page {page}", {{"page", std::to_string(page.value("page", 1) + 1)}}) << "\n";
 }
 
 }  // namespace
@@ -142,7 +164,8 @@ void add_history_command(CLI::App& app, int& exit_code) {
             print(nlohmann::json::parse(text), base, *a);
             exit_code = 0;
         } catch (const std::exception& e) {
-            std::cerr << "spookludo history: " << target << " did not answer a game list: " << e.what() << "\n";
+            std::cerr << "spookludo history: "
+                      << client::tr("{address} did not answer a game list: {error}", {{"address", target}, {"error", e.what()}}) << "\n";
             exit_code = 2;
         }
     });

@@ -4,6 +4,7 @@
 #include "boards_command.h"
 #include "bot_command.h"
 #include "history_command.h"
+#include "i18n.h"
 #include "play_command.h"
 #include "sim_command.h"
 #include "spookludo/command_line.h"
@@ -45,6 +46,15 @@ int main(int argc, char** argv) {
     // `spookludo COMMAND --version` says the version too (rather than asking for the command's arguments).
     for (CLI::App* cmd : app.get_subcommands({}))
         cmd->set_version_flag("--version", std::string("spookludo ") + SPOOKLUDO_VERSION);
+    // The language of what every command prints: LANGUAGE, LC_ALL, LC_MESSAGES, LANG, or the
+    // command's --lang (read as it is parsed, before the command runs). --help stays English.
+    spookludo::client::choose_language();
+    for (CLI::App* cmd : app.get_subcommands({}))
+        cmd->add_option_function<std::string>(
+               "--lang", [](const std::string& lang) { spookludo::client::choose_language(lang); },
+               "The language of the screens and messages: en, ms (Bahasa Melayu); default from LANGUAGE, LC_ALL, "
+               "LC_MESSAGES or LANG")
+            ->type_name("LANG");
     // play and watch: their exit statuses after their own help (play_command.cpp keeps its texts).
     for (const char* name : {"play", "watch"}) {
         CLI::App* cmd = app.get_subcommand(name);

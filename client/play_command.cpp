@@ -61,7 +61,7 @@ std::string reaction_menu() {
     int n = 0;
     for (const auto& r : protocol::kReactions) {
         if (n > 0) out += "  ";
-        out += std::to_string(++n) + " " + std::string(r.label);
+        out += std::to_string(++n) + " " + client::reaction_label(r.id, r.label);
     }
     return out;
 }
@@ -86,7 +86,7 @@ void PlayUi::on_key(char key) {
         // People's seat numbers (1-based), as the prompt listed them.
         if (key >= '1' && key <= '9') {
             const int number = key - '0';
-            if (!view.has_seat_number(number)) message_ = "There is no seat " + std::to_string(number) + " in this room.";
+            if (!view.has_seat_number(number)) message_ = client::tr("There is no seat {seat} in this room.", {{"seat", std::to_string(number)}});
             else if (kick) session_->send(protocol::Kick{number - 1});
             else session_->send(protocol::RemoveSeat{number - 1});
         }
@@ -97,7 +97,7 @@ void PlayUi::on_key(char key) {
         message_.clear();
         static_assert(std::size(protocol::kReactions) == 8);
         if (key >= '1' && key <= '8') session_->send(protocol::React{std::string(protocol::kReactions[key - '1'].id)});
-        else message_ = "No reaction sent.";
+        else message_ = client::tr("No reaction sent.");
         return;
     }
     // The screen's question after E or q: y (or the same key again) says yes, n no; any other
@@ -108,20 +108,20 @@ void PlayUi::on_key(char key) {
         const bool yes = key == 'y' || (end ? key == 'E' : key == 'q' || key == 'Q');
         if (yes && end) {
             session_->send(protocol::EndGame{});
-            message_ = "Ending the game.";
+            message_ = client::tr("Ending the game.");
             return;
         }
         if (yes) {
             quit("left the room");
             return;
         }
-        message_ = end ? "The game goes on." : "You stay.";
+        message_ = end ? client::tr("The game goes on.") : client::tr("You stay.");
         if (key == 'n') return;
     }
     if (key == 'q' || key == 'Q') {
         if (view.in_game() && !view.is_spectator()) {
             confirm_quit_ = true;
-            message_ = "Leave the game? The server will play your seat to the end. y yes (or q again), n no";
+            message_ = client::tr("Leave the game? The server will play your seat to the end. y yes (or q again), n no");
             return;
         }
         quit("left the room");
@@ -129,23 +129,23 @@ void PlayUi::on_key(char key) {
     }
     if (key == '?') {
         show_hints_ = !show_hints_;
-        message_ = show_hints_ ? "Hints shown (when the room has hints on)." : "Hints hidden.";
+        message_ = show_hints_ ? client::tr("Hints shown (when the room has hints on).") : client::tr("Hints hidden.");
         return;
     }
     if (key == 'm') {
         reactions_muted_ = !reactions_muted_;
-        message_ = reactions_muted_ ? "Reactions muted (m again shows them)." : "Reactions shown.";
+        message_ = reactions_muted_ ? client::tr("Reactions muted (m again shows them).") : client::tr("Reactions shown.");
         return;
     }
     if (key == '!') {
         const auto& snap = view.snapshot();
         if (view.is_spectator() && !(snap && snap->settings.spectator_reactions))
-            message_ = "Spectators may not send reactions in this room (the host can allow it).";
+            message_ = client::tr("Spectators may not send reactions in this room (the host can allow it).");
         else if (!snap)
-            message_ = "Not in a room yet.";
+            message_ = client::tr("Not in a room yet.");
         else {
             pending_react_ = true;
-            message_ = "React with? " + reaction_menu();
+            message_ = client::tr("React with? {menu}", {{"menu", reaction_menu()}});
         }
         return;
     }
@@ -153,12 +153,13 @@ void PlayUi::on_key(char key) {
         // Watching, in the lobby: j sits down at a free seat (the server takes the lowest).
         if (key == 'j' && view.snapshot() && view.state() == "lobby") {
             if (!view.has_free_seat()) {
-                message_ = "Every seat is taken: the host can add one (+).";
+                message_ = client::tr("Every seat is taken: the host can add one (+).");
             } else if (auto problem = protocol::name_problem(args_.name)) {
-                message_ = "The name " + protocol::quote_client_text(args_.name) + " " + *problem + ": watch again with --name.";
+                message_ = client::tr("The name {name} {problem}: watch again with --name.",
+                                      {{"name", protocol::quote_client_text(args_.name)}, {"problem", *problem}});
             } else {
                 session_->send(protocol::JoinRoom{view.room(), args_.name});
-                message_ = "Taking a seat as " + args_.name + " ...";
+                message_ = client::tr("Taking a seat as {name} ...", {{"name", args_.name}});
             }
         }
         return;
@@ -166,14 +167,14 @@ void PlayUi::on_key(char key) {
     if (view.in_game() && view.paused() && key >= '1' && key <= '9') {
         // A choice during a pause is not sent: the server would refuse it (paused); the
         // decision stays open with its time kept until the game resumes.
-        message_ = "The game is paused: choose when it resumes.";
+        message_ = client::tr("The game is paused: choose when it resumes.");
         return;
     }
     if (const auto& p = view.pending(); p && key >= '1' && key <= '9') {
         const auto index = static_cast<std::size_t>(key - '1');
         if (index < p->decision.options.size()) {
             session_->choose(p->decision.options[index].piece);
-            message_ = "Sent: piece " + std::to_string(p->decision.options[index].piece + 1) + ".";
+            message_ = client::tr("Sent: piece {piece}.", {{"piece", std::to_string(p->decision.options[index].piece + 1)}});
         }
         return;
     }
@@ -197,7 +198,7 @@ void PlayUi::on_key(char key) {
             case 'r': session_->send(protocol::AddBot{PolicyKind::random}); break;
             case 'x':
                 pending_remove_ = true;
-                message_ = "Remove which seat? (" + view.seat_numbers_text() + ")";
+                message_ = client::tr("Remove which seat? ({seats})", {{"seats", view.seat_numbers_text()}});
                 break;
             case '+':
             case '-': {
@@ -206,7 +207,7 @@ void PlayUi::on_key(char key) {
                 const int low = ludo ? 2 : 1, high = ludo ? 4 : 8;
                 const int want = options.players + (key == '+' ? 1 : -1);
                 if (want < low || want > high) {
-                    message_ = ludo ? "Ludo takes 2 to 4 players." : "Spook & Werewolf takes 1 to 8 players.";
+                    message_ = ludo ? client::tr("Ludo takes 2 to 4 players.") : client::tr("Spook & Werewolf takes 1 to 8 players.");
                     break;
                 }
                 options.players = want;
@@ -218,7 +219,7 @@ void PlayUi::on_key(char key) {
                     options.spook.pieces = options.spook.pieces % 3 + 1;
                     session_->send(protocol::SetOptions{options});
                 } else {
-                    message_ = "p sets the pieces of Spook & Werewolf; in Ludo everyone has four (a changes the arm).";
+                    message_ = client::tr("p sets the pieces of Spook & Werewolf; in Ludo everyone has four (a changes the arm).");
                 }
                 break;
             case 'a':
@@ -226,7 +227,7 @@ void PlayUi::on_key(char key) {
                     options.ludo.arm = options.ludo.arm == 8 ? 6 : 8;
                     session_->send(protocol::SetOptions{options});
                 } else {
-                    message_ = "a sets the arm of a Ludo board; Spook's board is always 40 squares (p changes the pieces).";
+                    message_ = client::tr("a sets the arm of a Ludo board; Spook's board is always 40 squares (p changes the pieces).");
                 }
                 break;
             case 'h': change.hints = !settings.hints; break;
@@ -258,7 +259,7 @@ void PlayUi::on_key(char key) {
                     options.spook.balanced_boards = !options.spook.balanced_boards;
                     session_->send(protocol::SetOptions{options});
                 } else {
-                    message_ = "d sets Spook's boards; a Ludo board is always the same (e sets the entry, 3 three 6s).";
+                    message_ = client::tr("d sets Spook's boards; a Ludo board is always the same (e sets the entry, 3 three 6s).");
                 }
                 break;
             case 'e':
@@ -270,8 +271,8 @@ void PlayUi::on_key(char key) {
                         options.ludo.three_sixes = !options.ludo.three_sixes;
                     session_->send(protocol::SetOptions{options});
                 } else {
-                    message_ = std::string(key == 'e' ? "e sets how a 6 enters" : "3 sets the three 6s rule") +
-                               " in Ludo; in Spook, p sets the pieces and d the boards.";
+                    message_ = key == 'e' ? client::tr("e sets how a 6 enters in Ludo; in Spook, p sets the pieces and d the boards.")
+                                          : client::tr("3 sets the three 6s rule in Ludo; in Spook, p sets the pieces and d the boards.");
                 }
                 break;
             default: break;
@@ -282,11 +283,11 @@ void PlayUi::on_key(char key) {
         if (key == 'E') {
             // Like q: it asks first.
             confirm_end_ = true;
-            message_ = "End the game for everyone? y yes (or E again), n no";
+            message_ = client::tr("End the game for everyone? y yes (or E again), n no");
         }
         if (key == 'k') {
             pending_kick_ = true;
-            message_ = "Kick which seat? (" + view.seat_numbers_text() + "; a best bot takes it over)";
+            message_ = client::tr("Kick which seat? ({seats}; a best bot takes it over)", {{"seats", view.seat_numbers_text()}});
         }
     }
 }

@@ -30,13 +30,13 @@ void PlayUi::save_record(const nlohmann::json& m) {
 void PlayUi::record_saved(RecordCopy& copy) {
     std::lock_guard lock(copy.mutex);
     if (copy.saved.file.empty()) {
-        session_->view().note("The game's record could not be saved on this computer (" + copy.saved.problem +
-                              "); its address works while the server runs.");
+        session_->view().note(client::tr("The game's record could not be saved on this computer ({problem}); its address works while the server runs.",
+                                         {{"problem", copy.saved.problem}}));
     } else {
         saved_game_ = copy.game_id;
         saved_file_ = copy.saved.file.string();
-        session_->view().note("The game's record is saved on this computer; it checks also once the server has "
-                              "gone: spookludo verify " + saved_file_);
+        session_->view().note(client::tr("The game's record is saved on this computer; it checks also once the server has gone: {command}",
+                                         {{"command", "spookludo verify " + saved_file_}}));
     }
     if (!term_.interactive()) print_new_lines();
     redraw();
@@ -70,12 +70,16 @@ int PlayUi::summary() {
         const auto& url = session_->config().url;
         const bool saved = r->over.game_id == saved_game_ && !saved_file_.empty();
         // The address answers only while the server runs: once it has gone, the copy saved here.
-        if (r->over.record && !(saved && server_gone))
-            out += "The game record: " + url.http_base() + *r->over.record + " (check it with: spookludo verify " +
-                   url.http_base() + *r->over.record + (url.ca_file.empty() ? "" : " --ca-file " + url.ca_file) + ")\n";
+        if (r->over.record && !(saved && server_gone)) {
+            const std::string address = url.http_base() + *r->over.record;
+            out += client::tr("The game record: {address} (check it with: {command})",
+                              {{"address", address},
+                               {"command", "spookludo verify " + address + (url.ca_file.empty() ? "" : " --ca-file " + url.ca_file)}}) +
+                   "\n";
+        }
         if (saved)
-            out += "The game record, saved on this computer (it works without the server): " + saved_file_ +
-                   "\n  check it with: spookludo verify " + saved_file_ + "\n";
+            out += client::tr("The game record, saved on this computer (it works without the server): {file}", {{"file", saved_file_}}) +
+                   "\n  " + client::tr("check it with: {command}", {{"command", "spookludo verify " + saved_file_}}) + "\n";
     }
     if (end_ && end_->code != 0) {
         std::cerr << "spookludo " << (args_.watch ? "watch" : "play") << ": " << end_->reason << "\n";
@@ -87,17 +91,17 @@ int PlayUi::summary() {
             forget_token();
         } else if (end_->server_gone && view.token() && !view.is_spectator()) {
             // The server itself is gone: do not claim a seat waits. Say how to come back.
-            out += "The server could not be reached. When it is back (with the room still open), the same command "
-                   "takes your seat back:\n  spookludo play " + server_ + " --room " + view.room() + " --name " +
+            out += client::tr("The server could not be reached. When it is back (with the room still open), the same command takes your seat back:") +
+                   "\n  spookludo play " + server_ + " --room " + view.room() + " --name " +
                    (kept_name_.empty() ? session_->config().name : kept_name_) + "\n";
         } else if (view.token() && view.in_game()) {
-            out += "Your seat waits for you (the server plays it meanwhile); the same command takes it back, or:\n"
-                   "  spookludo play " + server_ + " --room " + view.room() + " --token " + *view.token() + "\n";
+            out += client::tr("Your seat waits for you (the server plays it meanwhile); the same command takes it back, or:") +
+                   "\n  spookludo play " + server_ + " --room " + view.room() + " --token " + *view.token() + "\n";
         }
         if (!out.empty()) term_.write(out);
         return end_->code;
     }
-    if (left_mid_game_) out += "You left the game: the server plays your seat to the end.\n";
+    if (left_mid_game_) out += client::tr("You left the game: the server plays your seat to the end.") + "\n";
     if (!out.empty()) term_.write(out);
     return 0;
 }

@@ -13,7 +13,7 @@ namespace {
 // Who hosts the room ("nobody" when no one does).
 std::string host_name(const client::GameView& view) {
     const auto& snap = view.snapshot();
-    return snap && snap->host >= 0 ? view.seat_name(snap->host) : std::string("nobody");
+    return snap && snap->host >= 0 ? view.seat_name(snap->host) : client::tr("nobody");
 }
 
 }  // namespace
@@ -34,20 +34,22 @@ void PlayUi::keep_token() {
     if (!created_game_.empty() && !told_created_) {
         told_created_ = true;
         if (taking_back_ == view.room())
-            session_->view().note("You are back in room " + view.room() + ", the room you created" +
-                                  (view.am_host() ? ", as its host." : " (the host is now " + host_name(view) + ")."));
+            session_->view().note(view.am_host()
+                                      ? client::tr("You are back in room {code}, the room you created, as its host.", {{"code", view.room()}})
+                                      : client::tr("You are back in room {code}, the room you created (the host is now {name}).",
+                                                   {{"code", view.room()}, {"name", host_name(view)}}));
         else if (!taking_back_.empty())
-            session_->view().note("Room " + view.room() + " is a new room: your room " + taking_back_ +
-                                  " is not open for you any more.");
+            session_->view().note(client::tr("Room {code} is a new room: your room {old} is not open for you any more.",
+                                             {{"code", view.room()}, {"old", taking_back_}}));
         else
-            session_->view().note("Room " + view.room() + " is a new room: you created it and are its host.");
+            session_->view().note(client::tr("Room {code} is a new room: you created it and are its host.", {{"code", view.room()}}));
     }
     if (!told_token_) {
         told_token_ = true;
-        session_->view().note(
-            std::string(stored ? "If this program is lost, the same command takes the seat back; from elsewhere: "
-                               : "To take this seat back if the program is lost: ") +
-            "spookludo play " + server_ + " --room " + view.room() + " --token " + *view.token());
+        const std::string command = "spookludo play " + server_ + " --room " + view.room() + " --token " + *view.token();
+        session_->view().note(stored ? client::tr("If this program is lost, the same command takes the seat back; from elsewhere: {command}",
+                                                  {{"command", command}})
+                                     : client::tr("To take this seat back if the program is lost: {command}", {{"command", command}}));
     }
 }
 
@@ -66,7 +68,7 @@ void PlayUi::on_message(const nlohmann::json& m) {
         // A story line, "Ben: phew"; an id this client does not know (a newer server's) is left out.
         const auto r = m.get<protocol::Reaction>();
         if (const auto* kind = protocol::find_reaction(r.reaction))
-            session_->view().note(r.name + ": " + std::string(kind->label));
+            session_->view().note(client::tr("{name}: {reaction}", {{"name", r.name}, {"reaction", client::reaction_label(kind->id, kind->label)}}));
     }
     // A question about the game (E, q, k) has no answer once the game is over.
     if (type == "game_over" || session_->view().state() == "lobby") confirm_end_ = confirm_quit_ = pending_kick_ = false;
@@ -95,9 +97,10 @@ void PlayUi::on_message(const nlohmann::json& m) {
             for (const auto& line : client::render_decision(session_->view(), style(), client::steady_ms()))
                 term_.write(line + "\n");
             // The screen's question (after q or E) is still open: a number answers no to it.
-            term_.write(confirm_quit_ ? "Leave the game? y and Enter leaves; the number of your choice and Enter stays and chooses it.\n"
-                        : confirm_end_ ? "End the game for everyone? y and Enter ends it; the number of your choice and Enter goes on and chooses it.\n"
-                                       : "Type the number of your choice and Enter.\n");
+            term_.write((confirm_quit_ ? client::tr("Leave the game? y and Enter leaves; the number of your choice and Enter stays and chooses it.")
+                         : confirm_end_ ? client::tr("End the game for everyone? y and Enter ends it; the number of your choice and Enter goes on and chooses it.")
+                                        : client::tr("Type the number of your choice and Enter.")) +
+                        "\n");
         }
     }
     if (type == "game_over") {

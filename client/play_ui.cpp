@@ -131,18 +131,25 @@ std::string PlayUi::status_line() const {
     const auto& snap = view.snapshot();
     const std::string host = snap && snap->host >= 0 ? view.seat_name(snap->host) : std::string();
     if (view.is_spectator())
-        return "Watching room " + view.room() + (host.empty() || !view.in_game() ? "" : " (host: " + host + ")") + "." +
-               (view.state() == "lobby" && view.has_free_seat() ? " j takes a free seat," : "") + " q leaves.";
+    {
+        const std::string watching = host.empty() || !view.in_game()
+                                         ? client::tr("Watching room {code}.", {{"code", view.room()}})
+                                         : client::tr("Watching room {code} (host: {name}).", {{"code", view.room()}, {"name", host}});
+        return watching + " " +
+               (view.state() == "lobby" && view.has_free_seat() ? client::tr("j takes a free seat, q leaves.") : client::tr("q leaves."));
+    }
     if (view.paused() && view.in_game())
-        return std::string("The game is paused") +
-               (view.am_host() ? ": P resumes." : ": wait for " + (host.empty() ? std::string("the host") : host + " (host)") + ".") +
-               " q leave";
+        return view.am_host()   ? client::tr("The game is paused: P resumes. q leave")
+               : host.empty() ? client::tr("The game is paused: wait for the host. q leave")
+                              : client::tr("The game is paused: wait for {name} (host). q leave", {{"name", host}});
     if (view.pending() && !view.pending()->chosen)
-        return "Press 1-" + std::to_string(view.pending()->decision.options.size()) + " to choose. ? hints, q leave";
+        return client::tr("Press 1-{count} to choose. ? hints, q leave",
+                          {{"count", std::to_string(view.pending()->decision.options.size())}});
     if (view.in_game())
-        return std::string(view.am_host() ? (view.paused() ? "P resume, k N kick, E end, " : "P pause, k N kick, E end, ")
-                                          : host.empty() ? "" : host + " is the host. ") +
-               "? hints, ! react, m mute, q leave";
+        return view.am_host()   ? (view.paused() ? client::tr("P resume, k N kick, E end, ? hints, ! react, m mute, q leave")
+                                                 : client::tr("P pause, k N kick, E end, ? hints, ! react, m mute, q leave"))
+               : host.empty() ? client::tr("? hints, ! react, m mute, q leave")
+                              : client::tr("{name} is the host. ? hints, ! react, m mute, q leave", {{"name", host}});
     return {};
 }
 

@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "game_words.h"
+#include "i18n.h"
 #include "net.h"
 #include "render.h"
 #include "room_flags.h"

@@ -5,6 +5,7 @@
 // and tags both games list.
 #include <algorithm>
 
+#include "game_words.h"
 #include "render_parts.h"
 #include "spookludo/spook/board.h"
 
@@ -27,14 +28,14 @@ const pr::SeatView* seat_view(const GameView& view, int seat) {
 // "you", "bot", "away" for a seat.
 std::vector<std::string> seat_tags(const GameView& view, int seat) {
     std::vector<std::string> tags;
-    if (seat == view.my_seat()) tags.emplace_back("you");
+    if (seat == view.my_seat()) tags.emplace_back(trc("seat", "you"));
     if (const auto* s = seat_view(view, seat)) {
         const std::string status = view.seat_status(seat);
-        if (s->kicked) tags.emplace_back("kicked");
-        else if (s->bot) tags.emplace_back("bot");
-        else if (status == "server") tags.emplace_back("server plays");
-        else if (status == "left") tags.emplace_back("left");
-        else if (status == "away" || s->away.value_or(false) || !s->connected.value_or(true)) tags.emplace_back("away");
+        if (s->kicked) tags.emplace_back(trc("seat", "kicked"));
+        else if (s->bot) tags.emplace_back(trc("seat", "bot"));
+        else if (status == "server") tags.emplace_back(trc("seat", "server plays"));
+        else if (status == "left") tags.emplace_back(trc("seat", "left"));
+        else if (status == "away" || s->away.value_or(false) || !s->connected.value_or(true)) tags.emplace_back(trc("seat", "away"));
     }
     return tags;
 }
@@ -88,25 +89,27 @@ std::vector<std::string> decision_lines(const GameView& view, const Style& style
                                                               : ludo_option_texts(view, d, style, compact);
     for (std::size_t i = 0; i < d.options.size(); ++i) {
         const auto& o = d.options[i];
-        std::string line = paint(style, "1", std::to_string(i + 1)) + "  piece " + std::to_string(o.piece + 1) + ": " + moves[i];
-        if (pending->chosen && *pending->chosen == o.piece) line += " " + paint(style, "1", "<- sent");
+        std::string line = paint(style, "1", std::to_string(i + 1)) + "  " +
+                           tr("piece {piece}: {move}", {{"piece", std::to_string(o.piece + 1)}, {"move", moves[i]}});
+        if (pending->chosen && *pending->chosen == o.piece) line += " " + paint(style, "1", tr("<- sent"));
         lines.push_back(fit(line, style.width));
     }
     const auto left = view.time_left_ms(now_ms);
     std::string tail;
     if (pending->chosen) {
-        tail = "You chose piece " + std::to_string(*pending->chosen + 1) + "; waiting for the server.";
+        tail = tr("You chose piece {piece}; waiting for the server.", {{"piece", std::to_string(*pending->chosen + 1)}});
     } else if (view.paused()) {
         // The countdown stands still: nobody's time runs while the game is paused.
-        tail = "Paused (" + std::to_string((left + 999) / 1000) + " s left): choose when the game resumes.";
+        tail = tr("Paused ({seconds} s left): choose when the game resumes.", {{"seconds", std::to_string((left + 999) / 1000)}});
     } else if (view.disconnected()) {
-        tail = "No connection: the countdown is stopped (" + std::to_string((left + 999) / 1000) + " s left).";
+        tail = tr("No connection: the countdown is stopped ({seconds} s left).", {{"seconds", std::to_string((left + 999) / 1000)}});
     } else if (left <= 0) {
-        tail = "Time is up: the server moves for you.";
+        tail = tr("Time is up: the server moves for you.");
     } else {
         const auto seconds = (left + 999) / 1000;
-        tail = "Choose 1-" + std::to_string(d.options.size()) + " within " +
-               paint(style, seconds <= 5 ? "1;31" : "1", std::to_string(seconds) + " s");
+        tail = tr("Choose 1-{count} within {time}",
+                  {{"count", std::to_string(d.options.size())},
+                   {"time", paint(style, seconds <= 5 ? "1;31" : "1", tr("{seconds} s", {{"seconds", std::to_string(seconds)}}))}});
     }
     lines.push_back(fit(tail, style.width));
     return lines;
@@ -156,26 +159,26 @@ std::string title_text(const GameView& view, const Style& style) {
     if (!view.room().empty()) title += " " + view.room();
     const bool board = view.in_game() || view.state() == "playing";
     if (board && view.options().game == GameKind::spook) {
-        title += " | Spook round " + std::to_string(view.round());
-        if (view.movement_roll()) title += ", die " + std::to_string(*view.movement_roll());
+        title += " | " + tr("Spook round {round}", {{"round", std::to_string(view.round())}});
+        if (view.movement_roll()) title += ", " + tr("die {face}", {{"face", std::to_string(*view.movement_roll())}});
         if (view.last_character())
             if (const auto c = spook::parse_character_id(*view.last_character()))
-                title += ", " + paint(style, character_sgr(spook::letter_of(*c)), std::string(spook::name_of(*c)));
+                title += ", " + paint(style, character_sgr(spook::letter_of(*c)), character_name(*c));
     } else if (board) {
-        title += " | Ludo turn " + std::to_string(view.turn());
-        if (view.current_seat() >= 0) title += ", " + view.seat_name(view.current_seat()) + " to play";
+        title += " | " + tr("Ludo turn {turn}", {{"turn", std::to_string(view.turn())}});
+        if (view.current_seat() >= 0) title += ", " + tr("{name} to play", {{"name", view.seat_name(view.current_seat())}});
     } else {
-        title += " | " + view.state();
+        title += " | " + state_name(view.state());
     }
     if (view.paused()) {
         const auto& why = view.snapshot()->pause_reason;
         title += " | " + paint(style, "1;31",
-                               why == "restart"   ? "PAUSED (server restarted: waiting for the players)"
-                               : why == "journal" ? "PAUSED (the server cannot save the game)"
-                                                  : "PAUSED");
+                               why == "restart"   ? tr("PAUSED (server restarted: waiting for the players)")
+                               : why == "journal" ? tr("PAUSED (the server cannot save the game)")
+                                                  : tr("PAUSED"));
     }
-    if (view.is_spectator()) title += " | watching";
-    else if (view.my_seat() >= 0) title += " | you: " + view.seat_name(view.my_seat());
+    if (view.is_spectator()) title += " | " + tr("watching");
+    else if (view.my_seat() >= 0) title += " | " + tr("you: {name}", {{"name", view.seat_name(view.my_seat())}});
     return title;
 }
 
@@ -230,9 +233,17 @@ Need board_need(const GameView& view, const Style& style, const std::string& sta
     return need;
 }
 
-std::string window_line(const Need& need, const Style& style, const char* what) {
-    return "Make the window at least " + std::to_string(need.width) + "x" + std::to_string(need.height) + " for the " + what +
-           " (now " + std::to_string(style.width) + "x" + std::to_string(style.height) + ")";
+enum class WindowFor { board, lobby, final_board };
+
+std::string window_line(const Need& need, const Style& style, WindowFor what) {
+    const std::string needed = std::to_string(need.width) + "x" + std::to_string(need.height);
+    const std::string now = std::to_string(style.width) + "x" + std::to_string(style.height);
+    switch (what) {
+        case WindowFor::board: return tr("Make the window at least {size} for the board (now {now})", {{"size", needed}, {"now", now}});
+        case WindowFor::lobby: return tr("Make the window at least {size} for the lobby (now {now})", {{"size", needed}, {"now", now}});
+        case WindowFor::final_board: break;
+    }
+    return tr("Make the window at least {size} for the final board (now {now})", {{"size", needed}, {"now", now}});
 }
 
 // A board's game without the board, one line a seat: for a window too small to draw it.
@@ -269,7 +280,7 @@ std::vector<std::string> small_screen(const GameView& view, const Style& style, 
     if (board) append(bottom, choosing_block(view, style, now_ms, rest - static_cast<int>(bottom.size())));
     int room = rest - static_cast<int>(bottom.size());
     std::vector<std::string> middle;
-    const auto window = wrap(window_line(need, style, board ? "board" : "lobby"), style.width);
+    const auto window = wrap(window_line(need, style, board ? WindowFor::board : WindowFor::lobby), style.width);
     if (static_cast<int>(window.size()) <= room) {
         append(middle, window);
         room -= static_cast<int>(window.size());
@@ -299,12 +310,14 @@ std::vector<std::string> places_lines(const GameView& final_view, const protocol
     std::sort(order.begin(), order.end());
     std::vector<std::string> lines;
     if (order.empty()) return lines;
-    std::string line = "Places:";
+    const std::string label = tr("Places:");
+    std::string line = label;
     for (std::size_t i = 0; i < order.size(); ++i) {
         const auto& [place, seat] = order[i];
-        const std::string item = std::to_string(place) + ". " + final_view.seat_name(seat) + " (seat " + std::to_string(seat + 1) + ")" +
+        const std::string item = std::to_string(place) + ". " +
+                                 tr("{name} (seat {seat})", {{"name", final_view.seat_name(seat)}, {"seat", std::to_string(seat + 1)}}) +
                                  (i + 1 < order.size() ? "," : "");
-        if (visible_width(line) + 1 + visible_width(item) > width && line != "Places:") {
+        if (visible_width(line) + 1 + visible_width(item) > width && line != label) {
             lines.push_back(line);
             line = item;
         } else {
@@ -326,35 +339,31 @@ std::vector<std::string> game_over_screen(const GameView& view, const Style& sty
 
     std::string title = paint(style, "1", "SpookLudo");
     if (!view.room().empty()) title += " " + view.room();
-    title += std::string(" | ") + (spook ? "Spook" : "Ludo") + " | game over";
-    if (view.is_spectator()) title += " | watching";
-    else if (view.my_seat() >= 0) title += " | you: " + final_view.seat_name(view.my_seat());
+    title += " | " + (spook ? tr("Spook") : tr("Ludo")) + " | " + tr("game over");
+    if (view.is_spectator()) title += " | " + tr("watching");
+    else if (view.my_seat() >= 0) title += " | " + tr("you: {name}", {{"name", final_view.seat_name(view.my_seat())}});
 
     std::vector<std::string> text;
     if (over.status == "finished") {
         std::vector<std::string> names;
         for (const int w : over.winners) names.push_back(final_view.seat_name(w));
-        const std::string who = names.empty() ? std::string("Nobody") : join(names, " and ");
-        append(text, wrap(paint(style, "1;32", "Game over! " + who + (names.size() > 1 ? " win together" : " wins") + " after " +
-                                                   count_of(over.length, spook ? "round" : "turn", spook ? "rounds" : "turns") + "."),
-                          style.width));
+        append(text, wrap(paint(style, "1;32", game_over_sentence(names, over.length, spook)), style.width));
     } else {
-        append(text, wrap(paint(style, "1;31", "The game was abandoned" + (over.reason ? ": " + *over.reason : std::string()) + "."),
-                          style.width));
+        append(text, wrap(paint(style, "1;31", abandoned_sentence(over.reason)), style.width));
     }
     append(text, places_lines(final_view, over, style.width));
     if (over.record) {
         const std::string address = style.server_url + *over.record;
-        append(text, wrap("The game's record: " + address, style.width));
-        append(text, wrap("Check the dice and every move with:", style.width));
+        append(text, wrap(tr("The game's record: {address}", {{"address", address}}), style.width));
+        append(text, wrap(tr("Check the dice and every move with:"), style.width));
         append(text, wrap("spookludo verify " + address + style.verify_flags, style.width));
         if (!style.saved_record.empty())
-            append(text, wrap("or, also once the server has gone, with the copy saved here: spookludo verify " +
-                                  style.saved_record,
+            append(text, wrap(tr("or, also once the server has gone, with the copy saved here: {command}",
+                                 {{"command", "spookludo verify " + style.saved_record}}),
                               style.width));
     }
     // Always shown, with the status, however small the window.
-    std::vector<std::string> tail = wrap(paint(style, "1", "Press any key to go back to the room."), style.width);
+    std::vector<std::string> tail = wrap(paint(style, "1", tr("Press any key to go back to the room.")), style.width);
     append(tail, status);
 
     // The final boards, as they stood, when the window holds them with the text; else the
@@ -370,7 +379,7 @@ std::vector<std::string> game_over_screen(const GameView& view, const Style& sty
     if (need.width <= style.width && static_cast<int>(board.size() + text.size()) <= room) {
         middle = board;
     } else {
-        const auto window = wrap(window_line(need, style, "final board"), style.width);
+        const auto window = wrap(window_line(need, style, WindowFor::final_board), style.width);
         int left = room - static_cast<int>(text.size());
         if (static_cast<int>(window.size()) <= left) {
             append(middle, window);

@@ -4,6 +4,7 @@
 // the window size that shows it all.
 #include <algorithm>
 
+#include "game_words.h"
 #include "render_parts.h"
 
 namespace spookludo::client {
@@ -21,26 +22,33 @@ LobbyParts lobby_parts(const GameView& view, const Style& style, std::int64_t no
     LobbyParts parts;
     const auto& snap = view.snapshot();
     const GameOptions options = snap ? snap->options : view.options();
-    std::string head = "Room " + (view.room().empty() ? std::string("?") : view.room()) + " - ";
-    head += view.state() == "lobby" ? "waiting in the lobby" : view.state();
+    const std::string code = view.room().empty() ? std::string("?") : view.room();
+    const std::string head = view.state() == "lobby" ? tr("Room {code} - waiting in the lobby", {{"code", code}})
+                                                     : tr("Room {code} - {state}", {{"code", code}, {"state", state_name(view.state())}});
     parts.head.push_back(fit(paint(style, "1", head), style.width));
     std::string game;
     if (options.game == GameKind::spook) {
         const int p = options.spook.pieces;
-        game = "Spook & Werewolf Ludo: " + count_of(options.players, "seat", "seats") + ", " + count_of(p, "piece", "pieces") +
-               " (" + std::to_string(options.spook.pieces_to_finish()) + " in the church wins)" +
-               (options.spook.balanced_boards ? ", balanced boards" : ", random boards");
+        game = tr("Spook & Werewolf Ludo: {seats}, {pieces} ({finish} in the church wins), {boards}",
+                  {{"seats", trn("{n} seat", "{n} seats", options.players)},
+                   {"pieces", trn("{n} piece", "{n} pieces", p)},
+                   {"finish", std::to_string(options.spook.pieces_to_finish())},
+                   {"boards", options.spook.balanced_boards ? tr("balanced boards") : tr("random boards")}});
     } else {
-        game = "Classic Ludo: " + count_of(options.players, "seat", "seats") + ", arms of " + std::to_string(options.ludo.arm) +
-               ", entry " + (options.ludo.entry == LudoEntry::text ? "as the text (6 squares out)" : "onto the start square") +
-               (options.ludo.three_sixes ? ", three 6s end the turn" : "");
+        game = tr("Classic Ludo: {seats}, arms of {arm}, entry {entry}",
+                  {{"seats", trn("{n} seat", "{n} seats", options.players)},
+                   {"arm", std::to_string(options.ludo.arm)},
+                   {"entry", options.ludo.entry == LudoEntry::text ? tr("as the text (6 squares out)") : tr("onto the start square")}});
+        if (options.ludo.three_sixes) game += ", " + tr("three 6s end the turn");
     }
-    if (options.play_on) game += ", play on";
+    if (options.play_on) game += ", " + tr("play on");
     parts.game = wrap(game, style.width);
     if (!snap) return parts;
     const auto& s = snap->settings;
-    parts.settings = wrap("Settings: " + seconds_text(s.decision_ms) + " to choose, " + seconds_text(s.pace_ms) +
-                              " between steps, hints " + (s.hints ? "on" : "off"),
+    parts.settings = wrap(s.hints ? tr("Settings: {time} to choose, {pace} between steps, hints on",
+                                       {{"time", seconds_text(s.decision_ms)}, {"pace", seconds_text(s.pace_ms)}})
+                                  : tr("Settings: {time} to choose, {pace} between steps, hints off",
+                                       {{"time", seconds_text(s.decision_ms)}, {"pace", seconds_text(s.pace_ms)}}),
                           style.width);
     // Every seat by its number (1-based; numbers need not be contiguous), free ones included.
     for (const int seat : view.room_seats()) {
@@ -49,36 +57,36 @@ LobbyParts lobby_parts(const GameView& view, const Style& style, std::int64_t no
         if (seat < 9) line += ' ';
         line += std::to_string(seat + 1) + "  ";
         if (!sv) {
-            line += paint(style, "2", "(free)");
+            line += paint(style, "2", tr("(free)"));
             parts.seats.push_back(fit(line, style.width));
             continue;
         }
         line += paint(style, seat == view.my_seat() ? "1" : "", pad(sv->name, 24));
         std::vector<std::string> tags;
         const std::string status = view.seat_status(seat);
-        if (snap->host == seat) tags.emplace_back(paint(style, "1;33", "host"));
-        if (sv->kicked) tags.emplace_back(paint(style, "31", "kicked: a best bot plays it"));
-        else if (sv->bot) tags.push_back("bot (" + std::string(sv->policy ? to_string(*sv->policy) : "best") + ")");
-        else if (status == "server") tags.emplace_back(paint(style, "31", "away, the server plays"));
-        else if (status == "left") tags.emplace_back(paint(style, "31", "left"));
-        else if (status == "away" || sv->away.value_or(false) || !sv->connected.value_or(true)) tags.emplace_back(paint(style, "31", "away"));
-        if (seat == view.my_seat()) tags.emplace_back("you");
+        if (snap->host == seat) tags.emplace_back(paint(style, "1;33", trc("seat", "host")));
+        if (sv->kicked) tags.emplace_back(paint(style, "31", tr("kicked: a best bot plays it")));
+        else if (sv->bot) tags.push_back(tr("bot ({policy})", {{"policy", std::string(sv->policy ? to_string(*sv->policy) : "best")}}));
+        else if (status == "server") tags.emplace_back(paint(style, "31", tr("away, the server plays")));
+        else if (status == "left") tags.emplace_back(paint(style, "31", trc("seat", "left")));
+        else if (status == "away" || sv->away.value_or(false) || !sv->connected.value_or(true)) tags.emplace_back(paint(style, "31", trc("seat", "away")));
+        if (seat == view.my_seat()) tags.emplace_back(trc("seat", "you"));
         line += ' ';
         line += join(tags, ", ");
         parts.seats.push_back(rtrim(fit(line, style.width)));
     }
     if (snap->spectators > 0)
-        parts.seats.push_back(fit("   " + count_of(snap->spectators, "spectator", "spectators"), style.width));
+        parts.seats.push_back(fit("   " + trn("{n} spectator", "{n} spectators", snap->spectators), style.width));
     // The keys wrap (never cut): a narrow window shows them on more lines. Only the keys that
     // do something for this game.
     if (view.am_host()) {
-        for (auto& l : wrap(paint(style, "1", "You are the host.") + " Keys: s start, b g r add a best/greedy/random bot,", style.width))
+        for (auto& l : wrap(paint(style, "1", tr("You are the host.")) + " " + tr("Keys: s start, b g r add a best/greedy/random bot,"), style.width))
             parts.keys.push_back(std::move(l));
         // Never broken inside a key's words ("c auto start"), unless one is wider than the window.
-        std::vector<std::string> items{"x N remove seat N", "+ - seats"};
-        if (options.game == GameKind::spook) items.insert(items.end(), {"p pieces", "d boards"});
-        else items.insert(items.end(), {"a arm", "e entry", "3 three 6s"});
-        items.insert(items.end(), {"h hints", "t time", "w pace", "c auto start", "o play on", "q leave"});
+        std::vector<std::string> items{tr("x N remove seat N"), tr("+ - seats")};
+        if (options.game == GameKind::spook) items.insert(items.end(), {tr("p pieces"), tr("d boards")});
+        else items.insert(items.end(), {tr("a arm"), tr("e entry"), tr("3 three 6s")});
+        items.insert(items.end(), {tr("h hints"), tr("t time"), tr("w pace"), tr("c auto start"), tr("o play on"), tr("q leave")});
         std::string line;
         for (std::size_t i = 0; i < items.size(); ++i) {
             const std::string item = items[i] + (i + 1 < items.size() ? "," : "");
@@ -90,12 +98,12 @@ LobbyParts lobby_parts(const GameView& view, const Style& style, std::int64_t no
         }
         for (auto& l : wrap(line, style.width - 2)) parts.keys.push_back("  " + l);
     } else if (view.is_spectator()) {
-        parts.keys = wrap(std::string("You are watching.") +
-                              (view.state() == "lobby" && view.has_free_seat() ? " j takes a free seat," : "") + " q leaves.",
+        parts.keys = wrap(view.state() == "lobby" && view.has_free_seat() ? tr("You are watching. j takes a free seat, q leaves.")
+                                                                          : tr("You are watching. q leaves."),
                           style.width);
     } else {
-        parts.keys = wrap("Waiting for " + (snap->host >= 0 ? view.seat_name(snap->host) : std::string("the host")) +
-                              " (host) to start. q leaves.",
+        parts.keys = wrap(snap->host >= 0 ? tr("Waiting for {name} (host) to start. q leaves.", {{"name", view.seat_name(snap->host)}})
+                                          : tr("Waiting for the host to start. q leaves."),
                           style.width);
     }
     // Then the automatic start's countdown (the server's), and for the host and spectators the command
@@ -172,9 +180,10 @@ LobbyLayout lobby_layout(const GameView& view, const Style& style, std::int64_t 
             layout.need = qr_need;
             return layout;
         }
-        append(layout.lines, wrap("(a window of " + std::to_string(qr_need.width) + "x" + std::to_string(qr_need.height) +
-                                      " shows the link as a QR code for a phone's camera)",
-                                  style.width));
+        append(layout.lines,
+               wrap(tr("(a window of {size} shows the link as a QR code for a phone's camera)",
+                       {{"size", std::to_string(qr_need.width) + "x" + std::to_string(qr_need.height)}}),
+                    style.width));
     }
     layout.need = {std::max(kLobbyMinWidth, style.width), lobby_screen_height(layout.lines.size(), status, style.width)};
     if (layout.need.width != style.width) {

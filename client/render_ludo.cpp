@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 
+#include "game_words.h"
 #include "render_parts.h"
 
 namespace spookludo::client {
@@ -34,7 +35,7 @@ std::vector<std::string> ludo_panel_info(const GameView& view, const Style& styl
     const int n = view.options().ludo.arm;
     const ludo::Geometry geo(n);
     std::vector<std::string> panel;
-    panel.push_back("Classic Ludo, arms of " + std::to_string(n) + ", turn " + std::to_string(view.turn()));
+    panel.push_back(tr("Classic Ludo, arms of {arm}, turn {turn}", {{"arm", std::to_string(n)}, {"turn", std::to_string(view.turn())}}));
     for (const int seat : game_seats(view, view.ludo_progress().size())) {
         const int col = std::max(0, view.ludo_colour(seat));
         const auto& progress = view.ludo_progress()[to_size(seat)];
@@ -47,7 +48,7 @@ std::vector<std::string> ludo_panel_info(const GameView& view, const Style& styl
         line += paint(style, "1;" + std::string(kColourFg[to_size(col)]), std::string(1, kColourLetter[to_size(col)]));
         line += ' ';
         line += pad(view.seat_name(seat), 12);
-        line += " yard " + std::to_string(yard) + " home " + std::to_string(home);
+        line += " " + tr("yard {yard} home {home}", {{"yard", std::to_string(yard)}, {"home", std::to_string(home)}});
         const auto tags = seat_tags(view, seat);
         if (!tags.empty()) {
             line += ' ';
@@ -57,19 +58,21 @@ std::vector<std::string> ludo_panel_info(const GameView& view, const Style& styl
     }
     if (view.last_face()) {
         // The seat that threw it: after a pass the seat to play is already the next one.
-        std::string line = "Last throw: " + std::to_string(*view.last_face());
-        if (view.last_thrower()) line += " (" + view.seat_name(*view.last_thrower()) + ")";
-        panel.push_back(line);
+        const std::string face = std::to_string(*view.last_face());
+        panel.push_back(view.last_thrower()
+                            ? tr("Last throw: {face} ({name})", {{"face", face}, {"name", view.seat_name(*view.last_thrower())}})
+                            : tr("Last throw: {face}", {{"face", face}}));
     }
     if (!view.last_moves().empty()) {
         const auto& mv = view.last_moves().front();
         auto where = [&](int p) {
-            if (p == ludo::kYard) return std::string("yard");
-            if (p >= geo.home()) return std::string("home");
+            if (p == ludo::kYard) return trc("square", "yard");
+            if (p >= geo.home()) return trc("square", "home");
             return std::to_string(p);
         };
-        panel.push_back("Last move: " + view.seat_name(mv.seat) + " piece " + std::to_string(mv.piece + 1) + ", " +
-                        where(mv.from) + " -> " + where(mv.to));
+        panel.push_back(tr("Last move: {name} piece {piece}, {from} -> {to}",
+                           {{"name", view.seat_name(mv.seat)}, {"piece", std::to_string(mv.piece + 1)},
+                            {"from", where(mv.from)}, {"to", where(mv.to)}}));
     }
     return panel;
 }
@@ -98,17 +101,17 @@ std::vector<std::string> ludo_option_texts(const GameView& view, const pr::Decis
     std::vector<std::string> texts;
     for (const auto& o : d.options) {
         std::string line;
-        if (o.from == ludo::kYard) line += compact ? "yard" : "out of the yard";
+        if (o.from == ludo::kYard) line += compact ? trc("square", "yard") : tr("out of the yard");
         else line += std::to_string(o.from);
         line += " -> ";
-        line += o.to >= home ? std::string("home") : std::to_string(o.to);
+        line += o.to >= home ? trc("square", "home") : std::to_string(o.to);
         if (o.captures.value_or(false)) {
             line += ' ';
-            line += paint(style, "1;31", "captures!");
+            line += paint(style, "1;31", tr("captures!"));
         }
         if (style.hints && o.best.value_or(false)) {
             line += ' ';
-            line += paint(style, "36", "(best)");
+            line += paint(style, "36", tr("(best)"));
         }
         texts.push_back(std::move(line));
     }
@@ -274,7 +277,7 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
         const auto colour = static_cast<ludo::Colour>(colour_index);
         const std::string_view fg = kColourFg[to_size(colour_index)];
         const int top = std::max(0, (n - 4) / 2);
-        out[to_size(top)] = paint(style, std::string(fg), centre(std::string(ludo::to_string(colour)), yard_w));
+        out[to_size(top)] = paint(style, std::string(fg), centre(fit(colour_name(colour), yard_w), yard_w));
         out[to_size(top + 1)] = centre(fit(view.seat_name(seat), yard_w - 2), yard_w);
         const auto& waiting = yard[to_size(seat)];
         for (int row = 0; row < 2; ++row) {
@@ -314,14 +317,15 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
     // The side panel: players, whose turn, the last throw and move, a legend.
     std::vector<std::string> panel = ludo_panel_info(view, style);
     panel.emplace_back();
-    panel.push_back("g1 green piece 1, G2 two green pieces");
-    panel.push_back("() start square, : home column");
-    panel.push_back("centre: G3 = 3 green pieces home");
-    panel.push_back("moves count squares from the start");
+    panel.push_back(tr("g1 green piece 1, G2 two green pieces"));
+    panel.push_back(tr("() start square, : home column"));
+    panel.push_back(tr("centre: G3 = 3 green pieces home"));
+    panel.push_back(tr("moves count squares from the start"));
     if (!targets.empty()) {
-        panel.push_back(cw == 2 ? "*1 the square option 1 leads to" : "1 the square option 1 leads to");
+        panel.push_back(cw == 2 ? tr("*1 the square option 1 leads to") : tr("1 the square option 1 leads to"));
         if (!own_block.empty())
-            panel.push_back(own_block + " your pieces " + own_block.substr(0, 1) + " and " + own_block.substr(1, 1) + " together");
+            panel.push_back(own_block + " " + tr("your pieces {a} and {b} together",
+                                                 {{"a", own_block.substr(0, 1)}, {"b", own_block.substr(1, 1)}}));
     }
 
     const int board_w = size * cw;

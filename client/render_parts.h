@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "i18n.h"
 #include "render.h"
 
 namespace spookludo::client::render_detail {
@@ -34,8 +35,6 @@ std::string join(const std::vector<std::string>& items, std::string_view sep);
 void append(std::vector<std::string>& to, const std::vector<std::string>& lines);
 // "10 s", "1.5 s".
 std::string seconds_text(int ms);
-// "1 seat", "3 seats".
-std::string count_of(int n, const char* one, const char* many);
 
 // ---- Seats (render.cpp) ------------------------------------------------------------------------
 

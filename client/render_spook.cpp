@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdio>
 
+#include "game_words.h"
 #include "render_parts.h"
 #include "spookludo/spook/board.h"
 
@@ -73,15 +74,16 @@ std::string spook_right_text(const GameView& view, int seat, bool with_positions
     std::vector<std::string> tags = seat_tags(view, seat);
     const auto& finished = view.spook_finished();
     if (to_size(seat) < finished.size() && finished[to_size(seat)])
-        tags.push_back("done r" + std::to_string(*finished[to_size(seat)]));
+        tags.push_back(tr("done r{round}", {{"round", std::to_string(*finished[to_size(seat)])}}));
     if (!tags.empty()) items.push_back(join(tags, ", "));
     return join(items, " ");
 }
 
 std::string spook_legend(const GameView& view, const Style& style, bool dense) {
     std::string out;
-    const std::pair<char, const char*> keys[] = {{'H', "hat"}, {'C', "cat"}, {'S', "spook"}, {'W', "werewolf"},
-                                                 {'X', "witch"}, {'+', "church"}};
+    const std::pair<char, std::string> keys[] = {{'H', trc("legend", "hat")},         {'C', trc("legend", "cat")},
+                                                 {'S', trc("legend", "spook")},       {'W', trc("legend", "werewolf")},
+                                                 {'X', trc("legend", "witch")},       {'+', trc("legend", "church")}};
     for (const auto& [letter, name] : keys) {
         if (!out.empty()) out += ' ';
         out += paint(style, character_sgr(letter), std::string(1, letter));
@@ -89,14 +91,11 @@ std::string spook_legend(const GameView& view, const Style& style, bool dense) {
         out += name;
     }
     const int pieces = view.options().spook.pieces;
-    out += " | pieces 1";
-    if (pieces > 1) {
-        out += '-';
-        out += std::to_string(pieces);
-    }
+    out += " | ";
+    out += pieces > 1 ? tr("pieces 1-{n}", {{"n", std::to_string(pieces)}}) : tr("pieces 1");
     if (pieces > 1) out += ", *=2";
     if (pieces > 2) out += ", #=3";
-    if (!dense) out += ", -=moved";
+    if (!dense) out += ", -=" + tr("moved");
     return out;
 }
 
@@ -107,10 +106,9 @@ std::vector<int> spook_seats(const GameView& view) {
 
 // What stands on an option's target square, in words.
 std::string square_name(const std::string& id) {
-    if (id == "church") return "the church";
-    if (id == "entrance") return "entrance";
-    if (const auto c = spook::parse_character_id(id)) return std::string(spook::name_of(*c));
-    return id;
+    if (id == "church") return tr("the church");
+    if (id == "entrance") return tr("entrance");
+    return character_name(id);
 }
 
 }  // namespace
@@ -148,7 +146,7 @@ std::vector<std::string> spook_summary(const GameView& view, const Style& style)
     std::vector<std::string> lines;
     for (const int seat : spook_seats(view)) {
         std::string line = seat == view.my_seat() ? ">" : " ";
-        line += view.seat_name(seat) + ": at " + spook_right_text(view, seat, true);
+        line += tr("{name}: at {where}", {{"name", view.seat_name(seat)}, {"where", spook_right_text(view, seat, true)}});
         lines.push_back(fit(line, style.width));
     }
     return lines;
@@ -165,10 +163,10 @@ std::vector<std::string> spook_option_texts(const pr::Decision& d, const Style& 
         if (style.hints && o.expected_rounds) {
             char buffer[48];
             std::snprintf(buffer, sizeof buffer, "%.1f", *o.expected_rounds);
-            std::string hint = std::string("(hint: ") + buffer + " rounds";
-            if (best_rounds && *o.expected_rounds == *best_rounds && d.options.size() > 1) hint += ", best";
+            const bool best = best_rounds && *o.expected_rounds == *best_rounds && d.options.size() > 1;
             line += ' ';
-            line += paint(style, "36", hint + ")");
+            line += paint(style, "36", best ? tr("(hint: {rounds} rounds, best)", {{"rounds", buffer}})
+                                            : tr("(hint: {rounds} rounds)", {{"rounds", buffer}}));
         }
         texts.push_back(std::move(line));
     }
@@ -217,13 +215,12 @@ std::vector<std::string> render_spook_boards(const GameView& view, const Style& 
         if (!dense) {
             std::string at;
             if (to_size(seat) < view.spook_positions().size()) {
-                at = "at ";
-                bool first = true;
+                std::string squares;
                 for (const int s : view.spook_positions()[to_size(seat)]) {
-                    if (!first) at += ", ";
-                    at += std::to_string(s);
-                    first = false;
+                    if (!squares.empty()) squares += ", ";
+                    squares += std::to_string(s);
                 }
+                at = tr("at {squares}", {{"squares", squares}});
             }
             lines.push_back(rtrim(fit(bottom + " " + at, style.width)));
         }

@@ -136,13 +136,11 @@ std::vector<std::string> wrap(const std::string& text, int width) {
 
 std::string seconds_text(int ms) {
     char buffer[32];
-    if (ms % 1000 == 0) std::snprintf(buffer, sizeof buffer, "%d s", ms / 1000);
-    else std::snprintf(buffer, sizeof buffer, "%.1f s", ms / 1000.0);
-    return buffer;
+    if (ms % 1000 == 0) std::snprintf(buffer, sizeof buffer, "%d", ms / 1000);
+    else std::snprintf(buffer, sizeof buffer, "%.1f", ms / 1000.0);
+    return tr("{seconds} s", {{"seconds", buffer}});
 }
 
-// "1 seat", "3 seats".
-std::string count_of(int n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
 
 std::string join(const std::vector<std::string>& items, std::string_view sep) {
     std::string out;

@@ -4,6 +4,8 @@
 #include <random>
 #include <utility>
 
+#include "i18n.h"
+
 namespace spookludo::client {
 
 namespace pr = protocol;
@@ -51,8 +53,8 @@ void Session::connect() {
         if (auto url = node_ws_url(nodes_[static_cast<std::size_t>(attempts_) % nodes_.size()], config_.url))
             config_.url = *url;
     if (callbacks_.on_status)
-        callbacks_.on_status(entered_ ? "The server is not answering; trying again (" + std::to_string(attempts_) + ") ..."
-                                      : "connecting to " + config_.url.text() + "...");
+        callbacks_.on_status(entered_ ? tr("The server is not answering; trying again ({attempt}) ...", {{"attempt", std::to_string(attempts_)}})
+                                      : tr("connecting to {address}...", {{"address", config_.url.text()}}));
     std::weak_ptr<bool> alive = alive_;
     Connection::Handlers h;
     h.on_open = [this, alive] {
@@ -105,10 +107,10 @@ void Session::on_text(std::string_view text) {
         const auto url = node_ws_url(message.value("url", std::string()), config_.url);
         if (!url || ++redirects_ > kMaxRedirects) {
             end(SessionEnd{entered_ ? 1 : 2,
-                           url ? "the cluster sent this client from node to node " + std::to_string(kMaxRedirects) +
-                                     " times without a room"
-                               : "the server sent this client to an address it cannot use: \"" +
-                                     message.value("url", std::string()) + "\""});
+                           url ? tr("the cluster sent this client from node to node {n} times without a room",
+                                    {{"n", std::to_string(kMaxRedirects)}})
+                               : tr("the server sent this client to an address it cannot use: \"{address}\"",
+                                    {{"address", message.value("url", std::string())}})});
             return;
         }
         config_.url = *url;
@@ -154,8 +156,8 @@ void Session::on_text(std::string_view text) {
         if (code == "bad_token" && ref == "resume" && !entered_ && config_.join_if_token_refused && !config_.name.empty()) {
             config_.join_if_token_refused = false;
             config_.mode = JoinMode::join;
-            view_.note("The seat kept for " + config_.name + " in room " + config_.room +
-                       " is gone; joining the room again.");
+            view_.note(tr("The seat kept for {name} in room {code} is gone; joining the room again.",
+                          {{"name", config_.name}, {"code", config_.room}}));
             if (callbacks_.on_message) callbacks_.on_message(message);
             send(pr::JoinRoom{config_.room, config_.name});
             return;
@@ -169,9 +171,8 @@ void Session::on_text(std::string_view text) {
             const std::string old_room = config_.room;
             config_.mode = JoinMode::create;
             config_.room.clear();
-            view_.note("Your room " + old_room + " is not open for you any more (" +
-                       (code == "bad_token" ? std::string("your seat there is gone") : text_of) +
-                       "): creating a new room.");
+            view_.note(tr("Your room {code} is not open for you any more ({why}): creating a new room.",
+                          {{"code", old_room}, {"why", code == "bad_token" ? tr("your seat there is gone") : text_of}}));
             send(pr::CreateRoom{config_.options, config_.name, config_.settings});
             return;
         }
@@ -181,8 +182,12 @@ void Session::on_text(std::string_view text) {
         // full room is just an error).
         if (!watching_on && ((refused && (entering || ref.empty())) || (entering && view_.room().empty()))) {
             std::string why = text_of;
-            if (code == "room_not_found") why = "no room " + (config_.room.empty() ? view_.room() : config_.room) + " on this server (check the code): " + text_of;
-            if (code == "version_mismatch") why = "this client speaks protocol " + std::to_string(pr::kProtocolVersion) + " and the server does not: " + text_of;
+            if (code == "room_not_found")
+                why = tr("no room {code} on this server (check the code): {message}",
+                         {{"code", config_.room.empty() ? view_.room() : config_.room}, {"message", text_of}});
+            if (code == "version_mismatch")
+                why = tr("this client speaks protocol {version} and the server does not: {message}",
+                         {{"version", std::to_string(pr::kProtocolVersion)}, {"message", text_of}});
             // The server says what became of a room it lost on a restart: that is the whole story.
             if (code == "room_lost") why = text_of;
             SessionEnd e{entered_ ? 1 : 2, why + " [" + code + "]"};
@@ -192,7 +197,7 @@ void Session::on_text(std::string_view text) {
         }
     } else if (type == "kicked") {
         if (callbacks_.on_message) callbacks_.on_message(message);
-        SessionEnd e{1, "You were removed from room " + view_.room() + " by the host."};
+        SessionEnd e{1, tr("You were removed from room {code} by the host.", {{"code", view_.room()}})};
         e.kicked = true;
         end(e);
         return;
@@ -202,18 +207,18 @@ void Session::on_text(std::string_view text) {
         // closes, as after any drop, and finds the room where it was.
         if (message.value("code", std::string()) == "restart" && config_.reconnect && entered_) {
             if (callbacks_.on_status)
-                callbacks_.on_status("The server is restarting: the room is saved; reconnecting when it is back ...");
+                callbacks_.on_status(tr("The server is restarting: the room is saved; reconnecting when it is back ..."));
             return;
         }
         // Going away for good (a server started with --abandon-on-exit, as the demo's): nothing to
         // reconnect to, no seat waits.
         if (message.value("code", std::string()) == "shutdown") {
-            SessionEnd e{1, "the server has stopped for good: " + message.value("reason", std::string("shutting down"))};
+            SessionEnd e{1, tr("the server has stopped for good: {reason}", {{"reason", message.value("reason", std::string("shutting down"))}})};
             e.server_shut_down = true;
             end(e);
             return;
         }
-        end(SessionEnd{1, "the server is closing: " + message.value("reason", std::string("shutting down"))});
+        end(SessionEnd{1, tr("the server is closing: {reason}", {{"reason", message.value("reason", std::string("shutting down"))}})});
         return;
     }
     if (view_.seed_requested()) {
@@ -270,15 +275,15 @@ void Session::on_closed(const std::string& reason) {
     view_.set_disconnected(true, now);
     if (attempts_ == 0 || lost_at_ms_ == 0) lost_at_ms_ = now;
     if (now - lost_at_ms_ > config_.reconnect_for.count()) {
-        SessionEnd e{1, "the server at " + config_.url.text() + " could not be reached for " +
-                            std::to_string(config_.reconnect_for.count() / 1000) + " s (" + reason + ")"};
+        SessionEnd e{1, tr("the server at {address} could not be reached for {seconds} s ({reason})",
+                           {{"address", config_.url.text()}, {"seconds", std::to_string(config_.reconnect_for.count() / 1000)}, {"reason", reason}})};
         e.server_gone = true;
         end(e);
         return;
     }
     if (callbacks_.on_status)
-        callbacks_.on_status("Connection lost (" + reason + "): the server is not answering; trying again (" +
-                             std::to_string(attempts_ + 1) + ") ...");
+        callbacks_.on_status(tr("Connection lost ({reason}): the server is not answering; trying again ({attempt}) ...",
+                                {{"reason", reason}, {"attempt", std::to_string(attempts_ + 1)}}));
     // A cluster's other nodes answer at once: a room that moves is found there within a second.
     const auto delay = std::chrono::milliseconds(std::min(nodes_.empty() ? 5000 : 1000, 250 * (1 << std::min(attempts_, 4))));
     std::weak_ptr<bool> alive = alive_;

@@ -1,9 +1,11 @@
 #include "terminal.h"
 
+#include <poll.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 
@@ -17,6 +19,14 @@ void write_all(const std::string& s) {
     std::size_t at = 0;
     while (at < s.size()) {
         const auto n = ::write(STDOUT_FILENO, s.data() + at, s.size() - at);
+        if (n < 0 && errno == EINTR) continue;
+        // A terminal that reads slowly (stdout shares the non-blocking input's file): wait for
+        // it a moment rather than cut the frame (a second at most, then the frame is dropped).
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            pollfd out{STDOUT_FILENO, POLLOUT, 0};
+            if (::poll(&out, 1, 1000) <= 0) return;
+            continue;
+        }
         if (n <= 0) return;
         at += static_cast<std::size_t>(n);
     }

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "http_fetch.h"
+#include "i18n.h"
 #include "spookludo/verify.h"
 
 namespace spookludo::cli {
@@ -22,13 +23,13 @@ constexpr std::size_t kMaxRecordBytes = 64u * 1024 * 1024;
 std::string record_text(const std::string& where, const std::string& ca_file) {
     const bool address = where.starts_with("http://") || where.starts_with("https://");
     if (!ca_file.empty() && !where.starts_with("https://"))
-        throw FetchError("--ca-file is for an https:// address (" + where + " is not one)");
+        throw FetchError(client::tr("--ca-file is for an https:// address ({address} is not one)", {{"address", where}}));
     if (address)
         return fetch_text(where, ca_file, kMaxRecordBytes, "record",
-                          "the server does not have it: check the game id (spookludo history lists the server's "
-                          "games), or verify a file of the record if you have one");
+                          client::tr("the server does not have it: check the game id (spookludo history lists the server's "
+                                     "games), or verify a file of the record if you have one"));
     std::ifstream in(where, std::ios::binary);
-    if (!in) throw FetchError("cannot read " + where);
+    if (!in) throw FetchError(client::tr("cannot read {file}", {{"file", where}}));
     std::stringstream text;
     text << in.rdbuf();
     return text.str();
@@ -76,21 +77,28 @@ void add_verify_command(CLI::App& app, int& exit_code) {
         try {
             record = parse_record(text);
         } catch (const std::exception& e) {
-            std::cerr << "spookludo verify: " << *path << " is not a readable game record: " << e.what() << "\n";
+            std::cerr << "spookludo verify: "
+                      << client::tr("{file} is not a readable game record: {error}", {{"file", *path}, {"error", e.what()}}) << "\n";
             exit_code = 2;
             return;
         }
         const VerifyReport report = verify(record);
         if (!*quiet) {
-            for (const auto& line : report.passed) std::cout << "  ok    " << line << "\n";
-            for (const auto& line : report.notes) std::cout << "  note  " << line << "\n";
+            // The checks' own lines (the verifier's, in English) after a word in the reader's language.
+            for (const auto& line : report.passed) std::cout << "  " << client::trc("verify", "ok") << "    " << line << "\n";
+            for (const auto& line : report.notes) std::cout << "  " << client::trc("verify", "note") << "  " << line << "\n";
         }
+        const std::string game = record.options.game == GameKind::spook ? client::trc("game", "spook") : client::trc("game", "ludo");
+        const std::string status = record.result.status == GameStatus::finished    ? client::trc("game status", "finished")
+                                   : record.result.status == GameStatus::abandoned ? client::trc("game status", "abandoned")
+                                                                                   : client::trc("game status", "in_progress");
         if (report.ok) {
-            std::cout << "VERIFIED: " << *path << " (" << to_string(record.options.game) << ", "
-                      << record.options.players << (record.options.players == 1 ? " player, " : " players, ") << to_string(record.result.status) << ")\n";
+            std::cout << client::trn("VERIFIED: {file} ({game}, {n} player, {status})", "VERIFIED: {file} ({game}, {n} players, {status})",
+                                     record.options.players, {{"file", *path}, {"game", game}, {"status", status}})
+                      << "\n";
             exit_code = 0;
         } else {
-            std::cout << "FAILED: " << report.failure << "\n";
+            std::cout << client::tr("FAILED: {failure}", {{"failure", report.failure}}) << "\n";
             exit_code = 1;
         }
     });

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "game_words.h"
+#include "i18n.h"
 #include "spookludo/ludo/game.h"
 #include "spookludo/ludo/geometry.h"
 
@@ -13,14 +15,17 @@ namespace pr = protocol;
 
 namespace {
 
-std::string piece_label(int piece) { return "piece " + std::to_string(piece + 1); }
 
+// Why the server moved for a seat, in brackets ("" when the player chose).
 std::string by_text(const std::optional<std::string>& by) {
     if (!by) return {};
-    if (*by == "timeout") return " (time ran out: the server chose the best move)";
-    if (*by == "away") return " (away: the server played it)";
+    if (*by == "timeout") return tr("(time ran out: the server chose the best move)");
+    if (*by == "away") return tr("(away: the server played it)");
     return {};
 }
+
+// A Spook square a piece goes to: its number, or the church.
+std::string spook_square(int to) { return to >= 40 ? tr("the church") : std::to_string(to); }
 
 }  // namespace
 
@@ -34,7 +39,7 @@ std::string GameView::seat_name(int seat) const {
     if (snapshot_)
         for (const auto& s : snapshot_->seats)
             if (s.seat == seat && !s.free && !s.name.empty()) return s.name;
-    return "seat " + std::to_string(seat + 1);
+    return tr("seat {seat}", {{"seat", std::to_string(seat + 1)}});
 }
 
 std::vector<int> GameView::room_seats() const {
@@ -116,12 +121,13 @@ std::string GameView::choosing_text(std::int64_t now_ms) const {
         if (seat != seat_ || is_spectator()) names.push_back(seat_name(seat));
     if (names.empty()) return {};
     std::string who;
-    for (std::size_t i = 0; i < names.size(); ++i)
-        who += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
-    std::string when;
-    if (paused()) when = "paused";
-    else if (choosing_until_) when = std::to_string((choosing_left_ms(now_ms) + 999) / 1000) + " s left";
-    return "Still choosing" + (when.empty() ? std::string() : " (" + when + ")") + ": " + who;
+    for (std::size_t i = 0; i + 1 < names.size(); ++i) who += (i == 0 ? "" : ", ") + names[i];
+    who = who.empty() ? names.back() : tr("{a} and {b}", {{"a", who}, {"b", names.back()}});
+    if (paused()) return tr("Still choosing (paused): {names}", {{"names", who}});
+    if (choosing_until_)
+        return tr("Still choosing ({seconds} s left): {names}",
+                  {{"seconds", std::to_string((choosing_left_ms(now_ms) + 999) / 1000)}, {"names", who}});
+    return tr("Still choosing: {names}", {{"names", who}});
 }
 
 std::string GameView::seat_numbers_text() const {
@@ -149,28 +155,29 @@ std::string GameView::auto_start_text(std::int64_t now_ms) const {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%lld:%02lld", static_cast<long long>(seconds / 60),
                   static_cast<long long>(seconds % 60));
-    return std::string("Starts in ") + buffer + " (free seats get bots)";
+    return tr("Starts in {time} (free seats get bots)", {{"time", buffer}});
 }
 
 // An error in a player's words: what to do about it, not the server's field names.
 std::string GameView::error_words(const pr::ErrorReply& e) const {
     const std::string ref = e.ref.value_or("");
     const GameKind game = snapshot_ ? snapshot_->options.game : options_.game;
-    if (e.code == "room_full") return am_host() ? "The room is full: press + for another seat." : "The room is full.";
+    if (e.code == "room_full") return am_host() ? tr("The room is full: press + for another seat.") : tr("The room is full.");
     if (e.code == "bad_field" && ref == "set_options" && e.message.find("players") != std::string::npos)
-        return game == GameKind::ludo ? "Ludo takes 2 to 4 players." : "Spook & Werewolf takes 1 to 8 players.";
-    if (e.code == "paused") return "The game is paused: choose when it resumes (your time is kept).";
-    if (e.code == "unavailable") return "The server cannot save the game right now: it is paused and goes on by itself when it can (" + e.message + ").";
-    if (e.code == "bad_token")
-        return "That seat cannot be taken back (its player left or was removed, or the game is over).";
-    if (e.code == "not_host") return "Only the host can do that.";
-    return "Server: " + e.message + " (" + e.code + ")";
+        return game == GameKind::ludo ? tr("Ludo takes 2 to 4 players.") : tr("Spook & Werewolf takes 1 to 8 players.");
+    if (e.code == "paused") return tr("The game is paused: choose when it resumes (your time is kept).");
+    if (e.code == "unavailable")
+        return tr("The server cannot save the game right now: it is paused and goes on by itself when it can ({message}).",
+                  {{"message", e.message}});
+    if (e.code == "bad_token") return tr("That seat cannot be taken back (its player left or was removed, or the game is over).");
+    if (e.code == "not_host") return tr("Only the host can do that.");
+    return tr("Server: {message} ({code})", {{"message", e.message}, {"code", e.code}});
 }
 
 void GameView::apply_text(std::string_view text, std::int64_t now_ms) {
     json message = json::parse(text, nullptr, false);
     if (message.is_discarded() || !message.is_object()) {
-        say(LogLine::Kind::error, "the server sent something that is not JSON");
+        say(LogLine::Kind::error, tr("the server sent something that is not JSON"));
         return;
     }
     apply(message, now_ms);
@@ -240,13 +247,13 @@ void GameView::on_snapshot(const pr::RoomSnapshot& s) {
             if (seat.free) continue;
             const bool known = std::any_of(snapshot_->seats.begin(), snapshot_->seats.end(),
                                            [&](const pr::SeatView& o) { return !o.free && o.name == seat.name; });
-            if (!known) say(LogLine::Kind::info, seat.name + " took seat " + std::to_string(seat.seat + 1));
+            if (!known) say(LogLine::Kind::info, tr("{name} took seat {seat}", {{"name", seat.name}, {"seat", std::to_string(seat.seat + 1)}}));
         }
         for (const auto& seat : snapshot_->seats) {
             if (seat.free) continue;
             const bool still = std::any_of(s.seats.begin(), s.seats.end(),
                                            [&](const pr::SeatView& o) { return !o.free && o.name == seat.name; });
-            if (!still) say(LogLine::Kind::info, seat.name + " left seat " + std::to_string(seat.seat + 1));
+            if (!still) say(LogLine::Kind::info, tr("{name} left seat {seat}", {{"name", seat.name}, {"seat", std::to_string(seat.seat + 1)}}));
         }
     }
     snapshot_ = s;
@@ -367,30 +374,46 @@ void GameView::apply_ludo_events(const std::vector<pr::EventView>& events) {
         if (e.kind == "turn" || e.kind == "game_over") continue;  // shown by the board, and by game_over
         auto colour_of = [&](int s) {
             const int c = ludo_colour(s);
-            return c >= 0 ? std::string(ludo::to_string(static_cast<ludo::Colour>(c))) : std::string("?");
+            return c >= 0 ? colour_name(static_cast<ludo::Colour>(c)) : std::string("?");
         };
-        const std::string who = seat >= 0 ? seat_name(seat) + " (" + colour_of(seat) + ")" : std::string("?");
+        // "Ann (red)".
+        auto who_of = [&](int s) {
+            return s >= 0 ? tr("{name} ({colour})", {{"name", seat_name(s)}, {"colour", colour_of(s)}}) : std::string("?");
+        };
+        const std::string who = who_of(seat);
         const std::string face = std::to_string(e.face.value_or(0));
+        const std::string number = std::to_string(piece + 1);
         std::string text;
-        if (e.kind == "roll_off_throw") text = who + " throws " + face + " in the roll-off.";
-        else if (e.kind == "starts") text = who + " starts.";
-        else if (e.kind == "throw") text = who + " throws a " + face + ".";
-        else if (e.kind == "pass") text = who + " cannot move; play passes on.";
-        else if (e.kind == "three_sixes") text = who + " threw a third 6 in a row: it is not played.";
-        else if (e.kind == "entered") text = who + " brings " + piece_label(piece) + " out.";
+        if (e.kind == "roll_off_throw") text = tr("{who} throws {face} in the roll-off.", {{"who", who}, {"face", face}});
+        else if (e.kind == "starts") text = tr("{who} starts.", {{"who", who}});
+        else if (e.kind == "throw") text = tr("{who} throws a {face}.", {{"who", who}, {"face", face}});
+        else if (e.kind == "pass") text = tr("{who} cannot move; play passes on.", {{"who", who}});
+        else if (e.kind == "three_sixes") text = tr("{who} threw a third 6 in a row: it is not played.", {{"who", who}});
+        else if (e.kind == "entered") text = tr("{who} brings piece {piece} out.", {{"who", who}, {"piece", number}});
+        else if (e.kind == "moved" && e.to.value_or(0) >= geo.home())
+            text = tr("{who} moves piece {piece} from {from} to home.",
+                      {{"who", who}, {"piece", number}, {"from", std::to_string(e.from.value_or(0))}});
         else if (e.kind == "moved")
-            text = who + " moves " + piece_label(piece) + " from " + std::to_string(e.from.value_or(0)) + " to " +
-                   (e.to.value_or(0) >= geo.home() ? std::string("home") : std::to_string(e.to.value_or(0))) + ".";
+            text = tr("{who} moves piece {piece} from {from} to {to}.",
+                      {{"who", who}, {"piece", number}, {"from", std::to_string(e.from.value_or(0))},
+                       {"to", std::to_string(e.to.value_or(0))}});
         else if (e.kind == "captured") {
             // "Ann (red) captures Ben's piece 2 (blue) on 17: it goes back to the yard."
-            const std::string by = mover >= 0 ? seat_name(mover) + " (" + colour_of(mover) + ") captures " : std::string("Captured: ");
-            const std::string on = mover >= 0 && mover_to >= 0 ? " on " + std::to_string(mover_to) : std::string();
-            text = by + seat_name(seat) + "'s " + piece_label(piece) + " (" + colour_of(seat) + ")" + on +
-                   ": it goes back to the yard.";
+            const std::string whose = seat_name(seat), colour = colour_of(seat);
+            if (mover >= 0 && mover_to >= 0)
+                text = tr("{who} captures {name}'s piece {piece} ({colour}) on {square}: it goes back to the yard.",
+                          {{"who", who_of(mover)}, {"name", whose}, {"piece", number}, {"colour", colour},
+                           {"square", std::to_string(mover_to)}});
+            else if (mover >= 0)
+                text = tr("{who} captures {name}'s piece {piece} ({colour}): it goes back to the yard.",
+                          {{"who", who_of(mover)}, {"name", whose}, {"piece", number}, {"colour", colour}});
+            else
+                text = tr("Captured: {name}'s piece {piece} ({colour}): it goes back to the yard.",
+                          {{"name", whose}, {"piece", number}, {"colour", colour}});
         }
-        else if (e.kind == "reached_home") text = who + "'s " + piece_label(piece) + " is home.";
-        else if (e.kind == "finished") text = who + " has all four pieces home!";
-        else if (e.kind == "extra_throw") text = who + " played a 6 and throws again.";
+        else if (e.kind == "reached_home") text = tr("{who}'s piece {piece} is home.", {{"who", who}, {"piece", number}});
+        else if (e.kind == "finished") text = tr("{who} has all four pieces home!", {{"who", who}});
+        else if (e.kind == "extra_throw") text = tr("{who} played a 6 and throws again.", {{"who", who}});
         else text = e.text;
         const bool mine = seat == seat_ && seat_ >= 0 && kind == LogLine::Kind::move;
         say(mine ? LogLine::Kind::mine : kind, text);
@@ -420,10 +443,11 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
             if (j.token) token_ = j.token;
             kicked_ = false;
             if (j.role == "spectator")
-                say(LogLine::Kind::info, "You are watching room " + j.room + ".");
+                say(LogLine::Kind::info, tr("You are watching room {code}.", {{"code", j.room}}));
+            else if (j.host)
+                say(LogLine::Kind::info, tr("You are in room {code}, seat {seat} (host).", {{"code", j.room}, {"seat", std::to_string(j.seat + 1)}}));
             else
-                say(LogLine::Kind::info, "You are in room " + j.room + ", seat " + std::to_string(j.seat + 1) +
-                                             (j.host ? " (host)." : "."));
+                say(LogLine::Kind::info, tr("You are in room {code}, seat {seat}.", {{"code", j.room}, {"seat", std::to_string(j.seat + 1)}}));
         } else if (type == "room") {
             const bool was_paused = paused();
             const bool was_host = am_host();
@@ -435,10 +459,10 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
             if (state() == "lobby") frozen_left_ms_.reset();
             // This client has just become the host (it finds itself by its seat number).
             if (same_room && seat_ >= 0 && !is_spectator() && !was_host && am_host())
-                say(LogLine::Kind::info, "You are now the host.");
+                say(LogLine::Kind::info, tr("You are now the host."));
             // The role moved on while this client was away (past the reconnect window).
             if (same_room && seat_ >= 0 && !is_spectator() && was_host && !am_host() && snapshot_->host >= 0)
-                say(LogLine::Kind::info, "You are not the host any more: " + seat_name(snapshot_->host) + " is.");
+                say(LogLine::Kind::info, tr("You are not the host any more: {name} is.", {{"name", seat_name(snapshot_->host)}}));
         } else if (type == "notice") {
             // One story line the server words for people (PROTOCOL.md `notice`).
             notices_ = true;
@@ -451,8 +475,8 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
             published_boards_ = c.boards;
             result_.reset();  // a new game: the game-over screen goes
             seed_requested_ = seat_ >= 0 && !is_spectator();
-            say(LogLine::Kind::info, "A game is starting. The server has locked in its dice seed (SHA-256 " +
-                                         c.commitment.substr(0, 12) + "...).");
+            say(LogLine::Kind::info, tr("A game is starting. The server has locked in its dice seed (SHA-256 {hash}...).",
+                                        {{"hash", c.commitment.substr(0, 12)}}));
         } else if (type == "client_seed_accepted") {
             seed_requested_ = false;
         } else if (type == "game_started") {
@@ -468,20 +492,20 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
                     if (index >= 0 && static_cast<std::size_t>(index) < published_boards_.size())
                         spook_boards_[seat] = published_boards_[static_cast<std::size_t>(index)];
                 }
-                say(LogLine::Kind::info, "Spook & Werewolf Ludo begins! Bring " +
-                                             std::string(g.options.spook.pieces == 1 ? "your piece" : "two pieces") +
-                                             " into the church on square 40 to win.");
+                say(LogLine::Kind::info, g.options.spook.pieces == 1
+                                             ? tr("Spook & Werewolf Ludo begins! Bring your piece into the church on square 40 to win.")
+                                             : tr("Spook & Werewolf Ludo begins! Bring two pieces into the church on square 40 to win."));
             } else {
-                say(LogLine::Kind::info, "Classic Ludo begins! Bring all four pieces home to win.");
+                say(LogLine::Kind::info, tr("Classic Ludo begins! Bring all four pieces home to win."));
             }
         } else if (type == "roll") {
             const auto r = m.get<pr::Roll>();
             round_ = r.round;
             roll_ = r.face;
             last_character_.reset();
-            say(LogLine::Kind::roll, "Round " + std::to_string(r.round) + ": the die shows " + std::to_string(r.face) +
-                                         ". Everyone moves one piece " + std::to_string(r.face) +
-                                         (r.face == 1 ? " square." : " squares."));
+            say(LogLine::Kind::roll, trn("Round {round}: the die shows {n}. Everyone moves one piece {n} square.",
+                                         "Round {round}: the die shows {n}. Everyone moves one piece {n} squares.", r.face,
+                                         {{"round", std::to_string(r.round)}}));
         } else if (type == "decision") {
             PendingDecision p;
             p.decision = m.get<pr::Decision>();
@@ -493,7 +517,7 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
             if (pending_ && pending_->decision.decision == m.value("decision", "")) pending_.reset();
         } else if (type == "decision_timeout") {
             if (pending_ && pending_->decision.decision == m.value("decision", "")) pending_.reset();
-            say(LogLine::Kind::error, "Time's up! The server makes the best move for you.");
+            say(LogLine::Kind::error, tr("Time's up! The server makes the best move for you."));
         } else if (type == "moves") {
             const auto mv = m.get<pr::Moves>();
             last_moves_.clear();
@@ -501,34 +525,44 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
                 const std::string who = seat_name(x.seat);
                 const auto kind = x.seat == seat_ ? LogLine::Kind::mine : LogLine::Kind::move;
                 if (x.stays.value_or(false) || !x.piece) {
-                    say(kind, who + " cannot move and stays put.");
+                    say(kind, tr("{name} cannot move and stays put.", {{"name", who}}));
                     continue;
                 }
                 set_spook_piece(x.seat, *x.piece, x.to.value_or(0));
                 last_moves_.push_back(LastMove{x.seat, *x.piece, x.from.value_or(0), x.to.value_or(0)});
-                say(kind, who + " moves " + piece_label(*x.piece) + " from square " + std::to_string(x.from.value_or(0)) +
-                              " to " + (x.to.value_or(0) >= 40 ? std::string("the church") : std::to_string(x.to.value_or(0))) +
-                              by_text(x.by) + ".");
+                const std::string by = by_text(x.by);
+                const std::string number = std::to_string(*x.piece + 1), from = std::to_string(x.from.value_or(0)),
+                                  to = spook_square(x.to.value_or(0));
+                say(kind, by.empty() ? tr("{name} moves piece {piece} from square {from} to {to}.",
+                                          {{"name", who}, {"piece", number}, {"from", from}, {"to", to}})
+                                     : tr("{name} moves piece {piece} from square {from} to {to} {why}.",
+                                          {{"name", who}, {"piece", number}, {"from", from}, {"to", to}, {"why", by}}));
             }
         } else if (type == "activation") {
             const auto a = m.get<pr::Activation>();
             last_character_ = a.character;
-            std::string line = "The die shows " + std::to_string(a.face) + ": it's the " + a.name + "! Any piece on the " +
-                               a.name + " " + a.action + ".";
-            say(LogLine::Kind::monster, line);
+            // The character's name and action in the reader's language (the server's English
+            // `name` and `action` when the client does not know the character).
+            const auto character = spook::parse_character_id(a.character);
+            const std::string name = character ? character_name(*character) : a.name;
+            const std::string action = character ? character_action(*character) : a.action;
+            say(LogLine::Kind::monster, tr("The die shows {face}: it's the {character}! Any piece on the {character} {action}.",
+                                           {{"face", std::to_string(a.face)}, {"character", name}, {"action", action}}));
             // The Wizard's Hat moves a piece forward: nobody on it is no relief.
             if (a.moved.empty())
-                say(LogLine::Kind::monster, "Nobody stands on the " + a.name + (a.character == "hat" ? "." : ". Phew!"));
+                say(LogLine::Kind::monster, a.character == "hat" ? tr("Nobody stands on the {character}.", {{"character", name}})
+                                                                 : tr("Nobody stands on the {character}. Phew!", {{"character", name}}));
             for (const auto& x : a.moved) {
                 if (!x.piece) continue;
                 set_spook_piece(x.seat, *x.piece, x.to.value_or(0));
                 say(x.seat == seat_ ? LogLine::Kind::mine : LogLine::Kind::monster,
-                    "  " + seat_name(x.seat) + "'s " + piece_label(*x.piece) + ": " + std::to_string(x.from.value_or(0)) +
-                        " -> " + (x.to.value_or(0) >= 40 ? std::string("the church") : std::to_string(x.to.value_or(0))));
+                    "  " + tr("{name}'s piece {piece}: {from} -> {to}",
+                              {{"name", seat_name(x.seat)}, {"piece", std::to_string(*x.piece + 1)},
+                               {"from", std::to_string(x.from.value_or(0))}, {"to", spook_square(x.to.value_or(0))}}));
             }
             for (const int seat : a.finished) {
                 if (static_cast<std::size_t>(seat) < spook_finished_.size()) spook_finished_[static_cast<std::size_t>(seat)] = a.round;
-                say(LogLine::Kind::finish, seat_name(seat) + " has reached the church!");
+                say(LogLine::Kind::finish, tr("{name} has reached the church!", {{"name", seat_name(seat)}}));
             }
         } else if (type == "roll_off") {
             const auto r = m.get<pr::RollOff>();
@@ -545,7 +579,7 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
             const auto mv = m.get<pr::LudoMove>();
             turn_ = mv.turn;
             apply_ludo_events(mv.events);
-            if (mv.by == "timeout" || mv.by == "away") say(LogLine::Kind::info, by_text(mv.by).substr(1));
+            if (mv.by == "timeout" || mv.by == "away") say(LogLine::Kind::info, by_text(mv.by));
         } else if (type == "game_over") {
             const auto g = m.get<pr::GameOver>();
             pending_.reset();
@@ -557,22 +591,23 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
             result_ = GameResult{g, std::move(final_view)};
             result_dismissed_ = false;
             if (g.status == "finished") {
-                std::string names;
-                for (const int w : g.winners) names += (names.empty() ? "" : " and ") + seat_name(w);
-                say(LogLine::Kind::finish, "Game over! " + (names.empty() ? std::string("Nobody") : names) +
-                                               (g.winners.size() > 1 ? " win together" : " wins") + " after " +
-                                               std::to_string(g.length) + (options_.game == GameKind::spook ? " rounds." : " turns."));
+                std::vector<std::string> names;
+                for (const int w : g.winners) names.push_back(seat_name(w));
+                say(LogLine::Kind::finish, game_over_sentence(names, g.length, options_.game == GameKind::spook));
             } else {
-                say(LogLine::Kind::error, "The game was abandoned" + (g.reason ? ": " + *g.reason : std::string()) + ".");
+                say(LogLine::Kind::error, abandoned_sentence(g.reason));
             }
             if (g.server_seed) {
-                std::string check = "Server seed revealed: " + g.server_seed->substr(0, 16) + "...";
+                const std::string seed = g.server_seed->substr(0, 16);
                 // A command one can run: the record's address on the server the client talks to.
                 if (g.record && !record_base_.empty())
-                    check += " Check the game: spookludo verify " + record_base_ + *g.record + verify_flags_;
+                    say(LogLine::Kind::info, tr("Server seed revealed: {seed}... Check the game: {command}",
+                                                {{"seed", seed}, {"command", "spookludo verify " + record_base_ + *g.record + verify_flags_}}));
                 else if (g.record)
-                    check += " Check the game with spookludo verify and its record, " + *g.record + " on the server";
-                say(LogLine::Kind::info, check);
+                    say(LogLine::Kind::info, tr("Server seed revealed: {seed}... Check the game with spookludo verify and its record, {path} on the server",
+                                                {{"seed", seed}, {"path", *g.record}}));
+                else
+                    say(LogLine::Kind::info, tr("Server seed revealed: {seed}...", {{"seed", seed}}));
             }
         } else if (type == "error") {
             last_error_ = m.get<pr::ErrorReply>();
@@ -583,13 +618,13 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
             kicked_ = true;
             const auto k = m.get<pr::Kicked>();
             token_.reset();  // void: a kicked seat cannot be taken back
-            say(LogLine::Kind::error, "You were removed from room " + (k.room.empty() ? room_ : k.room) + " by the host.");
+            say(LogLine::Kind::error, tr("You were removed from room {code} by the host.", {{"code", k.room.empty() ? room_ : k.room}}));
         } else if (type == "closing") {
             closing_ = m.value("reason", std::string("closing"));
-            say(LogLine::Kind::error, "The server is closing: " + *closing_ + ".");
+            say(LogLine::Kind::error, tr("The server is closing: {reason}.", {{"reason", *closing_}}));
         }
     } catch (const std::exception& e) {
-        say(LogLine::Kind::error, std::string("could not read a server message: ") + e.what());
+        say(LogLine::Kind::error, tr("could not read a server message: {error}", {{"error", e.what()}}));
     }
 }
 

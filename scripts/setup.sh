@@ -12,7 +12,8 @@
 #                              whose npm packages it installs with `npm ci` when missing or
 #                              older than the lock file; poppler-utils: pdftotext and pdfinfo
 #                              read the printed boards' PDFs; redis-server: the cluster's tests start
-#                              their own, tests/cluster), and fuzz
+#                              their own, tests/cluster; gettext: xgettext, msgmerge and msgfmt check
+#                              the language catalogues, po/ and scripts/po-update.sh), and fuzz
 #   scripts/setup.sh fuzz      clang, its libFuzzer runtime and llvm-symbolizer (scripts/fuzz.sh)
 #   scripts/setup.sh all       everything above
 #   scripts/setup.sh image     podman, buildah, debootstrap, uidmap, python3 and openssl: building and
@@ -25,7 +26,7 @@ build_pkgs=(g++ cmake ninja-build ccache pkg-config
             libboost1.81-dev nlohmann-json3-dev doctest-dev libcli11-dev libspdlog-dev libssl-dev libqrencode-dev libsqlite3-dev libhiredis-dev)
 runtime_pkgs=(libssl3 libspdlog1.10 libfmt9 libqrencode4 libsqlite3-0 libhiredis0.14 ca-certificates)
 test_pkgs=(python3 python3-wsproto python3-websockets openssl coreutils chromium zbar-tools poppler-utils e2fsprogs mount util-linux
-           redis-server)
+           redis-server gettext)
 fuzz_pkgs=(clang libclang-rt-14-dev llvm)
 image_pkgs=(podman buildah debootstrap uidmap python3 openssl)
 
@@ -37,7 +38,7 @@ case "$mode" in
   all)     want=("${build_pkgs[@]}" "${runtime_pkgs[@]}" "${test_pkgs[@]}" "${fuzz_pkgs[@]}") ;;
   image)   want=("${image_pkgs[@]}") ;;
   -h|--help)
-    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
     exit 0 ;;
   *) echo "setup.sh: unknown mode '$mode' (use build, runtime, test, fuzz, all or image)" >&2; exit 2 ;;
 esac

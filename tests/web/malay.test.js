@@ -65,7 +65,7 @@ test('a Spook game on a phone in Malay: the decision, the monster and the boards
     // The monster's panel and the screen read at once (the next roll takes the panel away).
     const [monster, words] = await Promise.all([ann.evaluate(() => document.getElementById('activation')?.textContent ?? null), screenWords(ann)]);
     if (monster !== null && words.includes('terjaga')) {
-      assert.match(monster, /(Topi Ahli Sihir|Kucing Hitam|Hantu|Serigala Jadian|Nenek Sihir) terjaga: mana-mana keping di atas/);
+      assert.match(monster, /(Topi Ahli Nujum|Kucing Hitam|Hantu|Serigala Jadian|Ahli Sihir) terjaga: mana-mana keping di atas/);
       noEnglish(words, 'a monster');
       sawMonster = true;
     }
@@ -74,7 +74,7 @@ test('a Spook game on a phone in Malay: the decision, the monster and the boards
   // The story tells the rounds and the monsters in Malay too.
   const story = await ann.locator('#story').textContent();
   assert.match(story, /Pusingan \d+: dadu menunjukkan \d\. Semua orang menggerakkan satu keping \d petak\./);
-  assert.match(story, /Dadu menunjukkan \d: (Topi Ahli Sihir|Kucing Hitam|Hantu|Serigala Jadian|Nenek Sihir)!/);
+  assert.match(story, /Dadu menunjukkan \d: (Topi Ahli Nujum|Kucing Hitam|Hantu|Serigala Jadian|Ahli Sihir)!/);
   // The host ends the game, asked in Malay first.
   await ann.click('#end-game');
   assert.match(await ann.locator('#confirm-text').textContent(), /^Tamatkan permainan sekarang\?/);
