@@ -15,6 +15,14 @@ namespace pr = protocol;
 
 namespace {
 
+// "G2": a piece's colour letter and number (built in place: GCC 12 warns, wrongly, on char + string).
+std::string piece_label(char colour_letter, int piece) {
+    std::string label(1, colour_letter);
+    label += std::to_string(piece + 1);
+    return label;
+}
+
+
 GridCell rotate(GridCell cell, int times, int size) {
     for (int t = 0; t < times; ++t) cell = GridCell{cell.col, size - 1 - cell.row};
     return cell;
@@ -48,7 +56,8 @@ std::vector<std::string> ludo_panel_info(const GameView& view, const Style& styl
         line += paint(style, "1;" + std::string(kColourFg[to_size(col)]), std::string(1, kColourLetter[to_size(col)]));
         line += ' ';
         line += pad(view.seat_name(seat), 12);
-        line += " " + tr("yard {yard} home {home}", {{"yard", std::to_string(yard)}, {"home", std::to_string(home)}});
+        line += ' ';
+        line += tr("yard {yard} home {home}", {{"yard", std::to_string(yard)}, {"home", std::to_string(home)}});
         const auto tags = seat_tags(view, seat);
         if (!tags.empty()) {
             line += ' ';
@@ -285,8 +294,7 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
             for (int piece = 2 * row; piece < 2 * row + 2; ++piece) {
                 if (piece == 2 * row + 1) text += ' ';
                 const bool here = std::find(waiting.begin(), waiting.end(), piece) != waiting.end();
-                text += here ? paint(style, "1;" + std::string(fg), std::string(1, kColourLetter[to_size(colour_index)]) +
-                                                                        std::to_string(piece + 1))
+                text += here ? paint(style, "1;" + std::string(fg), piece_label(kColourLetter[to_size(colour_index)], piece))
                              : std::string("  ");
             }
             const int left = std::max(0, (yard_w - 5) / 2);
