@@ -8,6 +8,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "i18n.h"
 #include "join_hint.h"
 #include "play_ui.h"
 #include "qr_text.h"
@@ -140,8 +141,9 @@ std::string PlayUi::status_line() const {
     if (view.pending() && !view.pending()->chosen)
         return "Press 1-" + std::to_string(view.pending()->decision.options.size()) + " to choose. ? hints, q leave";
     if (view.in_game())
-        return std::string(view.am_host() ? (view.paused() ? "P resume, k N kick, E end, " : "P pause, k N kick, E end, ")
-                                          : host.empty() ? "" : host + " is the host. ") +
+        return std::string(view.am_host() ? (view.paused() ? "P resume, k N kick, E end, " : "P pause, k N kick, E end, ") +
+                                                tr("T time, H N hurry, ")
+                                          : (host.empty() ? "" : host + " is the host. ") + tr("A asks for more time, ")) +
                "? hints, ! react, m mute, q leave";
     return {};
 }

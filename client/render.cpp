@@ -5,6 +5,7 @@
 // and tags both games list.
 #include <algorithm>
 
+#include "i18n.h"
 #include "render_parts.h"
 #include "spookludo/spook/board.h"
 
@@ -101,6 +102,8 @@ std::vector<std::string> decision_lines(const GameView& view, const Style& style
         tail = "Paused (" + std::to_string((left + 999) / 1000) + " s left): choose when the game resumes.";
     } else if (view.disconnected()) {
         tail = "No connection: the countdown is stopped (" + std::to_string((left + 999) / 1000) + " s left).";
+    } else if (view.no_time_limit()) {
+        tail = tr("Choose 1-{n}: no time limit.", {{"n", std::to_string(d.options.size())}});
     } else if (left <= 0) {
         tail = "Time is up: the server moves for you.";
     } else {

@@ -4,6 +4,7 @@
 // the window size that shows it all.
 #include <algorithm>
 
+#include "i18n.h"
 #include "render_parts.h"
 
 namespace spookludo::client {
@@ -40,7 +41,7 @@ LobbyParts lobby_parts(const GameView& view, const Style& style, std::int64_t no
     if (!snap) return parts;
     const auto& s = snap->settings;
     parts.settings = wrap("Settings: " + seconds_text(s.decision_ms) + " to choose, " + seconds_text(s.pace_ms) +
-                              " between steps, hints " + (s.hints ? "on" : "off"),
+                              " between steps, hints " + (s.hints ? "on" : "off") + ". " + time_factor_text(s.time_factor),
                           style.width);
     // Every seat by its number (1-based; numbers need not be contiguous), free ones included.
     for (const int seat : view.room_seats()) {
@@ -78,7 +79,7 @@ LobbyParts lobby_parts(const GameView& view, const Style& style, std::int64_t no
         std::vector<std::string> items{"x N remove seat N", "+ - seats"};
         if (options.game == GameKind::spook) items.insert(items.end(), {"p pieces", "d boards"});
         else items.insert(items.end(), {"a arm", "e entry", "3 three 6s"});
-        items.insert(items.end(), {"h hints", "t time", "w pace", "c auto start", "o play on", "q leave"});
+        items.insert(items.end(), {"h hints", "t time", tr("T more time"), "w pace", "c auto start", "o play on", "q leave"});
         std::string line;
         for (std::size_t i = 0; i < items.size(); ++i) {
             const std::string item = items[i] + (i + 1 < items.size() ? "," : "");

@@ -36,6 +36,8 @@ void append(std::vector<std::string>& to, const std::vector<std::string>& lines)
 std::string seconds_text(int ms);
 // "1 seat", "3 seats".
 std::string count_of(int n, const char* one, const char* many);
+// The room's time to choose (settings.time_factor): "Time to choose: normal", "x2", "no limit".
+std::string time_factor_text(int factor);
 
 // ---- Seats (render.cpp) ------------------------------------------------------------------------
 

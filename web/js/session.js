@@ -11,6 +11,7 @@ import * as store from './store.js';
 import { resetStory } from './frame.js';
 import { ReactionBoard } from './reactions.js';
 import { hear } from './announce.js';
+import { t } from './i18n.js';
 
 export const now = () => performance.now();
 const ENTERING = ['create_room', 'join_room', 'watch', 'resume'];
@@ -245,7 +246,9 @@ function handle(m) {
   if (m.type === 'decision' && m.seat === view.seat) {
     // Said at once to a screen reader: the story is read politely, a choice cannot wait.
     const n = (m.options || []).length;
-    announce(`Your move: choose 1 to ${n} within ${Math.ceil(m.time_left_ms / 1000)} seconds.`);
+    announce(m.time_left_ms === undefined
+      ? t('Your move: choose 1 to {n}; no time limit.', { n })
+      : `Your move: choose 1 to ${n} within ${Math.ceil(m.time_left_ms / 1000)} seconds.`);
   } else if (m.type === 'decision_timeout') {
     announce("Time's up! The server makes the best move for you.");
   }

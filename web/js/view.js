@@ -3,6 +3,7 @@
 // every server message to apply() in order. A `room` snapshot replaces what was known (that is
 // how a reconnection redraws); the messages between snapshots update it step by step.
 import { YARD, COLOURS, colourOfPlayer, geometry, parsePosition } from './ludo_geo.js';
+import { noticeText } from './words.js';
 
 export const CHARACTERS = {
   hat: { letter: 'H', name: "Wizard's Hat" },
@@ -145,6 +146,7 @@ export class View {
     const p = this.pending;
     if (!p) return 0;
     if (this.frozenLeft !== null) return this.frozenLeft;
+    if (p.deadline === null) return Infinity; // no limit (settings.time_factor 0)
     if (this.paused) now = Math.min(now, Math.max(this.pausedAt, p.deadline - p.decision.time_left_ms));
     return Math.max(0, p.deadline - now);
   }
@@ -196,7 +198,7 @@ export class View {
         break;
       }
       case 'notice':
-        if (m.text) this.say(m.kind === 'paused' || m.kind === 'resumed' ? 'roll' : 'info', m.text);
+        if (m.text) this.say(m.kind === 'paused' || m.kind === 'resumed' ? 'roll' : 'info', noticeText(m));
         break;
       case 'commitment':
         this.gameId = m.game_id;
@@ -232,8 +234,9 @@ export class View {
         this.say('roll', `Round ${m.round}: the die shows ${m.face}. Everyone moves one piece ${m.face} ${m.face === 1 ? 'square' : 'squares'}.`);
         break;
       case 'decision':
-        this.pending = { decision: m, deadline: now + m.time_left_ms, chosen: null };
-        this.frozenLeft = this.disconnected ? m.time_left_ms : null;
+        // Without time_left_ms the decision waits without a limit (settings.time_factor 0).
+        this.pending = { decision: m, deadline: m.time_left_ms === undefined ? null : now + m.time_left_ms, chosen: null };
+        this.frozenLeft = this.disconnected && m.time_left_ms !== undefined ? m.time_left_ms : null;
         break;
       case 'choice_accepted':
         if (this.pending && this.pending.decision.decision === m.decision) this.pending = null;
