@@ -41,7 +41,8 @@ LobbyParts lobby_parts(const GameView& view, const Style& style, std::int64_t no
     if (!snap) return parts;
     const auto& s = snap->settings;
     parts.settings = wrap("Settings: " + seconds_text(s.decision_ms) + " to choose, " + seconds_text(s.pace_ms) +
-                              " between steps, hints " + (s.hints ? "on" : "off") + ". " + time_factor_text(s.time_factor),
+                              " between steps, hints " + (s.hints ? "on" : "off") +
+                              (s.time_factor == 1 ? std::string() : ". " + time_factor_text(s.time_factor)),
                           style.width);
     // Every seat by its number (1-based; numbers need not be contiguous), free ones included.
     for (const int seat : view.room_seats()) {
