@@ -61,8 +61,12 @@ void RoomImpl::start_clock() {
     bool played = false;  // a seat the snapshot above still shows choosing
     for (auto& seat : seats_) {
         if (seat.decision_id.empty()) continue;
-        if (seat.hurried) hurry_seat(seat, seat.hurry_left);  // what it had left of the host's hurry
-        const auto mine = seat_left(seat);
+        // The step's time (the step timer is armed below), or what was left of the host's hurry.
+        auto mine = left;
+        if (seat.hurried) {
+            mine = std::min(mine, seat.hurry_left);
+            hurry_seat(seat, seat.hurry_left);
+        }
         if (auto p = seat.peer.lock(); p && seat.connected) {
             p->grant_answer();
             send(p, decision_message(seat.number, seat.decision_id, mine));
