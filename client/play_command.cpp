@@ -15,6 +15,8 @@
 
 namespace spookludo::cli {
 
+using client::tr;
+
 namespace {
 
 // The step after `now` in a cycle of choices (`after_last` past the last one).

@@ -15,6 +15,8 @@
 
 namespace spookludo::cli {
 
+using client::tr;
+
 int PlayUi::run() {
     client::SessionConfig config = session_config(args_.room, args_.name, 4);
     if (args_.watch) config.mode = client::JoinMode::watch;

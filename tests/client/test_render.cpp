@@ -452,8 +452,8 @@ Settings: 20 s to choose, 1.5 s between steps, hints on
    1 spectator
 
 You are the host. Keys: s start, b g r add a best/greedy/random bot,
-  x N remove seat N, + - seats, p pieces, d boards, h hints, t time, w pace,
-  c auto start, o play on, q leave
+  x N remove seat N, + - seats, p pieces, d boards, h hints, t time,
+  T more time, w pace, c auto start, o play on, q leave
 You are in room KQZTM, seat 1 (host).
 
 
@@ -1168,7 +1168,7 @@ TEST_CASE("render: a decision without a time limit says so instead of a countdow
         s.settings.time_factor = factor;
         lobby.apply(pr::to_message(s));
         std::string screen;
-        for (const auto& line : render_screen(lobby, Style{}, kNow, kStatus)) screen += line + "\n";
+        for (const auto& line : render_screen(lobby, Style{}, kNow, kStatus)) screen += line + " ";  // wrapped at spaces
         CHECK(screen.find(words) != std::string::npos);
     }
 }
