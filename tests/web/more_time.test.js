@@ -60,7 +60,9 @@ test('the host gives x2 in the lobby, a player asks for more time, the host lift
     return m && Number(m[1]) <= 10;
   }, 'Ben\'s countdown from 10 s');
   await ben.locator('#decision button.option:not([disabled])').first().click();
-  await until(async () => (await ben.locator('#decision button.option:not([disabled])').count()) === 0, 'Ben chose');
+  // Chosen in time: the countdown is gone (his choice sent, or his next decision, without a limit again).
+  await until(async () => !/Choose within/.test((await ben.locator('#cd-text').textContent().catch(() => '')) || ''), 'Ben chose');
+  assert.doesNotMatch(await ben.locator('#story').textContent(), /Time's up/);
 
   stop.value = true;
   await annPlays;

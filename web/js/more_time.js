@@ -31,6 +31,11 @@ export function timeFactorSelect(id, settings, send) {
       TIME_FACTORS.map((f) => h('option', { value: f, selected: f === current }, timeFactorName(f)))));
 }
 
+// What a screen reader hears when a decision without a limit opens.
+export function noLimitAnnouncement(n) {
+  return t('Your move: choose 1 to {n}; no time limit.', { n });
+}
+
 // The story's words for the notices of this part (null for any other kind).
 export function moreTimeNoticeText(m) {
   const name = m.name || '';
@@ -67,7 +72,7 @@ export function hostTimeControls(view, send) {
 let askedAt = -Infinity;
 
 // A seated player's button (not the host's: the host sets the time): asks the host for more time.
-export function askTimeButton(view, send, now) {
+export function askTimeButton(view, send, now, render) {
   if (view.isSpectator || view.seat < 0 || view.amHost) return null;
   const waiting = now - askedAt < ASK_INTERVAL_MS;
   return h('button', { type: 'button', id: 'ask-time', 'data-fk': 'ask-time', disabled: waiting,
@@ -75,6 +80,7 @@ export function askTimeButton(view, send, now) {
       if (send({ type: 'ask_time' })) {
         askedAt = now;
         view.say('info', t('You asked the host for more time to choose.'));
+        render();
       }
     } }, waiting ? t('Asked the host for more time') : t('Ask for more time'));
 }

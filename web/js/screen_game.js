@@ -231,7 +231,7 @@ export function gameScreen() {
   const els = view.options.game === 'ludo' ? ludoGame() : spookGame();
   els.push(speakSwitch());
   els.push(hostGameControls());
-  els.push(h('div', { class: 'row' }, askTimeButton(view, send, now()), h('button', { type: 'button', id: 'leave', onclick: () => {
+  els.push(h('div', { class: 'row' }, askTimeButton(view, send, now(), render), h('button', { type: 'button', id: 'leave', onclick: () => {
     if (view.isSpectator) leave();
     else confirmStep('Leave the game? The server plays your seat to the end.', 'Leave', leave);
   } }, view.isSpectator ? 'Stop watching' : 'Leave the game')));

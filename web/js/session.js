@@ -11,7 +11,7 @@ import * as store from './store.js';
 import { resetStory } from './frame.js';
 import { ReactionBoard } from './reactions.js';
 import { hear } from './announce.js';
-import { t } from './i18n.js';
+import { noLimitAnnouncement } from './more_time.js';
 
 export const now = () => performance.now();
 const ENTERING = ['create_room', 'join_room', 'watch', 'resume'];
@@ -247,7 +247,7 @@ function handle(m) {
     // Said at once to a screen reader: the story is read politely, a choice cannot wait.
     const n = (m.options || []).length;
     announce(m.time_left_ms === undefined
-      ? t('Your move: choose 1 to {n}; no time limit.', { n })
+      ? noLimitAnnouncement(n)
       : `Your move: choose 1 to ${n} within ${Math.ceil(m.time_left_ms / 1000)} seconds.`);
   } else if (m.type === 'decision_timeout') {
     announce("Time's up! The server makes the best move for you.");
