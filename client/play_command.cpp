@@ -10,9 +10,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include "i18n.h"
 #include "play_ui.h"
 
 namespace spookludo::cli {
+
+using client::tr;
 
 namespace {
 
@@ -52,7 +55,9 @@ void PlayUi::on_keys(std::string_view bytes) {
 }
 
 // A question of the status line waits for its answer (the next key).
-bool PlayUi::asking() const { return confirm_end_ || confirm_quit_ || pending_kick_ || pending_remove_ || pending_react_; }
+bool PlayUi::asking() const {
+    return confirm_end_ || confirm_quit_ || pending_kick_ || pending_remove_ || pending_react_ || pending_hurry_;
+}
 
 namespace {
 // "1 👍  2 😂 ... 8 well played": the reactions as ! N numbers them (protocol::kReactions' order).
@@ -79,14 +84,15 @@ void PlayUi::on_key(char key) {
         }
     }
     if (blank(key)) return;  // Enter after a typed key (pipes)
-    if (pending_remove_ || pending_kick_) {
-        const bool kick = pending_kick_;
-        pending_remove_ = pending_kick_ = false;
+    if (pending_remove_ || pending_kick_ || pending_hurry_) {
+        const bool kick = pending_kick_, hurry = pending_hurry_;
+        pending_remove_ = pending_kick_ = pending_hurry_ = false;
         message_.clear();
         // People's seat numbers (1-based), as the prompt listed them.
         if (key >= '1' && key <= '9') {
             const int number = key - '0';
             if (!view.has_seat_number(number)) message_ = client::tr("There is no seat {seat} in this room.", {{"seat", std::to_string(number)}});
+            else if (hurry) session_->send(protocol::Hurry{number - 1});
             else if (kick) session_->send(protocol::Kick{number - 1});
             else session_->send(protocol::RemoveSeat{number - 1});
         }
@@ -178,6 +184,12 @@ void PlayUi::on_key(char key) {
         }
         return;
     }
+    if (key == 'A' && view.snapshot() && !view.am_host()) {
+        // Asks the host for more time (a notice to the host; at most once in 30 s).
+        session_->send(protocol::AskTime{});
+        message_ = tr("You asked the host for more time to choose.");
+        return;
+    }
     if (!view.snapshot()) {
         // Too early to know whether we host (the room's first snapshot is on its way): keep
         // the key for then.
@@ -187,6 +199,13 @@ void PlayUi::on_key(char key) {
     if (!view.am_host()) return;
     const auto& snap = view.snapshot();
     if (!snap) return;
+    if (key == 'T') {
+        // The time to choose, for slower hands: normal, x2, x3, no limit, normal again.
+        protocol::SettingsChange change;
+        change.time_factor = (snap->settings.time_factor + 1) % (protocol::kMaxTimeFactor + 1);
+        session_->send(protocol::SetSettings{change});
+        return;
+    }
     if (snap->state == "lobby") {
         GameOptions options = snap->options;
         auto settings = snap->settings;
@@ -285,6 +304,10 @@ void PlayUi::on_key(char key) {
             confirm_end_ = true;
             message_ = client::tr("End the game for everyone? y yes (or E again), n no");
         }
+        if (key == 'H') {
+            pending_hurry_ = true;
+            message_ = tr("Hurry which seat? ({seats}; its decision gets a short limit)", {{"seats", view.seat_numbers_text()}});
+        }
         if (key == 'k') {
             pending_kick_ = true;
             message_ = client::tr("Kick which seat? ({seats}; a best bot takes it over)", {{"seats", view.seat_numbers_text()}});
@@ -313,6 +336,8 @@ void add_play_command(CLI::App& app, int& exit_code) {
         "p pieces (Spook), a arm 6/8 (Ludo), h hints on/off, t decision time, w pace, c automatic start,\n"
         "o play on, d balanced/random boards (Spook), e entry, 3 three 6s (Ludo), v spectators may react;\n"
         "in a game: P pause/resume, k N kick seat N (a best bot takes it), E end the game (asks: y yes, n no).\n"
+        "Time to choose: T (the host) sets normal, x2, x3 or no limit; H N hurries seat N (no limit: a short\n"
+        "limit for its open decision); A (a player) asks the host for more time.\n"
         "Enter closes the game-over screen.\n"
         "Leaving (q, Ctrl-C, SIGTERM) gives your seat to the server to the end of the game. While you hold a\n"
         "seat its token is kept in $XDG_STATE_HOME/spookludo/seats.json (~/.local/state/spookludo/, private\n"

@@ -71,7 +71,7 @@ void PlayUi::on_message(const nlohmann::json& m) {
             session_->view().note(client::tr("{name}: {reaction}", {{"name", r.name}, {"reaction", client::reaction_label(kind->id, kind->label)}}));
     }
     // A question about the game (E, q, k) has no answer once the game is over.
-    if (type == "game_over" || session_->view().state() == "lobby") confirm_end_ = confirm_quit_ = pending_kick_ = false;
+    if (type == "game_over" || session_->view().state() == "lobby") confirm_end_ = confirm_quit_ = pending_kick_ = pending_hurry_ = false;
     // A question stays on the status line until it is answered (a decision arriving meanwhile
     // shows above it, and y or n still answer it).
     if (type != "error" && !asking()) message_.clear();

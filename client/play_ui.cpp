@@ -8,11 +8,14 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "i18n.h"
 #include "join_hint.h"
 #include "play_ui.h"
 #include "qr_text.h"
 
 namespace spookludo::cli {
+
+using client::tr;
 
 int PlayUi::run() {
     client::SessionConfig config = session_config(args_.room, args_.name, 4);
@@ -146,10 +149,10 @@ std::string PlayUi::status_line() const {
         return client::tr("Press 1-{count} to choose. ? hints, q leave",
                           {{"count", std::to_string(view.pending()->decision.options.size())}});
     if (view.in_game())
-        return view.am_host()   ? (view.paused() ? client::tr("P resume, k N kick, E end, ? hints, ! react, m mute, q leave")
-                                                 : client::tr("P pause, k N kick, E end, ? hints, ! react, m mute, q leave"))
-               : host.empty() ? client::tr("? hints, ! react, m mute, q leave")
-                              : client::tr("{name} is the host. ? hints, ! react, m mute, q leave", {{"name", host}});
+        return view.am_host()   ? (view.paused() ? client::tr("P resume, k N kick, E end, T time, H N hurry, ? hints, ! react, m mute, q leave")
+                                                 : client::tr("P pause, k N kick, E end, T time, H N hurry, ? hints, ! react, m mute, q leave"))
+               : host.empty() ? client::tr("A asks for more time, ? hints, ! react, m mute, q leave")
+                              : client::tr("{name} is the host. A asks for more time, ? hints, ! react, m mute, q leave", {{"name", host}});
     return {};
 }
 

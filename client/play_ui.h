@@ -109,6 +109,7 @@ private:
     mutable bool hint_color_ = false;
     bool pending_remove_ = false;
     bool pending_kick_ = false;
+    bool pending_hurry_ = false;   // after H (the host), the seat to hurry
     bool pending_react_ = false;   // after !, the reaction's number
     bool reactions_muted_ = false; // m: the room's reactions make no story lines
     bool left_mid_game_ = false;

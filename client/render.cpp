@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "game_words.h"
+#include "i18n.h"
 #include "render_parts.h"
 #include "spookludo/spook/board.h"
 
@@ -103,6 +104,8 @@ std::vector<std::string> decision_lines(const GameView& view, const Style& style
         tail = tr("Paused ({seconds} s left): choose when the game resumes.", {{"seconds", std::to_string((left + 999) / 1000)}});
     } else if (view.disconnected()) {
         tail = tr("No connection: the countdown is stopped ({seconds} s left).", {{"seconds", std::to_string((left + 999) / 1000)}});
+    } else if (view.no_time_limit()) {
+        tail = tr("Choose 1-{n}: no time limit.", {{"n", std::to_string(d.options.size())}});
     } else if (left <= 0) {
         tail = tr("Time is up: the server moves for you.");
     } else {

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "game_words.h"
+#include "i18n.h"
 #include "render_parts.h"
 
 namespace spookludo::client {
@@ -45,10 +46,12 @@ LobbyParts lobby_parts(const GameView& view, const Style& style, std::int64_t no
     parts.game = wrap(game, style.width);
     if (!snap) return parts;
     const auto& s = snap->settings;
-    parts.settings = wrap(s.hints ? tr("Settings: {time} to choose, {pace} between steps, hints on",
-                                       {{"time", seconds_text(s.decision_ms)}, {"pace", seconds_text(s.pace_ms)}})
-                                  : tr("Settings: {time} to choose, {pace} between steps, hints off",
-                                       {{"time", seconds_text(s.decision_ms)}, {"pace", seconds_text(s.pace_ms)}}),
+    std::string settings = s.hints ? tr("Settings: {time} to choose, {pace} between steps, hints on",
+                                        {{"time", seconds_text(s.decision_ms)}, {"pace", seconds_text(s.pace_ms)}})
+                                   : tr("Settings: {time} to choose, {pace} between steps, hints off",
+                                        {{"time", seconds_text(s.decision_ms)}, {"pace", seconds_text(s.pace_ms)}});
+    if (s.time_factor != 1) settings += ". " + time_factor_text(s.time_factor);
+    parts.settings = wrap(settings,
                           style.width);
     // Every seat by its number (1-based; numbers need not be contiguous), free ones included.
     for (const int seat : view.room_seats()) {
@@ -86,7 +89,7 @@ LobbyParts lobby_parts(const GameView& view, const Style& style, std::int64_t no
         std::vector<std::string> items{tr("x N remove seat N"), tr("+ - seats")};
         if (options.game == GameKind::spook) items.insert(items.end(), {tr("p pieces"), tr("d boards")});
         else items.insert(items.end(), {tr("a arm"), tr("e entry"), tr("3 three 6s")});
-        items.insert(items.end(), {tr("h hints"), tr("t time"), tr("w pace"), tr("c auto start"), tr("o play on"), tr("q leave")});
+        items.insert(items.end(), {tr("h hints"), tr("t time"), tr("T more time"), tr("w pace"), tr("c auto start"), tr("o play on"), tr("q leave")});
         std::string line;
         for (std::size_t i = 0; i < items.size(); ++i) {
             const std::string item = items[i] + (i + 1 < items.size() ? "," : "");

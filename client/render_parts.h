@@ -35,6 +35,8 @@ std::string join(const std::vector<std::string>& items, std::string_view sep);
 void append(std::vector<std::string>& to, const std::vector<std::string>& lines);
 // "10 s", "1.5 s".
 std::string seconds_text(int ms);
+// The room's time to choose (settings.time_factor): "Time to choose: normal", "x2", "no limit".
+std::string time_factor_text(int factor);
 
 // ---- Seats (render.cpp) ------------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 // cut, padded, trimmed, centred and word-wrapped to a width, painted in colour, joined.
 #include <cstdio>
 
+#include "i18n.h"
 #include "render_parts.h"
 
 namespace spookludo::client {
@@ -139,6 +140,12 @@ std::string seconds_text(int ms) {
     if (ms % 1000 == 0) std::snprintf(buffer, sizeof buffer, "%d", ms / 1000);
     else std::snprintf(buffer, sizeof buffer, "%.1f", ms / 1000.0);
     return tr("{seconds} s", {{"seconds", buffer}});
+}
+
+std::string time_factor_text(int factor) {
+    if (factor <= 0) return tr("Time to choose: no limit");
+    if (factor == 1) return tr("Time to choose: normal");
+    return tr("Time to choose: x{factor}", {{"factor", std::to_string(factor)}});
 }
 
 

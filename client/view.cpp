@@ -96,7 +96,8 @@ std::vector<std::string> GameView::lines_since(std::size_t& cursor) const {
 std::int64_t GameView::time_left_ms(std::int64_t now_ms) const noexcept {
     if (!pending_) return 0;
     if (frozen_left_ms_) return *frozen_left_ms_;
-    if (paused()) now_ms = std::min(now_ms, std::max(paused_at_ms_, pending_->deadline_ms - pending_->decision.time_left_ms));
+    if (!pending_->decision.time_left_ms) return 0;  // no limit (no_time_limit)
+    if (paused()) now_ms = std::min(now_ms, std::max(paused_at_ms_, pending_->deadline_ms - *pending_->decision.time_left_ms));
     return std::max<std::int64_t>(0, pending_->deadline_ms - now_ms);
 }
 
@@ -509,10 +510,10 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
         } else if (type == "decision") {
             PendingDecision p;
             p.decision = m.get<pr::Decision>();
-            p.deadline_ms = now_ms + p.decision.time_left_ms;
+            p.deadline_ms = now_ms + p.decision.time_left_ms.value_or(0);
             pending_ = std::move(p);
             frozen_left_ms_.reset();
-            if (disconnected_) frozen_left_ms_ = pending_->decision.time_left_ms;
+            if (disconnected_ && pending_->decision.time_left_ms) frozen_left_ms_ = *pending_->decision.time_left_ms;
         } else if (type == "choice_accepted") {
             if (pending_ && pending_->decision.decision == m.value("decision", "")) pending_.reset();
         } else if (type == "decision_timeout") {

@@ -145,6 +145,8 @@ public:
     // paused the countdown stands still (the server keeps the time and sends the decision again
     // on resuming).
     std::int64_t time_left_ms(std::int64_t now_ms) const noexcept;
+    // Our open decision waits without a limit (the room's settings.time_factor 0).
+    bool no_time_limit() const noexcept { return pending_ && !pending_->decision.time_left_ms; }
     // The connection to the server is lost (true) or back (false): the countdown stops, since
     // nobody can answer, and the server re-sends the open decision on resume.
     void set_disconnected(bool lost, std::int64_t now_ms);

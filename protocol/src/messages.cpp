@@ -68,7 +68,7 @@ GameOptions read_options(const json& j, const char* key) {
 
 SettingsChange read_settings(const json& j) {
     jr::only_keys(j, "settings", {"decision_ms", "pace_ms", "hints", "auto_start_ms", "spectator_reactions",
-                                       "table_pace_ms"});
+                                       "table_pace_ms", "time_factor"});
     SettingsChange s;
     if (j.contains("decision_ms")) s.decision_ms = static_cast<int>(jr::integer(j, "settings", "decision_ms", 1000, 600000));
     if (j.contains("pace_ms")) s.pace_ms = static_cast<int>(jr::integer(j, "settings", "pace_ms", 0, 10000));
@@ -78,6 +78,8 @@ SettingsChange read_settings(const json& j) {
     if (j.contains("spectator_reactions")) s.spectator_reactions = jr::boolean(j, "settings", "spectator_reactions");
     if (j.contains("table_pace_ms"))
         s.table_pace_ms = static_cast<int>(jr::integer(j, "settings", "table_pace_ms", 0, 600000));
+    if (j.contains("time_factor"))
+        s.time_factor = static_cast<int>(jr::integer(j, "settings", "time_factor", 0, kMaxTimeFactor));
     return s;
 }
 
@@ -193,6 +195,11 @@ ClientMessage parse_object(const json& j, const std::string& type) {
         if (j.contains("t")) p.t = jr::integer(j, "", "t", 0, (1LL << 53));
         return p;
     }
+    if (type == "hurry") {
+        jr::only_keys(j, "", {"type", "seat"});
+        return Hurry{static_cast<int>(jr::integer(j, "", "seat", 0, 7))};
+    }
+    if (type == "ask_time") return empty(AskTime{});
     if (type == "react") {
         jr::only_keys(j, "", {"type", "reaction"});
         std::string id = jr::string(j, "", "reaction", 32);
@@ -235,7 +242,8 @@ std::string_view type_of(const ClientMessage& message) noexcept {
                                                  "client_seed", "choose",      "set_options", "set_settings",
                                                  "add_bot",     "remove_seat", "kick",       "start",  "pause",
                                                  "resume_game", "end_game",    "leave",      "ping",   "next",
-                                                 "skip_turn",   "declare_winners", "react"};
+                                                 "skip_turn",   "declare_winners", "react",
+                                                 "hurry",       "ask_time"};
     static_assert(std::size(names) == std::variant_size_v<ClientMessage>);
     return names[message.index()];
 }
@@ -250,6 +258,7 @@ std::string encode(const ClientMessage& message) {
         if (s.auto_start_ms) o["auto_start_ms"] = *s.auto_start_ms;
         if (s.spectator_reactions) o["spectator_reactions"] = *s.spectator_reactions;
         if (s.table_pace_ms) o["table_pace_ms"] = *s.table_pace_ms;
+        if (s.time_factor) o["time_factor"] = *s.time_factor;
         return o;
     };
     std::visit(
@@ -290,6 +299,8 @@ std::string encode(const ClientMessage& message) {
                 j["t"] = m.t;
             } else if constexpr (std::is_same_v<T, React>) {
                 j["reaction"] = m.reaction;
+            } else if constexpr (std::is_same_v<T, Hurry>) {
+                j["seat"] = m.seat;
             }
         },
         message);

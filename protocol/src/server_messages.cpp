@@ -68,6 +68,7 @@ void to_json(json& j, const SeatView& m) {
     put(j, "status", m.status);
     if (m.kicked) j["kicked"] = true;
     if (m.choosing) j["choosing"] = true;
+    put(j, "deadline_ms", m.deadline_ms);
 }
 void from_json(const json& j, SeatView& m) {
     get(j, "seat", m.seat);
@@ -82,6 +83,7 @@ void from_json(const json& j, SeatView& m) {
     get(j, "status", m.status);
     m.kicked = j.value("kicked", false);
     m.choosing = j.value("choosing", false);
+    get(j, "deadline_ms", m.deadline_ms);
 }
 
 void to_json(json& j, const SpookView& m) {
@@ -121,6 +123,7 @@ void to_json(json& j, const RoomSettings& m) {
     j = {{"decision_ms", m.decision_ms}, {"pace_ms", m.pace_ms}, {"hints", m.hints}, {"auto_start_ms", m.auto_start_ms},
          {"spectator_reactions", m.spectator_reactions}};
     if (m.table_pace_ms > 0) j["table_pace_ms"] = m.table_pace_ms;
+    j["time_factor"] = m.time_factor;
 }
 void from_json(const json& j, RoomSettings& m) {
     get(j, "decision_ms", m.decision_ms);
@@ -129,6 +132,7 @@ void from_json(const json& j, RoomSettings& m) {
     get(j, "auto_start_ms", m.auto_start_ms);
     get(j, "spectator_reactions", m.spectator_reactions);  // absent in journals of earlier servers: off
     get(j, "table_pace_ms", m.table_pace_ms);
+    get(j, "time_factor", m.time_factor);  // absent in journals of earlier servers: x1
 }
 
 void to_json(json& j, const RoomSnapshot& m) {
@@ -464,12 +468,16 @@ void to_json(json& j, const Notice& m) {
     j = {{"kind", m.kind}, {"text", m.text}};
     put(j, "seat", m.seat);
     put(j, "name", m.name);
+    put(j, "factor", m.factor);
+    put(j, "time_ms", m.time_ms);
 }
 void from_json(const json& j, Notice& m) {
     get(j, "kind", m.kind);
     get(j, "text", m.text);
     get(j, "seat", m.seat);
     get(j, "name", m.name);
+    get(j, "factor", m.factor);
+    get(j, "time_ms", m.time_ms);
 }
 
 void to_json(json& j, const Closing& m) { j = {{"code", m.code}, {"reason", m.reason}}; }

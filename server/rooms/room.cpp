@@ -80,8 +80,10 @@ void RoomImpl::on_message(const std::shared_ptr<Peer>& peer, protocol::ClientMes
     } else {
         // Every message but a ping or a choice may change the room's durable state: the room
         // writes it to the journal at the end of the pass (a choice writes its own event).
-        // A reaction changes nothing durable: it is not journaled (nor in the game's record).
-        if (!ping && !std::holds_alternative<Choose>(message) && !std::holds_alternative<React>(message))
+        // A reaction changes nothing durable: it is not journaled (nor in the game's record); nor
+        // does a player's ask for more time.
+        if (!ping && !std::holds_alternative<Choose>(message) && !std::holds_alternative<React>(message) &&
+            !std::holds_alternative<AskTime>(message))
             journal_.changed();
         // One message's failure is that connection's problem alone: the room goes on.
         try {

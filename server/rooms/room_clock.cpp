@@ -23,10 +23,19 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Unpause&) {
 void RoomImpl::stop_clock(PauseReason why) {
     paused_ = true;
     pause_reason_ = why;
-    paused_left_ = std::max<Clock::duration>(Clock::duration::zero(), step_timer_.expiry() - Clock::now());
+    paused_left_ = waiting_for_decisions_ && unlimited_
+                       ? kNoLimit
+                       : std::max<Clock::duration>(Clock::duration::zero(), step_timer_.expiry() - Clock::now());
     step_timer_.cancel();
     paused_at_ = Clock::now();
-    for (auto& seat : seats_) cancel_grace(seat);  // a pause does not count against the drop grace
+    for (auto& seat : seats_) {
+        cancel_grace(seat);  // a pause does not count against the drop grace
+        if (seat.hurried) {  // nor against a hurried decision's time
+            seat.hurry_left = std::max<Clock::duration>(Clock::duration::zero(), seat.hurry_at - Clock::now());
+            if (seat.hurry_timer) seat.hurry_timer->cancel();
+            seat.hurry_timer.reset();
+        }
+    }
 }
 
 // The clock goes on from where it stopped (the host resumed, everyone is back after a
@@ -40,7 +49,8 @@ void RoomImpl::start_clock() {
     restart_wait_.reset();
     const auto left = paused_left_;
     journal_.changed();
-    if (waiting_for_decisions_) decision_deadline_at_ = now_ms() + std::chrono::duration_cast<std::chrono::milliseconds>(left).count();
+    if (waiting_for_decisions_ && left != kNoLimit)
+        decision_deadline_at_ = now_ms() + std::chrono::duration_cast<std::chrono::milliseconds>(left).count();
     broadcast_snapshot();
     // The pause does not count against a dropped player's drop grace.
     const auto paused_for = Clock::now() - paused_at_;
@@ -51,12 +61,19 @@ void RoomImpl::start_clock() {
     bool played = false;  // a seat the snapshot above still shows choosing
     for (auto& seat : seats_) {
         if (seat.decision_id.empty()) continue;
+        // The step's time (the step timer is armed below), or what was left of the host's hurry.
+        auto mine = left;
+        if (seat.hurried) {
+            mine = std::min(mine, seat.hurry_left);
+            hurry_seat(seat, seat.hurry_left);
+        }
         if (auto p = seat.peer.lock(); p && seat.connected) {
             p->grant_answer();
-            send(p, decision_message(seat.number, seat.decision_id, left));
+            send(p, decision_message(seat.number, seat.decision_id, mine));
         } else if (const auto grace = grace_left(seat)) {
-            arm_grace(seat, *grace, left);
+            arm_grace(seat, *grace, mine);
         } else {
+            clear_hurry(seat);
             seat.decision_id.clear();
             auto_move(player_of(seat.number), ChoiceMaker::away);
             played = true;
@@ -76,6 +93,11 @@ void RoomImpl::arm(Clock::duration after, Next next) {
         // A table game throws when the host says "next", or at the table's own pace.
         if (settings_.table_pace_ms <= 0 || table_->step_number() >= kMaxTableDice) return;
         after = std::chrono::milliseconds(settings_.table_pace_ms);
+    }
+    if (after == kNoLimit) {  // decisions without a limit: no deadline, and none that was armed fires
+        ++epoch_;
+        step_timer_.cancel();
+        return;
     }
     const auto epoch = ++epoch_;
     if (after <= Clock::duration::zero()) {
@@ -165,6 +187,7 @@ void RoomImpl::deadline() {
     for (auto& seat : seats_) {
         if (seat.decision_id.empty()) continue;
         cancel_grace(seat);
+        clear_hurry(seat);
         if (auto p = seat.peer.lock(); p && seat.connected) send(p, DecisionTimeout{seat.decision_id});
         seat.decision_id.clear();
         auto_move(player_of(seat.number), ChoiceMaker::timeout);
@@ -180,7 +203,172 @@ void RoomImpl::stop_timers() {
     for (auto& s : seats_) {
         if (s.reconnect_timer) s.reconnect_timer->cancel();
         cancel_grace(s);
+        if (s.hurry_timer) s.hurry_timer->cancel();
     }
+}
+
+// ---- More time (settings.time_factor), hurry, ask_time --------------------------------------
+// What is left of the open decisions' time (kNoLimit: they wait without a limit).
+Clock::duration RoomImpl::step_left() const {
+    if (paused_) return paused_left_;
+    if (waiting_for_decisions_ && unlimited_) return kNoLimit;
+    return std::max<Clock::duration>(Clock::duration::zero(), step_timer_.expiry() - Clock::now());
+}
+
+// What is left of one seat's open decision: the step's time, or less when the host hurried it.
+Clock::duration RoomImpl::seat_left(const Seat& s) const {
+    auto left = step_left();
+    if (s.hurried)
+        left = std::min(left, paused_ ? s.hurry_left
+                                      : std::max<Clock::duration>(Clock::duration::zero(), s.hurry_at - Clock::now()));
+    return left;
+}
+
+void RoomImpl::clear_hurry(Seat& s) {
+    if (s.hurry_timer) s.hurry_timer->cancel();
+    s.hurry_timer.reset();
+    s.hurried = false;
+}
+
+// The seat's open decision ends `left` from now (the host's hurry): then it times out as at the
+// step's deadline, the others' decisions still open.
+void RoomImpl::hurry_seat(Seat& s, Clock::duration left) {
+    clear_hurry(s);
+    s.hurried = true;
+    s.hurry_at = Clock::now() + left;
+    s.hurry_left = left;
+    s.hurry_timer = std::make_shared<RoomTimer>(strand_);
+    s.hurry_timer->expires_after(left);
+    s.hurry_timer->async_wait(
+        [self = self(), number = s.number, id = s.decision_id, timer = s.hurry_timer](boost::system::error_code ec) {
+            if (ec || self->closed_) return;
+            self->guarded("a hurried decision", [&] {
+                Seat* seat = self->seats_.at(number);
+                if (!seat || seat->hurry_timer != timer || seat->decision_id != id || self->paused_ || !self->table_ ||
+                    self->journal_.fault())
+                    return;
+                self->clear_hurry(*seat);
+                self->cancel_grace(*seat);
+                if (auto p = seat->peer.lock(); p && seat->connected) self->send(p, DecisionTimeout{seat->decision_id});
+                seat->decision_id.clear();
+                self->auto_move(self->player_of(number), ChoiceMaker::timeout);
+                if (self->pending_decisions() == 0) self->decisions_complete();
+                else self->broadcast_snapshot();  // one fewer to wait for
+            });
+        });
+}
+
+// The host changed settings.time_factor (from `before`): everyone is told, and the decisions
+// open now get their time at once: rescaled (x2 to x3: what was left, times 3/2), a whole
+// decision time with the new factor when there was no limit, or no limit. A limit that comes
+// back replaces the host's hurries.
+void RoomImpl::change_time_factor(int before) {
+    const int after = settings_.time_factor;
+    const Seat* host = host_ >= 0 ? seats_.at(host_) : nullptr;
+    const std::string by = host ? who(*host) : std::string("the host");
+    Notice n;
+    n.kind = "time_factor";
+    if (host) {
+        n.seat = host->number;
+        n.name = host->name;
+    }
+    n.factor = after;
+    n.text = after == 0   ? by + " lifted the time limit: take your time"
+             : after == 1 ? by + " set the normal time to choose"
+                          : by + " gave everyone more time to choose: x" + std::to_string(after);
+    spdlog::info("room {}: {}", code_, n.text);
+    broadcast(n);
+    if (!table_ || !waiting_for_decisions_) return;
+    const auto was = step_left();
+    Clock::duration left = kNoLimit;
+    if (after > 0) left = was == kNoLimit || before <= 0 ? decision_time() : was * after / before;
+    unlimited_ = left == kNoLimit;
+    if (after > 0)
+        for (auto& seat : seats_) clear_hurry(seat);
+    if (paused_) {  // the decisions are sent again, with this time, when the game goes on
+        paused_left_ = left;
+        journal_asked(left);
+        return;
+    }
+    if (left != kNoLimit)
+        decision_deadline_at_ = now_ms() + std::chrono::duration_cast<std::chrono::milliseconds>(left).count();
+    arm(left, Next::deadline);
+    journal_asked(left);
+    for (auto& seat : seats_) {
+        if (seat.decision_id.empty()) continue;
+        if (auto p = seat.peer.lock(); p && seat.connected) {
+            p->grant_answer();
+            send(p, decision_message(seat.number, seat.decision_id, seat_left(seat)));
+        } else if (const auto grace = grace_left(seat)) {
+            arm_grace(seat, *grace, seat_left(seat));  // the drop grace as before; no longer than the new time
+        }
+    }
+}
+
+void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Hurry& m) {
+    if (!host_only(peer, "hurry")) return;
+    if (!table_ || table_mode() || state_ != RoomState::playing)
+        return error(peer, ErrorCode::wrong_state, "nobody is choosing: hurry a player whose decision is open", "hurry");
+    if (paused_) return error(peer, ErrorCode::paused, "the game is paused: hurry a player when it goes on", "hurry");
+    Seat* seat = seats_.at(m.seat);
+    if (!seat || !seat->taken || seat->decision_id.empty())
+        return error(peer, ErrorCode::wrong_state, seat_label(m.seat) + " has no open decision to hurry", "hurry");
+    const Clock::duration limit = std::chrono::milliseconds(std::min(settings_.decision_ms, kHurryMs));
+    if (seat_left(*seat) <= limit)
+        return error(peer, ErrorCode::wrong_state,
+                     seat_label(m.seat) + " has " +
+                         std::to_string(std::chrono::duration_cast<std::chrono::seconds>(seat_left(*seat)).count()) +
+                         " s or less left already",
+                     "hurry");
+    hurry_seat(*seat, limit);
+    journal_asked(step_left());
+    const auto limit_ms = std::chrono::duration_cast<std::chrono::milliseconds>(limit).count();
+    Notice n;
+    n.kind = "hurry";
+    n.seat = seat->number;
+    n.name = seat->name;
+    n.time_ms = limit_ms;
+    n.text = "the host hurries " + who(*seat) + ": " + std::to_string((limit_ms + 999) / 1000) + " s left to choose";
+    spdlog::info("room {}: {}", code_, n.text);
+    broadcast(n);
+    if (auto p = seat->peer.lock(); p && seat->connected) {
+        p->grant_answer();
+        send(p, decision_message(seat->number, seat->decision_id, limit));
+    } else if (const auto grace = grace_left(*seat)) {
+        arm_grace(*seat, *grace, limit);
+    }
+    broadcast_snapshot();  // the seat's own deadline
+}
+
+void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::AskTime&) {
+    const int number = seat_of(peer);
+    if (number < 0) return error(peer, ErrorCode::not_a_player, "only players ask for more time", "ask_time");
+    if (number == host_)
+        return error(peer, ErrorCode::wrong_state, "you are the host: set the time to choose yourself (settings.time_factor)",
+                     "ask_time");
+    Seat& seat = seat_ref(number);
+    const auto now = Clock::now();
+    const auto interval = std::chrono::milliseconds(kAskTimeIntervalMs);
+    if (seat.asked_time_at && now - *seat.asked_time_at < interval) {
+        const auto wait =
+            std::chrono::ceil<std::chrono::milliseconds>(*seat.asked_time_at + interval - now).count();
+        services_.metrics.count_error(protocol::to_string(ErrorCode::rate_limited));
+        ErrorReply reply{std::string(to_string(ErrorCode::rate_limited)),
+                         "you asked for more time a moment ago: ask again in " + std::to_string((wait + 999) / 1000) + " s",
+                         std::string("ask_time"), wait};
+        return send(peer, reply);
+    }
+    seat.asked_time_at = now;
+    Notice n;
+    n.kind = "ask_time";
+    n.seat = number;
+    n.name = seat.name;
+    n.factor = settings_.time_factor;
+    n.text = who(seat) + " asks for more time to choose";
+    spdlog::info("room {}: {}", code_, n.text);
+    // To the host only: the host decides (a player need not tell the whole room).
+    if (const Seat* host = host_ >= 0 ? seats_.at(host_) : nullptr)
+        if (auto p = host->peer.lock(); p && host->connected) send(p, n);
 }
 
 }  // namespace spookludo::server

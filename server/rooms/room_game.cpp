@@ -38,6 +38,7 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Choose& m) {
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - s.decision_sent).count();
     services_.metrics.observe_round_trip(ms);
     send(peer, ChoiceAccepted{s.decision_id, m.piece});
+    clear_hurry(s);
     s.decision_id.clear();
     if (pending_decisions() == 0) decisions_complete();
     else broadcast_snapshot();  // one fewer to wait for: everyone sees who is still choosing
@@ -134,7 +135,8 @@ void RoomImpl::advance() {
     }
     event("advance", {{"out", out}});
     for (auto& m : out) send_to_all(frame(std::move(m)));
-    const auto deadline = std::chrono::milliseconds(settings_.decision_ms);
+    const auto deadline = decision_time();  // kNoLimit: the decisions wait for their players
+    unlimited_ = deadline == kNoLimit;
     for (int player : needs) {
         auto& s = seat_ref(players_[static_cast<std::size_t>(player)]);
         if (s.bot) {
@@ -146,6 +148,7 @@ void RoomImpl::advance() {
             auto_move(player, ChoiceMaker::away);
             continue;
         }
+        clear_hurry(s);
         s.decision_id = std::to_string(++decision_counter_);
         s.decision_sent = Clock::now();
         ++services_.metrics.decisions;
@@ -159,7 +162,8 @@ void RoomImpl::advance() {
     journal_asked(deadline);
     if (pending_decisions() > 0) {
         waiting_for_decisions_ = true;
-        decision_deadline_at_ = now_ms() + deadline.count();
+        if (!unlimited_)
+            decision_deadline_at_ = now_ms() + std::chrono::duration_cast<std::chrono::milliseconds>(deadline).count();
         arm(deadline, Next::deadline);
         broadcast_snapshot();  // whom the step waits for, and until when
         return;
@@ -169,11 +173,13 @@ void RoomImpl::advance() {
 
 Decision RoomImpl::decision_message(int number, const std::string& id, Clock::duration left) {
     left = std::max<Clock::duration>(left, Clock::duration::zero());
+    std::optional<std::int64_t> left_ms;  // none: no limit
+    if (left != kNoLimit) left_ms = std::chrono::duration_cast<std::chrono::milliseconds>(left).count();
     return Decision{id,
                     number,
                     table_->step_number(),
                     table_->decision_options(player_of(number), settings_.hints),
-                    std::chrono::duration_cast<std::chrono::milliseconds>(left).count(),
+                    left_ms,
                     now_ms()};
 }
 
@@ -189,6 +195,7 @@ void RoomImpl::auto_move(int player, ChoiceMaker maker) {
 // A seat that owes a decision and cannot answer (gone, kicked, left): the server answers now.
 void RoomImpl::answer_for_absent(Seat& s, ChoiceMaker maker) {
     cancel_grace(s);
+    clear_hurry(s);
     if (!table_ || s.decision_id.empty()) return;
     s.decision_id.clear();
     const int player = player_of(s.number);
@@ -201,6 +208,7 @@ void RoomImpl::answer_for_absent(Seat& s, ChoiceMaker maker) {
 void RoomImpl::decisions_complete() {
     waiting_for_decisions_ = false;
     ++epoch_;  // the deadline timer no longer applies
+    for (auto& seat : seats_) clear_hurry(seat);
     after_decisions(false);
 }
 

@@ -90,6 +90,9 @@ inline const char* name_of(PauseReason r) {
 
 // A decision taken up again after a restart gets at least this long.
 constexpr std::chrono::milliseconds kLeastTimeLeft{3000};
+// The time left of decisions that wait without a limit (settings.time_factor 0): never armed,
+// never added to, never written as a number.
+constexpr RoomClock::duration kNoLimit = RoomClock::duration::max();
 
 // People count seats from 1; the wire counts from 0.
 inline std::string seat_label(int number) { return "seat " + std::to_string(number + 1); }
@@ -229,6 +232,11 @@ private:
     static constexpr std::uint64_t kPassesAhead = 4;
 
     Clock::duration drop_grace() const { return std::chrono::milliseconds(services_.config.drop_grace_ms); }
+    // A decision's time with the room's factor (settings.time_factor), or kNoLimit.
+    Clock::duration decision_time() const {
+        if (settings_.time_factor <= 0) return kNoLimit;
+        return std::chrono::milliseconds(std::int64_t{settings_.decision_ms} * settings_.time_factor);
+    }
 
     // ---- The journal ------------------------------------------------------------------------
     // One event of the game in progress, written with the pass.
@@ -301,6 +309,13 @@ private:
     void arm_grace(Seat& s, Clock::duration grace, Clock::duration left);
     void deadline();
     void stop_timers();
+    Clock::duration step_left() const;
+    Clock::duration seat_left(const Seat& s) const;
+    void handle(const std::shared_ptr<Peer>& peer, protocol::Hurry& m);
+    void handle(const std::shared_ptr<Peer>& peer, protocol::AskTime&);
+    void change_time_factor(int before);
+    void hurry_seat(Seat& s, Clock::duration left);
+    void clear_hurry(Seat& s);
 
     // ---- room_game.cpp -------------------------------------------------------------------------
     void handle(const std::shared_ptr<Peer>& peer, protocol::SubmitClientSeed& m);
@@ -385,6 +400,7 @@ private:
     Clock::time_point paused_at_{};
     std::optional<std::int64_t> auto_start_at_;  // server clock ms
     std::int64_t decision_deadline_at_ = 0;       // server clock ms: the open decisions' deadline (waiting_for_decisions_)
+    bool unlimited_ = false;  // the open decisions have no deadline (settings.time_factor 0 when asked or since)
     std::uint64_t epoch_ = 0;
     std::uint64_t decision_counter_ = 0;
     std::optional<GameOptions> game_options_;

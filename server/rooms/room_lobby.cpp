@@ -130,8 +130,7 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Resume& m) {
         if (!seat.decision_id.empty() && table_) {
             seat.decision_sent = Clock::now();
             peer->grant_answer();
-            send(peer, decision_message(seat.number, seat.decision_id,
-                                        paused_ ? paused_left_ : step_timer_.expiry() - Clock::now()));
+            send(peer, decision_message(seat.number, seat.decision_id, seat_left(seat)));
         }
         return;
     }
@@ -164,8 +163,10 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::SetOptions& m
 
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::SetSettings& m) {
     if (!host_only(peer, "set_settings")) return;
+    const int factor_before = settings_.time_factor;
     settings_ = m.settings.applied_to(settings_);
     if (m.settings.auto_start_ms) arm_auto_start();
+    if (settings_.time_factor != factor_before) change_time_factor(factor_before);
     broadcast_snapshot();
 }
 

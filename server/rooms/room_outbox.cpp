@@ -63,13 +63,15 @@ RoomSnapshot RoomImpl::snapshot() const {
             }
             // Whom the step waits for (its deadline below): the others see the list shrink.
             v.choosing = table_ && !seat.decision_id.empty();
+            if (v.choosing && seat.hurried && !paused_)
+                v.deadline_ms = now_ms() + std::chrono::duration_cast<std::chrono::milliseconds>(seat_left(seat)).count();
         }
         r.seats.push_back(std::move(v));
     }
     r.spectators = static_cast<int>(spectators_.size());
     r.server_time_ms = now_ms();
     r.auto_start_at_ms = auto_start_at_;
-    if (table_ && waiting_for_decisions_ && !paused_) r.decision_deadline_ms = decision_deadline_at_;
+    if (table_ && waiting_for_decisions_ && !paused_ && !unlimited_) r.decision_deadline_ms = decision_deadline_at_;
     if (publication_) {
         r.game_id = game_id_;
         r.commitment = publication_->seed.commitment();

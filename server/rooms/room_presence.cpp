@@ -126,7 +126,7 @@ void RoomImpl::on_disconnected(const std::shared_ptr<Peer>& peer) {
     // refreshed page or a phone that woke up answers it), then the server plays the best move.
     s.dropped_at = Clock::now();
     if (table_ && !s.decision_id.empty() && !paused_) {
-        if (const auto grace = grace_left(s)) arm_grace(s, *grace, step_timer_.expiry() - Clock::now());
+        if (const auto grace = grace_left(s)) arm_grace(s, *grace, seat_left(s));
         else answer_for_absent(s, ChoiceMaker::away);  // no grace (--drop-grace-ms 0)
     }
     arm_reconnect_window(s, std::chrono::milliseconds(services_.config.reconnect_ms));

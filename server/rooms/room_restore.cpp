@@ -211,6 +211,7 @@ void RoomImpl::take_up(const SavedRoom& saved) {
             // The game again, step by step, with the same choices: the dice come from the seeds, so
             // every step must show exactly what it showed before.
             std::int64_t deadline_ms = 0;
+            std::vector<std::pair<int, std::int64_t>> hurried;  // the host's hurries of the open decisions
             std::size_t agreed = 0;  // the events up to the last step the engine shows as the journal has
             for (std::size_t i = 0; i < saved.events.size(); ++i) {
                 const auto& e = saved.events[i];
@@ -235,7 +236,12 @@ void RoomImpl::take_up(const SavedRoom& saved) {
                             seat->decision_id = id;
                             decision_counter_ = std::max<std::uint64_t>(decision_counter_, std::stoull(id));
                         }
-                        deadline_ms = d.at("deadline_ms").get<std::int64_t>();
+                        // No deadline: no limit (settings.time_factor 0).
+                        unlimited_ = !d.contains("deadline_ms");
+                        deadline_ms = d.value("deadline_ms", std::int64_t{0});
+                        hurried.clear();
+                        for (const auto& h : d.value("hurried", json::array()))
+                            hurried.emplace_back(h.at(0).get<int>(), h.at(1).get<std::int64_t>());
                         waiting_for_decisions_ = true;
                     }
                 } catch (const std::exception& ex) {
@@ -246,14 +252,23 @@ void RoomImpl::take_up(const SavedRoom& saved) {
             // The clock: a host's pause keeps what it had left; otherwise an open decision gets
             // what it had left when the server stopped, the time between steps a whole pace.
             paused_left_ = std::chrono::milliseconds(settings_.pace_ms);
+            const std::int64_t stop = saved.stopped_ms > 0            ? saved.stopped_ms
+                                      : services_.previous_stop_ms > 0 ? services_.previous_stop_ms
+                                                                       : now_ms();
             if (st.value("paused", false)) {
-                paused_left_ = std::chrono::milliseconds(st.value("paused_left_ms", std::int64_t{0}));
+                const auto left_ms = st.value("paused_left_ms", std::int64_t{0});
+                paused_left_ = left_ms < 0 ? kNoLimit : std::chrono::milliseconds(left_ms);
+                if (waiting_for_decisions_) unlimited_ = left_ms < 0;
             } else if (waiting_for_decisions_) {
-                const std::int64_t stop = saved.stopped_ms > 0            ? saved.stopped_ms
-                                          : services_.previous_stop_ms > 0 ? services_.previous_stop_ms
-                                                                           : now_ms();
-                paused_left_ = std::max<Clock::duration>(std::chrono::milliseconds(deadline_ms - stop), kLeastTimeLeft);
+                paused_left_ = unlimited_ ? kNoLimit
+                                          : std::max<Clock::duration>(std::chrono::milliseconds(deadline_ms - stop), kLeastTimeLeft);
             }
+            if (waiting_for_decisions_)
+                for (const auto& [number, at] : hurried)
+                    if (Seat* seat = seats_.at(number); seat && !seat->decision_id.empty()) {
+                        seat->hurried = true;
+                        seat->hurry_left = std::max<Clock::duration>(std::chrono::milliseconds(at - stop), kLeastTimeLeft);
+                    }
             ++services_.metrics.games_resumed;
         }
         paused_ = true;

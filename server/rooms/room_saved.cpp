@@ -8,11 +8,18 @@ namespace spookludo::server {
 // The decisions open now and their deadline (after `left`): asked at a step, or again after a pause.
 void RoomImpl::journal_asked(Clock::duration left) {
     json asked = json::array();
-    for (const auto& s : seats_)
-        if (!s.decision_id.empty()) asked.push_back({s.number, s.decision_id});
+    json hurried = json::array();  // [seat, its own deadline]: the host's hurries
+    const auto at = [](Clock::duration d) { return now_ms() + std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); };
+    for (const auto& s : seats_) {
+        if (s.decision_id.empty()) continue;
+        asked.push_back({s.number, s.decision_id});
+        if (s.hurried) hurried.push_back({s.number, at(seat_left(s))});
+    }
     if (asked.empty()) return;
-    event("ask", {{"decisions", asked},
-                  {"deadline_ms", now_ms() + std::chrono::duration_cast<std::chrono::milliseconds>(left).count()}});
+    json e = {{"decisions", asked}};
+    if (left != kNoLimit) e["deadline_ms"] = at(left);  // none: no limit (settings.time_factor 0)
+    if (!hurried.empty()) e["hurried"] = hurried;
+    event("ask", e);
 }
 
 // The game as published (`started` false: its seeds are being collected) or started.
@@ -55,7 +62,9 @@ json RoomImpl::durable_state() const {
               {"seats", seats},        {"state", name_of(state_)},       {"owner", owner_},
               {"paused", paused_},     {"creator_address", creator_address_}};
     if (paused_) {
-        j["paused_left_ms"] = std::chrono::duration_cast<std::chrono::milliseconds>(paused_left_).count();
+        // -1: open decisions without a limit
+        j["paused_left_ms"] = paused_left_ == kNoLimit ? std::int64_t{-1}
+                                                       : std::chrono::duration_cast<std::chrono::milliseconds>(paused_left_).count();
         if (pause_reason_) j["pause_reason"] = name_of(*pause_reason_);
     }
     if (auto_start_at_) j["auto_start_at_ms"] = *auto_start_at_;

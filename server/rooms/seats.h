@@ -54,6 +54,14 @@ struct Seat {
     RoomClock::time_point decision_sent{};
     // A dropped player's decision is held open this long (the drop grace) before the server plays it.
     std::shared_ptr<RoomTimer> grace_timer;
+    // The host hurried this seat's open decision (hurry): its own deadline, or while the game is
+    // paused what was left of it.
+    bool hurried = false;
+    RoomClock::time_point hurry_at{};
+    RoomClock::duration hurry_left{};
+    std::shared_ptr<RoomTimer> hurry_timer;
+    // The player's last ask_time (at most one in kAskTimeIntervalMs); not journaled.
+    std::optional<RoomClock::time_point> asked_time_at;
 
     bool human() const { return taken && !bot; }
     // Played by the server instead of the player (gone, or the window is over, or left).

@@ -452,8 +452,8 @@ Settings: 20 s to choose, 1.5 s between steps, hints on
    1 spectator
 
 You are the host. Keys: s start, b g r add a best/greedy/random bot,
-  x N remove seat N, + - seats, p pieces, d boards, h hints, t time, w pace,
-  c auto start, o play on, q leave
+  x N remove seat N, + - seats, p pieces, d boards, h hints, t time,
+  T more time, w pace, c auto start, o play on, q leave
 You are in room KQZTM, seat 1 (host).
 
 
@@ -1143,4 +1143,32 @@ TEST_CASE("render: once Ann has chosen, the line under the story names who is st
             kNow);
     screen = render_screen(v, Style{}, kNow, kStatus);
     CHECK_FALSE(std::any_of(screen.begin(), screen.end(), [](const std::string& l) { return l.find("Still choosing") != std::string::npos; }));
+}
+
+TEST_CASE("render: a decision without a time limit says so instead of a countdown, and the lobby shows the room's more time [more_time]") {
+    GameView v = spook_game4();
+    pr::Decision d;
+    d.decision = "17";
+    d.seat = 0;
+    d.step = 3;
+    d.options = {spook_option(0, 9, 13, "spook", 29.8), spook_option(1, 1, 5, "werewolf", 31.25)};
+    d.server_time_ms = 1764489600000;  // no time_left_ms: no limit (settings.time_factor 0)
+    v.apply(pr::to_message(d), kDecisionAt);
+    Style style;
+    style.hints = false;
+    CHECK(v.no_time_limit());
+    // An hour later it still waits: nothing counts down, nothing says the time is up.
+    CHECK(render_decision(v, style, kDecisionAt + 3600000).back() == "Choose 1-2: no time limit.");
+
+    for (const auto& [factor, words] : {std::pair{0, "Time to choose: no limit"}, std::pair{2, "Time to choose: x2"}}) {
+        CAPTURE(factor);
+        GameView lobby;
+        lobby.apply(pr::to_message(joined(0, true)));
+        auto s = snapshot(GameOptions::spook_game(2, 2), {player(0, "Ann"), bot(1, "best bot 1")});
+        s.settings.time_factor = factor;
+        lobby.apply(pr::to_message(s));
+        std::string screen;
+        for (const auto& line : render_screen(lobby, Style{}, kNow, kStatus)) screen += line + " ";  // wrapped at spaces
+        CHECK(screen.find(words) != std::string::npos);
+    }
 }

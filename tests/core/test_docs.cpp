@@ -248,8 +248,9 @@ TEST_CASE("client/keys.h: every key play_command.cpp dispatches on is in the tab
     REQUIRE(bound.count("k") == 1);
     for (const auto& key : bound) {
         CAPTURE(key);
-        // "k" and "x" are bound as "k N" and "x N" (the seat number follows), "!" as "! N" (a reaction's).
-        const bool with_seat = key == "k" || key == "x" || key == "!";
+        // "k", "x" and "H" are bound as "k N", "x N" and "H N" (the seat number follows), "!" as "! N"
+        // (a reaction's).
+        const bool with_seat = key == "k" || key == "x" || key == "H" || key == "!";
         CHECK_MESSAGE(in_table(with_seat ? key + " N" : key), "play_command.cpp binds '" << key << "', not in client/keys.h");
     }
 }

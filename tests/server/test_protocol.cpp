@@ -133,9 +133,9 @@ TEST_CASE("protocol: server messages round-trip through to_json and from_json [p
     room.state = "playing";
     room.options = GameOptions::spook_game(2, 2);
     room.host = 0;
-    room.seats = {{0, "Ann", false, false, std::nullopt, true, false, "here", false},
-                  {1, "", false, true, std::nullopt, std::nullopt, std::nullopt, std::nullopt, false},
-                  {2, "best bot 1", true, false, PolicyKind::best, std::nullopt, std::nullopt, std::nullopt, true}};
+    room.seats = {{0, "Ann", false, false, std::nullopt, true, false, "here", false, true, 1764489623000},
+                  {1, "", false, true, std::nullopt, std::nullopt, std::nullopt, std::nullopt, false, false, std::nullopt},
+                  {2, "best bot 1", true, false, PolicyKind::best, std::nullopt, std::nullopt, std::nullopt, true, false, std::nullopt}};
     room.commitment = std::string(64, 'a');
     room.spook = SpookView{{0, 2}, 3, "choosing", 4, {".A", "", ".B"}, {{5, 1}, {}, {9, 1}}, {std::nullopt, std::nullopt, 7}};
     const nlohmann::json j = to_message(room);
@@ -144,6 +144,8 @@ TEST_CASE("protocol: server messages round-trip through to_json and from_json [p
     CHECK_FALSE(j["seats"][2].contains("connected"));
     CHECK(j["seats"][1]["free"] == true);
     CHECK(j["seats"][2]["kicked"] == true);
+    CHECK(j["seats"][0]["deadline_ms"] == 1764489623000);  // a hurried seat's own deadline
+    CHECK_FALSE(j["seats"][1].contains("deadline_ms"));
     const RoomSnapshot back = j.get<RoomSnapshot>();
     CHECK(back.seats.size() == 3);
     CHECK(back.seats[1].free);
@@ -184,6 +186,8 @@ TEST_CASE("protocol: the step messages written directly read back as the same JS
                    {1, 0, 6, std::nullopt, 1.0 / 3.0, std::nullopt, std::nullopt},
                    {2, 40, 46, std::nullopt, std::nullopt, true, false}},
                   -5, 1767225600123});
+    same(Decision{"19", 1, 4, {}, std::nullopt, 1767225600123});  // no limit: no time_left_ms
+    CHECK_FALSE(nlohmann::json::parse(encode_message(Decision{"19", 1, 4, {}, std::nullopt, 0})).contains("time_left_ms"));
     same(ChoiceAccepted{"99", 1});
     same(DecisionTimeout{"100"});
     same(Roll{12, 6});

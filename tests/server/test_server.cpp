@@ -422,8 +422,8 @@ TEST_CASE("server: settings a client leaves out keep the server's defaults and t
     Client ann(server.port());
     create_room(ann, spook_options(), "Ann", json{{"hints", true}});
     json room = ann.expect("room");
-    CHECK(room["settings"] == json{{"decision_ms", 20000}, {"pace_ms", 1500}, {"hints", true}, {"auto_start_ms", 0}, {"spectator_reactions", false}});
+    CHECK(room["settings"] == json{{"decision_ms", 20000}, {"pace_ms", 1500}, {"hints", true}, {"auto_start_ms", 0}, {"spectator_reactions", false}, {"time_factor", 1}});
     ann.send({{"type", "set_settings"}, {"settings", {{"pace_ms", 0}}}});
     room = ann.expect("room");
-    CHECK(room["settings"] == json{{"decision_ms", 20000}, {"pace_ms", 0}, {"hints", true}, {"auto_start_ms", 0}, {"spectator_reactions", false}});
+    CHECK(room["settings"] == json{{"decision_ms", 20000}, {"pace_ms", 0}, {"hints", true}, {"auto_start_ms", 0}, {"spectator_reactions", false}, {"time_factor", 1}});
 }

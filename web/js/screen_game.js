@@ -13,6 +13,8 @@ import { badge } from './reactions.js';
 import { confirmStep, positionsText } from './shared.js';
 import { savedPaper, savePaper } from './store.js';
 import { speakSwitch } from './announce.js';
+import { hostTimeControls, askTimeButton } from './more_time.js';
+import { t } from './i18n.js';
 
 let showHints = true;
 let focusedDecision = null; // the decision whose first option got the keyboard focus when it opened
@@ -134,6 +136,7 @@ function hostGameControls() {
         ? h('button', { type: 'button', id: 'resume-game', 'data-fk': 'pause', class: 'primary', onclick: () => send({ type: 'resume_game' }) }, t('Resume the game'))
         : h('button', { type: 'button', id: 'pause-game', 'data-fk': 'pause', onclick: () => send({ type: 'pause' }) }, t('Pause the game')),
       h('button', { type: 'button', id: 'end-game', class: 'danger', onclick: () => confirmStep(t('End the game now? It is abandoned, its seed revealed and its record written.'), t('End the game'), () => send({ type: 'end_game' })) }, t('End the game'))),
+    hostTimeControls(view, send),
     h('p', { class: 'small' }, t('Kick a player from the list of players: a best bot plays their seat from then on.')));
 }
 
@@ -254,7 +257,7 @@ export function gameScreen() {
   const els = view.options.game === 'ludo' ? ludoGame() : spookGame();
   els.push(speakSwitch());
   els.push(hostGameControls());
-  els.push(h('div', { class: 'row' }, h('button', { type: 'button', id: 'leave', onclick: () => {
+  els.push(h('div', { class: 'row' }, askTimeButton(view, send, now(), render), h('button', { type: 'button', id: 'leave', onclick: () => {
     if (view.isSpectator) leave();
     else confirmStep(t('Leave the game? The server plays your seat to the end.'), t('Leave'), leave);
   } }, view.isSpectator ? t('Stop watching') : t('Leave the game'))));
@@ -265,7 +268,15 @@ export function gameScreen() {
 export function tickGame() {
   const fill = $('cd-fill');
   const text = $('cd-text');
-  if (fill && text && view.pending) {
+  if (fill && text && view.pending && view.pending.deadline === null) {
+    // No limit (settings.time_factor 0): the bar stays full, nothing counts down.
+    fill.style.width = '100%';
+    fill.classList.remove('low');
+    const words = view.pending.chosen !== null
+      ? t('You chose piece {piece}; waiting for the server.', { piece: view.pending.chosen + 1 })
+      : t('No time limit: take your time.');
+    if (text.textContent !== words) text.textContent = words;
+  } else if (fill && text && view.pending) {
     const left = view.timeLeft(now());
     const total = Math.max(1, view.pending.decision.time_left_ms + (view.pending.total_extra || 0));
     const full = view.snapshot && view.snapshot.settings ? view.snapshot.settings.decision_ms : total;

@@ -11,6 +11,7 @@ import { copyButton, confirmStep } from './shared.js';
 import { speakSwitch } from './announce.js';
 import { tableLobbyControls } from './screen_table.js';
 import { t, tn } from './i18n.js';
+import { timeFactorSelect, timeFactorSummary } from './more_time.js';
 
 let seatDraft = null; // a spectator's name for a seat, as typed (kept across redraws)
 
@@ -98,6 +99,7 @@ export function lobbyScreen() {
   els.push(h('h2', { class: 'screen-title' }, s.state === 'lobby' ? t('Room {code}: waiting in the lobby', { code: view.room }) : t('Room {code}', { code: view.room })));
   els.push(h('p', { id: 'lobby-game' }, optionsText(s.options)));
   els.push(h('p', { id: 'lobby-settings' }, t('Settings: {settings}', { settings: settingsText(s.settings) })));
+  els.push(h('p', { id: 'lobby-time-factor' }, timeFactorSummary(s.settings)));
   els.push(h('p', { id: 'autostart', class: 'autostart', 'aria-live': 'off' }));
 
   const seatItems = view.roomSeats().map((seat) => {
@@ -196,6 +198,7 @@ function hostLobbyControls(s) {
       check('opt-play-on', t('play on for places'), Boolean(o.play_on), (v) => setOptions({ play_on: v }))),
     h('fieldset', null, h('legend', null, t('Room settings')),
       select('set-decision', t('Time to choose'), s.settings.decision_ms, withCurrent([10000, 20000, 30000, 60000, 120000], s.settings.decision_ms, secondsText), (v) => setSettings({ decision_ms: Number(v) })),
+      timeFactorSelect('set-time-factor', s.settings, send),
       select('set-pace', t('Pause between steps'), s.settings.pace_ms, withCurrent([0, 500, 1000, 1500, 2000, 3000], s.settings.pace_ms, secondsText), (v) => setSettings({ pace_ms: Number(v) })),
       check('set-hints', t('hints'), Boolean(s.settings.hints), (v) => setSettings({ hints: v })),
       check('set-spectator-reactions', t('spectators may send reactions'), Boolean(s.settings.spectator_reactions), (v) => setSettings({ spectator_reactions: v })),

@@ -12,6 +12,7 @@ import { resetStory } from './frame.js';
 import { ReactionBoard } from './reactions.js';
 import { hear } from './announce.js';
 import { t, tn } from './i18n.js';
+import { noLimitAnnouncement } from './more_time.js';
 
 export const now = () => performance.now();
 const ENTERING = ['create_room', 'join_room', 'watch', 'resume'];
@@ -247,8 +248,10 @@ function handle(m) {
   if (m.type === 'decision' && m.seat === view.seat) {
     // Said at once to a screen reader: the story is read politely, a choice cannot wait.
     const n = (m.options || []).length;
-    announce(tn('Your move: choose 1 to {options} within {n} second.', 'Your move: choose 1 to {options} within {n} seconds.',
-      Math.ceil(m.time_left_ms / 1000), { options: n }));
+    announce(m.time_left_ms === undefined
+      ? noLimitAnnouncement(n)
+      : tn('Your move: choose 1 to {options} within {n} second.', 'Your move: choose 1 to {options} within {n} seconds.',
+        Math.ceil(m.time_left_ms / 1000), { options: n }));
   } else if (m.type === 'decision_timeout') {
     announce(t("Time's up! The server makes the best move for you."));
   }

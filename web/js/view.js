@@ -13,6 +13,7 @@ export function policyWord(policy) {
   if (policy === 'random') return tc('bot', 'random');
   return policy;
 }
+import { noticeText } from './words.js';
 
 export const CHARACTERS = {
   hat: { letter: 'H', name: "Wizard's Hat" },
@@ -186,6 +187,7 @@ export class View {
     const p = this.pending;
     if (!p) return 0;
     if (this.frozenLeft !== null) return this.frozenLeft;
+    if (p.deadline === null) return Infinity; // no limit (settings.time_factor 0)
     if (this.paused) now = Math.min(now, Math.max(this.pausedAt, p.deadline - p.decision.time_left_ms));
     return Math.max(0, p.deadline - now);
   }
@@ -237,7 +239,7 @@ export class View {
         break;
       }
       case 'notice':
-        if (m.text) this.say(m.kind === 'paused' || m.kind === 'resumed' ? 'roll' : 'info', m.text);
+        if (m.text) this.say(m.kind === 'paused' || m.kind === 'resumed' ? 'roll' : 'info', noticeText(m));
         break;
       case 'commitment':
         this.gameId = m.game_id;
@@ -273,8 +275,9 @@ export class View {
         this.say('roll', tn('Round {round}: the die shows {n}. Everyone moves one piece {n} square.', 'Round {round}: the die shows {n}. Everyone moves one piece {n} squares.', m.face, { round: m.round }));
         break;
       case 'decision':
-        this.pending = { decision: m, deadline: now + m.time_left_ms, chosen: null };
-        this.frozenLeft = this.disconnected ? m.time_left_ms : null;
+        // Without time_left_ms the decision waits without a limit (settings.time_factor 0).
+        this.pending = { decision: m, deadline: m.time_left_ms === undefined ? null : now + m.time_left_ms, chosen: null };
+        this.frozenLeft = this.disconnected && m.time_left_ms !== undefined ? m.time_left_ms : null;
         break;
       case 'choice_accepted':
         if (this.pending && this.pending.decision.decision === m.decision) this.pending = null;

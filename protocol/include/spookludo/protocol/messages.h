@@ -66,6 +66,9 @@ struct RoomSettings {
     int auto_start_ms = 0;    // the lobby starts by itself this long after it is set (bots fill free seats); 0 off
     bool spectator_reactions = false;  // spectators may send reactions too (players always may)
     int table_pace_ms = 0;    // a table game throws by itself this often; 0: the host's "next" throws
+    // More time for slower hands: a decision gets decision_ms times this (1, 2 or 3); 0: no limit
+    // (the decisions wait for their players; the host may `hurry` one).
+    int time_factor = 1;
     friend bool operator==(const RoomSettings&, const RoomSettings&) = default;
 };
 
@@ -78,6 +81,7 @@ struct SettingsChange {
     std::optional<int> auto_start_ms;
     std::optional<bool> spectator_reactions;
     std::optional<int> table_pace_ms;
+    std::optional<int> time_factor;
     RoomSettings applied_to(RoomSettings base) const {
         if (decision_ms) base.decision_ms = *decision_ms;
         if (pace_ms) base.pace_ms = *pace_ms;
@@ -85,10 +89,11 @@ struct SettingsChange {
         if (auto_start_ms) base.auto_start_ms = *auto_start_ms;
         if (spectator_reactions) base.spectator_reactions = *spectator_reactions;
         if (table_pace_ms) base.table_pace_ms = *table_pace_ms;
+        if (time_factor) base.time_factor = *time_factor;
         return base;
     }
     static SettingsChange all(const RoomSettings& s) {
-        return {s.decision_ms, s.pace_ms, s.hints, s.auto_start_ms, s.spectator_reactions, s.table_pace_ms};
+        return {s.decision_ms, s.pace_ms, s.hints, s.auto_start_ms, s.spectator_reactions, s.table_pace_ms, s.time_factor};
     }
     friend bool operator==(const SettingsChange&, const SettingsChange&) = default;
 };
@@ -114,6 +119,10 @@ struct EndGame {};
 struct Leave {};
 struct Ping { std::int64_t t = 0; };
 struct React { std::string reaction; };  // one of kReactions' ids; the room tells everyone (Reaction)
+// More time (settings.time_factor): the host gives a seat's open decision a short limit
+// ("hurry"), a player asks the host for more time ("ask_time", a notice to the host).
+struct Hurry { int seat = 0; };
+struct AskTime {};
 
 
 // A table game (options.table), the host only: the next die ("next"), the turn passes ("skip_turn",
@@ -124,7 +133,7 @@ struct DeclareWinners { std::vector<std::string> names; };
 
 using ClientMessage = std::variant<Hello, CreateRoom, JoinRoom, Watch, Resume, SubmitClientSeed, Choose, SetOptions,
                                    SetSettings, AddBot, RemoveSeat, Kick, Start, Pause, Unpause, EndGame, Leave, Ping,
-                                   Next, SkipTurn, DeclareWinners, React>;
+                                   Next, SkipTurn, DeclareWinners, React, Hurry, AskTime>;
 
 // ---- Quick reactions ------------------------------------------------------------------------
 // The fixed set a player (or, when the host allows it, a spectator) may send with `react`: an id
@@ -150,6 +159,13 @@ const ReactionKind* find_reaction(std::string_view id) noexcept;
 std::string reaction_ids();
 // Per sender at most one reaction in this long (rate_limited, with the wait, otherwise).
 inline constexpr int kReactionIntervalMs = 2000;
+
+// The time factors a room may set (settings.time_factor): x1, x2, x3, and 0 for no limit.
+inline constexpr int kMaxTimeFactor = 3;
+// A hurried decision gets the room's decision_ms (x1), at most this long.
+inline constexpr int kHurryMs = 15000;
+// Per player at most one ask_time in this long (rate_limited, with the wait, otherwise).
+inline constexpr int kAskTimeIntervalMs = 30000;
 
 struct ProtocolError {
     ErrorCode code;

@@ -49,6 +49,8 @@ struct SeatView {
     std::optional<std::string> status; // players: here, away, server, left
     bool kicked = false;               // a bot playing a kicked player's seat to the end of the game
     bool choosing = false;             // the game's step waits for this seat's decision
+    // The host hurried this seat: its decision's own deadline (server clock), absent while paused.
+    std::optional<std::int64_t> deadline_ms;
 };
 
 struct SpookView {
@@ -167,7 +169,7 @@ struct Decision {
     int seat = 0;
     int step = 0;
     std::vector<DecisionOption> options;
-    std::int64_t time_left_ms = 0;
+    std::optional<std::int64_t> time_left_ms;  // absent: no limit (settings.time_factor 0)
     std::int64_t server_time_ms = 0;
 };
 
@@ -277,6 +279,8 @@ struct Notice {
     std::optional<int> seat;
     std::optional<std::string> name;
     std::string text;
+    std::optional<int> factor;         // time_factor: the new settings.time_factor (0: no limit)
+    std::optional<std::int64_t> time_ms;  // hurry: the time the hurried decision has
 };
 
 struct Closing {
