@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "bot_brain.h"
+#include "server_words.h"
 #include "net.h"
 #include "room_flags.h"
 #include "session.h"
@@ -130,7 +131,7 @@ private:
             const std::string code = m.value("code", "");
             if (code == "illegal_choice" || code == "stale_decision") b.answered.clear();
             if (!args_.quiet && b.index != 0)
-                say(name_of(b.index) + ": server says " + m.value("message", std::string()) + " [" + code + "]");
+                say(name_of(b.index) + ": " + client::error_text(m) + " [" + code + "]");
         } else if (type == "game_over") {
             if (const auto& result = view.result()) return game_ended(b, result->over);
             b.done = true;

@@ -1,5 +1,7 @@
 #include "session.h"
 
+#include "server_words.h"
+
 #include <algorithm>
 #include <random>
 #include <utility>
@@ -127,6 +129,8 @@ void Session::on_text(std::string_view text) {
     } else if (type == "error") {
         const std::string code = message.value("code", "");
         const std::string text_of = message.value("message", "");
+        // The error in the reader's language, from its code and args (server_words.h).
+        const std::string worded = error_text(message);
         static constexpr std::string_view refusals[] = {"room_not_found", "room_full", "name_taken", "version_mismatch",
                                                         "bad_token", "server_full", "already_in_room",
                                                         "bad_name", "room_lost"};
@@ -138,7 +142,7 @@ void Session::on_text(std::string_view text) {
         // because the cluster's store is out of reach is the person's to try again.)
         if (code == "unavailable" && entering && (entered_ || (ref != "create_room" && config_.reconnect))) {
             patient_ = true;
-            if (callbacks_.on_status) callbacks_.on_status(text_of);
+            if (callbacks_.on_status) callbacks_.on_status(worded);
             if (connection_) connection_->close();
             return;
         }
@@ -170,7 +174,7 @@ void Session::on_text(std::string_view text) {
             config_.mode = JoinMode::create;
             config_.room.clear();
             view_.note("Your room " + old_room + " is not open for you any more (" +
-                       (code == "bad_token" ? std::string("your seat there is gone") : text_of) +
+                       (code == "bad_token" ? std::string("your seat there is gone") : worded) +
                        "): creating a new room.");
             send(pr::CreateRoom{config_.options, config_.name, config_.settings});
             return;
@@ -180,11 +184,11 @@ void Session::on_text(std::string_view text) {
         // A refusal ends the session only when it answers getting in (a host's add_bot into a
         // full room is just an error).
         if (!watching_on && ((refused && (entering || ref.empty())) || (entering && view_.room().empty()))) {
-            std::string why = text_of;
+            std::string why = worded;
             if (code == "room_not_found") why = "no room " + (config_.room.empty() ? view_.room() : config_.room) + " on this server (check the code): " + text_of;
             if (code == "version_mismatch") why = "this client speaks protocol " + std::to_string(pr::kProtocolVersion) + " and the server does not: " + text_of;
             // The server says what became of a room it lost on a restart: that is the whole story.
-            if (code == "room_lost") why = text_of;
+            if (code == "room_lost") why = worded;
             SessionEnd e{entered_ ? 1 : 2, why + " [" + code + "]"};
             e.room_gone = code == "room_lost" || code == "room_not_found";
             end(e);

@@ -7,6 +7,7 @@ import { ludoBoard } from './ludo.js';
 import { view, savedRecord, render, reactions } from './session.js';
 import { badge } from './reactions.js';
 import { copyButton, recordDownload, positionsText } from './shared.js';
+import { abandonedText } from './words.js';
 
 export function endScreen() {
   const { over, names } = view.result;
@@ -18,7 +19,7 @@ export function endScreen() {
     els.push(h('p', { class: 'winner', id: 'end-winner' },
       `${winners.length ? winners.join(' and ') : 'Nobody'} ${winners.length > 1 ? 'win together' : 'wins'} after ${over.length} ${spook ? (over.length === 1 ? 'round' : 'rounds') : (over.length === 1 ? 'turn' : 'turns')}.`));
   } else {
-    els.push(h('p', { class: 'winner abandoned', id: 'end-winner' }, `The game was abandoned${over.reason ? `: ${over.reason}` : ''}.`));
+    els.push(h('p', { class: 'winner abandoned', id: 'end-winner' }, abandonedText(over)));
   }
   const order = [];
   (over.places || []).forEach((place, seat) => place > 0 && order.push([place, seat]));

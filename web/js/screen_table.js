@@ -8,6 +8,7 @@ import { h } from './dom.js';
 import { view, send, render } from './session.js';
 import { confirmStep } from './shared.js';
 import { speakSwitch } from './announce.js';
+import { tableLastText, seedByText } from './words.js';
 
 let namesDraft = null;  // the names as typed in the lobby (kept across redraws)
 let winners = new Set(); // the names ticked for "End game"
@@ -80,7 +81,7 @@ export function tableScreen() {
     h('h2', { id: 'table-die-h' }, seeding ? 'The dice are committed: seeds may come in' : 'The die'),
     h('p', { id: 'table-face', class: 'table-face' }, t.face ? String(t.face) : '–'),
     h('p', { id: 'table-last', class: 'table-last' },
-      t.last || (seeding ? `Seeds in: ${(t.seeds_by || []).join(', ') || 'none yet'}.` : 'The first roll waits for the host.')),
+      tableLastText(t) || (seeding ? `Seeds in: ${(t.seeds_by || []).map(seedByText).join(', ') || 'none yet'}.` : 'The first roll waits for the host.')),
     // The host's page on the table's television says the dice aloud too (as /tv/CODE does).
     speakSwitch()));
   if (host) {

@@ -14,6 +14,7 @@ import { view, now, render, homeMessage, reactions } from './session.js';
 import { joinBase, optionsText } from './screen_lobby.js';
 import { positionsText } from './shared.js';
 import * as announce from './announce.js';
+import { tableLastText, abandonedText, seedByText } from './words.js';
 
 // Hidden: no room code and no QR code anywhere on this screen (?hide=code; the switch keeps it in the address).
 let hidden = new URLSearchParams(location.search).get('hide') === 'code';
@@ -177,7 +178,7 @@ function endTv() {
   return h('div', { class: 'tv-end' }, h('div', null,
     h('h2', { class: 'tv-winner', id: 'tv-winner' }, over.status === 'finished'
       ? `${winners.length ? winners.join(' and ') : 'Nobody'} ${winners.length > 1 ? 'win together' : 'wins'}!`
-      : `The game was abandoned${over.reason ? `: ${over.reason}` : ''}.`),
+      : abandonedText(over)),
     order.length ? h('ol', { class: 'plain tv-places', id: 'tv-places' }, order.map(([place, seat]) => h('li', null, `${place}. ${name(seat)}`))) : null,
     over.status === 'finished' ? h('p', { class: 'tv-note' }, `after ${over.length} ${spook ? 'rounds' : 'turns'}`) : null,
     view.state === 'lobby' && !hidden ? h('p', { class: 'tv-note', id: 'tv-next' }, `Next game: join at ${joinBase()}/r/${view.room}`) : null,
@@ -200,7 +201,7 @@ function tableTv() {
     h('div', null,
       die(t.face, label),
       h('p', { class: 'tv-table-last', id: 'tv-table-last' },
-        mask(t.last || (seeding ? `Seeds in: ${(t.seeds_by || []).join(', ') || 'none yet'}.` : 'The first roll waits for the host.'))),
+        mask(tableLastText(t) || (seeding ? `Seeds in: ${(t.seeds_by || []).map(seedByText).join(', ') || 'none yet'}.` : 'The first roll waits for the host.'))),
       h('p', { class: 'tv-note' }, `At the table: ${(t.names || []).join(', ')}`)),
     h('aside', { class: 'tv-side' }, story(), reactionsSpot()));
 }

@@ -198,7 +198,7 @@ function handle(m) {
     if ((m.ref === 'resume' || m.code === 'room_lost') && room) store.forgetSeat(room);
     const words = m.code === 'bad_token'
       ? `Your seat in room ${room} cannot be taken back (you left, were removed, or the game ended): join again.`
-      : m.code === 'room_lost' ? m.message
+      : m.code === 'room_lost' ? view.errorWords(m)
       : m.code === 'room_not_found' ? (m.ref === 'resume'
         ? `Room ${room || ''} is not on this server any more (it closed, or the server lost it): your seat there is gone.`
         : `There is no room ${room || ''} on this server (check the code; a room closes when everyone has left).`)
