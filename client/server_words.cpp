@@ -311,11 +311,11 @@ std::string error_text(const json& e, const ErrorContext& ctx) {
     if (code == "bad_json") return tr("The server could not read that message.");
     if (code == "unknown_type") return tr("The server does not know that message ({type}).", {{"type", str(a, "type")}});
     if (code == "bad_field") {
-        if (str(a, "field") == "options.players" && !ctx.game.empty())
-            return ctx.game == "ludo" ? tr("Ludo takes 2 to 4 players.") : tr("Spook & Werewolf takes 1 to 8 players.");
         if (reason == "seats_taken")
             return trn("{n} seat is taken: the room needs at least that many.", "{n} seats are taken: the room needs at least that many.",
                        num(a, "taken"));
+        if (str(a, "field") == "options.players" && !ctx.game.empty())
+            return ctx.game == "ludo" ? tr("Ludo takes 2 to 4 players.") : tr("Spook & Werewolf takes 1 to 8 players.");
         if (reason == "not_at_table")
             return tr("{name} is not a name at this table ({names}).", {{"name", str(a, "name")}, {"names", str(a, "names")}});
         if (reason == "twice") return tr("{name} is named twice.", {{"name", str(a, "name")}});
