@@ -314,7 +314,10 @@ std::string error_text(const json& e, const ErrorContext& ctx) {
         if (reason == "seats_taken")
             return trn("{n} seat is taken: the room needs at least that many.", "{n} seats are taken: the room needs at least that many.",
                        num(a, "taken"));
-        if (str(a, "field") == "options.players" && !ctx.game.empty())
+        // A server before the args said the field in its message only.
+        const bool players = str(a, "field") == "options.players" ||
+                             (!has(a, "field") && str(e, "ref") == "set_options" && str(e, "message").find("players") != std::string::npos);
+        if (players && !ctx.game.empty())
             return ctx.game == "ludo" ? tr("Ludo takes 2 to 4 players.") : tr("Spook & Werewolf takes 1 to 8 players.");
         if (reason == "not_at_table")
             return tr("{name} is not a name at this table ({names}).", {{"name", str(a, "name")}, {"names", str(a, "names")}});

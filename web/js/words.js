@@ -264,7 +264,8 @@ export function errorText(e, ctx = {}) {
     case 'unknown_type': return t('The server does not know that message ({type}).', { type: a.type || '' });
     case 'bad_field':
       if (a.reason === 'seats_taken') return tn('{n} seat is taken: the room needs at least that many.', '{n} seats are taken: the room needs at least that many.', a.taken || 0);
-      if (a.field === 'options.players' && ctx.game) return ctx.game === 'ludo' ? t('Ludo takes 2 to 4 players.') : t('Spook & Werewolf takes 1 to 8 players.');
+      // A server before the args said the field in its message only.
+      if ((a.field === 'options.players' || (!a.field && e.ref === 'set_options' && /players/.test(String(e.message || '')))) && ctx.game) return ctx.game === 'ludo' ? t('Ludo takes 2 to 4 players.') : t('Spook & Werewolf takes 1 to 8 players.');
       if (a.reason === 'not_at_table') return t('{name} is not a name at this table ({names}).', { name: a.name || '', names: a.names || '' });
       if (a.reason === 'twice') return t('{name} is named twice.', { name: a.name || '' });
       if (a.reason === 'free') return t('Seat {seat} is free already.', { seat: seatNo(a.seat) });
