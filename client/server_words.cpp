@@ -370,7 +370,9 @@ std::string error_text(const json& e, const ErrorContext& ctx) {
         return tr("The server is full: try again later.");
     }
     if (code == "name_taken") return tr("The name {name} is taken in this room.", {{"name", str(a, "name")}});
-    if (code == "bad_name") return name_problem_text(a);
+    if (code == "bad_name")
+        return has(a, "name") ? tr("The name {name} is refused: {why}", {{"name", str(a, "name")}, {"why", name_problem_text(a)}})
+                              : name_problem_text(a);
     if (code == "bad_token") return tr("That seat cannot be taken back (its player left or was removed, or the game is over).");
     if (code == "not_in_room") return tr("Create or join a room first.");
     if (code == "not_host") return tr("Only the host can do that.");

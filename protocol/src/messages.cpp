@@ -96,6 +96,7 @@ std::string read_name(const json& j) {
     if (auto problem = name_problem_of(name)) {
         json args = problem->args;
         args["field"] = "name";
+        args["name"] = quote_client_text(name);
         throw BadName("name " + quote_client_text(name) + " " + problem->text, std::move(args));
     }
     return name;
@@ -139,6 +140,7 @@ ClientMessage parse_object(const json& j, const std::string& type) {
             if (auto problem = name_problem_of(by)) {
                 json args = problem->args;
                 args["field"] = "by";
+                args["name"] = quote_client_text(by);
                 throw BadName("by " + quote_client_text(by) + " " + problem->text, std::move(args));
             }
         }

@@ -182,6 +182,7 @@ TEST_CASE("words: every error a player can meet carries its code and the args to
     CHECK(e["args"]["reason"] == "invisible");
     CHECK(e["args"]["char"] == "U+202E");
     CHECK(e["args"]["field"] == "name");
+    CHECK(e["args"]["name"] == "\"Ann\\u{202E}\"");
     e = refused(ben, {{"type", "join_room"}, {"room", code}, {"name", "Maximilian Alexander Wolf"}});
     CHECK(e["args"]["reason"] == "too_long");
     CHECK(e["args"]["length"] == 25);

@@ -304,7 +304,7 @@ export function errorText(e, ctx = {}) {
         default: return t('The server is full: try again later.');
       }
     case 'name_taken': return t('The name {name} is taken in this room.', { name: a.name || '' });
-    case 'bad_name': return nameProblemText(a);
+    case 'bad_name': return a.name ? t('The name {name} is refused: {why}', { name: a.name, why: nameProblemText(a) }) : nameProblemText(a);
     case 'bad_token': return t('That seat cannot be taken back (its player left or was removed, or the game is over).');
     case 'not_in_room': return t('Create or join a room first.');
     case 'not_host': return t('Only the host can do that.');
