@@ -11,6 +11,7 @@
 
 #include "bot_brain.h"
 #include "i18n.h"
+#include "server_words.h"
 #include "net.h"
 #include "room_flags.h"
 #include "session.h"
@@ -134,8 +135,7 @@ private:
             const std::string code = m.value("code", "");
             if (code == "illegal_choice" || code == "stale_decision") b.answered.clear();
             if (!args_.quiet && b.index != 0)
-                say(client::tr("{name}: server says {message}", {{"name", name_of(b.index)}, {"message", m.value("message", std::string())}}) +
-                    " [" + code + "]");
+                say(name_of(b.index) + ": " + client::error_text(m) + " [" + code + "]");
         } else if (type == "game_over") {
             if (const auto& result = view.result()) return game_ended(b, result->over);
             b.done = true;

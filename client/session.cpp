@@ -1,5 +1,7 @@
 #include "session.h"
 
+#include "server_words.h"
+
 #include <algorithm>
 #include <random>
 #include <utility>
@@ -129,6 +131,8 @@ void Session::on_text(std::string_view text) {
     } else if (type == "error") {
         const std::string code = message.value("code", "");
         const std::string text_of = message.value("message", "");
+        // The error in the reader's language, from its code and args (server_words.h).
+        const std::string worded = error_text(message);
         static constexpr std::string_view refusals[] = {"room_not_found", "room_full", "name_taken", "version_mismatch",
                                                         "bad_token", "server_full", "already_in_room",
                                                         "bad_name", "room_lost"};
@@ -140,7 +144,7 @@ void Session::on_text(std::string_view text) {
         // because the cluster's store is out of reach is the person's to try again.)
         if (code == "unavailable" && entering && (entered_ || (ref != "create_room" && config_.reconnect))) {
             patient_ = true;
-            if (callbacks_.on_status) callbacks_.on_status(text_of);
+            if (callbacks_.on_status) callbacks_.on_status(worded);
             if (connection_) connection_->close();
             return;
         }
@@ -172,7 +176,7 @@ void Session::on_text(std::string_view text) {
             config_.mode = JoinMode::create;
             config_.room.clear();
             view_.note(tr("Your room {code} is not open for you any more ({why}): creating a new room.",
-                          {{"code", old_room}, {"why", code == "bad_token" ? tr("your seat there is gone") : text_of}}));
+                          {{"code", old_room}, {"why", code == "bad_token" ? tr("your seat there is gone") : worded}}));
             send(pr::CreateRoom{config_.options, config_.name, config_.settings});
             return;
         }
@@ -181,15 +185,15 @@ void Session::on_text(std::string_view text) {
         // A refusal ends the session only when it answers getting in (a host's add_bot into a
         // full room is just an error).
         if (!watching_on && ((refused && (entering || ref.empty())) || (entering && view_.room().empty()))) {
-            std::string why = text_of;
+            std::string why = worded;
             if (code == "room_not_found")
                 why = tr("no room {code} on this server (check the code): {message}",
-                         {{"code", config_.room.empty() ? view_.room() : config_.room}, {"message", text_of}});
+                         {{"code", config_.room.empty() ? view_.room() : config_.room}, {"message", worded}});
             if (code == "version_mismatch")
                 why = tr("this client speaks protocol {version} and the server does not: {message}",
-                         {{"version", std::to_string(pr::kProtocolVersion)}, {"message", text_of}});
+                         {{"version", std::to_string(pr::kProtocolVersion)}, {"message", worded}});
             // The server says what became of a room it lost on a restart: that is the whole story.
-            if (code == "room_lost") why = text_of;
+            if (code == "room_lost") why = worded;
             SessionEnd e{entered_ ? 1 : 2, why + " [" + code + "]"};
             e.room_gone = code == "room_lost" || code == "room_not_found";
             end(e);

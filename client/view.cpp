@@ -5,6 +5,7 @@
 
 #include "game_words.h"
 #include "i18n.h"
+#include "server_words.h"
 #include "spookludo/ludo/game.h"
 #include "spookludo/ludo/geometry.h"
 
@@ -161,18 +162,8 @@ std::string GameView::auto_start_text(std::int64_t now_ms) const {
 
 // An error in a player's words: what to do about it, not the server's field names.
 std::string GameView::error_words(const pr::ErrorReply& e) const {
-    const std::string ref = e.ref.value_or("");
     const GameKind game = snapshot_ ? snapshot_->options.game : options_.game;
-    if (e.code == "room_full") return am_host() ? tr("The room is full: press + for another seat.") : tr("The room is full.");
-    if (e.code == "bad_field" && ref == "set_options" && e.message.find("players") != std::string::npos)
-        return game == GameKind::ludo ? tr("Ludo takes 2 to 4 players.") : tr("Spook & Werewolf takes 1 to 8 players.");
-    if (e.code == "paused") return tr("The game is paused: choose when it resumes (your time is kept).");
-    if (e.code == "unavailable")
-        return tr("The server cannot save the game right now: it is paused and goes on by itself when it can ({message}).",
-                  {{"message", e.message}});
-    if (e.code == "bad_token") return tr("That seat cannot be taken back (its player left or was removed, or the game is over).");
-    if (e.code == "not_host") return tr("Only the host can do that.");
-    return tr("Server: {message} ({code})", {{"message", e.message}, {"code", e.code}});
+    return error_text(pr::to_message(e), ErrorContext{am_host(), game == GameKind::ludo ? "ludo" : "spook"});
 }
 
 void GameView::apply_text(std::string_view text, std::int64_t now_ms) {
@@ -415,7 +406,7 @@ void GameView::apply_ludo_events(const std::vector<pr::EventView>& events) {
         else if (e.kind == "reached_home") text = tr("{who}'s piece {piece} is home.", {{"who", who}, {"piece", number}});
         else if (e.kind == "finished") text = tr("{who} has all four pieces home!", {{"who", who}});
         else if (e.kind == "extra_throw") text = tr("{who} played a 6 and throws again.", {{"who", who}});
-        else text = e.text;
+        else text = event_text(nlohmann::json(e), [this](int s) { return seat_name(s); });
         const bool mine = seat == seat_ && seat_ >= 0 && kind == LogLine::Kind::move;
         say(mine ? LogLine::Kind::mine : kind, text);
         if (e.kind == "entered" || e.kind == "moved") {
@@ -468,7 +459,7 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
             // One story line the server words for people (PROTOCOL.md `notice`).
             notices_ = true;
             const auto n = m.get<pr::Notice>();
-            if (!n.text.empty()) say(LogLine::Kind::info, n.text);
+            if (!n.kind.empty() || !n.text.empty()) say(LogLine::Kind::info, notice_text(m));
         } else if (type == "commitment") {
             const auto c = m.get<pr::Commitment>();
             game_id_ = c.game_id;
@@ -499,6 +490,11 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
             } else {
                 say(LogLine::Kind::info, tr("Classic Ludo begins! Bring all four pieces home to win."));
             }
+        } else if (m.value("table", false) && (type == "roll" || type == "activation" || type == "roll_off" || type == "throw")) {
+            // A table game's announcement (the shared screen's words): no piece moves here.
+            say(type == "activation" ? LogLine::Kind::monster : LogLine::Kind::roll, event_text(m));
+        } else if (type == "turn_skipped") {
+            say(LogLine::Kind::info, event_text(m));
         } else if (type == "roll") {
             const auto r = m.get<pr::Roll>();
             round_ = r.round;
@@ -596,7 +592,7 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
                 for (const int w : g.winners) names.push_back(seat_name(w));
                 say(LogLine::Kind::finish, game_over_sentence(names, g.length, options_.game == GameKind::spook));
             } else {
-                say(LogLine::Kind::error, abandoned_sentence(g.reason));
+                say(LogLine::Kind::error, abandoned_text(m));
             }
             if (g.server_seed) {
                 const std::string seed = g.server_seed->substr(0, 16);

@@ -85,7 +85,8 @@ SettingsChange read_settings(const json& j) {
 
 // A name the server would have to change is refused, with the reason (name_problem).
 struct BadName : std::invalid_argument {
-    using std::invalid_argument::invalid_argument;
+    BadName(const std::string& what, json a) : std::invalid_argument(what), args(std::move(a)) {}
+    json args;
 };
 // A reaction outside the fixed set (bad_reaction, with the allowed ids).
 struct BadReaction : std::invalid_argument {
@@ -94,7 +95,12 @@ struct BadReaction : std::invalid_argument {
 
 std::string read_name(const json& j) {
     std::string name = jr::string(j, "", "name");
-    if (auto problem = name_problem(name)) throw BadName("name " + quote_client_text(name) + " " + *problem);
+    if (auto problem = name_problem_of(name)) {
+        json args = problem->args;
+        args["field"] = "name";
+        args["name"] = quote_client_text(name);
+        throw BadName("name " + quote_client_text(name) + " " + problem->text, std::move(args));
+    }
     return name;
 }
 
@@ -133,7 +139,12 @@ ClientMessage parse_object(const json& j, const std::string& type) {
         std::string by;
         if (j.contains("by")) {
             by = jr::string(j, "", "by", 64);
-            if (auto problem = name_problem(by)) throw BadName("by " + quote_client_text(by) + " " + *problem);
+            if (auto problem = name_problem_of(by)) {
+                json args = problem->args;
+                args["field"] = "by";
+                args["name"] = quote_client_text(by);
+                throw BadName("by " + quote_client_text(by) + " " + problem->text, std::move(args));
+            }
         }
         return SubmitClientSeed{std::move(seed), std::move(by)};
     }
@@ -212,9 +223,40 @@ ClientMessage parse_object(const json& j, const std::string& type) {
 
 }  // namespace
 
+namespace {
+// The field a reader's refusal names: "options.players: ..." -> options.players; an option's
+// `option "arm" must be ...` -> options.arm.
+json bad_field_args(std::string_view what) {
+    const auto identifier = [](std::string_view s) {
+        return !s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyz_.[]0123456789") == std::string_view::npos;
+    };
+    std::string field;
+    for (int depth = 0; depth < 3; ++depth) {
+        if (what.rfind("option \"", 0) == 0) {  // `option "arm" must be ...`
+            const auto close = what.find('"', 8);
+            if (close != std::string_view::npos) field += (field.empty() ? "options." : ".") + std::string(what.substr(8, close - 8));
+            break;
+        }
+        const auto colon = what.find(": ");
+        const auto must = what.find(" must ");
+        if (colon != std::string_view::npos && colon <= 40 && identifier(what.substr(0, colon))) {
+            field += (field.empty() ? "" : ".") + std::string(what.substr(0, colon));
+            what.remove_prefix(colon + 2);
+            continue;
+        }
+        if (must != std::string_view::npos && must <= 24 && identifier(what.substr(0, must)))
+            field += (field.empty() ? "" : ".") + std::string(what.substr(0, must));
+        break;
+    }
+    if (field.empty()) return json::object();
+    return json{{"field", field}};
+}
+}  // namespace
+
 std::variant<ClientMessage, ProtocolError> parse_client_message(std::string_view text) {
     if (text.size() > kMaxMessageBytes)
-        return ProtocolError{ErrorCode::too_large, "messages are at most " + std::to_string(kMaxMessageBytes) + " bytes"};
+        return ProtocolError{ErrorCode::too_large, "messages are at most " + std::to_string(kMaxMessageBytes) + " bytes",
+                             {}, json{{"max_bytes", kMaxMessageBytes}}};
     const json j = json::parse(text, nullptr, false);
     if (j.is_discarded() || !j.is_object())
         return ProtocolError{ErrorCode::bad_json, "a message is one JSON object with a \"type\""};
@@ -225,15 +267,16 @@ std::variant<ClientMessage, ProtocolError> parse_client_message(std::string_view
     try {
         return parse_object(j, type);
     } catch (const BadName& e) {
-        return ProtocolError{ErrorCode::bad_name, e.what(), type};
+        return ProtocolError{ErrorCode::bad_name, e.what(), type, e.args};
     } catch (const BadReaction& e) {
-        return ProtocolError{ErrorCode::bad_reaction, e.what(), type};
+        return ProtocolError{ErrorCode::bad_reaction, e.what(), type, json{{"ids", reaction_ids()}}};
     } catch (const std::out_of_range&) {
-        return ProtocolError{ErrorCode::unknown_type, "unknown message type " + quote_client_text(type)};
+        return ProtocolError{ErrorCode::unknown_type, "unknown message type " + quote_client_text(type), {},
+                             json{{"type", quote_client_text(type)}}};
     } catch (const std::invalid_argument& e) {
-        return ProtocolError{ErrorCode::bad_field, e.what(), type};
+        return ProtocolError{ErrorCode::bad_field, e.what(), type, bad_field_args(e.what())};
     } catch (const std::exception&) {  // a reader's oversight: still an answer, never a throw
-        return ProtocolError{ErrorCode::bad_field, "the message cannot be read", type};
+        return ProtocolError{ErrorCode::bad_field, "the message cannot be read", type, json::object()};
     }
 }
 
@@ -371,35 +414,52 @@ std::optional<std::string> table_name_problem(const std::vector<std::string>& na
 }
 }  // namespace
 
-std::optional<std::string> name_problem(std::string_view name) {
+std::optional<NameProblem> name_problem_of(std::string_view name) {
+    const auto problem = [](std::string reason, std::string text, json more = json::object()) {
+        json args = json{{"reason", reason}};
+        for (const auto& [k, v] : more.items()) args[k] = v;
+        return NameProblem{std::move(reason), std::move(args), std::move(text)};
+    };
     std::vector<char32_t> chars;
     for (std::size_t at = 0; at < name.size();) {
         const auto c = next_char(name, at);
-        if (!c) return std::string("is not valid UTF-8");
+        if (!c) return problem("not_utf8", "is not valid UTF-8");
         chars.push_back(*c);
     }
-    if (chars.empty()) return std::string("is empty");
+    if (chars.empty()) return problem("empty", "is empty");
     if (std::all_of(chars.begin(), chars.end(), [](char32_t c) { return c == ' '; }))
-        return std::string("has nothing but spaces");
+        return problem("only_spaces", "has nothing but spaces");
     for (std::size_t i = 0; i < chars.size(); ++i) {
         const char32_t c = chars[i];
+        const json at = json{{"char", code_point(c)}};
         if (is_control_char(c) || c == 0x2028 || c == 0x2029)
-            return "contains a control character (" + code_point(c) + ")";
+            return problem("control", "contains a control character (" + code_point(c) + ")", at);
         if (c == 0x200D && i > 0 && i + 1 < chars.size() && (is_pictograph(chars[i - 1]) || chars[i - 1] == 0xFE0F) &&
             is_pictograph(chars[i + 1]))
             continue;  // a zero-width joiner inside an emoji
         if (is_format_char(c))
-            return "contains an invisible format character (" + code_point(c) +
-                   "): bidi controls, zero-width characters and the like could make it look like another name";
-        if (is_blank_looking(c)) return "contains " + code_point(c) + ", a character that shows as nothing";
-        if (is_other_space(c)) return "contains " + code_point(c) + ", a space other than the plain space";
+            return problem("invisible",
+                           "contains an invisible format character (" + code_point(c) +
+                               "): bidi controls, zero-width characters and the like could make it look like another name",
+                           at);
+        if (is_blank_looking(c)) return problem("blank", "contains " + code_point(c) + ", a character that shows as nothing", at);
+        if (is_other_space(c))
+            return problem("other_space", "contains " + code_point(c) + ", a space other than the plain space", at);
     }
-    if (chars.front() == ' ' || chars.back() == ' ') return std::string("starts or ends with a space");
+    if (chars.front() == ' ' || chars.back() == ' ') return problem("edge_space", "starts or ends with a space");
     for (std::size_t i = 1; i < chars.size(); ++i)
-        if (chars[i] == ' ' && chars[i - 1] == ' ') return std::string("has two spaces in a row");
+        if (chars[i] == ' ' && chars[i - 1] == ' ') return problem("double_space", "has two spaces in a row");
     if (chars.size() > kMaxNameChars)
-        return "is " + std::to_string(chars.size()) + " characters long: at most " + std::to_string(kMaxNameChars);
-    if (has_bot_form(name)) return std::string("has the form of the names the server gives its bots (\"<policy> bot <n>\")");
+        return problem("too_long",
+                       "is " + std::to_string(chars.size()) + " characters long: at most " + std::to_string(kMaxNameChars),
+                       json{{"length", chars.size()}, {"max", kMaxNameChars}});
+    if (has_bot_form(name))
+        return problem("bot_form", "has the form of the names the server gives its bots (\"<policy> bot <n>\")");
+    return std::nullopt;
+}
+
+std::optional<std::string> name_problem(std::string_view name) {
+    if (auto p = name_problem_of(name)) return std::move(p->text);
     return std::nullopt;
 }
 
@@ -418,9 +478,10 @@ std::string reaction_ids() {
     return out;
 }
 
-std::string error_message(ErrorCode code, std::string_view message, std::string_view ref_type) {
-    ErrorReply reply{std::string(to_string(code)), std::string(message), std::nullopt, std::nullopt};
+std::string error_message(ErrorCode code, std::string_view message, std::string_view ref_type, const json& args) {
+    ErrorReply reply{std::string(to_string(code)), std::string(message), std::nullopt, std::nullopt, std::nullopt};
     if (!ref_type.empty()) reply.ref = std::string(ref_type);
+    if (args.is_object() && !args.empty()) reply.args = args;
     return encode_message(reply);
 }
 

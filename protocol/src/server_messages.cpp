@@ -282,12 +282,15 @@ SPOOKLUDO_FIELDS(EventView) {
     v("from", m.from);
     v("to", m.to);
     v("square", m.square);
+    v("colour", m.colour);
+    v("turn", m.turn);
 }
 SPOOKLUDO_FIELDS(RollOff) {
     v("starts", m.starts);
     v("events", m.events);
     v("table", m.table);
     v("text", m.text);
+    v("names", m.names);
 }
 SPOOKLUDO_FIELDS(Throw) {
     v("turn", m.turn);
@@ -298,12 +301,15 @@ SPOOKLUDO_FIELDS(Throw) {
     v("text", m.text);
     v("name", m.name);
     v("next", m.next);
+    v("next_name", m.next_name);
 }
 SPOOKLUDO_FIELDS(TurnSkipped) {
     v("turn", m.turn);
     v("seat", m.seat);
     v("next", m.next);
     v("text", m.text);
+    v("name", m.name);
+    v("next_name", m.next_name);
 }
 SPOOKLUDO_FIELDS(TableView) {
     v("names", m.names);
@@ -315,6 +321,10 @@ SPOOKLUDO_FIELDS(TableView) {
     v("last", m.last);
     v("face", m.face);
     v("last_kind", m.last_kind);
+    v("last_step", m.last_step);
+    v("last_seat", m.last_seat);
+    v("last_next", m.last_next);
+    v("last_character", m.last_character);
     v("seeds_by", m.seeds_by);
     v("pace_ms", m.pace_ms);
 }
@@ -445,6 +455,7 @@ void to_json(json& j, const GameOver& m) {
     if (!m.names.empty()) j["names"] = m.names;
     put(j, "record", m.record);
     put(j, "reason", m.reason);
+    put(j, "cause", m.cause);
 }
 void from_json(const json& j, GameOver& m) {
     get(j, "game_id", m.game_id);
@@ -456,6 +467,7 @@ void from_json(const json& j, GameOver& m) {
     get(j, "server_seed", m.server_seed);
     get(j, "record", m.record);
     get(j, "reason", m.reason);
+    get(j, "cause", m.cause);
 }
 
 void to_json(json& j, const Kicked& m) { j = {{"room", m.room}, {"reason", m.reason}}; }
@@ -470,6 +482,9 @@ void to_json(json& j, const Notice& m) {
     put(j, "name", m.name);
     put(j, "factor", m.factor);
     put(j, "time_ms", m.time_ms);
+    if (m.fields.is_object())
+        for (const auto& [key, value] : m.fields.items())
+            if (!j.contains(key)) j[key] = value;
 }
 void from_json(const json& j, Notice& m) {
     get(j, "kind", m.kind);
@@ -478,6 +493,9 @@ void from_json(const json& j, Notice& m) {
     get(j, "name", m.name);
     get(j, "factor", m.factor);
     get(j, "time_ms", m.time_ms);
+    m.fields = json::object();
+    for (const auto& [key, value] : j.items())
+        if (key != "type" && key != "kind" && key != "text" && key != "seat" && key != "name") m.fields[key] = value;
 }
 
 void to_json(json& j, const Closing& m) { j = {{"code", m.code}, {"reason", m.reason}}; }
@@ -507,12 +525,14 @@ void to_json(json& j, const ErrorReply& m) {
     j = {{"code", m.code}, {"message", m.message}};
     put(j, "ref", m.ref);
     put(j, "retry_after_ms", m.retry_after_ms);
+    if (m.args && m.args->is_object() && !m.args->empty()) j["args"] = *m.args;
 }
 void from_json(const json& j, ErrorReply& m) {
     get(j, "code", m.code);
     get(j, "message", m.message);
     get(j, "ref", m.ref);
     get(j, "retry_after_ms", m.retry_after_ms);
+    if (auto it = j.find("args"); it != j.end() && it->is_object()) m.args = *it;
 }
 
 void to_json(json& j, const Reaction& m) {

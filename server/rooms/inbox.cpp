@@ -44,10 +44,19 @@ bool Inbox::rate_ok(bool answers_count) {
 }
 
 Inbox::Outcome Inbox::reject(const std::shared_ptr<Peer>& self, ErrorCode code, const std::string& message,
-                             std::string_view ref) {
+                             std::string_view ref, const nlohmann::json& args) {
     services_.metrics.count_error(protocol::to_string(code));
-    self->send(protocol::error_message(code, message, ref));
+    self->send(protocol::error_message(code, message, ref, args));
     return strike();  // repeated abuse closes this connection only
+}
+
+std::optional<Inbox::Outcome> Inbox::if_lost(const std::shared_ptr<Peer>& self, const std::string& code,
+                                             std::string_view ref) {
+    auto told = services_.lost_rooms.find(code);
+    if (!told) return std::nullopt;
+    nlohmann::json args{{"room", code}};
+    if (!told->record.empty()) args["record"] = told->record;
+    return reject(self, ErrorCode::room_lost, told->text, ref, args);
 }
 
 Inbox::Outcome Inbox::on_binary(const std::shared_ptr<Peer>& self) {
@@ -55,7 +64,8 @@ Inbox::Outcome Inbox::on_binary(const std::shared_ptr<Peer>& self) {
     if (!rate_ok())
         return reject(self, ErrorCode::rate_limited,
                       "too many messages: at most " + std::to_string(services_.config.max_messages_per_second) +
-                          " a second");
+                          " a second",
+                      {}, {{"limit", "messages"}, {"per_second", services_.config.max_messages_per_second}});
     return reject(self, ErrorCode::binary_frame, "binary frames are not part of the protocol: send JSON text");
 }
 
@@ -64,11 +74,13 @@ Inbox::Outcome Inbox::on_text(const std::shared_ptr<Peer>& self, std::string_vie
     if (!rate_ok())
         return reject(self, ErrorCode::rate_limited,
                       "too many messages: at most " + std::to_string(services_.config.max_messages_per_second) +
-                          " a second");
+                          " a second",
+                      {}, {{"limit", "messages"}, {"per_second", services_.config.max_messages_per_second}});
     if (waiting_) {  // behind a message that waits for the cluster: in order, after it
         if (held_.size() >= kMaxHeld)
             return reject(self, ErrorCode::wrong_state,
-                          "wait for the answer to your last message (the server is asking the cluster)");
+                          "wait for the answer to your last message (the server is asking the cluster)", {},
+                          {{"reason", "waiting"}});
         held_.emplace_back(text);
         return Outcome::go_on;
     }
@@ -120,7 +132,8 @@ Inbox::Outcome Inbox::open_room(const std::shared_ptr<Peer>& self, const std::st
     auto& services = services_;
     if (services.shutting_down) {
         if (code) services.cluster->release_code(*code);
-        return reject(self, ErrorCode::server_full, "the server is shutting down", "create_room");
+        return reject(self, ErrorCode::server_full, "the server is shutting down", "create_room",
+                      {{"limit", "shutting_down"}});
     }
     auto& create = std::get<protocol::CreateRoom>(message);
     const protocol::RoomSettings settings =
@@ -136,7 +149,7 @@ Inbox::Outcome Inbox::open_room(const std::shared_ptr<Peer>& self, const std::st
         if (created.address_holds > 0) return address_full(self, created.address_holds);
         return reject(self, ErrorCode::server_full,
                       "the server has its maximum of " + std::to_string(services.config.max_rooms) + " rooms",
-                      "create_room");
+                      "create_room", {{"limit", "rooms"}, {"max", services.config.max_rooms}});
     }
     auto& room = created.room;
     spdlog::info("room {} created ({} for {})", room->code(), to_string(create.options.game), create.options.players);
@@ -153,7 +166,9 @@ Inbox::Outcome Inbox::address_full(const std::shared_ptr<Peer>& self, int holds)
                       "hold at most " + std::to_string(bound) +
                       ": a room stays open until everyone has left it (a dropped player's seat keeps it open up to " +
                       std::to_string(services_.config.reconnect_ms / 1000) + " s)",
-                  "create_room");
+                  "create_room",
+                  {{"limit", "rooms_per_address"}, {"holds", holds}, {"max", bound},
+                   {"reconnect_s", services_.config.reconnect_ms / 1000}});
 }
 
 Inbox::Outcome Inbox::create_in_cluster(const std::shared_ptr<Peer>& self, protocol::ClientMessage&& message) {
@@ -163,11 +178,11 @@ Inbox::Outcome Inbox::create_in_cluster(const std::shared_ptr<Peer>& self, proto
         return reject(self, ErrorCode::unavailable,
                       "new rooms cannot be made now: this node cannot reach the cluster's store (Redis); try again "
                       "in a moment",
-                      "create_room");
+                      "create_room", {{"reason", "cluster_store"}});
     if (static_cast<int>(services_.registry.size()) >= services_.config.max_rooms)
         return reject(self, ErrorCode::server_full,
                       "the server has its maximum of " + std::to_string(services_.config.max_rooms) + " rooms",
-                      "create_room");
+                      "create_room", {{"limit", "rooms"}, {"max", services_.config.max_rooms}});
     // The bound on rooms per address is this node's: checked here before a code is claimed, and
     // again when the room is made (open_room). A create_room sent on to another node counts there.
     if (services_.registry.address_full(peer_.address()))
@@ -190,7 +205,7 @@ Inbox::Outcome Inbox::create_in_cluster(const std::shared_ptr<Peer>& self, proto
                 if (code.empty())
                     return reject(self, ErrorCode::unavailable,
                                   "new rooms cannot be made now: " + placed.why + "; try again in a moment",
-                                  "create_room");
+                                  "create_room", {{"reason", "cluster_store"}});
                 return open_room(self, &code, std::move(*held));
             });
         });
@@ -203,7 +218,8 @@ Inbox::Outcome Inbox::locate_in_cluster(const std::shared_ptr<Peer>& self, const
     const std::string ref(protocol::type_of(message));
     const std::string code = normalise_room_code(asked);
     if (!well_formed_code(code))
-        return reject(self, ErrorCode::room_not_found, "there is no room " + quote_client_text(asked), ref);
+        return reject(self, ErrorCode::room_not_found, "there is no room " + quote_client_text(asked), ref,
+                      {{"room", quote_client_text(asked)}});
     waiting_ = true;
     auto held = std::make_shared<protocol::ClientMessage>(std::move(message));
     services_.cluster->locate(code, [this, self, held, code, ref](RoomPlace place) {
@@ -216,10 +232,12 @@ Inbox::Outcome Inbox::locate_in_cluster(const std::shared_ptr<Peer>& self, const
                         // The directory names this node, which does not have it (yet): being taken
                         // over or taken up again here. The clients try again.
                         return reject(self, ErrorCode::unavailable,
-                                      "room " + code + " is being taken up on this node; try again in a moment", ref);
+                                      "room " + code + " is being taken up on this node; try again in a moment", ref,
+                                      {{"reason", "room_moving"}, {"room", code}});
                     case RoomPlace::Kind::none:
-                        if (auto told = services_.lost_rooms.find(code)) return reject(self, ErrorCode::room_lost, *told, ref);
-                        return reject(self, ErrorCode::room_not_found, "there is no room " + code, ref);
+                        if (auto lost = if_lost(self, code, ref)) return *lost;
+                        return reject(self, ErrorCode::room_not_found, "there is no room " + code, ref,
+                                      {{"room", code}});
                     case RoomPlace::Kind::elsewhere:
                         self->send(protocol::encode_message(protocol::Redirect{place.url, place.node, ref, code}));
                         return Outcome::go_on;
@@ -228,11 +246,12 @@ Inbox::Outcome Inbox::locate_in_cluster(const std::shared_ptr<Peer>& self, const
                                       "room " + code + "'s node (" + place.node +
                                           ") stopped answering: its rooms are moving to another node; try again in a "
                                           "few seconds",
-                                      ref);
+                                      ref, {{"reason", "room_moving"}, {"room", code}, {"node", place.node}});
                     case RoomPlace::Kind::unavailable: break;
                 }
                 return reject(self, ErrorCode::unavailable,
-                              "room " + code + " cannot be looked up now (" + place.why + "); try again in a moment", ref);
+                              "room " + code + " cannot be looked up now (" + place.why + "); try again in a moment", ref,
+                              {{"reason", "cluster_store"}, {"room", code}});
             });
         });
     });
@@ -244,7 +263,7 @@ Inbox::Outcome Inbox::into_room(const std::shared_ptr<Peer>& self, std::shared_p
     if (room_ && room_ != room)
         return reject(self, ErrorCode::already_in_room,
                       "you are in room " + room_->code() + " (or asked to enter it): leave it first",
-                      protocol::type_of(message));
+                      protocol::type_of(message), {{"reason", "other_room"}, {"room", room_->code()}});
     if (room_) {  // the same room: it answers (already in this room, a resume of another seat)
         ++entries_;
         room_->deliver(self, std::move(message), entries_);
@@ -290,7 +309,8 @@ Inbox::Outcome Inbox::enter(const std::shared_ptr<Peer>& self, std::shared_ptr<R
 
 Inbox::Outcome Inbox::handle(const std::shared_ptr<Peer>& self, std::string_view text) {
     auto parsed = protocol::parse_client_message(text);
-    if (auto* err = std::get_if<protocol::ProtocolError>(&parsed)) return reject(self, err->code, err->message, err->ref);
+    if (auto* err = std::get_if<protocol::ProtocolError>(&parsed))
+        return reject(self, err->code, err->message, err->ref, err->args);
     auto& message = std::get<protocol::ClientMessage>(parsed);
     auto& services = services_;
 
@@ -299,7 +319,7 @@ Inbox::Outcome Inbox::handle(const std::shared_ptr<Peer>& self, std::string_view
             return reject(self, ErrorCode::version_mismatch,
                           "this server speaks protocol " + std::to_string(protocol::kProtocolVersion) + ", the client " +
                               std::to_string(hello->protocol) + ": update the client",
-                          "hello");
+                          "hello", {{"server", protocol::kProtocolVersion}, {"client", hello->protocol}});
         hello_ = true;
         protocol::Welcome welcome;
         welcome.server = "spookludo-server";
@@ -313,9 +333,12 @@ Inbox::Outcome Inbox::handle(const std::shared_ptr<Peer>& self, std::string_view
     if (!hello_) return reject(self, ErrorCode::hello_first, "say hello first (with the protocol version)");
 
     if (std::holds_alternative<protocol::CreateRoom>(message)) {
-        if (room_) return reject(self, ErrorCode::already_in_room, "leave your room first", "create_room");
+        if (room_)
+            return reject(self, ErrorCode::already_in_room, "leave your room first", "create_room",
+                          {{"reason", "other_room"}, {"room", room_->code()}});
         if (services.shutting_down)
-            return reject(self, ErrorCode::server_full, "the server is shutting down", "create_room");
+            return reject(self, ErrorCode::server_full, "the server is shutting down", "create_room",
+                          {{"limit", "shutting_down"}});
         if (services.cluster) return create_in_cluster(self, std::move(message));
         return open_room(self, nullptr, std::move(message));
     }
@@ -331,16 +354,15 @@ Inbox::Outcome Inbox::handle(const std::shared_ptr<Peer>& self, std::string_view
             if (room_ && room_->code() != normalise_room_code(code))
                 return reject(self, ErrorCode::already_in_room,
                               "you are in room " + room_->code() + " (or asked to enter it): leave it first",
-                              protocol::type_of(message));
+                              protocol::type_of(message), {{"reason", "other_room"}, {"room", room_->code()}});
             return locate_in_cluster(self, code, std::move(message));
         }
         if (!room) {
-            if (auto told = services.lost_rooms.find(normalise_room_code(code)))
-                return reject(self, ErrorCode::room_lost, *told, protocol::type_of(message));
+            if (auto lost = if_lost(self, normalise_room_code(code), protocol::type_of(message))) return *lost;
         }
         if (!room)
             return reject(self, ErrorCode::room_not_found, "there is no room " + quote_client_text(code),
-                          protocol::type_of(message));
+                          protocol::type_of(message), {{"room", quote_client_text(code)}});
         return into_room(self, std::move(room), std::move(message));
     }
     if (std::holds_alternative<protocol::Ping>(message) && !room_) {

@@ -55,8 +55,11 @@ public:
 private:
     bool rate_ok(bool answers_count = true);
     double burst() const;
+    // `args`: the error's parameters for a client to word it (PROTOCOL.md, "Words and languages").
     Outcome reject(const std::shared_ptr<Peer>& self, protocol::ErrorCode code, const std::string& message,
-                   std::string_view ref = {});
+                   std::string_view ref = {}, const nlohmann::json& args = nlohmann::json::object());
+    // room_lost for a room the server could not take up again, when `code` is one.
+    std::optional<Outcome> if_lost(const std::shared_ptr<Peer>& self, const std::string& code, std::string_view ref);
     Outcome handle(const std::shared_ptr<Peer>& self, std::string_view text);
     Outcome enter(const std::shared_ptr<Peer>& self, std::shared_ptr<Room> room, protocol::ClientMessage&& message);
     Outcome guarded(const std::shared_ptr<Peer>& self, std::string_view text);  // handle(), failures answered

@@ -96,19 +96,19 @@ bool Registry::address_full(const std::string& address) {
     return over_address_bound(address);
 }
 
-void LostRooms::add(const std::string& code, std::string told) {
+void LostRooms::add(const std::string& code, std::string told, std::string record) {
     std::lock_guard lock(mutex_);
     std::erase_if(lost_, [&](const Lost& l) { return l.code == code; });
     if (lost_.size() >= kKept) lost_.erase(lost_.begin());
-    lost_.push_back({code, std::move(told), std::chrono::steady_clock::now()});
+    lost_.push_back({code, std::move(told), std::move(record), std::chrono::steady_clock::now()});
 }
 
-std::optional<std::string> LostRooms::find(const std::string& code) {
+std::optional<LostRooms::Told> LostRooms::find(const std::string& code) {
     std::lock_guard lock(mutex_);
     const auto now = std::chrono::steady_clock::now();
     std::erase_if(lost_, [&](const Lost& l) { return now - l.at > std::chrono::hours(24); });
     for (const auto& l : lost_)
-        if (l.code == code) return l.told;
+        if (l.code == code) return Told{l.told, l.record};
     return std::nullopt;
 }
 

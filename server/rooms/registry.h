@@ -18,13 +18,18 @@ class Room;
 // newest 1,000, each for a day.
 class LostRooms {
 public:
-    void add(const std::string& code, std::string told);
-    std::optional<std::string> find(const std::string& code);
+    // What a client is told of a lost room: the English text, and the address of the game's
+    // record kept up to its last checked step ("" when none is).
+    struct Told {
+        std::string text, record;
+    };
+    void add(const std::string& code, std::string told, std::string record = {});
+    std::optional<Told> find(const std::string& code);
 
 private:
     static constexpr std::size_t kKept = 1000;
     struct Lost {
-        std::string code, told;
+        std::string code, told, record;
         std::chrono::steady_clock::time_point at;
     };
     std::mutex mutex_;

@@ -31,7 +31,7 @@ void RoomImpl::shutdown(std::function<void()> done) {
             // commitment is out, so its seed is revealed), and the room is not kept.
             self->guarded("the shutdown", [&] {
                 if (self->table_ || self->state_ == RoomState::seeding)
-                    self->end_game(GameStatus::abandoned, "the server is shutting down");
+                    self->end_game(GameStatus::abandoned, "the server is shutting down", "shutdown");
                 self->journal_.closed(/*forget_code=*/false);  // the server is going: nothing to free
                 self->closed_ = true;
                 self->broadcast(Closing{"shutdown", "the server is shutting down"});
@@ -69,14 +69,14 @@ bool RoomImpl::entering(const protocol::ClientMessage& m) {
 void RoomImpl::on_message(const std::shared_ptr<Peer>& peer, protocol::ClientMessage& message) {
     const bool ping = std::holds_alternative<Ping>(message);
     if (closed_) {
-        error(peer, ErrorCode::room_not_found, "the room is closed");
+        error(peer, ErrorCode::room_not_found, "the room is closed", {}, {{"room", code_}, {"reason", "closed"}});
     } else if (journal_.fault() && !ping) {
         // Nothing changes while the journal cannot take it; said at once (not held).
         services_.metrics.count_error(protocol::to_string(ErrorCode::unavailable));
         peer->send(protocol::error_message(ErrorCode::unavailable,
                                            "the server cannot save this room right now (" + *journal_.fault() +
                                                "): it is paused and goes on by itself when it can; try again then",
-                                           protocol::type_of(message)));
+                                           protocol::type_of(message), {{"reason", "journal"}, {"cause", *journal_.fault()}}));
     } else {
         // Every message but a ping or a choice may change the room's durable state: the room
         // writes it to the journal at the end of the pass (a choice writes its own event).
@@ -113,7 +113,7 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Ping& m) {
 bool RoomImpl::host_only(const std::shared_ptr<Peer>& peer, std::string_view what) {
     if (seat_of(peer) == host_ && host_ >= 0) return true;
     error(peer, seat_of(peer) < 0 && !is_spectator(peer) ? ErrorCode::not_in_room : ErrorCode::not_host,
-          "only the host may " + std::string(what), what);
+          "only the host may " + std::string(what), what, {{"action", what}});
     return false;
 }
 

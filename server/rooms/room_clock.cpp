@@ -6,16 +6,18 @@ namespace spookludo::server {
 
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Pause&) {
     if (!host_only(peer, "pause")) return;
-    if (state_ != RoomState::playing || paused_) return error(peer, ErrorCode::wrong_state, "nothing to pause", "pause");
+    if (state_ != RoomState::playing || paused_)
+        return error(peer, ErrorCode::wrong_state, "nothing to pause", "pause", {{"reason", "nothing_to_pause"}});
     stop_clock(PauseReason::host);
-    notice("paused", seats_.at(host_), who(seat_ref(host_)) + " paused the game");
+    notice("paused", seats_.at(host_), who(seat_ref(host_)) + " paused the game", {{"reason", "host"}});
     broadcast_snapshot();
 }
 
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Unpause&) {
     if (!host_only(peer, "resume_game")) return;
-    if (!paused_) return error(peer, ErrorCode::wrong_state, "the game is not paused", "resume_game");
-    notice("resumed", seats_.at(host_), who(seat_ref(host_)) + " resumed the game");
+    if (!paused_)
+        return error(peer, ErrorCode::wrong_state, "the game is not paused", "resume_game", {{"reason", "not_paused"}});
+    notice("resumed", seats_.at(host_), who(seat_ref(host_)) + " resumed the game", {{"reason", "host"}});
     start_clock();
 }
 

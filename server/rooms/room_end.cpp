@@ -6,8 +6,8 @@ namespace spookludo::server {
 
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::EndGame&) {
     if (!host_only(peer, "end_game")) return;
-    if (!table_ && state_ != RoomState::seeding) return error(peer, ErrorCode::wrong_state, "no game to end", "end_game");
-    end_game(GameStatus::abandoned, "the host ended the game");
+    if (!table_ && state_ != RoomState::seeding) return error(peer, ErrorCode::wrong_state, "no game to end", "end_game", {{"reason", "no_game"}});
+    end_game(GameStatus::abandoned, "the host ended the game", "host");
 }
 
 void RoomImpl::close_if_empty() {
@@ -27,10 +27,10 @@ void RoomImpl::abandon_if_nobody_left() {
     // A game is abandoned when no human is left after the reconnect window.
     for (const auto& s : seats_)
         if (s.human() && (s.connected || (s.presence == Presence::away && s.reconnect_timer))) return;
-    end_game(GameStatus::abandoned, "no player is left");
+    end_game(GameStatus::abandoned, "no player is left", "nobody_left");
 }
 
-void RoomImpl::end_game(GameStatus status, const std::string& why) {
+void RoomImpl::end_game(GameStatus status, const std::string& why, std::string_view cause) {
     step_timer_.cancel();
     ++epoch_;
     waiting_for_decisions_ = false;
@@ -82,6 +82,7 @@ void RoomImpl::end_game(GameStatus status, const std::string& why) {
         over.server_seed = publication_->seed.hex();  // abandoned before it started
     }
     if (!why.empty()) over.reason = why;
+    if (!cause.empty()) over.cause = std::string(cause);
     for (auto& s : seats_) {
         cancel_grace(s);
         s.decision_id.clear();

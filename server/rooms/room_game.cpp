@@ -7,15 +7,20 @@ namespace spookludo::server {
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::SubmitClientSeed& m) {
     if (state_ == RoomState::seeding && table_mode()) return table_seed(peer, m);
     if (state_ == RoomState::playing && table_mode())
-        return error(peer, ErrorCode::wrong_state, "the seed window closed with the host's first \"next\"", "client_seed");
+        return error(peer, ErrorCode::wrong_state, "the seed window closed with the host's first \"next\"", "client_seed",
+                     {{"reason", "seed_window_closed"}});
     const int number = seat_of(peer);
-    if (number < 0) return error(peer, ErrorCode::not_a_player, "only seated players send client seeds", "client_seed");
+    if (number < 0)
+        return error(peer, ErrorCode::not_a_player, "only seated players send client seeds", "client_seed",
+                     {{"reason", "seed"}});
     if (state_ != RoomState::seeding)
         return error(peer, ErrorCode::wrong_state, "client seeds are sent after the commitment, before the game",
-                     "client_seed");
+                     "client_seed", {{"reason", "not_seeding"}});
     auto& s = seat_ref(number);
-    if (s.client_seed) return error(peer, ErrorCode::wrong_state, "your client seed is already in", "client_seed");
-    if (auto err = check_client_seed(m.seed)) return error(peer, ErrorCode::bad_field, "seed: " + *err, "client_seed");
+    if (s.client_seed)
+        return error(peer, ErrorCode::wrong_state, "your client seed is already in", "client_seed", {{"reason", "seed_in"}});
+    if (auto err = check_client_seed(m.seed))
+        return error(peer, ErrorCode::bad_field, "seed: " + *err, "client_seed", {{"field", "seed"}});
     s.client_seed = m.seed;
     event("seed", {{"seat", number}, {"seed", m.seed}});
     send(peer, ClientSeedAccepted{});
@@ -24,17 +29,22 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::SubmitClientS
 
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Choose& m) {
     const int number = seat_of(peer);
-    if (number < 0) return error(peer, ErrorCode::not_a_player, "spectators cannot choose", "choose");
+    if (number < 0)
+        return error(peer, ErrorCode::not_a_player, "spectators cannot choose", "choose", {{"reason", "choose"}});
     auto& s = seat_ref(number);
     if (!table_ || s.decision_id.empty() || s.decision_id != m.decision)
         return error(peer, ErrorCode::stale_decision,
-                     "decision " + quote_client_text(m.decision) + " is not open for your seat (it is over or not yours)", "choose");
+                     "decision " + quote_client_text(m.decision) + " is not open for your seat (it is over or not yours)", "choose",
+                     {{"decision", quote_client_text(m.decision)}});
     if (paused_)
         return error(peer, ErrorCode::paused,
                      "the game is paused: choose when it resumes (your decision stays open, its time is kept)",
-                     "choose");
-    if (auto v = choose_on_table(player_of(number), m.piece, ChoiceMaker::player); !v)
-        return error(peer, ErrorCode::illegal_choice, v.reason, "choose");
+                     "choose", {{"reason", "choose"}});
+    if (auto v = choose_on_table(player_of(number), m.piece, ChoiceMaker::player); !v) {
+        nlohmann::json args{{"reason", v.code.empty() ? "rules" : v.code}};
+        for (const auto& [k, n] : v.params) args[k] = n;
+        return error(peer, ErrorCode::illegal_choice, v.reason, "choose", args);
+    }
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - s.decision_sent).count();
     services_.metrics.observe_round_trip(ms);
     send(peer, ChoiceAccepted{s.decision_id, m.piece});
@@ -102,7 +112,7 @@ void RoomImpl::begin_game() {
         journal_.changed();
         journal_.game_over();
         broadcast(ErrorReply{std::string(to_string(ErrorCode::wrong_state)), std::string("cannot start: ") + e.what(),
-                             "start", std::nullopt});
+                             "start", std::nullopt, nlohmann::json{{"reason", "cannot_start"}, {"detail", e.what()}}});
         return;
     }
     state_ = RoomState::playing;
@@ -131,7 +141,7 @@ void RoomImpl::advance() {
         needs = table_->advance(out);
     } catch (const std::exception& e) {
         spdlog::error("room {}: the game failed: {}", code_, e.what());
-        return end_game(GameStatus::abandoned, "an internal error");
+        return end_game(GameStatus::abandoned, "an internal error", "internal_error");
     }
     event("advance", {{"out", out}});
     for (auto& m : out) send_to_all(frame(std::move(m)));

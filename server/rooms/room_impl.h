@@ -151,7 +151,7 @@ private:
             ++services_.metrics.internal_errors;
             spdlog::error("room {}: {} failed: {}", code_, what, e.what());
             try {
-                if (table_ || state_ == RoomState::seeding) end_game(GameStatus::abandoned, "an internal error");
+                if (table_ || state_ == RoomState::seeding) end_game(GameStatus::abandoned, "an internal error", "internal_error");
             } catch (const std::exception& again) {
                 spdlog::error("room {}: ending the game after that failed too: {}", code_, again.what());
                 journal_.game_over();  // the journal forgets it too
@@ -212,7 +212,7 @@ private:
 
     template <class M>
     void handle(const std::shared_ptr<Peer>& peer, M&) {
-        error(peer, ErrorCode::wrong_state, "that message is not for a room");
+        error(peer, ErrorCode::wrong_state, "that message is not for a room", {}, {{"reason", "not_for_room"}});
     }
 
     // The highest room seat number + 1: the length of the arrays indexed by room seat.
@@ -252,10 +252,12 @@ private:
 
     // ---- room_outbox.cpp -----------------------------------------------------------------------
     void out(const std::shared_ptr<Peer>& peer, std::shared_ptr<const std::string> text);
+    // `args`: the error's parameters, `fields` the notice kind's own, for clients to word them.
     void error(const std::shared_ptr<Peer>& peer, ErrorCode code, const std::string& message,
-               std::string_view ref = {});
+               std::string_view ref = {}, const nlohmann::json& args = nlohmann::json::object());
     void send_to_all(const std::shared_ptr<const std::string>& text);
-    void notice(std::string kind, const Seat* seat, std::string text);
+    void notice(std::string kind, const Seat* seat, std::string text,
+                nlohmann::json fields = nlohmann::json::object());
     RoomSnapshot snapshot() const;
 
     // ---- room_lobby.cpp ------------------------------------------------------------------------
@@ -276,7 +278,12 @@ private:
     void handle(const std::shared_ptr<Peer>& peer, protocol::RemoveSeat& m);
     void handle(const std::shared_ptr<Peer>& peer, protocol::Kick& m);
     void handle(const std::shared_ptr<Peer>& peer, protocol::Start&);
-    std::optional<std::pair<ErrorCode, std::string>> start_game(const std::string& address);
+    struct StartRefusal {
+        ErrorCode code;
+        std::string message;
+        nlohmann::json args;
+    };
+    std::optional<StartRefusal> start_game(const std::string& address);
     void arm_auto_start();
     void rearm_auto_start();
     void cancel_auto_start();
@@ -286,7 +293,10 @@ private:
     void handle(const std::shared_ptr<Peer>& peer, protocol::Leave&);
     void remove_from_seat(Seat& s, std::string_view why);
     static bool holds_host_seat(const Seat& s);
-    void pass_host_if_needed(const std::string& because = {});
+    // `because`: the English why; `reason` (left, not_back) and `former` (the seat's name) the same
+    // for clients to word.
+    void pass_host_if_needed(const std::string& because = {}, std::string_view reason = {},
+                             const std::string& former = {});
     bool any_human_connected() const;
     bool anyone_expected() const;
     bool drop_spectator(const std::shared_ptr<Peer>& peer);
@@ -351,7 +361,8 @@ private:
     void handle(const std::shared_ptr<Peer>& peer, protocol::EndGame&);
     void close_if_empty();
     void abandon_if_nobody_left();
-    void end_game(GameStatus status, const std::string& why);
+    // `why` in English; `cause` the same as a code (GameOver::cause).
+    void end_game(GameStatus status, const std::string& why, std::string_view cause = {});
 
     // ---- room_saved.cpp: what the room writes, and the journal's Owner ---------------------------
     void journal_asked(Clock::duration left);

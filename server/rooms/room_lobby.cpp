@@ -30,14 +30,17 @@ void RoomImpl::welcome_seat(const std::shared_ptr<Peer>& peer, const Seat& seat,
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::CreateRoom& m) {
     // The creator: the first seat, and the host.
     if (seats_.taken() > 0 || is_spectator(peer))
-        return error(peer, ErrorCode::already_in_room, "this room has its creator", "create_room");
+        return error(peer, ErrorCode::already_in_room, "this room has its creator", "create_room",
+                     {{"reason", "this_room"}, {"room", code_}});
     // Armed first, so that the creator's first snapshot already carries auto_start_at_ms.
     if (settings_.auto_start_ms > 0) arm_auto_start();
     add_human(peer, *seats_.begin(), m.name);
 }
 
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::JoinRoom& m) {
-    if (seat_of(peer) >= 0) return error(peer, ErrorCode::already_in_room, "you are already in this room", "join_room");
+    if (seat_of(peer) >= 0)
+        return error(peer, ErrorCode::already_in_room, "you are already in this room", "join_room",
+                     {{"reason", "this_room"}, {"room", code_}});
     const bool watching = is_spectator(peer);
     if (state_ != RoomState::lobby) {
         // A spectator sits down in the lobby (before a game, or for the rematch after one);
@@ -45,7 +48,7 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::JoinRoom& m) 
         if (watching)
             return error(peer, ErrorCode::already_in_room,
                          "you are watching this room: a seat can be taken in the lobby, when the game is over",
-                         "join_room");
+                         "join_room", {{"reason", "watching"}, {"room", code_}});
         add_spectator(peer);
         return;
     }
@@ -53,15 +56,16 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::JoinRoom& m) 
         return error(peer, ErrorCode::wrong_state,
                      "room " + code_ + " is a table game: the players sit at the table, not in the room; watch it "
                      "instead (a phone at the table may add a client seed before the game starts)",
-                     "join_room");
+                     "join_room", {{"reason", "table_game"}, {"room", code_}});
     // The lowest free seat, under a name; a spectator refused keeps watching.
     Seat* seat = seats_.lowest_free();
     if (!seat)
         return error(peer, ErrorCode::room_full,
                      "room " + code_ + " is full: all " + std::to_string(seats_.size()) + " seats are taken",
-                     "join_room");
+                     "join_room", {{"reason", "seats"}, {"room", code_}, {"seats", seats_.size()}});
     if (seats_.name_taken(m.name))
-        return error(peer, ErrorCode::name_taken, "the name " + quote_client_text(m.name) + " is taken in this room", "join_room");
+        return error(peer, ErrorCode::name_taken, "the name " + quote_client_text(m.name) + " is taken in this room",
+                     "join_room", {{"name", m.name}});
     if (watching) drop_spectator(peer);
     add_human(peer, *seat, m.name);
 }
@@ -76,13 +80,15 @@ void RoomImpl::add_human(const std::shared_ptr<Peer>& peer, Seat& seat, const st
     seat.connected = true;
     if (host_ < 0) host_ = seat.number;
     welcome_seat(peer, seat, token);
-    notice("joined", &seat, who(seat) + " sits at " + seat_label(seat.number) + (host_ == seat.number ? " (the host)" : ""));
+    notice("joined", &seat, who(seat) + " sits at " + seat_label(seat.number) + (host_ == seat.number ? " (the host)" : ""),
+           {{"host", host_ == seat.number}});
     broadcast_snapshot();
 }
 
 void RoomImpl::add_spectator(const std::shared_ptr<Peer>& peer) {
     if (static_cast<int>(spectators_.size()) >= services_.config.max_spectators)
-        return error(peer, ErrorCode::room_full, "room " + code_ + " has its maximum of spectators", "watch");
+        return error(peer, ErrorCode::room_full, "room " + code_ + " has its maximum of spectators", "watch",
+                     {{"reason", "spectators"}, {"room", code_}, {"max", services_.config.max_spectators}});
     spectators_.push_back(peer);
     send(peer, Joined{code_, -1, std::nullopt, "spectator", false});
     spdlog::info("room {}: a spectator joined ({} watching)", code_, spectators_.size());
@@ -91,14 +97,16 @@ void RoomImpl::add_spectator(const std::shared_ptr<Peer>& peer) {
 
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Watch&) {
     if (seat_of(peer) >= 0 || is_spectator(peer))
-        return error(peer, ErrorCode::already_in_room, "you are already in this room", "watch");
+        return error(peer, ErrorCode::already_in_room, "you are already in this room", "watch",
+                     {{"reason", "this_room"}, {"room", code_}});
     add_spectator(peer);
 }
 
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Resume& m) {
     // A connection already in the room does not take a second seat.
     if (seat_of(peer) >= 0 || is_spectator(peer))
-        return error(peer, ErrorCode::already_in_room, "you are already in this room: leave it first", "resume");
+        return error(peer, ErrorCode::already_in_room, "you are already in this room: leave it first", "resume",
+                     {{"reason", "this_room"}, {"room", code_}});
     const std::string hash = sha256_hex(m.token);
     for (auto& seat : seats_) {
         if (!seat.human() || seat.token_hash.empty() || seat.token_hash != hash) continue;
@@ -122,7 +130,7 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Resume& m) {
         // After a restart the game waits for its players: when the last is back it goes on
         // (and asks the decisions that were open).
         if (paused_ && pause_reason_ == PauseReason::restart && nobody_expected()) {
-            notice("resumed", nullptr, "everyone is back: the game goes on");
+            notice("resumed", nullptr, "everyone is back: the game goes on", {{"reason", "everyone_back"}});
             return start_clock();
         }
         // A decision still open for the seat (within the drop grace, or during a pause) is
@@ -134,29 +142,32 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Resume& m) {
         }
         return;
     }
-    error(peer, ErrorCode::bad_token, "no seat in room " + code_ + " has that token", "resume");
+    error(peer, ErrorCode::bad_token, "no seat in room " + code_ + " has that token", "resume", {{"room", code_}});
     peer->strike();  // guessing tokens is abuse, counted like any bad message
 }
 
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::SetOptions& m) {
     if (!host_only(peer, "set_options")) return;
-    if (state_ != RoomState::lobby) return error(peer, ErrorCode::wrong_state, "options change in the lobby", "set_options");
+    if (state_ != RoomState::lobby)
+        return error(peer, ErrorCode::wrong_state, "options change in the lobby", "set_options", {{"reason", "lobby_only"}});
     // A table game: the room holds the host's seat only (the players are the table's names).
     if (m.options.table && seats_.taken() > 1)
         return error(peer, ErrorCode::wrong_state,
                      "a table game's players sit at the table: " + std::to_string(seats_.taken() - 1) +
                          " other seat(s) are taken in the room (remove them first; they may watch)",
-                     "set_options");
+                     "set_options", {{"reason", "table_seats_taken"}, {"taken", seats_.taken() - 1}});
     // Seats come and go at the top; nobody's seat changes its number (Seats::resize).
     const auto change = seats_.resize(m.options.table ? std::max(1, host_ + 1) : m.options.players);
     if (!change)
         return error(peer, ErrorCode::bad_field,
                      std::to_string(seats_.taken()) + " seats are taken: options.players must be at least that",
-                     "set_options");
+                     "set_options", {{"field", "options.players"}, {"reason", "seats_taken"}, {"taken", seats_.taken()}});
     for (const Seat& added : change->added)
-        notice("seat_added", &added, who(seat_ref(host_)) + " added " + seat_label(added.number));
+        notice("seat_added", &added, who(seat_ref(host_)) + " added " + seat_label(added.number),
+               {{"by", who(seat_ref(host_))}});
     for (const Seat& removed : change->removed)
-        notice("seat_removed", &removed, who(seat_ref(host_)) + " removed " + seat_label(removed.number));
+        notice("seat_removed", &removed, who(seat_ref(host_)) + " removed " + seat_label(removed.number),
+               {{"by", who(seat_ref(host_))}});
     options_ = m.options;
     broadcast_snapshot();
 }
@@ -172,16 +183,17 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::SetSettings& 
 
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::AddBot& m) {
     if (!host_only(peer, "add_bot")) return;
-    if (state_ != RoomState::lobby) return error(peer, ErrorCode::wrong_state, "bots are added in the lobby", "add_bot");
+    if (state_ != RoomState::lobby)
+        return error(peer, ErrorCode::wrong_state, "bots are added in the lobby", "add_bot", {{"reason", "lobby_only"}});
     if (options_.table)
         return error(peer, ErrorCode::wrong_state, "a table game has no bots: its players are the names at the table",
-                     "add_bot");
+                     "add_bot", {{"reason", "table_game"}});
     Seat* seat = seats_.lowest_free();
     if (!seat)
         return error(peer, ErrorCode::room_full,
                      "the room is full: all " + std::to_string(seats_.size()) +
                          " seats are taken (set options.players to add a seat)",
-                     "add_bot");
+                     "add_bot", {{"reason", "seats"}, {"room", code_}, {"seats", seats_.size()}});
     seat_bot(*seat, m.policy);
     broadcast_snapshot();
 }
@@ -192,21 +204,25 @@ void RoomImpl::seat_bot(Seat& seat, PolicyKind policy) {
     seat.bot = true;
     seat.policy = policy;
     seat.name = seats_.bot_name(policy, seat);
-    notice("bot_added", &seat, "a " + std::string(to_string(policy)) + " bot takes " + seat_label(seat.number));
+    notice("bot_added", &seat, "a " + std::string(to_string(policy)) + " bot takes " + seat_label(seat.number),
+           {{"policy", to_string(policy)}});
 }
 
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::RemoveSeat& m) {
     if (!host_only(peer, "remove_seat")) return;
     if (state_ != RoomState::lobby)
         return error(peer, ErrorCode::wrong_state, "seats are emptied in the lobby (kick a player in a game)",
-                     "remove_seat");
+                     "remove_seat", {{"reason", "lobby_only"}});
     Seat* seat = seats_.at(m.seat);
     if (!seat || !seat->taken || m.seat == host_)
         return error(peer, ErrorCode::bad_field,
                      seat_label(m.seat) + (seat && !seat->taken ? " is free already"
                                            : m.seat == host_ ? " is the host's own seat"
                                                              : " is not a seat of this room"),
-                     "remove_seat");
+                     "remove_seat",
+                     {{"field", "seat"},
+                      {"reason", seat && !seat->taken ? "free" : m.seat == host_ ? "host" : "no_seat"},
+                      {"seat", m.seat}});
     remove_from_seat(*seat, "removed");
 }
 
@@ -217,7 +233,10 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Kick& m) {
         return error(peer, ErrorCode::bad_field,
                      seat_label(m.seat) + " is not a player you can kick" +
                          (seat && seat->bot ? " (it is a bot: remove it with remove_seat in the lobby)" : ""),
-                     "kick");
+                     "kick",
+                     {{"field", "seat"},
+                      {"reason", seat && seat->bot ? "bot" : m.seat == host_ ? "host" : "no_player"},
+                      {"seat", m.seat}});
     if (state_ == RoomState::lobby) return remove_from_seat(*seat, "kicked");
     // In a game the seat goes to a server-side bot, to the end of the game.
     if (auto p = seat->peer.lock()) {
@@ -232,7 +251,8 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Kick& m) {
     seat->kicked = true;
     seat->policy = PolicyKind::best;
     seat->token_hash.clear();
-    notice("kicked", seat, who(*seat) + " (" + seat_label(seat->number) + ") was kicked: a best bot plays it");
+    notice("kicked", seat, who(*seat) + " (" + seat_label(seat->number) + ") was kicked: a best bot plays it",
+           {{"then", "bot"}, {"policy", "best"}});
     answer_for_absent(*seat, ChoiceMaker::away);
     broadcast_snapshot();
     // The seeds being collected may all be in now (a bot sends none).
@@ -241,29 +261,35 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Kick& m) {
 
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Start&) {
     if (!host_only(peer, "start")) return;
-    if (state_ != RoomState::lobby) return error(peer, ErrorCode::wrong_state, "a game is already on", "start");
-    if (auto err = start_game(peer->address())) error(peer, err->first, err->second, "start");
+    if (state_ != RoomState::lobby)
+        return error(peer, ErrorCode::wrong_state, "a game is already on", "start", {{"reason", "game_on"}});
+    if (auto err = start_game(peer->address())) error(peer, err->code, err->message, "start", err->args);
 }
 
 // Starts a game with the taken seats (the host, or the automatic start). Returns what
 // stopped it.
-std::optional<std::pair<ErrorCode, std::string>> RoomImpl::start_game(const std::string& address) {
+std::optional<RoomImpl::StartRefusal> RoomImpl::start_game(const std::string& address) {
     GameOptions options = options_;
     options.players = options.table ? static_cast<int>(options.table_names.size()) : seats_.taken();
     if (options.table && options.table_names.empty())
-        return std::pair{ErrorCode::wrong_state, std::string("cannot start: enter the table's names first (options.table_names)")};
-    if (auto err = options.validate()) return std::pair{ErrorCode::wrong_state, "cannot start: " + *err};
+        return StartRefusal{ErrorCode::wrong_state, "cannot start: enter the table's names first (options.table_names)",
+                            {{"reason", "no_table_names"}}};
+    if (auto err = options.validate())
+        return StartRefusal{ErrorCode::wrong_state, "cannot start: " + *err, {{"reason", "cannot_start"}, {"detail", *err}}};
     // Random boards are solved for the game (tens of milliseconds and 740 KB each with 3
     // pieces): one address gets so many a minute. The balanced pools' boards are solved once.
     if (options.game == GameKind::spook && !options.spook.balanced_boards)
         if (const auto wait = services_.solutions.allow_solves(address, options.players)) {
             spdlog::info("room {}: a game with random boards refused: {} asked for its {} board solves a minute",
                          code_, address, services_.config.solves_per_minute);
-            return std::pair{ErrorCode::rate_limited,
-                             "games with random boards (balanced_boards false) are limited to " +
-                                 std::to_string(services_.config.solves_per_minute) +
-                                 " boards a minute from one address: try again in " +
-                                 std::to_string(wait->count()) + " s, or play on balanced boards now"};
+            return StartRefusal{ErrorCode::rate_limited,
+                                "games with random boards (balanced_boards false) are limited to " +
+                                    std::to_string(services_.config.solves_per_minute) +
+                                    " boards a minute from one address: try again in " +
+                                    std::to_string(wait->count()) + " s, or play on balanced boards now",
+                                {{"limit", "board_solves"},
+                                 {"per_minute", services_.config.solves_per_minute},
+                                 {"retry_after_s", wait->count()}}};
         }
     cancel_auto_start();
     // The game's record counts against the address of the host who started it (retention).
@@ -319,7 +345,8 @@ void RoomImpl::auto_start() {
     notice("auto_start", nullptr,
            filled > 0 ? "time is up: " + std::to_string(filled) + (filled == 1 ? " bot takes" : " bots take") +
                             " the free seats, and the game starts"
-                      : "time is up: the game starts");
+                      : "time is up: the game starts",
+           {{"bots", filled}});
     const Seat* host = host_ >= 0 ? seats_.at(host_) : nullptr;
     std::string address = "auto-start";
     if (host)
@@ -327,7 +354,8 @@ void RoomImpl::auto_start() {
     if (auto err = start_game(address)) {
         // The seats it filled are free again: the lobby is as it was.
         for (int n : bots) Seats::free(seat_ref(n));
-        notice("auto_start", nullptr, "the game could not start: " + err->second);
+        notice("auto_start", nullptr, "the game could not start: " + err->message,
+               {{"failed", true}, {"code", to_string(err->code)}, {"args", err->args}});
         broadcast_snapshot();
     }
 }

@@ -14,9 +14,9 @@ void RoomImpl::out(const std::shared_ptr<Peer>& peer, std::shared_ptr<const std:
 }
 
 void RoomImpl::error(const std::shared_ptr<Peer>& peer, ErrorCode code, const std::string& message,
-               std::string_view ref) {
+               std::string_view ref, const nlohmann::json& args) {
     services_.metrics.count_error(protocol::to_string(code));
-    out(peer, std::make_shared<const std::string>(protocol::error_message(code, message, ref)));
+    out(peer, std::make_shared<const std::string>(protocol::error_message(code, message, ref, args)));
 }
 
 void RoomImpl::send_to_all(const std::shared_ptr<const std::string>& text) {
@@ -24,9 +24,10 @@ void RoomImpl::send_to_all(const std::shared_ptr<const std::string>& text) {
 }
 
 // A line of the room's story for everyone, and the server log.
-void RoomImpl::notice(std::string kind, const Seat* seat, std::string text) {
+void RoomImpl::notice(std::string kind, const Seat* seat, std::string text, nlohmann::json fields) {
     Notice n;
     n.kind = std::move(kind);
+    n.fields = std::move(fields);
     if (seat) {
         n.seat = seat->number;
         if (!seat->name.empty()) n.name = seat->name;

@@ -22,9 +22,9 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Leave&) {
     s.token_hash.clear();
     if (s.reconnect_timer) s.reconnect_timer->cancel();
     s.reconnect_timer.reset();
-    notice("left", &s, who(s) + " left: the server plays " + seat_label(s.number));
+    notice("left", &s, who(s) + " left: the server plays " + seat_label(s.number), {{"then", "server"}});
     answer_for_absent(s, ChoiceMaker::away);
-    pass_host_if_needed(who(s) + " left");
+    pass_host_if_needed(who(s) + " left", "left", who(s));
     broadcast_snapshot();
     abandon_if_nobody_left();
     // The seeds being collected may all be in now (a player who left sends none).
@@ -41,12 +41,15 @@ void RoomImpl::remove_from_seat(Seat& s, std::string_view why) {
     const int number = s.number;
     const Seat copy = s;
     Seats::free(s);
-    if (why == "left") notice("left", &copy, name + " left " + seat_label(number) + ": it is free");
-    else if (why == "kicked") notice("kicked", &copy, name + " was kicked by the host: " + seat_label(number) + " is free");
-    else if (why == "removed") notice("removed", &copy, "the host emptied " + seat_label(number) + " (" + name + ")");
-    else notice("removed", &copy, name + " did not come back: " + seat_label(number) + " is free");
+    if (why == "left") notice("left", &copy, name + " left " + seat_label(number) + ": it is free", {{"then", "free"}});
+    else if (why == "kicked")
+        notice("kicked", &copy, name + " was kicked by the host: " + seat_label(number) + " is free", {{"then", "free"}});
+    else if (why == "removed")
+        notice("removed", &copy, "the host emptied " + seat_label(number) + " (" + name + ")", {{"reason", "host"}});
+    else notice("removed", &copy, name + " did not come back: " + seat_label(number) + " is free", {{"reason", "not_back"}});
     if (host_ == number) host_ = -1;
-    pass_host_if_needed(why == "left" ? name + " left" : why == "gone" ? name + " did not come back" : std::string());
+    pass_host_if_needed(why == "left" ? name + " left" : why == "gone" ? name + " did not come back" : std::string(),
+                        why == "left" ? "left" : why == "gone" ? "not_back" : "", name);
     broadcast_snapshot();
     close_if_empty();
 }
@@ -60,7 +63,7 @@ bool RoomImpl::holds_host_seat(const Seat& s) {
     return s.human() && (s.presence == Presence::here || s.presence == Presence::away);
 }
 
-void RoomImpl::pass_host_if_needed(const std::string& because) {
+void RoomImpl::pass_host_if_needed(const std::string& because, std::string_view reason, const std::string& former) {
     if (host_ >= 0)
         if (const Seat* h = seats_.at(host_); h && holds_host_seat(*h)) return;
     const int old = host_;
@@ -79,7 +82,9 @@ void RoomImpl::pass_host_if_needed(const std::string& because) {
     host_ = next;
     if (host_ >= 0 && host_ != old) {
         auto& h = seat_ref(host_);
-        notice("host", &h, who(h) + " is the host now" + (because.empty() ? "" : " (" + because + ")"));
+        nlohmann::json fields = nlohmann::json::object();
+        if (!reason.empty()) fields = {{"reason", reason}, {"former", former}};
+        notice("host", &h, who(h) + " is the host now" + (because.empty() ? "" : " (" + because + ")"), std::move(fields));
     }
 }
 
@@ -121,7 +126,8 @@ void RoomImpl::on_disconnected(const std::shared_ptr<Peer>& peer) {
     if (s.presence == Presence::here) s.presence = Presence::away;
     const bool lobby = state_ == RoomState::lobby;
     notice("away", &s, who(s) + " lost the connection: " + seat_label(s.number) + " waits for them" +
-                           (lobby ? "" : " (the server moves for them meanwhile)"));
+                           (lobby ? "" : " (the server moves for them meanwhile)"),
+           {{"in_game", !lobby}});
     // Away: the seat is kept for the reconnect window; an open decision waits the drop grace (a
     // refreshed page or a phone that woke up answers it), then the server plays the best move.
     s.dropped_at = Clock::now();
@@ -156,7 +162,7 @@ void RoomImpl::window_over(int number, const std::shared_ptr<RoomTimer>& timer) 
     answer_for_absent(*s, ChoiceMaker::away);
     notice("server_plays", s,
            who(*s) + " did not come back: the server plays " + seat_label(number) + " (their token still takes it back)");
-    pass_host_if_needed(who(*s) + " did not come back");
+    pass_host_if_needed(who(*s) + " did not come back", "not_back", who(*s));
     broadcast_snapshot();
     abandon_if_nobody_left();
 }

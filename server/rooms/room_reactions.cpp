@@ -9,7 +9,8 @@ namespace spookludo::server {
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::React& m) {
     const ReactionKind* kind = find_reaction(m.reaction);  // the parser took only these
     if (!kind) {
-        error(peer, ErrorCode::bad_reaction, "unknown reaction: send one of " + reaction_ids(), "react");
+        error(peer, ErrorCode::bad_reaction, "unknown reaction: send one of " + reaction_ids(), "react",
+              {{"ids", reaction_ids()}});
         return;
     }
     const Seat* seat = seats_.of(peer);
@@ -21,7 +22,7 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::React& m) {
     if (spectator && !settings_.spectator_reactions) {
         error(peer, ErrorCode::not_a_player,
               "spectators may not send reactions in this room: the host can allow it (settings.spectator_reactions)",
-              "react");
+              "react", {{"reason", "react"}});
         return;
     }
     const auto verdict =
@@ -38,6 +39,9 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::React& m) {
                                   std::to_string(wait_ms) + " ms";
         reply.ref = "react";
         reply.retry_after_ms = wait_ms;
+        reply.args = nlohmann::json{
+            {"limit", verdict.kind == Reactions::Verdict::Kind::sender ? "reaction_sender" : "reaction_room"},
+            {"retry_after_ms", wait_ms}};
         out(peer, frame(reply));
         return;
     }

@@ -51,7 +51,7 @@ void RoomImpl::after_restore(bool seeding) {
         // A table game's seed window stays open: the host's "next" closes it.
         paused_ = false;
         pause_reason_.reset();
-        notice("resumed", nullptr, "the server restarted: the seeds that were in are kept");
+        notice("resumed", nullptr, "the server restarted: the seeds that were in are kept", {{"reason", "restart_seeds"}});
         broadcast_snapshot();
         if (settings_.table_pace_ms > 0) arm(std::chrono::milliseconds(services_.config.seed_wait_ms), Next::seeds_timeout);
         return;
@@ -63,11 +63,12 @@ void RoomImpl::after_restore(bool seeding) {
     }
     if (!table_ || !paused_ || pause_reason_ != PauseReason::restart) return;
     if (nobody_expected()) {
-        notice("resumed", nullptr, "the server restarted: the game goes on");
+        notice("resumed", nullptr, "the server restarted: the game goes on", {{"reason", "restart"}});
         return start_clock();
     }
     notice("paused", nullptr, "the server restarted: the game waits for its players to come back (at most " +
-                                  std::to_string(services_.config.reconnect_ms / 1000) + " s; the host may resume it)");
+                                  std::to_string(services_.config.reconnect_ms / 1000) + " s; the host may resume it)",
+           {{"reason", "restart"}, {"wait_s", services_.config.reconnect_ms / 1000}});
     restart_wait_ = std::make_shared<RoomTimer>(strand_);
     restart_wait_->expires_after(std::chrono::milliseconds(services_.config.reconnect_ms));
     restart_wait_->async_wait([self = self(), timer = restart_wait_](boost::system::error_code ec) {
@@ -75,7 +76,7 @@ void RoomImpl::after_restore(bool seeding) {
         self->guarded("the restart's wait", [&] {
             self->restart_wait_.reset();
             if (!self->paused_ || self->pause_reason_ != PauseReason::restart || self->journal_.fault()) return;
-            self->notice("resumed", nullptr, "the wait for the players is over: the game goes on");
+            self->notice("resumed", nullptr, "the wait for the players is over: the game goes on", {{"reason", "wait_over"}});
             self->start_clock();
         });
     });
@@ -302,7 +303,7 @@ std::shared_ptr<Room> Room::restore(net::io_context& io, Services& services, con
 
 void room_lost(Services& services, const std::string& code, const RoomLost& lost) {
     ++services.metrics.rooms_lost;
-    services.lost_rooms.add(code, lost.told);
+    services.lost_rooms.add(code, lost.told, lost.finished ? "/records/" + lost.finished->id : std::string());
     spdlog::error("room {}: cannot be taken up again from the journal ({}): it is dropped; {}", code, lost.what(),
                   lost.finished ? "its game's record up to its last agreed step is kept, abandoned there: /records/" +
                                       lost.finished->id

@@ -88,17 +88,19 @@ void RoomImpl::journal_failing(const std::string& why) {
     n.kind = "journal";
     n.text = "The server cannot save this room right now (" + why +
              "): the game is paused and goes on by itself when saving works again. Nothing is lost.";
+    n.fields = {{"state", "failing"}, {"cause", why}};
     tell_now(n);
 }
 
 void RoomImpl::journal_back() {
     if (closed_) return;
     auto go_on = [&] {
-        notice("journal", nullptr, std::string("The server can save this room again") + (paused_ ? "." : ": it goes on."));
+        notice("journal", nullptr, std::string("The server can save this room again") + (paused_ ? "." : ": it goes on."),
+               {{"state", "ok"}, {"paused", paused_}});
         // What waited for the journal goes on: the game's clock (a pause for the journal, a
         // restart's wait that ended meanwhile), the seeds, the automatic start.
         if (paused_ && (fault_paused_ || (pause_reason_ == PauseReason::restart && !restart_wait_))) {
-            notice("resumed", nullptr, "the game goes on");
+            notice("resumed", nullptr, "the game goes on", {{"reason", "journal"}});
             return start_clock();
         }
         if (state_ == RoomState::seeding) return begin_game();

@@ -217,7 +217,11 @@ std::vector<EventView> events_view(const ludo::EventLog& events, int players, co
         EventView v;
         v.kind = std::string(ludo::to_string(e.kind));
         v.text = ludo::describe(e, players);
-        if (e.seat >= 0) v.seat = numbers.room(e.seat);
+        if (e.seat >= 0) {
+            v.seat = numbers.room(e.seat);
+            v.colour = std::string(ludo::to_string(ludo::colour_of_seat(players, e.seat)));
+        }
+        if (e.kind == ludo::EventKind::throw_) v.turn = e.turn;
         if (e.piece >= 0) v.piece = e.piece;
         if (e.face > 0) v.face = e.face;
         if (e.kind == ludo::EventKind::entered || e.kind == ludo::EventKind::moved || e.kind == ludo::EventKind::captured) {

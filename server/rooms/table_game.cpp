@@ -37,7 +37,7 @@ public:
             out.push_back(encode_message(Activation{a.step, a.face, a.character, std::string(spook::name_of(c)),
                                                     std::string(spook::action_of(c)), {}, {}, true, a.text}));
         } else if (a.kind == "roll_off") {
-            RollOff r{a.seat, {}, true, a.text};
+            RollOff r{a.seat, {}, true, a.text, game_.names()};
             for (const auto& [who, face] : a.roll_off) {
                 EventView e;
                 e.kind = "roll_off_throw";
@@ -49,7 +49,8 @@ public:
             out.push_back(encode_message(r));
         } else {
             out.push_back(encode_message(
-                Throw{a.step, a.seat, a.face, {}, true, a.text, game_.names()[static_cast<std::size_t>(a.seat)], a.next}));
+                Throw{a.step, a.seat, a.face, {}, true, a.text, game_.names()[static_cast<std::size_t>(a.seat)], a.next,
+                      game_.names()[static_cast<std::size_t>(a.next)]}));
         }
         sync();
         return {};
@@ -57,7 +58,9 @@ public:
 
     void skip(std::vector<std::string>& out) override {
         const auto& a = game_.skip();
-        out.push_back(encode_message(TurnSkipped{a.step, a.seat, a.next, a.text}));
+        out.push_back(encode_message(TurnSkipped{a.step, a.seat, a.next, a.text,
+                                                 game_.names()[static_cast<std::size_t>(a.seat)],
+                                                 game_.names()[static_cast<std::size_t>(a.next)]}));
         sync();
     }
 
@@ -106,7 +109,12 @@ public:
             }
         if (!game_.announcements().empty()) {
             v.last = game_.announcements().back().text;
-            v.last_kind = game_.announcements().back().kind;
+            const auto& a = game_.announcements().back();
+            v.last_kind = a.kind;
+            v.last_step = a.step;
+            if (a.seat >= 0) v.last_seat = a.seat;
+            if (a.next >= 0) v.last_next = a.next;
+            if (!a.character.empty()) v.last_character = a.character;
         }
         v.seeds_by = record_.client_seed_by;
         snapshot.table = std::move(v);

@@ -977,7 +977,7 @@ TEST_CASE("play flow: ! then a number sends a reaction every player's story show
     ann->write("6");
     for (auto* p : {ann.get(), ben.get(), cid.get()}) REQUIRE_MESSAGE(p->wait_for_text("Ann: phew", patience(10s)), p->describe());
     ann->write("!5");  // within 2 s of the first
-    REQUIRE_MESSAGE(ann->wait_for_text("one reaction every 2 s", patience(10s)), ann->describe());
+    REQUIRE_MESSAGE(ann->wait_for_text("One reaction every 2 seconds", patience(10s)), ann->describe());
 
     ben->write("m");
     REQUIRE_MESSAGE(ben->wait_for_text("Reactions muted", patience(10s)), ben->describe());

@@ -215,7 +215,11 @@ TEST_CASE("view: errors and unreadable messages are told, and change nothing") {
     v.apply(protocol::to_message(protocol::ErrorReply{"illegal_choice", "piece 2 cannot move 4: the church needs an exact throw", "choose", std::nullopt}));
     REQUIRE(v.last_error());
     CHECK(v.last_error()->code == "illegal_choice");
-    CHECK(log_has(v, "the church needs an exact throw (illegal_choice)"));
+    CHECK(log_has(v, "The rules do not allow that move."));  // no args: the rules' reason is not known
+    protocol::ErrorReply worded{"illegal_choice", "piece 2 on square 38 cannot move 4: the church needs an exact throw of 2", "choose",
+                                std::nullopt, json{{"reason", "exact_throw"}, {"piece", 2}, {"square", 38}, {"face", 4}, {"needed", 2}}};
+    v.apply(protocol::to_message(worded));
+    CHECK(log_has(v, "Piece 2 on square 38 cannot move 4: the church needs an exact throw of 2."));
     v.apply(json{{"type", "roll"}, {"round", "three"}, {"face", 2}});  // a field of the wrong type
     CHECK(v.log().back().text.find("could not read") != std::string::npos);
     v.apply(json{{"type", "something_new"}});  // a newer server's message: ignored
@@ -503,8 +507,8 @@ TEST_CASE("view #15 protocol: notice lines are the story, and then the snapshots
     s.seats.push_back(person(1, "Ben"));
     v.apply(protocol::to_message(s));
     CHECK(v.log().back().text == "Ben took seat 2");  // a server without notices: told from the snapshots
-    v.apply(json{{"type", "notice"}, {"kind", "joined"}, {"seat", 2}, {"name", "Cleo"}, {"text", "Cleo joined: seat 3"}});
-    CHECK(v.log().back().text == "Cleo joined: seat 3");
+    v.apply(json{{"type", "notice"}, {"kind", "joined"}, {"seat", 2}, {"name", "Cleo"}, {"host", false}, {"text", "Cleo sits at seat 3"}});
+    CHECK(v.log().back().text == "Cleo sits at seat 3");
     const auto count = v.log_count();
     s.seats.push_back(person(2, "Cleo"));
     v.apply(protocol::to_message(s));

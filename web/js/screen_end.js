@@ -8,6 +8,7 @@ import { view, savedRecord, render, reactions } from './session.js';
 import { badge } from './reactions.js';
 import { copyButton, recordDownload, positionsText } from './shared.js';
 import { t, tn } from './i18n.js';
+import { abandonedText } from './words.js';
 
 export function endScreen() {
   const { over, names } = view.result;
@@ -18,8 +19,7 @@ export function endScreen() {
     const winners = (over.winners || []).map(name);
     els.push(h('p', { class: 'winner', id: 'end-winner' }, winnerText(winners, over.length, spook)));
   } else {
-    els.push(h('p', { class: 'winner abandoned', id: 'end-winner' },
-      over.reason ? t('The game was abandoned: {reason}.', { reason: over.reason }) : t('The game was abandoned.')));
+    els.push(h('p', { class: 'winner abandoned', id: 'end-winner' }, abandonedText(over)));
   }
   const order = [];
   (over.places || []).forEach((place, seat) => place > 0 && order.push([place, seat]));

@@ -10,6 +10,7 @@ import { confirmStep } from './shared.js';
 import { speakSwitch } from './announce.js';
 import { t } from './i18n.js';
 import { andList, seedsText } from './game_words.js';
+import { tableLastText, seedByText } from './words.js';
 
 let namesDraft = null;  // the names as typed in the lobby (kept across redraws)
 let winners = new Set(); // the names ticked for "End game"
@@ -82,7 +83,7 @@ export function tableScreen() {
     h('h2', { id: 'table-die-h' }, seeding ? t('The dice are committed: seeds may come in') : t('The die')),
     h('p', { id: 'table-face', class: 'table-face' }, tb.face ? String(tb.face) : '–'),
     h('p', { id: 'table-last', class: 'table-last' },
-      tb.last || (seeding ? seedsText(tb.seeds_by) : t('The first roll waits for the host.'))),
+      tableLastText(tb) || (seeding ? seedsText((tb.seeds_by || []).map(seedByText)) : t('The first roll waits for the host.'))),
     // The host's page on the table's television says the dice aloud too (as /tv/CODE does).
     speakSwitch()));
   if (host) {

@@ -17,6 +17,7 @@ import { reactionText } from './reactions.js';
 import { joinBase, optionsText } from './screen_lobby.js';
 import { positionsText } from './shared.js';
 import * as announce from './announce.js';
+import { tableLastText, abandonedText, seedByText } from './words.js';
 
 // Hidden: no room code and no QR code anywhere on this screen (?hide=code; the switch keeps it in the address).
 let hidden = new URLSearchParams(location.search).get('hide') === 'code';
@@ -191,7 +192,7 @@ function endTv() {
   return h('div', { class: 'tv-end' }, h('div', null,
     h('h2', { class: 'tv-winner', id: 'tv-winner' }, over.status === 'finished'
       ? (winners.length > 1 ? t('{names} win together!', { names: andList(winners) }) : winners.length ? t('{name} wins!', { name: winners[0] }) : t('Nobody wins!'))
-      : over.reason ? t('The game was abandoned: {reason}.', { reason: over.reason }) : t('The game was abandoned.')),
+      : abandonedText(over)),
     order.length ? h('ol', { class: 'plain tv-places', id: 'tv-places' }, order.map(([place, seat]) => h('li', null, t('{place}. {name}', { place, name: name(seat) })))) : null,
     over.status === 'finished' ? h('p', { class: 'tv-note' }, spook ? tn('after {n} round', 'after {n} rounds', over.length) : tn('after {n} turn', 'after {n} turns', over.length)) : null,
     view.state === 'lobby' && !hidden ? h('p', { class: 'tv-note', id: 'tv-next' }, t('Next game: join at {link}', { link: `${joinBase()}/r/${view.room}` })) : null,
@@ -214,7 +215,7 @@ function tableTv() {
     h('div', null,
       die(tb.face, label),
       h('p', { class: 'tv-table-last', id: 'tv-table-last' },
-        mask(tb.last || (seeding ? seedsText(tb.seeds_by) : t('The first roll waits for the host.')))),
+        mask(tableLastText(tb) || (seeding ? seedsText((tb.seeds_by || []).map(seedByText)) : t('The first roll waits for the host.')))),
       h('p', { class: 'tv-note' }, t('At the table: {names}', { names: (tb.names || []).join(', ') }))),
     h('aside', { class: 'tv-side' }, story(), reactionsSpot()));
 }

@@ -200,7 +200,7 @@ function handle(m) {
     if ((m.ref === 'resume' || m.code === 'room_lost') && room) store.forgetSeat(room);
     const words = m.code === 'bad_token'
       ? t('Your seat in room {code} cannot be taken back (you left, were removed, or the game ended): join again.', { code: room })
-      : m.code === 'room_lost' ? m.message
+      : m.code === 'room_lost' ? view.errorWords(m)
       : m.code === 'room_not_found' ? (m.ref === 'resume'
         ? t('Room {code} is not on this server any more (it closed, or the server lost it): your seat there is gone.', { code: room || '' })
         : t('There is no room {code} on this server (check the code; a room closes when everyone has left).', { code: room || '' }))

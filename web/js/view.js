@@ -13,7 +13,7 @@ export function policyWord(policy) {
   if (policy === 'random') return tc('bot', 'random');
   return policy;
 }
-import { noticeText } from './words.js';
+import { noticeText, eventText, errorText, abandonedText } from './words.js';
 
 export const CHARACTERS = {
   hat: { letter: 'H', name: "Wizard's Hat" },
@@ -239,7 +239,7 @@ export class View {
         break;
       }
       case 'notice':
-        if (m.text) this.say(m.kind === 'paused' || m.kind === 'resumed' ? 'roll' : 'info', noticeText(m));
+        this.say(m.kind === 'paused' || m.kind === 'resumed' ? 'roll' : 'info', noticeText(m));
         break;
       case 'commitment':
         this.gameId = m.game_id;
@@ -271,7 +271,7 @@ export class View {
         this.round = m.round;
         this.roll = m.face;
         this.activation = null;
-        if (m.table) { this.say('roll', m.text); break; } // a table game: the announcement as it is
+        if (m.table) { this.say('roll', eventText(m)); break; } // a table game: the announcement
         this.say('roll', tn('Round {round}: the die shows {n}. Everyone moves one piece {n} square.', 'Round {round}: the die shows {n}. Everyone moves one piece {n} squares.', m.face, { round: m.round }));
         break;
       case 'decision':
@@ -302,7 +302,7 @@ export class View {
         break;
       case 'activation': {
         this.activation = m;
-        if (m.table) { this.say('monster', m.text); break; }
+        if (m.table) { this.say('monster', eventText(m)); break; }
         const character = characterName(m.character, m.name);
         this.say('monster', t("The die shows {face}: it's the {character}! Any piece on a {character} {action}.", { face: m.face, character, action: characterAction(m.character) }));
         if (!m.moved || m.moved.length === 0) {
@@ -320,15 +320,15 @@ export class View {
         break;
       }
       case 'turn_skipped':
-        this.say('info', m.text);
+        this.say('info', eventText(m));
         break;
       case 'roll_off':
-        if (m.table) { this.say('roll', m.text); break; }
+        if (m.table) { this.say('roll', eventText(m)); break; }
         this.currentSeat = m.starts;
         this.applyLudoEvents(m.events || []);
         break;
       case 'throw':
-        if (m.table) { this.say('roll', m.text); break; }
+        if (m.table) { this.say('roll', eventText(m)); break; }
         this.turn = m.turn;
         this.currentSeat = m.seat;
         this.face = m.face;
@@ -354,7 +354,7 @@ export class View {
           const unit = this.options.game === 'spook' ? 'rounds' : 'turns';
           this.say('finish', `Game over! ${winners.length ? winners.join(' and ') : 'Nobody'} ${winners.length > 1 ? 'win together' : 'wins'} after ${m.length} ${unit}.`);
         } else {
-          this.say('error', `The game was abandoned${m.reason ? ': ' + m.reason : ''}.`);
+          this.say('error', abandonedText(m));
         }
         // A command one can run: the record's address on the server that served this page.
         if (m.server_seed) this.say('info', `Server seed revealed: ${m.server_seed.slice(0, 16)}...${m.record ? ` Check the game: spookludo verify ${this.recordBase}${m.record}` : ''}`);
@@ -383,17 +383,10 @@ export class View {
     }
   }
 
+  // An error in the page's language (words.js).
   errorWords(e) {
-    const ref = e.ref || '';
-    const game = this.snapshot ? this.snapshot.options.game : this.options.game;
-    if (e.code === 'room_full') return this.amHost ? 'The room is full: add a seat with +.' : 'The room is full.';
-    if (e.code === 'bad_field' && ref === 'set_options' && String(e.message).includes('players'))
-      return game === 'ludo' ? 'Ludo takes 2 to 4 players.' : 'Spook & Werewolf takes 1 to 8 players.';
-    if (e.code === 'paused') return ref === 'choose' ? 'The game is paused: choose when it resumes (your time is kept).' : 'The game is paused: resume it first.';
-    if (e.code === 'unavailable') return `The server cannot save the game right now: it is paused and goes on by itself when it can (${e.message}).`;
-    if (e.code === 'bad_token') return 'That seat cannot be taken back (its player left or was removed, or the game is over).';
-    if (e.code === 'not_host') return 'Only the host can do that.';
-    return `Server: ${e.message} (${e.code})`;
+    const game = this.snapshot ? this.snapshot.options.game : this.options && this.options.game;
+    return errorText(e, { host: this.amHost, game });
   }
 
   startGame(options, players) {
@@ -539,7 +532,7 @@ export class View {
         case 'reached_home': text = `${who}'s ${pieceLabel(piece)} is home.`; break;
         case 'finished': text = `${who} has all four pieces home!`; break;
         case 'extra_throw': text = `${who} played a 6 and throws again.`; break;
-        default: text = e.text || e.kind;
+        default: text = eventText(e, { name: (s) => this.seatName(s) });
       }
       this.say(seat === this.seat && seat >= 0 && kind === 'move' ? 'mine' : kind, text);
       if (e.kind === 'entered' || e.kind === 'moved') {

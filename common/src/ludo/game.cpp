@@ -248,7 +248,8 @@ Verdict Game::check(int seat, int piece) const {
         return Verdict::reject("it is " + std::string(to_string(colour(seat_))) + "'s turn, not " +
                                std::string(to_string(colour(seat))) + "'s");
     if (piece < 0 || piece >= kPiecesPerPlayer)
-        return Verdict::reject("there is no piece " + std::to_string(piece) + " (pieces are 0 to 3)");
+        return Verdict::reject("there is no piece " + std::to_string(piece) + " (pieces are 0 to 3)", "no_piece",
+                               {{"piece", piece}, {"max", kPiecesPerPlayer - 1}});
     Move m;
     int blocked = -1;
     const std::string which = "piece " + std::to_string(piece);
@@ -256,22 +257,26 @@ Verdict Game::check(int seat, int piece) const {
         case MoveCheck::ok:
             return Verdict::accept();
         case MoveCheck::home_already:
-            return Verdict::reject(which + " is already home");
+            return Verdict::reject(which + " is already home", "home_already", {{"piece", piece}});
         case MoveCheck::needs_six:
             return Verdict::reject(which + " is in the yard: only a 6 brings it out (the throw is " +
-                                   std::to_string(face_) + ")");
+                                       std::to_string(face_) + ")",
+                                   "needs_six", {{"piece", piece}, {"face", face_}});
         case MoveCheck::overshoots: {
             const int need = geometry_.home() - progress(seat, piece);
             return Verdict::reject(which + " needs exactly " + std::to_string(need) + " to reach home (the throw is " +
-                                   std::to_string(face_) + ")");
+                                       std::to_string(face_) + ")",
+                                   "exact_throw", {{"piece", piece}, {"face", face_}, {"needed", need}});
         }
         case MoveCheck::entry_blocked:
             return Verdict::reject(which + " cannot enter: " + std::string(to_string(colour(occupant(blocked)))) +
-                                   "'s block stands on circuit square " + std::to_string(blocked) + " of its way in");
+                                       "'s block stands on circuit square " + std::to_string(blocked) + " of its way in",
+                                   "entry_blocked", {{"piece", piece}, {"seat", occupant(blocked)}, {"square", blocked}});
         case MoveCheck::path_blocked:
             return Verdict::reject(which + " cannot pass or land on " +
-                                   std::string(to_string(colour(occupant(blocked)))) + "'s block on circuit square " +
-                                   std::to_string(blocked));
+                                       std::string(to_string(colour(occupant(blocked)))) + "'s block on circuit square " +
+                                       std::to_string(blocked),
+                                   "path_blocked", {{"piece", piece}, {"seat", occupant(blocked)}, {"square", blocked}});
     }
     return Verdict::reject("illegal move");
 }

@@ -104,15 +104,20 @@ Verdict Game::choose(int seat, int piece, ChoiceSource source) {
     const auto& p = player(seat);
     if (piece < 0 || piece >= p.piece_count)
         return Verdict::reject("there is no piece " + std::to_string(piece) + " (pieces are 0 to " +
-                               std::to_string(p.piece_count - 1) + ")");
+                                   std::to_string(p.piece_count - 1) + ")",
+                               "no_piece", {{"piece", piece}, {"max", p.piece_count - 1}});
     if (choice_[static_cast<std::size_t>(seat)])
         return Verdict::reject("seat " + std::to_string(seat + 1) + " has already chosen this round");
     const Square from = p.pieces[static_cast<std::size_t>(piece)];
-    if (from == kChurch) return Verdict::reject("piece " + std::to_string(piece) + " is in the church and moves no more");
+    if (from == kChurch)
+        return Verdict::reject("piece " + std::to_string(piece) + " is in the church and moves no more", "home_already",
+                               {{"piece", piece}});
     if (from + *roll_ > kChurch)
         return Verdict::reject("piece " + std::to_string(piece) + " on square " + std::to_string(from) +
-                               " cannot move " + std::to_string(*roll_) + ": the church needs an exact throw of " +
-                               std::to_string(kChurch - from));
+                                   " cannot move " + std::to_string(*roll_) + ": the church needs an exact throw of " +
+                                   std::to_string(kChurch - from),
+                               "exact_throw",
+                               {{"piece", piece}, {"square", from}, {"face", *roll_}, {"needed", kChurch - from}});
     choice_[static_cast<std::size_t>(seat)] = piece;
     choice_source_[static_cast<std::size_t>(seat)] = source;
     return Verdict::accept();

@@ -10,7 +10,7 @@
 #include <variant>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
+#include <nlohmann/json.hpp>
 
 #include "spookludo/options.h"
 #include "spookludo/policy.h"
@@ -171,6 +171,7 @@ struct ProtocolError {
     ErrorCode code;
     std::string message;
     std::string ref = {};  // the message's type when it is a known one (the error reply's "ref")
+    nlohmann::json args = nlohmann::json::object();  // the error's parameters (the reply's "args")
 };
 
 // Parses one text frame; never throws. Names the field in bad_field errors.
@@ -188,10 +189,21 @@ std::string encode(const ClientMessage& message);
 // space at either end or two in a row; more than kMaxNameChars characters; and the form of
 // the server's bots' names, "<policy> bot <n>" (any word, any case).
 std::optional<std::string> name_problem(std::string_view name);
+// The same, as a code and its parameters for a client to word (the bad_name error's "args"):
+// reason not_utf8, empty, only_spaces, control, invisible, blank, other_space ("char": "U+202E"),
+// edge_space, double_space, too_long ("length", "max"), bot_form.
+struct NameProblem {
+    std::string reason;
+    nlohmann::json args;  // {"reason": ..., and the reason's parameters}
+    std::string text;     // English, as name_problem says it
+};
+std::optional<NameProblem> name_problem_of(std::string_view name);
 
 // ---- Server -> client -----------------------------------------------------------------------
 // Written by the server as JSON objects with these fields (see PROTOCOL.md for every message).
 // Never throws on ill-formed UTF-8 (replaced with U+FFFD), whatever `message` holds.
-std::string error_message(ErrorCode code, std::string_view message, std::string_view ref_type = {});
+// `args`: the parameters a client words the error from (PROTOCOL.md, "Words and languages").
+std::string error_message(ErrorCode code, std::string_view message, std::string_view ref_type = {},
+                          const nlohmann::json& args = nlohmann::json::object());
 
 }  // namespace spookludo::protocol

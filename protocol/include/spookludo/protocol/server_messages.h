@@ -82,7 +82,10 @@ struct GameOver {
     int length = 0;
     std::optional<std::string> server_seed;
     std::optional<std::string> record;  // "/records/<id>"
-    std::optional<std::string> reason;
+    std::optional<std::string> reason;  // English, for logs and protocol v1 clients
+    // Why an abandoned game ended, for clients to word: host, nobody_left, shutdown, could_not_start,
+    // internal_error.
+    std::optional<std::string> cause = {};
 };
 
 // The snapshot's "table" during a table game.
@@ -96,6 +99,10 @@ struct TableView {
     std::optional<std::string> last; // the last announcement's text
     std::optional<int> face;         // the last die
     std::optional<std::string> last_kind;
+    // The last announcement's parameters, for clients to word it: its round or throw number,
+    // the name (index of names) it concerns and the next one, the character woken (Spook).
+    std::optional<int> last_step = {}, last_seat = {}, last_next = {};
+    std::optional<std::string> last_character = {};
     std::vector<std::string> seeds_by;  // whose devices' client seeds are in
     int pace_ms = 0;                 // the table's own rhythm (0: the host's "next")
 };
@@ -224,8 +231,10 @@ struct Activation {
 
 struct EventView {
     std::string kind;
-    std::string text;
+    std::string text;  // English, for logs and protocol v1 clients
     std::optional<int> seat, piece, face, from, to, square;
+    std::optional<std::string> colour = {};  // the seat's colour: green, yellow, red, blue
+    std::optional<int> turn = {};            // a throw's turn number
 };
 
 struct RollOff {
@@ -234,6 +243,7 @@ struct RollOff {
     std::vector<EventView> events;
     std::optional<bool> table = {};
     std::optional<std::string> text = {};
+    std::optional<std::vector<std::string>> names = {};  // a table game: the table's names (events' seats index them)
 };
 
 struct Throw {
@@ -247,6 +257,7 @@ struct Throw {
     std::optional<std::string> text = {};
     std::optional<std::string> name = {};
     std::optional<int> next = {};
+    std::optional<std::string> next_name = {};
 };
 
 // A table game (Ludo): the host passed the turn of `seat` (an index of options.table_names) to `next`.
@@ -256,6 +267,8 @@ struct TurnSkipped {
     int seat = 0;
     int next = 0;
     std::string text;
+    std::optional<std::string> name = {};       // the skipped name
+    std::optional<std::string> next_name = {};  // the name whose turn it is now
 };
 
 
@@ -272,7 +285,10 @@ struct Kicked {
     std::string reason;
 };
 
-// One line of the room's story, worded for people (seats 1-based in `text`).
+// One line of the room's story: `kind` and its parameters (`seat`, `name` and the kind's own
+// fields in `fields`, written as fields of the message: "then", "reason", "bots", ...) for a
+// client to word in its reader's language; `text` is the English line (seats 1-based), for logs
+// and protocol v1 clients (PROTOCOL.md, "Words and languages").
 struct Notice {
     static constexpr const char* type = "notice";
     std::string kind;  // joined, left, away, back, server_plays, kicked, removed, host, paused, resumed, ...
@@ -281,6 +297,7 @@ struct Notice {
     std::string text;
     std::optional<int> factor;         // time_factor: the new settings.time_factor (0: no limit)
     std::optional<std::int64_t> time_ms;  // hurry: the time the hurried decision has
+    nlohmann::json fields = nlohmann::json::object();  // the kind's own parameters
 };
 
 struct Closing {
@@ -322,10 +339,13 @@ struct Pong {
 struct ErrorReply {
     static constexpr const char* type = "error";
     std::string code;
-    std::string message;
+    std::string message;  // English, for logs and protocol v1 clients
     std::optional<std::string> ref;
     // A refusal that only time lifts (a reaction within 2 s of the last): when to try again.
     std::optional<std::int64_t> retry_after_ms;
+    // The parameters a client words `code` from (PROTOCOL.md, "Words and languages"); absent
+    // when the code says it all.
+    std::optional<nlohmann::json> args = {};
 };
 
 #define SPOOKLUDO_MESSAGE_JSON(T)                    \
