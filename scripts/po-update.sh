@@ -33,7 +33,9 @@ mapfile -t js < <(LC_ALL=C ls web/js/*.js 2>/dev/null)
 mapfile -t cpp < <(LC_ALL=C ls client/*.cpp client/*.h 2>/dev/null)
 
 common=(--from-code=UTF-8 --add-comments=TRANSLATORS: --no-wrap --add-location=file --sort-by-file
-        --package-name=spookludo --msgid-bugs-address= --omit-header)
+        --package-name=spookludo --msgid-bugs-address=none)
+# (No --omit-header: without a header xgettext writes ASCII and drops every other character, "…"
+# and "→" among them; its header, which has a date, is cut from the template below.)
 : >"$work/js.pot"
 : >"$work/cpp.pot"
 if [ ${#js[@]} -gt 0 ]; then
@@ -65,7 +67,8 @@ if [ ${#bodies[@]} -gt 0 ]; then
   # One entry per text (a text both clients use lists both files).
   msgcat --no-wrap --sort-by-file --to-code=UTF-8 "${bodies[@]}" -o "$work/body.pot"
   echo >>"$work/spookludo.pot"
-  cat "$work/body.pot" >>"$work/spookludo.pot"
+  # Everything after xgettext's header entry (the lines up to the first empty one).
+  awk 'body { print } /^$/ { body = 1 }' "$work/body.pot" >>"$work/spookludo.pot"
 fi
 
 if [ "$mode" = check ]; then
