@@ -216,6 +216,16 @@ std::string notice_text(const json& m) {
                          num(m, "seeds"))
                    : trn("the seeds are in ({n}): the host throws with \"next\"", "the seeds are in ({n}): the host throws with \"next\"",
                          num(m, "seeds"));
+    if (kind == "time_factor") {  // "More time" (PROTOCOL.md)
+        const long factor = num(m, "factor");
+        if (factor == 0) return tr("{name} lifted the time limit: take your time", {{"name", name}});
+        if (factor == 1) return tr("{name} set the normal time to choose", {{"name", name}});
+        return tr("{name} gave everyone more time to choose: x{factor}", {{"name", name}, {"factor", std::to_string(factor)}});
+    }
+    if (kind == "hurry")
+        return tr("the host hurries {name}: {seconds} s left to choose",
+                  {{"name", name}, {"seconds", std::to_string((num(m, "time_ms") + 999) / 1000)}});
+    if (kind == "ask_time") return tr("{name} asks for more time to choose", {{"name", name}});
     return fallback(str(m, "text", kind));
 }
 

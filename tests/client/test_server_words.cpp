@@ -17,6 +17,14 @@ bool fallback(const std::string& text) { return text.rfind("The server said:", 0
 }  // namespace
 
 TEST_CASE("server words: notices are worded from their kind and fields, as the server says them in English [client][words]") {
+    CHECK(notice_text(json::parse(R"({"type":"notice","kind":"time_factor","seat":0,"name":"Ann","factor":0,"text":"x"})")) ==
+          "Ann lifted the time limit: take your time");
+    CHECK(notice_text(json::parse(R"({"type":"notice","kind":"time_factor","seat":0,"name":"Ann","factor":3,"text":"x"})")) ==
+          "Ann gave everyone more time to choose: x3");
+    CHECK(notice_text(json::parse(R"({"type":"notice","kind":"hurry","seat":1,"name":"Ben","time_ms":15000,"text":"x"})")) ==
+          "the host hurries Ben: 15 s left to choose");
+    CHECK(notice_text(json::parse(R"({"type":"notice","kind":"ask_time","seat":1,"name":"Ben","factor":1,"text":"x"})")) ==
+          "Ben asks for more time to choose");
     CHECK(notice_text(json::parse(R"({"type":"notice","kind":"joined","seat":0,"name":"Ann","host":true,"text":"x"})")) ==
           "Ann sits at seat 1 (the host)");
     CHECK(notice_text(json::parse(R"({"type":"notice","kind":"left","seat":1,"name":"Ben","then":"free","text":"x"})")) ==

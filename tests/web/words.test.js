@@ -18,6 +18,13 @@ before(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'spookludo-words-'));
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
   for (const f of readdirSync(join(root, 'web', 'js'))) if (f.endsWith('.js')) copyFileSync(join(root, 'web', 'js', f), join(dir, f));
+  // The little of a browser that i18n.js's language choice touches (the address, the history,
+  // <html lang>, the remembered choice): the pseudo-language needs no catalogue from a server.
+  globalThis.location ??= new URL('http://localhost/');
+  globalThis.history ??= { state: null, replaceState() {} };
+  globalThis.document ??= { documentElement: {} };
+  const store = new Map();
+  globalThis.localStorage ??= { getItem: (k) => store.get(k) ?? null, setItem: (k, v) => store.set(k, String(v)), removeItem: (k) => store.delete(k) };
   words = await import(pathToFileURL(join(dir, 'words.js')).href);
   i18n = await import(pathToFileURL(join(dir, 'i18n.js')).href);
 });

@@ -45,7 +45,7 @@ export function moreTimeNoticeText(m) {
       if (m.factor === 1) return t('{name} set the normal time to choose', { name });
       return t('{name} gave everyone more time to choose: x{factor}', { name, factor: m.factor });
     case 'hurry':
-      return t('The host hurries {name}: {seconds} s left to choose', { name, seconds: Math.ceil((m.time_ms || 0) / 1000) });
+      return t('the host hurries {name}: {seconds} s left to choose', { name, seconds: Math.ceil((m.time_ms || 0) / 1000) });
     case 'ask_time':
       return t('{name} asks for more time to choose', { name });
     default:
