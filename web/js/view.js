@@ -4,7 +4,7 @@
 // how a reconnection redraws); the messages between snapshots update it step by step.
 import { YARD, COLOURS, colourOfPlayer, geometry, parsePosition } from './ludo_geo.js';
 import { t, tc, tn } from './i18n.js';
-import { characterName, characterAction } from './game_words.js';
+import { characterName, characterAction, andList, colourName } from './game_words.js';
 
 // A bot's way of playing, in the page's language.
 export function policyWord(policy) {
@@ -26,11 +26,25 @@ export const LETTER_NAMES = { H: "Wizard's Hat", C: 'Black Cat', S: 'Spook', W: 
 
 const MAX_LOG = 200;
 
-const pieceLabel = (piece) => `piece ${piece + 1}`;
 function byText(by) {
-  if (by === 'timeout') return ' (time ran out: the server chose the best move)';
-  if (by === 'away') return ' (away: the server played it)';
+  if (by === 'timeout') return ' ' + t('(time ran out: the server chose the best move)');
+  if (by === 'away') return ' ' + t('(away: the server played it)');
   return '';
+}
+
+// "Game over! Ann wins after 31 rounds." (Spook: rounds; Ludo: turns).
+function gameOverText(spook, winners, n) {
+  if (winners.length === 0) {
+    return spook ? tn('Game over! Nobody wins after {n} round.', 'Game over! Nobody wins after {n} rounds.', n)
+      : tn('Game over! Nobody wins after {n} turn.', 'Game over! Nobody wins after {n} turns.', n);
+  }
+  if (winners.length === 1) {
+    return spook ? tn('Game over! {name} wins after {n} round.', 'Game over! {name} wins after {n} rounds.', n, { name: winners[0] })
+      : tn('Game over! {name} wins after {n} turn.', 'Game over! {name} wins after {n} turns.', n, { name: winners[0] });
+  }
+  const names = andList(winners);
+  return spook ? tn('Game over! {names} win together after {n} round.', 'Game over! {names} win together after {n} rounds.', n, { names })
+    : tn('Game over! {names} win together after {n} turn.', 'Game over! {names} win together after {n} turns.', n, { names });
 }
 
 // A Spook move in the story: "Ann moves piece 1 from square 5 to 9." (and how, when the server chose it).
@@ -162,7 +176,7 @@ export class View {
   }
   ludoColourName(seat) {
     const c = this.ludoColour(seat);
-    return c >= 0 ? COLOURS[c] : '?';
+    return c >= 0 ? colourName(c) : '?';
   }
   autoStartLeft(now) {
     const at = this.snapshot && this.snapshot.auto_start_at_ms;
@@ -218,8 +232,8 @@ export class View {
         this.role = m.role;
         if (m.token) this.token = m.token;
         this.kicked = false;
-        if (m.role === 'spectator') this.say('info', `You are watching room ${m.room}.`);
-        else this.say('info', `You are in room ${m.room}, seat ${m.seat + 1}${m.host ? ' (host).' : '.'}`);
+        if (m.role === 'spectator') this.say('info', t('You are watching room {room}.', { room: m.room }));
+        else this.say('info', m.host ? t('You are in room {room}, seat {seat} (host).', { room: m.room, seat: m.seat + 1 }) : t('You are in room {room}, seat {seat}.', { room: m.room, seat: m.seat + 1 }));
         break;
       }
       case 'room': {
@@ -247,7 +261,7 @@ export class View {
         this.publishedBoards = m.boards || [];
         this.result = null;
         this.seedRequested = this.seat >= 0 && !this.isSpectator;
-        this.say('info', `A game is starting. The server has locked in its dice seed (SHA-256 ${String(m.commitment).slice(0, 12)}...).`);
+        this.say('info', t('A game is starting. The server has locked in its dice seed (SHA-256 {hash}...).', { hash: String(m.commitment).slice(0, 12) }));
         break;
       case 'client_seed_accepted':
         this.seedRequested = false;
@@ -261,9 +275,9 @@ export class View {
           (m.assignment || []).forEach((index, seat) => {
             if (index >= 0 && index < this.publishedBoards.length && seat < this.spookBoards.length) this.spookBoards[seat] = this.publishedBoards[index];
           });
-          this.say('info', `Spook & Werewolf Ludo begins! Bring ${(m.options.pieces || 2) === 1 ? 'your piece' : 'two pieces'} into the church on square 40 to win.`);
+          this.say('info', (m.options.pieces || 2) === 1 ? t('Spook & Werewolf Ludo begins! Bring your piece into the church on square 40 to win.') : t('Spook & Werewolf Ludo begins! Bring two pieces into the church on square 40 to win.'));
         } else {
-          this.say('info', 'Classic Ludo begins! Bring all four pieces home to win.');
+          this.say('info', t('Classic Ludo begins! Bring all four pieces home to win.'));
         }
         break;
       }
@@ -284,7 +298,7 @@ export class View {
         break;
       case 'decision_timeout':
         if (this.pending && this.pending.decision.decision === m.decision) this.pending = null;
-        this.say('error', "Time's up! The server makes the best move for you.");
+        this.say('error', t("Time's up! The server makes the best move for you."));
         break;
       case 'moves':
         this.lastMoves = [];
@@ -351,13 +365,15 @@ export class View {
         if (m.status === 'finished') {
           const table = this.options && this.options.table;
           const winners = (m.winners || []).map((w) => (table ? (m.names || [])[w] : this.seatName(w)));
-          const unit = this.options.game === 'spook' ? 'rounds' : 'turns';
-          this.say('finish', `Game over! ${winners.length ? winners.join(' and ') : 'Nobody'} ${winners.length > 1 ? 'win together' : 'wins'} after ${m.length} ${unit}.`);
+          this.say('finish', gameOverText(this.options.game === 'spook', winners, m.length));
         } else {
           this.say('error', abandonedText(m));
         }
         // A command one can run: the record's address on the server that served this page.
-        if (m.server_seed) this.say('info', `Server seed revealed: ${m.server_seed.slice(0, 16)}...${m.record ? ` Check the game: spookludo verify ${this.recordBase}${m.record}` : ''}`);
+        if (m.server_seed) {
+          const seed = t('Server seed revealed: {seed}...', { seed: m.server_seed.slice(0, 16) });
+          this.say('info', m.record ? `${seed} ${t('Check the game: {command}', { command: `spookludo verify ${this.recordBase}${m.record}` })}` : seed);
+        }
         break;
       }
       case 'error':
@@ -368,15 +384,15 @@ export class View {
       case 'kicked':
         this.kicked = true;
         this.token = null;
-        this.say('error', `You were removed from room ${m.room || this.room} by the host.`);
+        this.say('error', t('You were removed from room {room} by the host.', { room: m.room || this.room }));
         break;
       case 'closing':
         if (m.code === 'restart') {
-          this.say('info', 'The server is restarting: the room is saved, and this page reconnects when it is back.');
+          this.say('info', t('The server is restarting: the room is saved, and this page reconnects when it is back.'));
           break;
         }
         this.closing = m.reason || 'closing';
-        this.say('error', `The server is closing: ${this.closing}.`);
+        this.say('error', m.code === 'shutdown' ? t('The server is shutting down.') : t('The server is closing: {reason}.', { reason: this.closing }));
         break;
       default:
         break; // welcome, pong and whatever a newer server adds
@@ -513,25 +529,31 @@ export class View {
         kind = 'info';
       }
       if (e.kind === 'turn' || e.kind === 'game_over') continue;
-      const who = seat >= 0 ? `${this.seatName(seat)} (${this.ludoColourName(seat)})` : '?';
+      const whoOf = (x) => (x >= 0 ? t('{name} ({colour})', { name: this.seatName(x), colour: this.ludoColourName(x) }) : '?');
+      const who = whoOf(seat);
+      const number = piece + 1;
       let text;
       switch (e.kind) {
-        case 'roll_off_throw': text = `${who} throws ${e.face} in the roll-off.`; break;
-        case 'starts': text = `${who} starts.`; break;
-        case 'throw': text = `${who} throws a ${e.face}.`; break;
-        case 'pass': text = `${who} cannot move; play passes on.`; break;
-        case 'three_sixes': text = `${who} threw a third 6 in a row: it is not played.`; break;
-        case 'entered': text = `${who} brings ${pieceLabel(piece)} out.`; break;
-        case 'moved': text = `${who} moves ${pieceLabel(piece)} from ${e.from} to ${e.to >= geo.home ? 'home' : e.to}.`; break;
+        case 'roll_off_throw': text = t('{who} throws {face} in the roll-off.', { who, face: e.face }); break;
+        case 'starts': text = t('{who} starts.', { who }); break;
+        case 'throw': text = t('{who} throws a {face}.', { who, face: e.face }); break;
+        case 'pass': text = t('{who} cannot move; play passes on.', { who }); break;
+        case 'three_sixes': text = t('{who} threw a third 6 in a row: it is not played.', { who }); break;
+        case 'entered': text = t('{who} brings piece {piece} out.', { who, piece: number }); break;
+        case 'moved':
+          text = e.to >= geo.home ? t('{who} moves piece {piece} from {from} to home.', { who, piece: number, from: e.from })
+            : t('{who} moves piece {piece} from {from} to {to}.', { who, piece: number, from: e.from, to: e.to });
+          break;
         case 'captured': {
-          const by = mover >= 0 ? `${this.seatName(mover)} (${this.ludoColourName(mover)}) captures ` : 'Captured: ';
-          const on = mover >= 0 && moverTo >= 0 ? ` on ${moverTo}` : '';
-          text = `${by}${this.seatName(seat)}'s ${pieceLabel(piece)} (${this.ludoColourName(seat)})${on}: it goes back to the yard.`;
+          const args = { who: whoOf(mover), name: this.seatName(seat), piece: number, colour: this.ludoColourName(seat), square: moverTo };
+          if (mover >= 0 && moverTo >= 0) text = t("{who} captures {name}'s piece {piece} ({colour}) on {square}: it goes back to the yard.", args);
+          else if (mover >= 0) text = t("{who} captures {name}'s piece {piece} ({colour}): it goes back to the yard.", args);
+          else text = t("Captured: {name}'s piece {piece} ({colour}): it goes back to the yard.", args);
           break;
         }
-        case 'reached_home': text = `${who}'s ${pieceLabel(piece)} is home.`; break;
-        case 'finished': text = `${who} has all four pieces home!`; break;
-        case 'extra_throw': text = `${who} played a 6 and throws again.`; break;
+        case 'reached_home': text = t("{who}'s piece {piece} is home.", { who, piece: number }); break;
+        case 'finished': text = t('{who} has all four pieces home!', { who }); break;
+        case 'extra_throw': text = t('{who} played a 6 and throws again.', { who }); break;
         default: text = eventText(e, { name: (s) => this.seatName(s) });
       }
       this.say(seat === this.seat && seat >= 0 && kind === 'move' ? 'mine' : kind, text);
