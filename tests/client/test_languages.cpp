@@ -12,11 +12,8 @@
 //   3. what is left may hold numbers, punctuation, the frame's and the board's drawing, and
 //      single letters (Ludo's cells g1 G2, the option keys), but no word: no run of two or more
 //      letters, unless it is made only of the Spook board's character letters H C S W X.
-// Until the terminal words the server's notices itself (client/server_words.cpp), a story line
-// that is a `notice` text the server sent (its English v1 field, PROTOCOL.md) is left out of the
-// check: the texts are those a bot in the same room received (its --transcript), the host's own
-// "sits at seat 1 (the host)" that came before the bot, and the "NAME left seat N: it is free"
-// of the players who leave after the bot did.
+// The server's notices are worded by the terminal too (client/server_words.cpp): no line is left
+// out of the check.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -143,19 +140,6 @@ std::vector<std::string> untranslated(const std::vector<std::vector<std::string>
 
 std::vector<std::vector<std::string>> as_screen(const std::string& printed) { return frames(printed); }
 
-// The `text` of every notice in a bot's transcript (one JSON message a line).
-std::vector<std::string> notice_texts(const std::string& transcript) {
-    std::vector<std::string> texts;
-    std::ifstream in(transcript);
-    for (std::string line; std::getline(in, line);) {
-        const json m = json::parse(line, nullptr, false);
-        if (m.is_object() && m.value("type", "") == "notice" && !m.value("text", "").empty()) texts.push_back(m.value("text", ""));
-    }
-    // The longest first: a text that holds another is taken out whole.
-    std::sort(texts.begin(), texts.end(), [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
-    return texts;
-}
-
 std::string report(const std::vector<std::string>& bad) {
     std::string out;
     for (std::size_t i = 0; i < bad.size() && i < 30; ++i) out += "  " + bad[i] + "\n";
@@ -268,16 +252,7 @@ TEST_CASE("languages: with --lang qps every screen of play shows no text outside
     CHECK(eve->wait(patience(10s)).has_value());
 
     // ---- The rule over everything shown -----------------------------------------------------------
-    auto server_texts = notice_texts(transcript);
-    // The hosts' own "joined" notices came before the bots were there to record them (their
-    // English v1 text, as PROTOCOL.md gives it).
-    server_texts.push_back("Ann sits at seat 1 (the host)");
-    server_texts.push_back("Dan sits at seat 1 (the host)");
-    for (auto& t : notice_texts(ludo_transcript)) server_texts.push_back(t);
-    std::sort(server_texts.begin(), server_texts.end(), [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
-    for (const char* name : {"Cid-1", "Eve-1", "Ann", "Ben", "Dan"})
-        for (int seat = 1; seat <= 3; ++seat)
-            server_texts.push_back(std::string(name) + " left seat " + std::to_string(seat) + ": it is free");
+    const std::vector<std::string> server_texts;  // none left out: the notices are worded here too
     const std::vector<std::string> names{"Cid-1", "Eve-1", "Ann", "Ben", "Dan", room, ludo_room, "SpookLudo", "spookludo verify",
                                          "spookludo"};
     for (auto* p : {ann.get(), ben.get(), dan.get()}) {
@@ -328,11 +303,8 @@ TEST_CASE("languages: a terminal game with LANG=ms_MY.UTF-8 reads in Malay: the 
           std::string::npos);
     CHECK(screen.find("Tekan 1-2 untuk memilih. ? petunjuk, q keluar") != std::string::npos);
     CHECK(screen.find("anda: Ann") != std::string::npos);
-    // No English sentence: none of the English screen's words (the server's notices left out,
-    // as in the qps test above, until the terminal words them).
-    std::string rest = screen;
-    for (const auto& t : notice_texts(transcript)) erase_all(rest, t);
-    erase_all(rest, "Ann sits at seat 1 (the host)");  // before the bot was there to record it
+    // No English sentence: none of the English screen's words (the server's notices included).
+    const std::string& rest = screen;
     for (const char* english : {"Choose", "round", "piece", "Press", "hints", "leave", "You ", "the die", "Everyone", "moves",
                                 "Round", "waiting", "seat", "host", "Spook "})
         CHECK_MESSAGE(rest.find(english) == std::string::npos, "English on the Malay screen: " << std::string(english));
