@@ -14,7 +14,6 @@ import { confirmStep, positionsText } from './shared.js';
 import { savedPaper, savePaper } from './store.js';
 import { speakSwitch } from './announce.js';
 import { hostTimeControls, askTimeButton } from './more_time.js';
-import { t } from './i18n.js';
 
 let showHints = true;
 let focusedDecision = null; // the decision whose first option got the keyboard focus when it opened
