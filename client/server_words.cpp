@@ -340,6 +340,8 @@ std::string error_text(const json& e, const ErrorContext& ctx) {
         if (has(a, "field")) return tr("The server refused the value of {field}.", {{"field", str(a, "field")}});
         return tr("The server refused a value in that message.");
     }
+    if (code == "version_mismatch" && !(has(a, "client") && has(a, "server")))
+        return str(e, "message");  // a server of another version, whose args may differ: its own words
     if (code == "version_mismatch")
         return tr("This client speaks protocol {client} and the server {server}: update the client.",
                   {{"client", str(a, "client")}, {"server", str(a, "server")}});

@@ -54,7 +54,7 @@ test('the host gives x2 in the lobby, a player asks for more time, the host lift
   await hurry.waitFor({ timeout: 10000 });
   assert.match(await hurry.getAttribute('aria-label'), /Hurry Ben \(seat 2\)/);
   await hurry.click();
-  await until(async () => /The host hurries Ben: 10 s left to choose/.test(await ben.locator('#story').textContent()), 'Ben is told');
+  await until(async () => /the host hurries Ben: 10 s left to choose/.test(await ben.locator('#story').textContent()), 'Ben is told');
   await until(async () => {
     const m = /Choose within (\d+) s/.exec(await ben.locator('#cd-text').textContent());
     return m && Number(m[1]) <= 10;

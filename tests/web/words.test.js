@@ -98,11 +98,15 @@ test('words: every error code in PROTOCOL.md is worded by the page, not the fall
   const codes = errorCodes();
   assert.ok(codes.length >= 25, `the error codes: ${codes}`);
   for (const code of codes) {
-    const text = words.errorText({ type: 'error', code, message: 'ENGLISH', args: {} });
+    // version_mismatch without its args is another version's server: the page shows its words.
+    const args = code === 'version_mismatch' ? { client: 1, server: 2 } : {};
+    const text = words.errorText({ type: 'error', code, message: 'ENGLISH', args });
     assert.ok(!isFallback(text) && !text.includes('ENGLISH'), `error ${code}: ${text}`);
     assert.ok(!unfilled(text), `error ${code} leaves a placeholder: ${text}`);
   }
   assert.ok(isFallback(words.errorText({ code: 'from_a_newer_server', message: 'new words' })), 'an unknown code falls back to the message');
+  assert.equal(words.errorText({ code: 'version_mismatch', message: 'this server speaks protocol 2, the client 1: update the client' }),
+    'this server speaks protocol 2, the client 1: update the client', "another version's server without args: its own words");
   assert.match(words.errorText({ code: 'from_a_newer_server', message: 'new words' }), /new words/);
 });
 

@@ -278,7 +278,9 @@ export function errorText(e, ctx = {}) {
       if (a.reason === 'no_player') return t('Seat {seat} is not a player you can kick.', { seat: seatNo(a.seat) });
       if (a.field) return t('The server refused the value of {field}.', { field: a.field });
       return t('The server refused a value in that message.');
-    case 'version_mismatch': return t('This page speaks protocol {client} and the server {server}: reload the page.', { client: a.client, server: a.server });
+    case 'version_mismatch':
+      if (a.client === undefined || a.server === undefined) return String(e.message || ''); // another version's server: its own words
+      return t('This page speaks protocol {client} and the server {server}: reload the page.', { client: a.client, server: a.server });
     case 'hello_first': return t('The connection was not set up: try again.');
     case 'too_large': return t('That message is too long for the server.');
     case 'binary_frame': return t('The server takes text messages only.');
