@@ -98,10 +98,14 @@ TEST_CASE("server words: errors are worded from their code and args, with what t
                              "wrong_state", "stale_decision", "paused", "unavailable", "illegal_choice", "already_in_room",
                              "internal_error"}) {
         CAPTURE(code);
-        const std::string text = error_text(json{{"code", code}, {"message", "ENGLISH"}, {"args", json::object()}});
+        // version_mismatch without its args is another version's server: its own words are shown.
+        const json args = std::string_view(code) == "version_mismatch" ? json{{"client", 1}, {"server", 2}} : json::object();
+        const std::string text = error_text(json{{"code", code}, {"message", "ENGLISH"}, {"args", args}});
         CHECK_FALSE(fallback(text));
         CHECK(text.find("ENGLISH") == std::string::npos);
         CHECK(text.find('{') == std::string::npos);
     }
     CHECK(error_text(json{{"code", "from_a_newer_server"}, {"message", "new words"}}) == "The server said: new words");
+    CHECK(error_text(json{{"code", "version_mismatch"}, {"message", "this server speaks protocol 2, the client 1: update the client"}}) ==
+          "this server speaks protocol 2, the client 1: update the client");
 }
