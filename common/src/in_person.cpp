@@ -143,8 +143,8 @@ const Announcement& Game::declare(std::vector<int> winners) {
     return say(std::move(a));
 }
 
-bool verify_table(const GameRecord& r, std::vector<std::string>& passed, std::vector<std::string>& notes,
-                  std::string& failure) {
+bool verify_table(const GameRecord& r, VerifyReport& report) {
+    std::string& failure = report.failure;
     std::vector<std::string> names;
     for (const auto& s : r.seats) names.push_back(s.name);
     if (r.client_seed_by.size() != r.client_seeds.size()) {
@@ -159,7 +159,7 @@ bool verify_table(const GameRecord& r, std::vector<std::string>& passed, std::ve
                 failure = "assignment: the draws give another assignment of boards to the table's names";
                 return false;
             }
-            passed.push_back("assignment: boards to the table's names as the draws give them");
+            report.pass(verify_line("assignment: boards to the table's names as the draws give them"));
         }
         for (std::size_t i = 0; i < r.announcements.size(); ++i) {
             const auto& said = r.announcements[i];
@@ -177,8 +177,9 @@ bool verify_table(const GameRecord& r, std::vector<std::string>& passed, std::ve
             failure = "draws: " + std::to_string(r.draws.size() - dice.used()) + " draw(s) were never announced";
             return false;
         }
-        passed.push_back("announcements: all " + std::to_string(r.announcements.size()) +
-                         " are what the dice give, in order (" + std::to_string(game.steps()) + " dice)");
+        report.pass(verify_line("announcements: all {announcements} are what the dice give, in order ({dice} dice)",
+                                {{"announcements", std::to_string(r.announcements.size())},
+                                 {"dice", std::to_string(game.steps())}}));
         const bool finished = r.result.status == GameStatus::finished;
         if (finished != game.over()) {
             failure = finished ? "result: a finished table game ends with the declared winners"
@@ -191,14 +192,16 @@ bool verify_table(const GameRecord& r, std::vector<std::string>& passed, std::ve
             failure = "result: the places and length are not the declared winners' and the dice's";
             return false;
         }
-        passed.push_back(finished ? "result: the winners the host declared: " + list_names(names, r.result.winners)
-                                  : "result: abandoned after " + std::to_string(game.steps()) + " dice");
+        report.pass(finished ? verify_line("result: the winners the host declared: {names}",
+                                           {{"names", list_names(names, r.result.winners)}})
+                             : verify_line("result: abandoned after {dice} dice", {{"dice", std::to_string(game.steps())}}));
     } catch (const std::exception& e) {
         failure = e.what();
         return false;
     }
-    notes.push_back("a table game: the dice and the announcements are checked; the coins' positions were never "
-                    "seen by the server, so the moves, captures and the winners named by the host cannot be");
+    report.note(verify_line("a table game: the dice and the announcements are checked; the coins' positions were "
+                            "never seen by the server, so the moves, captures and the winners named by the host "
+                            "cannot be"));
     return true;
 }
 

@@ -3,6 +3,42 @@
 
 namespace spookludo {
 
+std::string english(const VerifyLine& line) {
+    std::string out;
+    const std::string& t = line.text;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        if (t[i] == '{') {
+            const auto close = t.find('}', i);
+            if (close != std::string::npos) {
+                const std::string key = t.substr(i + 1, close - i - 1);
+                bool found = false;
+                for (const auto& [k, v] : line.args)
+                    if (k == key) {
+                        out += v;
+                        found = true;
+                        break;
+                    }
+                if (found) {
+                    i = close;
+                    continue;
+                }
+            }
+        }
+        out += t[i];
+    }
+    return out;
+}
+
+void VerifyReport::pass(VerifyLine line) {
+    passed.push_back(english(line));
+    passed_lines.push_back(std::move(line));
+}
+
+void VerifyReport::note(VerifyLine line) {
+    notes.push_back(english(line));
+    note_lines.push_back(std::move(line));
+}
+
 std::uint32_t RecordedDice::draw(std::uint32_t n, DrawPurpose purpose) {
     if (next_ >= draws_.size())
         throw RecordEnded("draws: the game needs a " + std::string(to_string(purpose)) + " draw after the record's last");
@@ -32,7 +68,8 @@ bool verify_seed_and_draws(const GameRecord& r, VerifyReport& report) {
                          ", not the commitment published before the game (" + r.commitment + ")";
         return false;
     }
-    report.passed.push_back("seed: the revealed server seed matches the commitment " + r.commitment.substr(0, 16) + "...");
+    report.pass(verify_line("seed: the revealed server seed matches the commitment {commitment}...",
+                            {{"commitment", r.commitment.substr(0, 16)}}));
     for (const auto& c : r.client_seeds) {
         if (r.options.table) break;  // a table game's seeds are numbered by device (record.h)
         if (c.seat < 0 || c.seat >= static_cast<int>(r.seats.size()) || r.seats[static_cast<std::size_t>(c.seat)].bot) {
@@ -60,8 +97,8 @@ bool verify_seed_and_draws(const GameRecord& r, VerifyReport& report) {
         report.failure = std::string("client seeds: ") + e.what();
         return false;
     }
-    report.passed.push_back("draws: all " + std::to_string(r.draws.size()) + " draws recomputed from the seeds (" +
-                            std::to_string(r.client_seeds.size()) + " client seeds)");
+    report.pass(verify_line("draws: all {draws} draws recomputed from the seeds ({seeds} client seeds)",
+                            {{"draws", std::to_string(r.draws.size())}, {"seeds", std::to_string(r.client_seeds.size())}}));
     return true;
 }
 

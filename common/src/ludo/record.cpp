@@ -163,19 +163,21 @@ bool verify_ludo(const GameRecord& r, VerifyReport& report) {
     } else {
         for (int v = 1; v <= kServerMoveVersion; ++v) versions |= 1u << v;
     }
-    auto version_name = [&] {
+    auto version_numbers = [&] {
         std::string names;
         for (int v = 1; v <= kServerMoveVersion; ++v)
             if (versions & (1u << v)) names += (names.empty() ? "" : " or ") + std::to_string(v);
-        return "server move version " + names;
+        return names;
     };
+    auto version_name = [&] { return "server move version " + version_numbers(); };
 
     RecordedDice dice(r.draws);
     try {
         game.roll_off(dice);
-        report.passed.push_back("roll-off: " + std::to_string(dice.used()) + " throws; " +
-                                std::string(to_string(game.colour(game.current_seat()))) + " (seat " +
-                                std::to_string(game.current_seat() + 1) + ") starts, as the draws give");
+        report.pass(verify_line("roll-off: {throws} throws; {colour} (seat {seat}) starts, as the draws give",
+                                {{"throws", std::to_string(dice.used())},
+                                 {"colour", std::string(to_string(game.colour(game.current_seat())))},
+                                 {"seat", std::to_string(game.current_seat() + 1)}}));
 
         std::size_t next_choice = 0, next_position = 0;
         int server_choices = 0;
@@ -250,11 +252,22 @@ bool verify_ludo(const GameRecord& r, VerifyReport& report) {
                         throw_name(r.positions[next_position].step) + ") comes after the game's last throw");
         if (!dice.exhausted())
             return fail("draws: draw " + std::to_string(dice.used()) + " was recorded but the game never used it");
-        report.passed.push_back("throws: " + std::to_string(next_position) + " throws replayed, " +
-                                std::to_string(r.choices.size()) + " choices legal (" + std::to_string(server_choices) +
-                                " made by the server, each server_choice's move" +
-                                (server_choices > 0 ? ", " + version_name() : std::string()) +
-                                "), every position as recorded");
+        {
+            std::vector<std::pair<std::string, std::string>> args{{"throws", std::to_string(next_position)},
+                                                                  {"choices", std::to_string(r.choices.size())},
+                                                                  {"server", std::to_string(server_choices)}};
+            if (server_choices > 0) {
+                args.emplace_back("versions", version_numbers());
+                report.pass(verify_line("throws: {throws} throws replayed, {choices} choices legal ({server} made by the "
+                                        "server, each server_choice's move, server move version {versions}), every "
+                                        "position as recorded",
+                                        std::move(args)));
+            } else {
+                report.pass(verify_line("throws: {throws} throws replayed, {choices} choices legal ({server} made by the "
+                                        "server, each server_choice's move), every position as recorded",
+                                        std::move(args)));
+            }
+        }
 
         // The result.
         const int played = ends_awaiting_choice ? game.turns() - 1 : game.turns();
@@ -275,8 +288,8 @@ bool verify_ludo(const GameRecord& r, VerifyReport& report) {
         if (r.result.length != played)
             return fail("result: the record says " + std::to_string(r.result.length) + " throws, the game had " +
                         std::to_string(played));
-        report.passed.push_back("result: " + std::string(to_string(r.result.status)) + " after " +
-                                std::to_string(played) + " throws as the rules give");
+        report.pass(verify_line("result: {status} after {throws} throws as the rules give",
+                                {{"status", std::string(to_string(r.result.status))}, {"throws", std::to_string(played)}}));
     } catch (const VerifyError& e) {
         return fail(e.what());
     } catch (const std::logic_error& e) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 #include "spookludo/spook/setup.h"
@@ -132,14 +133,25 @@ bool verify_spook(const GameRecord& r, VerifyReport& report) {
                 return fail("boards: board " + std::to_string(i + 1) + " is the same as board " + std::to_string(j + 1));
     }
     const BoardSetReport balance = report_boards(published, r.options.spook.pieces);
-    report.passed.push_back("boards: " + std::to_string(players) + " distinct boards, one character on each square");
+    report.pass(verify_line("boards: {boards} distinct boards, one character on each square",
+                            {{"boards", std::to_string(players)}}));
     {
-        char line[160];
-        std::snprintf(line, sizeof line, "boards: expected finish %s by %.2f %% (%s)%s",
-                      balance.balanced() ? "balanced, spread" : "NOT balanced, spread", 100 * balance.spread,
-                      r.options.spook.balanced_boards ? "the game asked for balanced boards" : "balance was off",
-                      balance.seven_of_each ? "" : "; not every board has 7 of each character");
-        report.notes.push_back(line);
+        char spread[32];
+        std::snprintf(spread, sizeof spread, "%.2f", 100 * balance.spread);
+        const std::vector<std::pair<std::string, std::string>> args{{"spread", spread}};
+        const bool asked = r.options.spook.balanced_boards;
+        if (balance.balanced())
+            report.note(asked ? verify_line("boards: expected finish balanced, spread by {spread} % (the game asked for "
+                                            "balanced boards)",
+                                            args)
+                              : verify_line("boards: expected finish balanced, spread by {spread} % (balance was off)", args));
+        else
+            report.note(asked ? verify_line("boards: expected finish NOT balanced, spread by {spread} % (the game asked "
+                                            "for balanced boards)",
+                                            args)
+                              : verify_line("boards: expected finish NOT balanced, spread by {spread} % (balance was off)",
+                                            args));
+        if (!balance.seven_of_each) report.note(verify_line("boards: not every board has 7 of each character"));
         if (r.options.spook.balanced_boards && !balance.balanced())
             return fail("boards: the options ask for balanced boards but their expected finishes differ by more than 2 %");
     }
@@ -148,13 +160,13 @@ bool verify_spook(const GameRecord& r, VerifyReport& report) {
     try {
         const std::vector<int> assignment = draw_assignment(players, dice);
         if (assignment != r.assignment) return fail("assignment: the draws give another assignment of boards to seats");
-        report.passed.push_back("assignment: boards to seats as the draws give them");
+        report.pass(verify_line("assignment: boards to seats as the draws give them"));
 
         Game game(r.options, boards_by_seat(published, assignment));
         SolutionCache cache;
         std::size_t next_choice = 0, next_position = 0;
         int server_choices = 0;
-        std::string partial_round;  // an abandoned game's last round, cut short
+        std::optional<VerifyLine> partial_round;  // an abandoned game's last round, cut short
         while (!game.over()) {
             const int round = game.round();
             Face face = 0;
@@ -198,12 +210,22 @@ bool verify_spook(const GameRecord& r, VerifyReport& report) {
                 const std::size_t waiting = game.awaiting().size();
                 if (waiting == 0)
                     if (auto v = game.apply_moves(); !v) return fail(round_name(round) + ": " + v.reason);
-                partial_round = round_name(round) + " abandoned after its movement roll (" + std::to_string(face) +
-                                ")" +
-                                (waiting > 0 ? ", " + std::to_string(waiting) + " player(s) still choosing"
-                                             : ", every choice made, the activation never rolled") +
-                                "; its roll and " + std::to_string(next_choice - first_choice_of_round) +
-                                " choice(s) checked, no position";
+                std::vector<std::pair<std::string, std::string>> args{
+                    {"round", std::to_string(round)},
+                    {"roll", std::to_string(face)},
+                    {"choices", std::to_string(next_choice - first_choice_of_round)}};
+                if (waiting > 0) {
+                    args.emplace_back("waiting", std::to_string(waiting));
+                    partial_round = verify_line("round {round} abandoned after its movement roll ({roll}), {waiting} "
+                                                "player(s) still choosing; its roll and {choices} choice(s) checked, no "
+                                                "position",
+                                                std::move(args));
+                } else {
+                    partial_round = verify_line("round {round} abandoned after its movement roll ({roll}), every choice "
+                                                "made, the activation never rolled; its roll and {choices} choice(s) "
+                                                "checked, no position",
+                                                std::move(args));
+                }
                 break;
             }
             if (auto v = game.apply_moves(); !v) return fail(round_name(round) + ": " + v.reason);
@@ -230,10 +252,12 @@ bool verify_spook(const GameRecord& r, VerifyReport& report) {
                         std::to_string(r.positions[next_position].step) + ") comes after the game's last round");
         if (!dice.exhausted())
             return fail("draws: draw " + std::to_string(dice.used()) + " was recorded but the game never used it");
-        report.passed.push_back("rounds: " + std::to_string(next_position) + " rounds replayed, " +
-                                std::to_string(r.choices.size()) + " choices legal (" + std::to_string(server_choices) +
-                                " made by the server, all best moves), every position as recorded");
-        if (!partial_round.empty()) report.passed.push_back(partial_round);
+        report.pass(verify_line("rounds: {rounds} rounds replayed, {choices} choices legal ({server} made by the "
+                                "server, all best moves), every position as recorded",
+                                {{"rounds", std::to_string(next_position)},
+                                 {"choices", std::to_string(r.choices.size())},
+                                 {"server", std::to_string(server_choices)}}));
+        if (partial_round) report.pass(std::move(*partial_round));
 
         // The result.
         if (game.over()) {
@@ -254,8 +278,9 @@ bool verify_spook(const GameRecord& r, VerifyReport& report) {
                 return fail("result: the record says " + std::to_string(r.result.length) + " rounds, " +
                             std::to_string(next_position) + " were played out");
         }
-        report.passed.push_back("result: " + std::string(to_string(r.result.status)) + " after " +
-                                std::to_string(r.result.length) + " rounds as the rules give");
+        report.pass(verify_line("result: {status} after {rounds} rounds as the rules give",
+                                {{"status", std::string(to_string(r.result.status))},
+                                 {"rounds", std::to_string(r.result.length)}}));
     } catch (const RecordEnded& e) {
         return fail(e.what());
     } catch (const VerifyError& e) {
