@@ -122,7 +122,10 @@ void add_verify_command(CLI::App& app, int& exit_code) {
                       << "\n";
             exit_code = 0;
         } else {
-            std::cout << client::tr("FAILED: {failure}", {{"failure", report.failure}}) << "\n";
+            // The failure worded by the catalogue when it has a fixed shape (the rules' own reasons
+            // and the record's texts inside it stay as the verifier gives them).
+            const std::string failure = report.failure_line.text.empty() ? report.failure : worded(report.failure_line);
+            std::cout << client::tr("FAILED: {failure}", {{"failure", failure}}) << "\n";
             exit_code = 1;
         }
     });

@@ -376,7 +376,7 @@ TEST_CASE("languages: a refused connection reads in the chosen language: play, w
     }
 }
 
-TEST_CASE("languages: verify's check lines read in Malay with LANG=ms_MY.UTF-8: the seed, the draws, the replay and the result, the verdict [e2e][i18n][verify]") {
+TEST_CASE("languages: verify's check lines read in Malay with LANG=ms_MY.UTF-8: the seed, the draws, the replay and the result, the verdict, and a tampered die's failure (in the pseudo-language too) [e2e][i18n][verify]") {
     TempDir dir("spookludo-languages-verify");
     SpawnOptions o;
     o.stdout_file = dir / "sim.out";
@@ -399,4 +399,28 @@ TEST_CASE("languages: verify's check lines read in Malay with LANG=ms_MY.UTF-8: 
     CHECK(out.find("DISAHKAN: " + file + " (ludo, 2 pemain, tamat)") != std::string::npos);
     for (const char* english : {"seed", "draws", "throws", "replayed", "result", "finished", "VERIFIED"})
         CHECK_MESSAGE(out.find(english) == std::string::npos, "English in Malay verify: " << std::string(english));
+
+    // A tampered die: the failure is worded too, in Malay and in the pseudo-language.
+    json record = json::parse(read_file(file));
+    const int value = record["draws"][0]["value"].get<int>();
+    record["draws"][0]["value"] = value % 6 + 1;
+    const std::string tampered = dir / "tampered.json";
+    {
+        std::ofstream o(tampered);
+        o << record.dump();
+    }
+    SpawnOptions t = v;
+    t.stdout_file = dir / "tampered.out";
+    t.stderr_file = dir / "tampered.err";
+    Process failed({kClientBinary, "verify", tampered}, t);
+    CHECK_MESSAGE(failed.wait(patience(30s)) == 1, failed.describe());
+    CHECK(failed.out().find("GAGAL: cabutan: cabutan 0 (roll_off) direkodkan sebagai " + std::to_string(value % 6 + 1) +
+                            " tetapi benih memberi " + std::to_string(value)) != std::string::npos);
+    t.stdout_file = dir / "tampered-qps.out";
+    t.stderr_file = dir / "tampered-qps.err";
+    Process pseudo({kClientBinary, "verify", tampered, "--lang", "qps"}, t);
+    CHECK_MESSAGE(pseudo.wait(patience(30s)) == 1, pseudo.describe());
+    CHECK(pseudo.out().find(kOpen + "FAILED: " + kOpen + "draws: draw 0 (roll_off) is recorded as ") != std::string::npos);
+    const auto bad = untranslated(as_screen(pseudo.out()), {"roll_off", "spookludo"}, {});
+    CHECK_MESSAGE(bad.empty(), "text outside the brackets:\n" << report(bad) << pseudo.out());
 }

@@ -29,10 +29,16 @@ struct VerifyReport {
     // The same lines as passed and notes, with their places, for a client to word in its language.
     std::vector<VerifyLine> passed_lines;
     std::vector<VerifyLine> note_lines;
+    // The failure with its places; its text is empty when the failure has no fixed shape (then
+    // `failure` is all there is to show).
+    VerifyLine failure_line;
 
     // Adds a check that held (to passed and passed_lines) / a note (to notes and note_lines).
     void pass(VerifyLine line);
     void note(VerifyLine line);
+    // Sets the failure (failure and failure_line); returns false, for `return report.fail(...)`.
+    bool fail(VerifyLine line);
+    bool fail(std::string text);
 };
 
 // A report line; the name marks its text for the catalogue template (scripts/po-update.sh).
@@ -61,9 +67,10 @@ private:
     std::size_t next_ = 0;
 };
 
-// A discrepancy found while replaying; its message names the step.
+// A discrepancy found while replaying; its message names the step (what() is the English line).
 struct VerifyError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+    explicit VerifyError(VerifyLine l) : std::runtime_error(english(l)), line(std::move(l)) {}
+    VerifyLine line;
 };
 // Thrown by RecordedDice when the record ends before the engine does (an abandoned game ends so).
 struct RecordEnded : VerifyError {
