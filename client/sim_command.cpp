@@ -86,8 +86,9 @@ public:
         if (!enabled_) return;
         const int width = 40;
         const int filled = static_cast<int>(static_cast<long long>(width) * done / total_);
-        std::fprintf(stderr, "\r[%s%s] %d/%d games", std::string(static_cast<std::size_t>(filled), '#').c_str(),
-                     std::string(static_cast<std::size_t>(width - filled), ' ').c_str(), done, total_);
+        const std::string count = client::trn("{done}/{n} game", "{done}/{n} games", total_, {{"done", std::to_string(done)}});
+        std::fprintf(stderr, "\r[%s%s] %s", std::string(static_cast<std::size_t>(filled), '#').c_str(),
+                     std::string(static_cast<std::size_t>(width - filled), ' ').c_str(), count.c_str());
         if (done == total_) std::fprintf(stderr, "\r%*s\r", width + 30, "");
         std::fflush(stderr);
     }
