@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <string_view>
 
+#include "game_words.h"
+#include "i18n.h"
+
 namespace spookludo::cli {
 
 namespace {
@@ -146,15 +149,15 @@ void draw_character(Page& p, Character c, double x, double y, double s) {
 
 // The legend's words for what a woken character does to a piece on one of its squares.
 std::string action_words(Character c) {
-    std::string words(spook::action_of(c));
-    if (c == Character::hat) words += " (from 37 into the church; from 38 or 39 it stays)";
-    if (c == Character::cat) words += ", never below square 1";
-    return words;
+    if (c == Character::hat)
+        return client::tr("{action} (from 37 into the church; from 38 or 39 it stays)", {{"action", client::character_action(c)}});
+    if (c == Character::cat) return client::tr("{action}, never below square 1", {{"action", client::character_action(c)}});
+    return client::character_action(c);
 }
 
-std::string_view roll_words(Character c) {
+std::string roll_words(Character c) {
     switch (c) {
-        case Character::hat: return "1 or 2";
+        case Character::hat: return client::tr("{a} or {b}", {{"a", "1"}, {"b", "2"}});
         case Character::cat: return "3";
         case Character::spook: return "4";
         case Character::werewolf: return "5";
@@ -179,14 +182,14 @@ void draw_square(Page& p, const spook::Board& board, spook::Square square, doubl
     std::string word;
     if (square == spook::kChurch) {
         draw_church(p, cx, cy, size);
-        word = "church";
+        word = client::trc("square", "church");
     } else if (plain) {
         draw_entrance(p, cx, cy, size);
-        word = "entrance";
+        word = client::trc("square", "entrance");
     } else {
         const Character c = board.at(square);
         draw_character(p, c, cx, cy, size);
-        word = spook::name_of(c);
+        word = client::character_name(c);
     }
     p.fill_grey(0);
     double font = 7.5;
@@ -199,15 +202,16 @@ void draw_page(Page& p, const BoardPage& page, pdf::PageSize size) {
     const double width = size.width - 2 * margin;
     double y = size.height - margin;
     p.fill_grey(0);
-    const std::string title = page.player.empty() ? std::string("Board") : page.player;
+    const std::string title = page.player.empty() ? client::tr("Board") : page.player;
     double title_size = 26;  // smaller for a long name, to fit the page's width
     while (title_size > 10 && pdf::text_width(Font::bold, title_size, title) > width) title_size -= 1;
     p.text(margin, y - 24, Font::bold, title_size, title);
     y -= 42;
     p.text(margin, y, Font::regular, 10,
-           "Spook & Werewolf Ludo" + (page.subtitle.empty() ? std::string() : ": " + page.subtitle));
+           page.subtitle.empty() ? client::tr("Spook & Werewolf Ludo")
+                                 : client::tr("Spook & Werewolf Ludo: {subtitle}", {{"subtitle", page.subtitle}}));
     y -= 14;
-    p.text(margin, y, Font::regular, 9, "Move left to right, row after row: square 1 to 39, then into the church on 40.");
+    p.text(margin, y, Font::regular, 9, client::tr("Move left to right, row after row: square 1 to 39, then into the church on 40."));
     y -= 10;
 
     // The board: a row a region, ten squares a row (the last row ends with the church).
@@ -217,11 +221,11 @@ void draw_page(Page& p, const BoardPage& page, pdf::PageSize size) {
         const auto region = static_cast<spook::Region>(r);
         const spook::Square first = spook::entrance_of(region);
         y -= 16;
-        const std::string name(spook::name_of(region));
+        const std::string name = client::region_name(region);
         p.fill_grey(0);
         p.text(margin, y, Font::bold, 12, name);
         p.text(margin + pdf::text_width(Font::bold, 12, name) + 8, y, Font::regular, 9,
-               "squares " + std::to_string(first) + " to " + std::to_string(first + 9));
+               client::tr("squares {first} to {last}", {{"first", std::to_string(first)}, {"last", std::to_string(first + 9)}}));
         y -= 5;
         for (int i = 0; i < 10; ++i) draw_square(p, page.board, first + i, margin + i * cell_w, y, cell_w, cell_h);
         y -= cell_h;
@@ -230,13 +234,13 @@ void draw_page(Page& p, const BoardPage& page, pdf::PageSize size) {
     // The legend: the activation roll, the character's picture and name, what it does.
     y -= 26;
     p.fill_grey(0);
-    p.text(margin, y, Font::bold, 13, "Legend");
-    p.text(margin + 56, y, Font::regular, 9, "The activation roll wakes one character for everybody: every piece on its squares moves.");
+    p.text(margin, y, Font::bold, 13, client::tr("Legend"));
+    p.text(margin + 56, y, Font::regular, 9, client::tr("The activation roll wakes one character for everybody: every piece on its squares moves."));
     y -= 18;
     const double col_roll = margin, col_pic = margin + 50, col_name = margin + 82, col_action = margin + 160;
-    p.text(col_roll, y, Font::bold, 9, "Roll");
-    p.text(col_name, y, Font::bold, 9, "Character");
-    p.text(col_action, y, Font::bold, 9, "Action");
+    p.text(col_roll, y, Font::bold, 9, client::trc("legend", "Roll"));
+    p.text(col_name, y, Font::bold, 9, client::trc("legend", "Character"));
+    p.text(col_action, y, Font::bold, 9, client::trc("legend", "Action"));
     const double row_h = 26;
     for (Character c : spook::kCharacters) {
         y -= row_h;
@@ -244,19 +248,19 @@ void draw_page(Page& p, const BoardPage& page, pdf::PageSize size) {
         p.text(col_roll, y + 4, Font::bold, 11, roll_words(c));
         draw_character(p, c, col_pic + 10, y + 7, 10);
         p.fill_grey(0);
-        p.text(col_name, y + 4, Font::bold, 10, spook::name_of(c));
+        p.text(col_name, y + 4, Font::bold, 10, client::character_name(c));
         p.text(col_action, y + 4, Font::regular, 9.5, action_words(c));
     }
     y -= 24;
     p.fill_grey(0);
-    p.text(margin, y, Font::regular, 8, "The entrances (1, 11, 21, 31) and the church carry no character.");
-    p.text(margin, margin - 10, Font::regular, 7, "Board notation: " + page.board.notation() + "   (spookludo boards --print)");
+    p.text(margin, y, Font::regular, 8, client::tr("The entrances (1, 11, 21, 31) and the church carry no character."));
+    p.text(margin, margin - 10, Font::regular, 7, client::tr("Board notation: {notation}   (spookludo boards --print)", {{"notation", page.board.notation()}}));
 }
 
 }  // namespace
 
 std::string boards_pdf(const std::vector<BoardPage>& pages, pdf::PageSize size) {
-    pdf::Document doc(size, "Spook & Werewolf Ludo boards");
+    pdf::Document doc(size, client::tr("Spook & Werewolf Ludo boards"));
     for (const auto& page : pages) draw_page(doc.add_page(), page, size);
     return doc.bytes();
 }

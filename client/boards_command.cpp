@@ -63,18 +63,19 @@ std::vector<std::string> split_names(const std::string& text) {
 void write_print(const BoardsArgs& args, std::vector<BoardPage> pages) {
     const auto names = args.names.empty() ? std::vector<std::string>{} : split_names(args.names);
     if (!names.empty() && names.size() != pages.size())
-        throw std::invalid_argument("--names gives " + std::to_string(names.size()) + " name" + (names.size() == 1 ? "" : "s") +
-                                    " for " + std::to_string(pages.size()) + " boards (give one a board, in order)");
+        throw std::invalid_argument(client::trn("--names gives {n} name for {boards} boards (give one a board, in order)",
+                                                "--names gives {n} names for {boards} boards (give one a board, in order)",
+                                                static_cast<long>(names.size()), {{"boards", std::to_string(pages.size())}}));
     for (std::size_t i = 0; i < names.size(); ++i) {
         if (pages[i].subtitle.empty()) pages[i].subtitle = pages[i].player;
         pages[i].player = names[i];
     }
     const bool letter = args.paper == "letter";
     std::ofstream out(args.print, std::ios::binary);
-    if (!out) throw std::invalid_argument("cannot write " + args.print);
+    if (!out) throw std::invalid_argument(client::tr("cannot write {file}", {{"file", args.print}}));
     out << boards_pdf(pages, letter ? pdf::kLetter : pdf::kA4);
     out.close();
-    if (!out) throw std::invalid_argument("cannot write " + args.print);
+    if (!out) throw std::invalid_argument(client::tr("cannot write {file}", {{"file", args.print}}));
     std::cout << client::trn("wrote {file}: {n} board, one a page ({paper})", "wrote {file}: {n} boards, one a page ({paper})",
                              static_cast<long>(pages.size()), {{"file", args.print}, {"paper", letter ? "US Letter" : "A4"}})
               << "\n";
@@ -188,7 +189,8 @@ void add_boards_command(CLI::App& app, int& exit_code) {
         try {
             if (!args->room.empty() || !args->server.empty()) {
                 if (args->room.empty() || args->server.empty())
-                    throw std::invalid_argument("--server and --room go together (the server's address and the room's code)");
+                    throw std::invalid_argument(
+                        client::tr("--server and --room go together (the server's address and the room's code)"));
                 const auto live = live_boards(args->server, args->ca_file, args->room, std::chrono::seconds(args->wait_s),
                                               [](const std::string& line) { std::cout << line << std::endl; });
                 std::cout << client::tr("room {code}: the game has started; its boards:", {{"code", live.room}}) << "\n";
@@ -199,12 +201,13 @@ void add_boards_command(CLI::App& app, int& exit_code) {
             }
             if (!args->check.empty()) {
                 std::ifstream in(args->check);
-                if (!in) throw std::invalid_argument("cannot read " + args->check);
+                if (!in) throw std::invalid_argument(client::tr("cannot read {file}", {{"file", args->check}}));
                 nlohmann::json file;
                 try {
                     file = nlohmann::json::parse(in);
                 } catch (const nlohmann::json::parse_error& e) {
-                    throw std::invalid_argument(args->check + " is not valid JSON: " + e.what());
+                    throw std::invalid_argument(
+                        client::tr("{file} is not valid JSON: {detail}", {{"file", args->check}, {"detail", e.what()}}));
                 }
                 const auto boards = spook::parse_board_file(file);
                 std::cout << client::trn("{file}: {n} valid board", "{file}: {n} valid boards, all different", static_cast<long>(boards.size()),

@@ -41,7 +41,7 @@ public:
         base_ = session_config(args_.room, name_of(0), args_.count);
         if (!args_.transcript.empty()) {
             transcript_ = std::make_unique<std::ofstream>(args_.transcript);
-            if (!*transcript_) throw std::invalid_argument("cannot write the transcript " + args_.transcript);
+            if (!*transcript_) throw std::invalid_argument(client::tr("cannot write the transcript {file}", {{"file", args_.transcript}}));
         }
         loop_.on_signal([this](int) {
             say(client::tr("interrupted: the bots leave the room"));

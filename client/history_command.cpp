@@ -149,8 +149,9 @@ void add_history_command(CLI::App& app, int& exit_code) {
         if (!a->date.empty()) target += "&date=" + percent_encoded(a->date);
         std::string text;
         try {
-            text = fetch_text(target, a->ca_file, 16u * 1024 * 1024, "game list",
-                              "this server keeps no history; is it a SpookLudo server of this version?");
+            text = fetch_text(target, a->ca_file, 16u * 1024 * 1024,
+                              client::tr("no game list at {address} (HTTP 404: this server keeps no history; is it a "
+                                         "SpookLudo server of this version?)"));
         } catch (const FetchError& e) {
             std::cerr << "spookludo history: " << e.what() << "\n";
             exit_code = 2;

@@ -14,10 +14,10 @@ struct FetchError : std::runtime_error {
 };
 
 // The body of a 200 answer to GET `url` (http:// or https://), at most `max_bytes`.
-// A 404 says "no <noun> at URL (HTTP 404: <hint>)".
+// A 404 says `not_found` (worded by the caller; its {address} place is filled with `url`).
 // Throws FetchError: a bad address, a --ca-file that cannot be used, no connection, a
 // certificate that fails the check, a redirect to https://, any other status.
 std::string fetch_text(const std::string& url, const std::string& ca_file, std::size_t max_bytes,
-                       const std::string& noun, const std::string& hint);
+                       const std::string& not_found);
 
 }  // namespace spookludo::cli

@@ -570,6 +570,11 @@ std::string tr(std::string_view msgid, TrArgs args) {
     return finish_text(forms ? std::string_view((*forms)[0]) : msgid, to_vector(args));
 }
 
+std::string tr_text(std::string_view msgid, const std::vector<std::pair<std::string, std::string>>& args) {
+    const auto* forms = lookup(std::string(msgid));
+    return finish_text(forms ? std::string_view((*forms)[0]) : msgid, args);
+}
+
 std::string trc(std::string_view context, std::string_view msgid, TrArgs args) {
     std::string key(context);
     key += '\x04';

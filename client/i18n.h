@@ -31,6 +31,10 @@ std::string trc(std::string_view context, std::string_view msgid, TrArgs args = 
 // English when none of them names a catalogue. Returns the language chosen ("en", "ms", or the
 // test-only pseudo-language "qps", which wraps every text in ⟦…⟧ with its places filled inside).
 std::string choose_language(std::string_view wanted = {});
+// A text made elsewhere (its English, with {name} places, marked for the template where it is
+// written, e.g. the verifier's verify_line), in the chosen language, its places filled from `args`.
+std::string tr_text(std::string_view msgid, const std::vector<std::pair<std::string, std::string>>& args);
+
 // The language chosen last ("en" before any choice).
 std::string current_language();
 

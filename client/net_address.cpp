@@ -1,6 +1,7 @@
 // The server's addresses as text: ws:// and wss:// URLs (parse_url), a cluster node's address
 // as the WebSocket URL to connect to (node_ws_url), http:// and https:// addresses (the
 // records), and their host:port with an IPv6 address in brackets. No Asio here.
+#include "i18n.h"
 #include "net.h"
 
 namespace spookludo::client {
@@ -24,8 +25,8 @@ std::optional<Address> split_address(std::string_view text, std::string_view res
     if (!rest.empty() && rest.front() == '[') {  // [::1]:7777
         const auto close = rest.find(']');
         if (close == std::string_view::npos || (close + 1 < rest.size() && rest[close + 1] != ':')) {
-            error = "a bad host in " + std::string(text) + " (an IPv6 address goes in brackets: " +
-                    std::string(example) + ")";
+            error = tr("a bad host in {address} (an IPv6 address goes in brackets: {example})",
+                       {{"address", std::string(text)}, {"example", std::string(example)}});
             return std::nullopt;
         }
         host = rest.substr(1, close - 1);
@@ -39,12 +40,12 @@ std::optional<Address> split_address(std::string_view text, std::string_view res
         port_given = true;
     }
     if (host.empty()) {
-        error = "no host in " + std::string(text) + " (e.g. " + std::string(example) + ")";
+        error = tr("no host in {address} (e.g. {example})", {{"address", std::string(text)}, {"example", std::string(example)}});
         return std::nullopt;
     }
     if (port_given && (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string_view::npos ||
                        std::stoi(std::string(port)) == 0 || std::stoi(std::string(port)) > 65535)) {
-        error = "the port in " + std::string(text) + " must be a number from 1 to 65535";
+        error = tr("the port in {address} must be a number from 1 to 65535", {{"address", std::string(text)}});
         return std::nullopt;
     }
     a.host = std::string(host);
@@ -83,12 +84,14 @@ std::optional<Url> parse_url(std::string_view text, std::string& error) {
         rest = text.substr(6);
     } else if (text.starts_with("http://") || text.starts_with("https://")) {
         const bool secure = text.starts_with("https://");
-        error = "the address must start with ws:// or wss:// (got " + std::string(secure ? "https" : "http") +
-                "://): try " + (secure ? "wss://" : "ws://") + std::string(text.substr(secure ? 8 : 7));
+        error = tr("the address must start with ws:// or wss:// (got {scheme}): try {address}",
+                   {{"scheme", secure ? "https://" : "http://"},
+                    {"address", (secure ? "wss://" : "ws://") + std::string(text.substr(secure ? 8 : 7))}});
         return std::nullopt;
     } else {
-        error = "the server address must look like ws://HOST:PORT, or wss://HOST:PORT for a server with a "
-                "certificate (got \"" + std::string(text) + "\")";
+        error = tr("the server address must look like ws://HOST:PORT, or wss://HOST:PORT for a server with a "
+                   "certificate (got \"{address}\")",
+                   {{"address", std::string(text)}});
         return std::nullopt;
     }
     auto a = split_address(text, rest, "7777", url.tls ? "wss://[::1]:7777" : "ws://127.0.0.1:7777", error);
@@ -123,8 +126,8 @@ std::optional<HttpUrl> parse_http_url(std::string_view text, std::string& error)
         url.tls = true;
         rest = text.substr(8);
     } else {
-        error = "an address must look like http://HOST:PORT/PATH or https://HOST:PORT/PATH (got \"" +
-                std::string(text) + "\")";
+        error = tr("an address must look like http://HOST:PORT/PATH or https://HOST:PORT/PATH (got \"{address}\")",
+                   {{"address", std::string(text)}});
         return std::nullopt;
     }
     auto a = split_address(text, rest, url.tls ? "443" : "80", "http://127.0.0.1:7777/records/...", error);

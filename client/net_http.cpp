@@ -7,6 +7,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include "i18n.h"
 #include "net_asio.h"
 
 namespace spookludo::client {
@@ -80,16 +81,26 @@ HttpResponse http_get(const HttpUrl& url, std::size_t max_body, std::chrono::mil
     io.run();
     if (failure) {
         if (failure == asio::error::connection_refused)
-            throw std::runtime_error("connection refused by " + where + " (is the server still running?)");
-        if (failure == beast::error::timeout) throw std::runtime_error("no answer from " + where + " (timed out)");
+            throw std::runtime_error(tr("connection refused by {address} (is the server still running?)", {{"address", where}}));
+        if (failure == beast::error::timeout)
+            throw std::runtime_error(tr("no answer from {address} (timed out)", {{"address", where}}));
         if (failure == http::error::body_limit)
-            throw std::runtime_error("the answer is larger than " + std::to_string(max_body / (1024 * 1024)) +
-                                     " MB: not a game record");
-        if (step == "resolve") throw std::runtime_error("cannot find the host " + url.host + ": " + failure.message());
+            throw std::runtime_error(tr("the answer is larger than {mb} MB: not a game record",
+                                        {{"mb", std::to_string(max_body / (1024 * 1024))}}));
+        if (step == "resolve")
+            throw std::runtime_error(
+                tr("cannot find the host {host}: {detail}", {{"host", url.host}, {"detail", failure.message()}}));
         if (step == "handshake")
             throw std::runtime_error(
                 tls_failure(failure, verify, address, url.host, url.ca_file, "http://" + where + url.target));
-        throw std::runtime_error("the " + step + " to " + where + " failed: " + failure.message());
+        if (step == "connect")
+            throw std::runtime_error(
+                tr("the connect to {address} failed: {detail}", {{"address", where}, {"detail", failure.message()}}));
+        if (step == "request")
+            throw std::runtime_error(
+                tr("the request to {address} failed: {detail}", {{"address", where}, {"detail", failure.message()}}));
+        throw std::runtime_error(
+            tr("the response to {address} failed: {detail}", {{"address", where}, {"detail", failure.message()}}));
     }
     boost::system::error_code ignored;
     plain.socket().shutdown(tcp::socket::shutdown_both, ignored);

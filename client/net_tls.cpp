@@ -8,6 +8,7 @@
 #include <boost/asio/error.hpp>
 #include <boost/asio/ssl/error.hpp>
 
+#include "i18n.h"
 #include "net_asio.h"
 
 namespace spookludo::client {
@@ -37,13 +38,15 @@ std::string tls_failure(boost::system::error_code ec, const std::optional<tls::V
                         const std::string& plain_where) {
     if (verify) return tls::explain(*verify, where, host, ca_file);
     if (ec == ssl::error::stream_truncated || ec == asio::error::eof || ec == asio::error::connection_reset)
-        return where + " closed the connection during the TLS handshake: it does not speak TLS, or it refused this "
-               "client; a server without a certificate is reached with " + plain_where;
+        return tr("{address} closed the connection during the TLS handshake: it does not speak TLS, or it refused this "
+                  "client; a server without a certificate is reached with {plain}",
+                  {{"address", where}, {"plain", plain_where}});
     const std::string what = ec.message();
     if (what.find("wrong version number") != std::string::npos || what.find("packet length too long") != std::string::npos ||
         what.find("http request") != std::string::npos)
-        return where + " does not speak TLS: a server without a certificate is reached with " + plain_where;
-    return "the TLS handshake with " + where + " failed: " + what;
+        return tr("{address} does not speak TLS: a server without a certificate is reached with {plain}",
+                  {{"address", where}, {"plain", plain_where}});
+    return tr("the TLS handshake with {address} failed: {detail}", {{"address", where}, {"detail", what}});
 }
 
 }  // namespace net_detail

@@ -15,6 +15,7 @@
 #include <boost/beast/http.hpp>
 #include <openssl/evp.h>
 
+#include "i18n.h"
 #include "net_asio.h"
 #include "spookludo/protocol/websocket.h"
 
@@ -103,7 +104,7 @@ public:
         state_ = State::closing;
         timer_.expires_after(std::chrono::seconds(2));
         timer_.async_wait([self = this->shared_from_this()](boost::system::error_code ec) {
-            if (!ec) self->finish("closed by the client");
+            if (!ec) self->finish(tr("closed by the client"));
         });
     }
 
@@ -128,11 +129,11 @@ private:
     bool stopped_connecting() {
         if (state_ == State::closed) return true;
         if (state_ == State::closing) {
-            finish("closed by the client");
+            finish(tr("closed by the client"));
             return true;
         }
         if (timed_out_) {
-            finish("no answer from " + url_.text() + " (timed out)");
+            finish(tr("no answer from {address} (timed out)", {{"address", url_.text()}}));
             return true;
         }
         return false;
@@ -140,7 +141,7 @@ private:
 
     void on_resolve(boost::system::error_code ec, tcp::resolver::results_type results) {
         if (stopped_connecting()) return;
-        if (ec) return finish("cannot resolve " + url_.host + ": " + ec.message());
+        if (ec) return finish(tr("cannot resolve {host}: {detail}", {{"host", url_.host}, {"detail", ec.message()}}));
         asio::async_connect(socket_of(stream_), results,
                             [self = this->shared_from_this()](boost::system::error_code e, const tcp::endpoint&) {
                                 self->on_connect(e);
@@ -150,8 +151,9 @@ private:
     void on_connect(boost::system::error_code ec) {
         if (stopped_connecting()) return;
         if (ec == asio::error::connection_refused)
-            return finish("connection refused by " + where() + " (is the server running, and is the port right?)");
-        if (ec) return finish("cannot connect to " + where() + ": " + ec.message());
+            return finish(tr("connection refused by {address} (is the server running, and is the port right?)",
+                             {{"address", where()}}));
+        if (ec) return finish(tr("cannot connect to {address}: {detail}", {{"address", where()}, {"detail", ec.message()}}));
         auto& socket = socket_of(stream_);
         boost::system::error_code ignored;
         socket.set_option(tcp::no_delay(true), ignored);
@@ -191,8 +193,9 @@ private:
         http::async_write(stream_, *request,
                           [self = this->shared_from_this(), request](boost::system::error_code ec, std::size_t) {
                               if (self->stopped_connecting()) return;
-                              if (ec) return self->finish("the WebSocket handshake with " + self->url_.text() +
-                                                          " failed: " + ec.message());
+                              if (ec)
+                                  return self->finish(tr("the WebSocket handshake with {address} failed: {detail}",
+                                                         {{"address", self->url_.text()}, {"detail", ec.message()}}));
                               http::async_read(self->stream_, self->upgrade_buffer_, self->response_,
                                                [self](boost::system::error_code e, std::size_t) { self->on_upgrade(e); });
                           });
@@ -200,25 +203,36 @@ private:
 
     void on_upgrade(boost::system::error_code ec) {
         if (stopped_connecting()) return;
-        std::string why = "the WebSocket handshake with " + url_.text() + " failed";
-        if (ec) return finish(why + ": " + ec.message() + " (is it a SpookLudo server?)");
+        const std::string address = url_.text();
+        if (ec)
+            return finish(tr("the WebSocket handshake with {address} failed: {detail} (is it a SpookLudo server?)",
+                             {{"address", address}, {"detail", ec.message()}}));
         const auto& answer = response_.get();
         const auto status = answer.result_int();
         if (status != 101) {
             if (status == 503)
-                why += ": the server is full or shutting down (HTTP 503)";
-            else if (status == 429)
-                why += ": too many connections from this address (HTTP 429)";
-            else if (status == 404)
-                why += ": no WebSocket at path " + url_.path + " (HTTP 404; the path is /ws)";
-            else if (status == 400 && !url_.tls && answer.body().find("wss://") != std::string::npos)
-                why += ": the server speaks TLS only; connect with wss:// (HTTP 400)";
-            else
-                why += " (HTTP " + std::to_string(status) + ")";
-            return finish(why);
+                return finish(tr("the WebSocket handshake with {address} failed: the server is full or shutting down "
+                                 "(HTTP 503)",
+                                 {{"address", address}}));
+            if (status == 429)
+                return finish(tr("the WebSocket handshake with {address} failed: too many connections from this "
+                                 "address (HTTP 429)",
+                                 {{"address", address}}));
+            if (status == 404)
+                return finish(tr("the WebSocket handshake with {address} failed: no WebSocket at path {path} (HTTP "
+                                 "404; the path is /ws)",
+                                 {{"address", address}, {"path", url_.path}}));
+            if (status == 400 && !url_.tls && answer.body().find("wss://") != std::string::npos)
+                return finish(tr("the WebSocket handshake with {address} failed: the server speaks TLS only; connect "
+                                 "with wss:// (HTTP 400)",
+                                 {{"address", address}}));
+            return finish(tr("the WebSocket handshake with {address} failed (HTTP {status})",
+                             {{"address", address}, {"status", std::to_string(status)}}));
         }
         if (answer[beast::http::field::sec_websocket_accept] != websocket_accept_for(key_))
-            return finish(why + ": a wrong Sec-WebSocket-Accept (is it a SpookLudo server?)");
+            return finish(tr("the WebSocket handshake with {address} failed: a wrong Sec-WebSocket-Accept (is it a "
+                             "SpookLudo server?)",
+                             {{"address", address}}));
         timer_.cancel();
         // Bytes that came behind the 101 are the first frames.
         const std::size_t early = upgrade_buffer_.size();
@@ -271,7 +285,7 @@ private:
                               self->writing_ = false;
                               self->in_flight_.clear();
                               if (self->state_ == State::closed) return;
-                              if (ec) return self->finish("connection lost while sending: " + ec.message());
+                              if (ec) return self->finish(tr("connection lost while sending: {detail}", {{"detail", ec.message()}}));
                               self->flush();
                           });
     }
@@ -297,10 +311,10 @@ private:
     void on_read(boost::system::error_code ec, std::size_t n) {
         if (state_ == State::closed) return;
         if (ec) {
-            if (state_ == State::closing) return finish("closed by the client");
+            if (state_ == State::closing) return finish(tr("closed by the client"));
             if (ec == asio::error::eof || ec == ssl::error::stream_truncated)
-                return finish("the server closed the connection");
-            return finish("connection lost: " + ec.message());
+                return finish(tr("the server closed the connection"));
+            return finish(tr("connection lost: {detail}", {{"detail", ec.message()}}));
         }
         reader_.commit(n);
         ws::FrameReader::Message m;
@@ -310,7 +324,7 @@ private:
             if (status == ws::FrameReader::Status::failed) {
                 const auto& f = reader_.failure();
                 send_close_now(f.code, f.reason);
-                return finish("the server broke the WebSocket protocol: " + f.reason);
+                return finish(tr("the server broke the WebSocket protocol: {detail}", {{"detail", f.reason}}));
             }
             if (m.opcode == ws::Opcode::text) {
                 stats_.messages_in++;
@@ -320,14 +334,14 @@ private:
             } else if (m.opcode == ws::Opcode::ping) {
                 append(ws::Opcode::pong, m.payload);
             } else if (m.opcode == ws::Opcode::close) {
-                if (state_ == State::closing) return finish("closed by the client");
+                if (state_ == State::closing) return finish(tr("closed by the client"));
                 const std::uint16_t code = ws::close_code_of(m.payload);
                 const std::string reason(ws::close_reason_of(m.payload));
                 send_close_now(code ? code : ws::kCloseNormal, "");
-                std::string why = "the server closed the connection";
-                if (!reason.empty()) why += ": " + reason;
-                else if (code == ws::kCloseTooBig) why += " (message too big)";
-                return finish(why);
+                if (!reason.empty())
+                    return finish(tr("the server closed the connection: {reason}", {{"reason", reason}}));
+                if (code == ws::kCloseTooBig) return finish(tr("the server closed the connection (message too big)"));
+                return finish(tr("the server closed the connection"));
             }
         }
         reader_.release_if_empty(kReadChunk);

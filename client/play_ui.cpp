@@ -12,6 +12,7 @@
 #include "join_hint.h"
 #include "play_ui.h"
 #include "qr_text.h"
+#include "server_words.h"
 
 namespace spookludo::cli {
 
@@ -45,9 +46,14 @@ int PlayUi::run() {
     }
     // The server's rule for names, checked before connecting (the server checks it too).
     if (config.mode == client::JoinMode::create || config.mode == client::JoinMode::join)
-        if (auto problem = protocol::name_problem(config.name))
-            throw std::invalid_argument("--name " + protocol::quote_client_text(config.name) + " " + *problem +
-                                        " [bad_name]");
+        if (auto problem = protocol::name_problem_of(config.name)) {
+            // Worded as the server's bad_name error would be (its code and parameters).
+            nlohmann::json args = problem->args;
+            args["name"] = protocol::quote_client_text(config.name);
+            throw std::invalid_argument(
+                client::tr("--name: {why} [bad_name]",
+                           {{"why", client::error_text({{"type", "error"}, {"code", "bad_name"}, {"args", args}})}}));
+        }
     client::Session::Callbacks cb;
     cb.on_message = [this](const nlohmann::json& m) { on_message(m); };
     cb.on_status = [this](const std::string& s) {

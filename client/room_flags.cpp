@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "i18n.h"
+
 namespace spookludo::cli {
 
 void add_room_flags(CLI::App& cmd, RoomFlags& f, bool with_token) {
@@ -40,8 +42,9 @@ client::Url server_url(const std::string& text, const std::string& ca_file) {
     if (!url) throw std::invalid_argument(error);
     if (!ca_file.empty()) {
         if (!url->tls)
-            throw std::invalid_argument("--ca-file is for a wss:// address (" + url->text() +
-                                        " is not encrypted: nothing to check)");
+            throw std::invalid_argument(client::tr("--ca-file is for a wss:// address ({address} is not encrypted: "
+                                                   "nothing to check)",
+                                                   {{"address", url->text()}}));
         if (auto problem = client::ca_file_problem(ca_file)) throw std::invalid_argument(*problem);
         url->ca_file = ca_file;
     }
@@ -81,7 +84,8 @@ client::SessionConfig session_config(const RoomFlags& f, const std::string& name
             c.mode = client::JoinMode::join;
         }
     } else {
-        throw std::invalid_argument("say which room: --create spook|ludo for a new one, or --room CODE to join one");
+        throw std::invalid_argument(
+            client::tr("say which room: --create spook|ludo for a new one, or --room CODE to join one"));
     }
     return c;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "http_fetch.h"
+#include "i18n.h"
 #include "seat_store.h"
 
 namespace spookludo::client {
@@ -23,29 +24,30 @@ fs::path SavedRecords::default_dir() {
 SavedRecords::Saved SavedRecords::fetch_and_keep(const std::string& address, const std::string& ca_file,
                                                  const std::string& game_id) const {
     try {
-        return keep(game_id, cli::fetch_text(address, ca_file, kMaxBytes, "record", "the server does not have it"));
+        return keep(game_id, cli::fetch_text(address, ca_file, kMaxBytes,
+                                                    tr("no record at {address} (HTTP 404: the server does not have it)")));
     } catch (const std::exception& e) {
         return {{}, e.what()};
     }
 }
 
 SavedRecords::Saved SavedRecords::keep(const std::string& game_id, const std::string& text) const {
-    if (dir_.empty()) return {{}, "no folder for it (neither XDG_STATE_HOME nor HOME is set)"};
+    if (dir_.empty()) return {{}, tr("no folder for it (neither XDG_STATE_HOME nor HOME is set)")};
     // A game id is letters, digits and '-' (the server's); anything else is no file name.
     if (game_id.empty() || game_id.size() > 128 ||
         !std::all_of(game_id.begin(), game_id.end(), [](char c) {
             return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
         }))
-        return {{}, "the game id \"" + game_id + "\" is not one to name a file after"};
+        return {{}, tr("the game id \"{id}\" is not one to name a file after", {{"id", game_id}})};
     std::error_code ec;
     fs::create_directories(dir_, ec);
-    if (ec) return {{}, "cannot create " + dir_.string() + ": " + ec.message()};
+    if (ec) return {{}, tr("cannot create {folder}: {detail}", {{"folder", dir_.string()}, {"detail", ec.message()}})};
     ::chmod(dir_.parent_path().c_str(), 0700);  // the state folder holds the seats' tokens too
     ::chmod(dir_.c_str(), 0700);
     const fs::path file = dir_ / (game_id + ".json");
     const fs::path temp = dir_ / (game_id + ".json.tmp" + std::to_string(::getpid()));
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0) return {{}, "cannot write " + temp.string()};
+    if (fd < 0) return {{}, tr("cannot write {file}", {{"file", temp.string()}})};
     bool ok = true;
     for (std::size_t done = 0; ok && done < text.size();) {
         const auto n = ::write(fd, text.data() + done, text.size() - done);
@@ -56,7 +58,7 @@ SavedRecords::Saved SavedRecords::keep(const std::string& game_id, const std::st
     if (ok) ok = ::rename(temp.c_str(), file.c_str()) == 0;
     if (!ok) {
         ::unlink(temp.c_str());
-        return {{}, "cannot write " + file.string()};
+        return {{}, tr("cannot write {file}", {{"file", file.string()}})};
     }
     // The newest kMaxRecords stay.
     std::vector<std::pair<fs::file_time_type, fs::path>> records;

@@ -11,6 +11,8 @@
 #include <sstream>
 
 #include <CLI/CLI.hpp>
+
+#include "i18n.h"
 #include <nlohmann/json.hpp>
 
 #include "spookludo/command_line.h"
@@ -46,7 +48,7 @@ GameOptions options_from(const SimArgs& a) {
         try {
             j = nlohmann::json::parse(a.options_json);
         } catch (const nlohmann::json::parse_error& e) {
-            throw std::invalid_argument(std::string("--options is not valid JSON: ") + e.what());
+            throw std::invalid_argument(client::tr("--options is not valid JSON: {detail}", {{"detail", e.what()}}));
         }
         return j.get<GameOptions>();
     }
@@ -63,14 +65,14 @@ GameOptions options_from(const SimArgs& a) {
 }
 
 std::vector<PolicyKind> seat_policies(const std::vector<std::string>& names, int players) {
-    if (names.empty()) throw std::invalid_argument("name at least one policy (random, greedy or best)");
+    if (names.empty()) throw std::invalid_argument(client::tr("name at least one policy (random, greedy or best)"));
     if (static_cast<int>(names.size()) > players)
-        throw std::invalid_argument(std::to_string(names.size()) + " policies for " + std::to_string(players) +
-                                    " players: give at most one per seat");
+        throw std::invalid_argument(client::tr("{policies} policies for {players} players: give at most one per seat",
+                                               {{"policies", std::to_string(names.size())}, {"players", std::to_string(players)}}));
     std::vector<PolicyKind> seats;
     for (const auto& n : names) {
         auto k = parse_policy(n);
-        if (!k) throw std::invalid_argument("unknown policy \"" + n + "\" (use random, greedy or best)");
+        if (!k) throw std::invalid_argument(client::tr("unknown policy \"{policy}\" (use random, greedy or best)", {{"policy", n}}));
         seats.push_back(*k);
     }
     while (static_cast<int>(seats.size()) < players) seats.push_back(seats.back());
@@ -84,8 +86,9 @@ public:
         if (!enabled_) return;
         const int width = 40;
         const int filled = static_cast<int>(static_cast<long long>(width) * done / total_);
-        std::fprintf(stderr, "\r[%s%s] %d/%d games", std::string(static_cast<std::size_t>(filled), '#').c_str(),
-                     std::string(static_cast<std::size_t>(width - filled), ' ').c_str(), done, total_);
+        const std::string count = client::trn("{done}/{n} game", "{done}/{n} games", total_, {{"done", std::to_string(done)}});
+        std::fprintf(stderr, "\r[%s%s] %s", std::string(static_cast<std::size_t>(filled), '#').c_str(),
+                     std::string(static_cast<std::size_t>(width - filled), ' ').c_str(), count.c_str());
         if (done == total_) std::fprintf(stderr, "\r%*s\r", width + 30, "");
         std::fflush(stderr);
     }
@@ -104,29 +107,39 @@ std::string pct(double x) {
 void print_text(const SimConfig& config, const SimReport& r, double seconds) {
     const bool spook = config.options.game == GameKind::spook;
     nlohmann::json opts = config.options;
-    std::cout << "Simulated " << r.games << " games of " << to_string(config.options.game) << " " << opts.dump()
-              << ", seed " << config.seed << "\n\n";
-    std::cout << "seat  policy   wins        win share  95 % interval\n";
+    std::cout << client::trn("Simulated {n} game of {game} {options}, seed {seed}",
+                             "Simulated {n} games of {game} {options}, seed {seed}", static_cast<long>(r.games),
+                             {{"game", spook ? client::trc("game", "spook") : client::trc("game", "ludo")},
+                              {"options", opts.dump()},
+                              {"seed", std::to_string(config.seed)}})
+              << "\n\n";
+    // xgettext:no-c-format
+    std::cout << client::tr("seat  policy   wins        win share  95 % interval") << "\n";
     for (const auto& s : r.seats) {
         char line[160];
         std::snprintf(line, sizeof line, "%4d  %-7s %9.1f    %s    %s .. %s\n", s.seat + 1, std::string(to_string(s.policy)).c_str(),
                       s.wins, pct(s.share.mean).c_str(), pct(s.share.low).c_str(), pct(s.share.high).c_str());
         std::cout << line;
     }
-    std::cout << "\npolicy   seats  win share per seat  95 % interval\n";
+    // xgettext:no-c-format
+    std::cout << "\n" << client::tr("policy   seats  win share per seat  95 % interval") << "\n";
     for (const auto& p : r.policies) {
         char line[160];
         std::snprintf(line, sizeof line, "%-7s  %5d      %s         %s .. %s\n", std::string(to_string(p.policy)).c_str(),
                       p.seats, pct(p.share.mean).c_str(), pct(p.share.low).c_str(), pct(p.share.high).c_str());
         std::cout << line;
     }
-    char line[200];
-    std::snprintf(line, sizeof line, "\n%s per game: mean %.2f, median %.1f\n", spook ? "rounds" : "turns",
-                  r.mean_length, r.median_length);
-    std::cout << line;
-    std::snprintf(line, sizeof line, "speed: %.0f games/s (%.2f s)\n", seconds > 0 ? r.games / seconds : 0.0, seconds);
-    std::cout << line;
-    std::cout << "(a joint win counts 1/k for k joint winners)\n";
+    char mean[32], median[32], speed[32], time[32];
+    std::snprintf(mean, sizeof mean, "%.2f", r.mean_length);
+    std::snprintf(median, sizeof median, "%.1f", r.median_length);
+    std::snprintf(speed, sizeof speed, "%.0f", seconds > 0 ? r.games / seconds : 0.0);
+    std::snprintf(time, sizeof time, "%.2f", seconds);
+    std::cout << "\n"
+              << (spook ? client::tr("rounds per game: mean {mean}, median {median}", {{"mean", mean}, {"median", median}})
+                        : client::tr("turns per game: mean {mean}, median {median}", {{"mean", mean}, {"median", median}}))
+              << "\n";
+    std::cout << client::tr("speed: {speed} games/s ({seconds} s)", {{"speed", speed}, {"seconds", time}}) << "\n";
+    std::cout << client::tr("(a joint win counts 1/k for k joint winners)") << "\n";
 }
 
 void print_json(const SimConfig& config, const SimReport& r, double seconds) {
@@ -198,14 +211,15 @@ void add_sim_command(CLI::App& app, int& exit_code) {
             config.games = args->games;
             config.seed = args->seed;
             if (!args->boards_file.empty()) {
-                if (config.options.game != GameKind::spook) throw std::invalid_argument("--boards is for spook games");
+                if (config.options.game != GameKind::spook) throw std::invalid_argument(client::tr("--boards is for spook games"));
                 std::ifstream in(args->boards_file);
-                if (!in) throw std::invalid_argument("cannot read the board file " + args->boards_file);
+                if (!in) throw std::invalid_argument(client::tr("cannot read the board file {file}", {{"file", args->boards_file}}));
                 nlohmann::json file;
                 try {
                     file = nlohmann::json::parse(in);
                 } catch (const nlohmann::json::parse_error& e) {
-                    throw std::invalid_argument(args->boards_file + " is not valid JSON: " + e.what());
+                    throw std::invalid_argument(
+                        client::tr("{file} is not valid JSON: {detail}", {{"file", args->boards_file}, {"detail", e.what()}}));
                 }
                 for (const auto& b : spook::parse_board_file(file, config.options.players))
                     config.boards.push_back(b.board.notation());
@@ -218,7 +232,7 @@ void add_sim_command(CLI::App& app, int& exit_code) {
                     std::snprintf(name, sizeof name, "game-%06d.json", game + 1);
                     std::ofstream out(std::filesystem::path(dir) / name);
                     out << record_text(record);
-                    if (!out) throw std::runtime_error("cannot write records into " + dir);
+                    if (!out) throw std::runtime_error(client::tr("cannot write records into {folder}", {{"folder", dir}}));
                 };
             }
             ProgressBar bar(config.games, !args->no_progress && isatty(STDERR_FILENO));

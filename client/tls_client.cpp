@@ -1,5 +1,6 @@
 #include "tls_client.h"
 
+#include "i18n.h"
 #include "spookludo/openssl_errors.h"
 
 #include <arpa/inet.h>
@@ -79,7 +80,7 @@ bool is_ip_literal(const std::string& host) {
 ssl_ctx_st* client_context(const std::string& ca_file) {
     ERR_clear_error();
     SSL_CTX* ctx = SSL_CTX_new(TLS_client_method());
-    if (!ctx) throw std::runtime_error("cannot set up TLS: " + openssl_errors());
+    if (!ctx) throw std::runtime_error(tr("cannot set up TLS: {detail}", {{"detail", openssl_errors()}}));
     std::unique_ptr<SSL_CTX, decltype(&SSL_CTX_free)> owned(ctx, SSL_CTX_free);
     SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
     SSL_CTX_set_options(ctx, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION);
@@ -89,11 +90,12 @@ ssl_ctx_st* client_context(const std::string& ca_file) {
     SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nullptr);
     if (ca_file.empty()) {
         if (SSL_CTX_set_default_verify_paths(ctx) != 1)
-            throw std::runtime_error("cannot read the system's CA store: " + openssl_errors());
+            throw std::runtime_error(tr("cannot read the system's CA store: {detail}", {{"detail", openssl_errors()}}));
     } else {
         if (auto problem = ca_file_problem(ca_file)) throw std::runtime_error(*problem);
         if (SSL_CTX_load_verify_locations(ctx, ca_file.c_str(), nullptr) != 1)
-            throw std::runtime_error("cannot use --ca-file " + ca_file + ": " + openssl_errors());
+            throw std::runtime_error(
+                tr("cannot use --ca-file {file}: {detail}", {{"file", ca_file}, {"detail", openssl_errors()}}));
         // A server's own certificate given as --ca-file is trusted as it is (it need not be a CA).
         X509_STORE_set_flags(SSL_CTX_get_cert_store(ctx), X509_V_FLAG_PARTIAL_CHAIN);
     }
@@ -104,12 +106,12 @@ std::optional<std::string> ca_file_problem(const std::string& path) {
     BIO* bio = BIO_new_file(path.c_str(), "r");
     if (!bio) {
         ERR_clear_error();
-        return "cannot read --ca-file " + path;
+        return tr("cannot read --ca-file {file}", {{"file", path}});
     }
     X509* cert = PEM_read_bio_X509(bio, nullptr, nullptr, nullptr);
     BIO_free(bio);
     ERR_clear_error();
-    if (!cert) return "--ca-file " + path + " holds no certificate (a PEM file, -----BEGIN CERTIFICATE-----)";
+    if (!cert) return tr("--ca-file {file} holds no certificate (a PEM file, -----BEGIN CERTIFICATE-----)", {{"file", path}});
     X509_free(cert);
     return std::nullopt;
 }
@@ -145,24 +147,27 @@ bool note_verification(bool preverified, x509_store_ctx_st* ctx, std::optional<V
 std::string explain(const VerifyFailure& f, const std::string& where, const std::string& host,
                     const std::string& ca_file) {
     std::string why;
-    const std::string whose = f.depth == 0 ? "the server's certificate" : "a certificate in its chain (" + f.subject + ")";
+    const std::string whose = f.depth == 0 ? tr("the server's certificate")
+                                           : tr("a certificate in its chain ({subject})", {{"subject", f.subject}});
     switch (f.error) {
         case X509_V_ERR_CERT_HAS_EXPIRED:
-            why = whose + " expired on " + f.not_after +
-                  ". The host must renew it (e.g. certbot renew, then kill -HUP the server); if that date has not "
-                  "come yet, this computer's clock is wrong";
+            why = tr("{whose} expired on {date}. The host must renew it (e.g. certbot renew, then kill -HUP the server); "
+                     "if that date has not come yet, this computer's clock is wrong",
+                     {{"whose", whose}, {"date", f.not_after}});
             break;
         case X509_V_ERR_CERT_NOT_YET_VALID:
-            why = whose + " is valid only from " + f.not_before +
-                  ". If that date has passed, this computer's clock is wrong; otherwise the host must fix the "
-                  "certificate";
+            why = tr("{whose} is valid only from {date}. If that date has passed, this computer's clock is wrong; "
+                     "otherwise the host must fix the certificate",
+                     {{"whose", whose}, {"date", f.not_before}});
             break;
         case X509_V_ERR_HOSTNAME_MISMATCH:
         case X509_V_ERR_IP_ADDRESS_MISMATCH:
-            why = "the server's certificate is for " + f.names + ", not " + host +
-                  ". Connect with a name the certificate lists (e.g. " + where.substr(0, where.find("://") + 3) +
-                  f.names.substr(0, f.names.find(',')) + where.substr(where.rfind(':')) +
-                  "), or ask the host for a certificate that names " + host;
+            why = tr("the server's certificate is for {names}, not {host}. Connect with a name the certificate lists "
+                     "(e.g. {example}), or ask the host for a certificate that names {host}",
+                     {{"names", f.names},
+                      {"host", host},
+                      {"example", where.substr(0, where.find("://") + 3) + f.names.substr(0, f.names.find(',')) +
+                                      where.substr(where.rfind(':'))}});
             break;
         case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT:
         case X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN:
@@ -170,16 +175,36 @@ std::string explain(const VerifyFailure& f, const std::string& where, const std:
         case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY:
         case X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE:
         case X509_V_ERR_CERT_UNTRUSTED:
-            why = "the server's certificate comes from an unknown issuer (\"" + f.issuer + "\"" +
-                  (f.error == X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT ? ", it signed itself" : "") + "), which " +
-                  (ca_file.empty() ? "this computer does not trust" : "is not in --ca-file " + ca_file) +
-                  ". If the host made the certificate themselves (self-signed, or with a CA of their own), get its "
-                  "certificate file from them and add --ca-file FILE; otherwise someone may be in between: do not go on";
+            if (f.error == X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT)
+                why = ca_file.empty()
+                          ? tr("the server's certificate comes from an unknown issuer (\"{issuer}\", it signed itself), "
+                               "which this computer does not trust. If the host made the certificate themselves "
+                               "(self-signed, or with a CA of their own), get its certificate file from them and add "
+                               "--ca-file FILE; otherwise someone may be in between: do not go on",
+                               {{"issuer", f.issuer}})
+                          : tr("the server's certificate comes from an unknown issuer (\"{issuer}\", it signed itself), "
+                               "which is not in --ca-file {file}. If the host made the certificate themselves "
+                               "(self-signed, or with a CA of their own), get its certificate file from them and add "
+                               "--ca-file FILE; otherwise someone may be in between: do not go on",
+                               {{"issuer", f.issuer}, {"file", ca_file}});
+            else
+                why = ca_file.empty()
+                          ? tr("the server's certificate comes from an unknown issuer (\"{issuer}\"), which this "
+                               "computer does not trust. If the host made the certificate themselves (self-signed, or "
+                               "with a CA of their own), get its certificate file from them and add --ca-file FILE; "
+                               "otherwise someone may be in between: do not go on",
+                               {{"issuer", f.issuer}})
+                          : tr("the server's certificate comes from an unknown issuer (\"{issuer}\"), which is not in "
+                               "--ca-file {file}. If the host made the certificate themselves (self-signed, or with a "
+                               "CA of their own), get its certificate file from them and add --ca-file FILE; otherwise "
+                               "someone may be in between: do not go on",
+                               {{"issuer", f.issuer}, {"file", ca_file}});
             break;
         default:
-            why = whose + " failed the check: " + X509_verify_cert_error_string(f.error);
+            why = tr("{whose} failed the check: {detail}",
+                     {{"whose", whose}, {"detail", X509_verify_cert_error_string(f.error)}});
     }
-    return "cannot trust " + where + ": " + why + " [certificate]";
+    return tr("cannot trust {address}: {why} [certificate]", {{"address", where}, {"why", why}});
 }
 
 }  // namespace spookludo::client::tls

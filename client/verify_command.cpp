@@ -9,12 +9,33 @@
 #include <CLI/CLI.hpp>
 
 #include "http_fetch.h"
+#include "game_words.h"
 #include "i18n.h"
+#include "spookludo/ludo/geometry.h"
 #include "spookludo/verify.h"
 
 namespace spookludo::cli {
 
 namespace {
+
+// A line of the verifier's report in the reader's language: its text through the catalogue, its
+// places filled, a result's status and a Ludo colour worded too.
+std::string worded(const VerifyLine& line) {
+    std::vector<std::pair<std::string, std::string>> args;
+    for (const auto& [key, value] : line.args) {
+        std::string v = value;
+        if (key == "status") {
+            if (value == "finished") v = client::trc("game status", "finished");
+            else if (value == "abandoned") v = client::trc("game status", "abandoned");
+            else if (value == "in_progress") v = client::trc("game status", "in_progress");
+        } else if (key == "colour") {
+            for (const auto c : {ludo::Colour::green, ludo::Colour::yellow, ludo::Colour::red, ludo::Colour::blue})
+                if (value == ludo::to_string(c)) v = client::colour_name(c);
+        }
+        args.emplace_back(key, std::move(v));
+    }
+    return client::tr_text(line.text, args);
+}
 
 // The server's records are a few MB at most; anything much larger is not one.
 constexpr std::size_t kMaxRecordBytes = 64u * 1024 * 1024;
@@ -25,9 +46,10 @@ std::string record_text(const std::string& where, const std::string& ca_file) {
     if (!ca_file.empty() && !where.starts_with("https://"))
         throw FetchError(client::tr("--ca-file is for an https:// address ({address} is not one)", {{"address", where}}));
     if (address)
-        return fetch_text(where, ca_file, kMaxRecordBytes, "record",
-                          client::tr("the server does not have it: check the game id (spookludo history lists the server's "
-                                     "games), or verify a file of the record if you have one"));
+        return fetch_text(where, ca_file, kMaxRecordBytes,
+                          client::tr("no record at {address} (HTTP 404: the server does not have it: check the game id "
+                                     "(spookludo history lists the server's games), or verify a file of the record if "
+                                     "you have one)"));
     std::ifstream in(where, std::ios::binary);
     if (!in) throw FetchError(client::tr("cannot read {file}", {{"file", where}}));
     std::stringstream text;
@@ -84,9 +106,11 @@ void add_verify_command(CLI::App& app, int& exit_code) {
         }
         const VerifyReport report = verify(record);
         if (!*quiet) {
-            // The checks' own lines (the verifier's, in English) after a word in the reader's language.
-            for (const auto& line : report.passed) std::cout << "  " << client::trc("verify", "ok") << "    " << line << "\n";
-            for (const auto& line : report.notes) std::cout << "  " << client::trc("verify", "note") << "  " << line << "\n";
+            // The checks' own lines, worded by the catalogue (their texts are the verifier's).
+            for (const auto& line : report.passed_lines)
+                std::cout << "  " << client::trc("verify", "ok") << "    " << worded(line) << "\n";
+            for (const auto& line : report.note_lines)
+                std::cout << "  " << client::trc("verify", "note") << "  " << worded(line) << "\n";
         }
         const std::string game = record.options.game == GameKind::spook ? client::trc("game", "spook") : client::trc("game", "ludo");
         const std::string status = record.result.status == GameStatus::finished    ? client::trc("game status", "finished")
@@ -98,7 +122,10 @@ void add_verify_command(CLI::App& app, int& exit_code) {
                       << "\n";
             exit_code = 0;
         } else {
-            std::cout << client::tr("FAILED: {failure}", {{"failure", report.failure}}) << "\n";
+            // The failure worded by the catalogue when it has a fixed shape (the rules' own reasons
+            // and the record's texts inside it stay as the verifier gives them).
+            const std::string failure = report.failure_line.text.empty() ? report.failure : worded(report.failure_line);
+            std::cout << client::tr("FAILED: {failure}", {{"failure", failure}}) << "\n";
             exit_code = 1;
         }
     });

@@ -2,8 +2,8 @@
 # The translators' tool: the catalogue template po/spookludo.pot made from the sources, and every
 # language's catalogue po/<lang>.po brought up to date with it (docs/languages.md).
 #
-#   scripts/po-update.sh           xgettext over web/js/*.js (t, tn, tc) and client/*.cpp (tr, trn,
-#                                  trc) into po/spookludo.pot, then msgmerge --update of each po/*.po
+#   scripts/po-update.sh           xgettext over web/js/*.js (t, tn, tc), client/*.cpp (tr, trn,
+#                                  trc) and common/src (verify_line) into po/spookludo.pot, then msgmerge --update of each po/*.po
 #                                  (new texts come in untranslated, changed ones fuzzy)
 #   scripts/po-update.sh --check   changes nothing: fails (exit 1) when po/spookludo.pot is not what
 #                                  the sources give, naming the texts that differ
@@ -31,6 +31,8 @@ trap 'rm -rf "$work"' EXIT
 # The files in a fixed order (the C locale's), relative paths: the same template on every machine.
 mapfile -t js < <(LC_ALL=C ls web/js/*.js 2>/dev/null)
 mapfile -t cpp < <(LC_ALL=C ls client/*.cpp client/*.h 2>/dev/null)
+# The verifier's report lines (common/, worded by the terminal client's verify): verify_line("...").
+mapfile -t shared < <(cd common/src && LC_ALL=C find . -name '*.cpp' | LC_ALL=C sort | sed 's|^\./|common/src/|')
 
 common=(--from-code=UTF-8 --add-comments=TRANSLATORS: --no-wrap --add-location=file --sort-by-file
         --package-name=spookludo --msgid-bugs-address=none)
@@ -38,6 +40,7 @@ common=(--from-code=UTF-8 --add-comments=TRANSLATORS: --no-wrap --add-location=f
 # and "→" among them; its header, which has a date, is cut from the template below.)
 : >"$work/js.pot"
 : >"$work/cpp.pot"
+: >"$work/shared.pot"
 if [ ${#js[@]} -gt 0 ]; then
   xgettext "${common[@]}" --language=JavaScript --keyword= --keyword=t --keyword=tn:1,2 --keyword=tc:1c,2 \
     -o "$work/js.pot" "${js[@]}"
@@ -46,12 +49,15 @@ if [ ${#cpp[@]} -gt 0 ]; then
   xgettext "${common[@]}" --language=C++ --keyword= --keyword=tr --keyword=trn:1,2 --keyword=trc:1c,2 \
     -o "$work/cpp.pot" "${cpp[@]}"
 fi
+if [ ${#shared[@]} -gt 0 ]; then
+  xgettext "${common[@]}" --language=C++ --keyword= --keyword=verify_line -o "$work/shared.pot" "${shared[@]}"
+fi
 
 # The header, written here (xgettext's has a creation date): the template's own, stable.
 cat >"$work/spookludo.pot" <<'HEADER'
 # The texts a person reads in SpookLudo's clients (the web page and the terminal client), in
 # English: the template every language's catalogue (po/<lang>.po) translates. Made by
-# scripts/po-update.sh (xgettext over web/js and client/); do not edit by hand.
+# scripts/po-update.sh (xgettext over web/js, client/ and common/src); do not edit by hand.
 msgid ""
 msgstr ""
 "Project-Id-Version: spookludo\n"
@@ -62,7 +68,7 @@ msgstr ""
 "Plural-Forms: nplurals=2; plural=(n != 1);\n"
 HEADER
 bodies=()
-for f in "$work/js.pot" "$work/cpp.pot"; do [ -s "$f" ] && bodies+=("$f"); done
+for f in "$work/js.pot" "$work/cpp.pot" "$work/shared.pot"; do [ -s "$f" ] && bodies+=("$f"); done
 if [ ${#bodies[@]} -gt 0 ]; then
   # One entry per text (a text both clients use lists both files).
   msgcat --no-wrap --sort-by-file --to-code=UTF-8 "${bodies[@]}" -o "$work/body.pot"

@@ -143,23 +143,20 @@ const Announcement& Game::declare(std::vector<int> winners) {
     return say(std::move(a));
 }
 
-bool verify_table(const GameRecord& r, std::vector<std::string>& passed, std::vector<std::string>& notes,
-                  std::string& failure) {
+bool verify_table(const GameRecord& r, VerifyReport& report) {
     std::vector<std::string> names;
     for (const auto& s : r.seats) names.push_back(s.name);
     if (r.client_seed_by.size() != r.client_seeds.size()) {
-        failure = "client seeds: a table game's record names whose device sent each seed";
-        return false;
+        return report.fail(verify_line("client seeds: a table game's record names whose device sent each seed"));
     }
     RecordedDice dice(r.draws);
     try {
         Game game(r.options, names, dice);
         if (game.spook()) {
             if (game.assignment() != r.assignment) {
-                failure = "assignment: the draws give another assignment of boards to the table's names";
-                return false;
+                return report.fail(verify_line("assignment: the draws give another assignment of boards to the table's names"));
             }
-            passed.push_back("assignment: boards to the table's names as the draws give them");
+            report.pass(verify_line("assignment: boards to the table's names as the draws give them"));
         }
         for (std::size_t i = 0; i < r.announcements.size(); ++i) {
             const auto& said = r.announcements[i];
@@ -168,37 +165,38 @@ bool verify_table(const GameRecord& r, std::vector<std::string>& passed, std::ve
             else if (said.kind == "winners") a = &game.declare(r.result.winners);
             else a = &game.next();
             if (a->kind != said.kind || a->step != said.step || a->text != said.text) {
-                failure = "announcements[" + std::to_string(i) + "]: the record says \"" + said.text +
-                          "\" but the dice give \"" + a->text + "\"";
-                return false;
+                return report.fail(verify_line("announcements[{i}]: the record says \"{recorded}\" but the dice give \"{given}\"",
+                                               {{"i", std::to_string(i)}, {"recorded", said.text}, {"given", a->text}}));
             }
         }
         if (!dice.exhausted()) {
-            failure = "draws: " + std::to_string(r.draws.size() - dice.used()) + " draw(s) were never announced";
-            return false;
+            return report.fail(verify_line("draws: {n} draw(s) were never announced",
+                                           {{"n", std::to_string(r.draws.size() - dice.used())}}));
         }
-        passed.push_back("announcements: all " + std::to_string(r.announcements.size()) +
-                         " are what the dice give, in order (" + std::to_string(game.steps()) + " dice)");
+        report.pass(verify_line("announcements: all {announcements} are what the dice give, in order ({dice} dice)",
+                                {{"announcements", std::to_string(r.announcements.size())},
+                                 {"dice", std::to_string(game.steps())}}));
         const bool finished = r.result.status == GameStatus::finished;
         if (finished != game.over()) {
-            failure = finished ? "result: a finished table game ends with the declared winners"
-                               : "result: an abandoned game declares no winners";
-            return false;
+            return report.fail(finished ? verify_line("result: a finished table game ends with the declared winners")
+                                        : verify_line("result: an abandoned game declares no winners"));
         }
         std::vector<int> places(names.size(), 0);
         for (int w : r.result.winners) places[static_cast<std::size_t>(w)] = 1;
         if (r.result.places != places || r.result.length != game.steps()) {
-            failure = "result: the places and length are not the declared winners' and the dice's";
-            return false;
+            return report.fail(verify_line("result: the places and length are not the declared winners' and the dice's"));
         }
-        passed.push_back(finished ? "result: the winners the host declared: " + list_names(names, r.result.winners)
-                                  : "result: abandoned after " + std::to_string(game.steps()) + " dice");
+        report.pass(finished ? verify_line("result: the winners the host declared: {names}",
+                                           {{"names", list_names(names, r.result.winners)}})
+                             : verify_line("result: abandoned after {dice} dice", {{"dice", std::to_string(game.steps())}}));
+    } catch (const VerifyError& e) {
+        return report.fail(e.line);
     } catch (const std::exception& e) {
-        failure = e.what();
-        return false;
+        return report.fail(std::string(e.what()));
     }
-    notes.push_back("a table game: the dice and the announcements are checked; the coins' positions were never "
-                    "seen by the server, so the moves, captures and the winners named by the host cannot be");
+    report.note(verify_line("a table game: the dice and the announcements are checked; the coins' positions were "
+                            "never seen by the server, so the moves, captures and the winners named by the host "
+                            "cannot be"));
     return true;
 }
 

@@ -10,7 +10,7 @@ VerifyReport verify(const GameRecord& record) {
     VerifyReport report;
     if (!verify_seed_and_draws(record, report)) return report;
     if (record.options.table) {
-        report.ok = in_person::verify_table(record, report.passed, report.notes, report.failure);
+        report.ok = in_person::verify_table(record, report);
         return report;
     }
     if (record.options.game == GameKind::spook) {

@@ -180,7 +180,7 @@ std::string record_of(const std::string& transcript) {
 
 }  // namespace
 
-TEST_CASE("languages: with --lang qps every screen of play shows no text outside the catalogue's brackets: lobby as host and guest, a Spook game with its decisions and activations to its end, a Ludo game with a decision and a throw, game over, an error line, verify's verdict and history's listing [e2e][play][pty][i18n]") {
+TEST_CASE("languages: with --lang qps every screen of play shows no text outside the catalogue's brackets: lobby as host and guest, a Spook game with its decisions and activations to its end, a Ludo game with a decision and a throw, game over, an error line, verify's verdict and its check lines, and history's listing [e2e][play][pty][i18n]") {
     Server server;
     TempDir state("spookludo-state");
     const std::string http = "http://127.0.0.1:" + std::to_string(server.port());
@@ -217,6 +217,14 @@ TEST_CASE("languages: with --lang qps every screen of play shows no text outside
     CHECK_MESSAGE(verify->status() == 0, verify->describe());
     const std::string verdict = read_file(server.dir() / "verify.out");
     CHECK(verdict.find(kOpen + "VERIFIED: ") == 0);
+    // Without -q: every check's line (the verifier's report, worded by the catalogue).
+    auto verify_long = server.run("verify-long", {"verify", http + record, "--lang", "qps"});
+    CHECK_MESSAGE(verify_long->status() == 0, verify_long->describe());
+    const std::string report_lines = read_file(server.dir() / "verify-long.out");
+    CHECK(report_lines.find(kOpen + "ok" + kClose + "    " + kOpen + "seed: the revealed server seed matches the commitment ") !=
+          std::string::npos);
+    CHECK(report_lines.find(kOpen + "result: " + kOpen + "finished" + kClose + " after ") != std::string::npos);
+    CHECK(report_lines.find(kOpen + "note" + kClose + "  " + kOpen + "boards: expected finish ") != std::string::npos);
     auto history = server.run("history", {"history", http, "--lang", "qps"});
     CHECK_MESSAGE(history->status() == 0, history->describe());
     const std::string listing = read_file(server.dir() / "history.out");
@@ -259,7 +267,7 @@ TEST_CASE("languages: with --lang qps every screen of play shows no text outside
         const auto bad = untranslated(frames(p->out()), names, server_texts);
         CHECK_MESSAGE(bad.empty(), p->command() << ": text outside the brackets:\n" << report(bad));
     }
-    for (const auto& printed : {verdict, listing}) {
+    for (const auto& printed : {verdict, report_lines, listing}) {
         const auto bad = untranslated(as_screen(printed), names, {});
         CHECK_MESSAGE(bad.empty(), "text outside the brackets:\n" << report(bad) << printed);
     }
@@ -315,4 +323,104 @@ TEST_CASE("languages: a terminal game with LANG=ms_MY.UTF-8 reads in Malay: the 
     bot->signal(SIGTERM);
     bot->wait(patience(10s));
     server.stop();
+}
+
+TEST_CASE("languages: a refused connection reads in the chosen language: play, watch, bot, verify and history show no text outside the brackets with --lang qps, and say it in Malay with LANG=ms_MY.UTF-8 [e2e][i18n][errors]") {
+    ClosedPort closed;
+    TempDir dir("spookludo-languages-refused");
+    const std::string port = std::to_string(closed.port());
+    const std::string ws = "ws://127.0.0.1:" + port, http = "http://127.0.0.1:" + port;
+    const std::vector<std::vector<std::string>> commands{{"play", ws, "--room", "ABCDE", "--name", "Ann"},
+                                                         {"watch", ws, "--room", "ABCDE"},
+                                                         {"bot", ws, "--create", "spook"},
+                                                         {"verify", http + "/records/ABCDE-1"},
+                                                         {"history", http},
+                                                         {"play", "http://127.0.0.1:" + port, "--room", "ABCDE"}};
+    // The program's name and command, the room's code, and the bot's default name (bot-1: a name).
+    const std::vector<std::string> names{"spookludo play", "spookludo watch", "spookludo bot", "spookludo verify",
+                                         "spookludo history", "spookludo", "ABCDE", "bot-1"};
+    for (const auto& lang : {std::string("qps"), std::string("ms")}) {
+        for (std::size_t i = 0; i < commands.size(); ++i) {
+            const std::string label = lang + "-" + std::to_string(i);
+            SpawnOptions o;
+            o.stdout_file = dir / (label + ".out");
+            o.stderr_file = dir / (label + ".err");
+            o.env = {{"NO_COLOR", "1"}, {"XDG_STATE_HOME", dir / "state"}, {"LANGUAGE", std::nullopt},
+                     {"LC_ALL", std::nullopt}, {"LC_MESSAGES", std::nullopt},
+                     {"LANG", lang == "ms" ? std::optional<std::string>("ms_MY.UTF-8") : std::nullopt}};
+            std::vector<std::string> argv{kClientBinary};
+            argv.insert(argv.end(), commands[i].begin(), commands[i].end());
+            if (lang == "qps") argv.insert(argv.end(), {"--lang", "qps"});
+            Process p(argv, o);
+            const auto status = p.wait(patience(10s));
+            INFO(p.describe());
+            CHECK(status == 2);
+            const std::string err = p.err();
+            if (lang == "qps") {
+                CHECK(err.find(kOpen) != std::string::npos);
+                const auto bad = untranslated(as_screen(p.out() + err), names, {});
+                CHECK_MESSAGE(bad.empty(), "text outside the brackets:\n" << report(bad));
+            } else if (i < 3) {
+                CHECK(err.find("sambungan ditolak oleh 127.0.0.1:" + port +
+                               " (adakah pelayan sedang berjalan, dan adakah port betul?)") != std::string::npos);
+            } else if (i < 5) {
+                CHECK(err.find("tidak dapat mengambil " + http) != std::string::npos);
+                CHECK(err.find(": sambungan ditolak oleh 127.0.0.1:" + port + " (adakah pelayan masih berjalan?)") !=
+                      std::string::npos);
+            } else {
+                CHECK(err.find("alamat mesti bermula dengan ws:// atau wss:// (diterima http://): cuba ws://127.0.0.1:" +
+                               port) != std::string::npos);
+            }
+            if (lang == "ms") CHECK(err.find("refused") == std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("languages: verify's check lines read in Malay with LANG=ms_MY.UTF-8: the seed, the draws, the replay and the result, the verdict, and a tampered die's failure (in the pseudo-language too) [e2e][i18n][verify]") {
+    TempDir dir("spookludo-languages-verify");
+    SpawnOptions o;
+    o.stdout_file = dir / "sim.out";
+    o.stderr_file = dir / "sim.err";
+    Process sim({kClientBinary, "sim", "--game", "ludo", "--players", "2", "--games", "1", "--records", dir / "records"}, o);
+    REQUIRE_MESSAGE(sim.wait(patience(30s)) == 0, sim.describe());
+    SpawnOptions v;
+    v.stdout_file = dir / "verify.out";
+    v.stderr_file = dir / "verify.err";
+    v.env = {{"LANGUAGE", std::nullopt}, {"LC_ALL", std::nullopt}, {"LC_MESSAGES", std::nullopt}, {"LANG", "ms_MY.UTF-8"}};
+    const std::string file = dir / "records/game-000001.json";
+    Process verify({kClientBinary, "verify", file}, v);
+    CHECK_MESSAGE(verify.wait(patience(30s)) == 0, verify.describe());
+    const std::string out = verify.out();
+    INFO(out);
+    CHECK(out.find("  ok    benih: benih pelayan yang didedahkan sepadan dengan komitmen ") != std::string::npos);
+    CHECK(out.find("  ok    cabutan: kesemua ") != std::string::npos);
+    CHECK(std::regex_search(out, std::regex("balingan permulaan: [0-9]+ balingan; (hijau|merah) \\(tempat [12]\\) bermula")));
+    CHECK(out.find("  ok    keputusan: tamat selepas ") != std::string::npos);
+    CHECK(out.find("DISAHKAN: " + file + " (ludo, 2 pemain, tamat)") != std::string::npos);
+    for (const char* english : {"seed", "draws", "throws", "replayed", "result", "finished", "VERIFIED"})
+        CHECK_MESSAGE(out.find(english) == std::string::npos, "English in Malay verify: " << std::string(english));
+
+    // A tampered die: the failure is worded too, in Malay and in the pseudo-language.
+    json record = json::parse(read_file(file));
+    const int value = record["draws"][0]["value"].get<int>();
+    record["draws"][0]["value"] = value % 6 + 1;
+    const std::string tampered = dir / "tampered.json";
+    {
+        std::ofstream o(tampered);
+        o << record.dump();
+    }
+    SpawnOptions t = v;
+    t.stdout_file = dir / "tampered.out";
+    t.stderr_file = dir / "tampered.err";
+    Process failed({kClientBinary, "verify", tampered}, t);
+    CHECK_MESSAGE(failed.wait(patience(30s)) == 1, failed.describe());
+    CHECK(failed.out().find("GAGAL: cabutan: cabutan 0 (roll_off) direkodkan sebagai " + std::to_string(value % 6 + 1) +
+                            " tetapi benih memberi " + std::to_string(value)) != std::string::npos);
+    t.stdout_file = dir / "tampered-qps.out";
+    t.stderr_file = dir / "tampered-qps.err";
+    Process pseudo({kClientBinary, "verify", tampered, "--lang", "qps"}, t);
+    CHECK_MESSAGE(pseudo.wait(patience(30s)) == 1, pseudo.describe());
+    CHECK(pseudo.out().find(kOpen + "FAILED: " + kOpen + "draws: draw 0 (roll_off) is recorded as ") != std::string::npos);
+    const auto bad = untranslated(as_screen(pseudo.out()), {"roll_off", "spookludo"}, {});
+    CHECK_MESSAGE(bad.empty(), "text outside the brackets:\n" << report(bad) << pseudo.out());
 }

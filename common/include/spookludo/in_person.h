@@ -15,6 +15,7 @@
 #include "spookludo/dice.h"
 #include "spookludo/options.h"
 #include "spookludo/record.h"
+#include "spookludo/verify.h"
 
 namespace spookludo::in_person {
 
@@ -76,7 +77,6 @@ std::string list_names(const std::vector<std::string>& names, const std::vector<
 // Verifies a table game's record after its seed and draws (verify_seed_and_draws): replays the
 // announcements through Game with the recorded draws (each text must be the one the dice give),
 // the assignment (Spook), every draw used, and the declared result. Adds to `report`.
-bool verify_table(const GameRecord& record, std::vector<std::string>& passed, std::vector<std::string>& notes,
-                  std::string& failure);
+bool verify_table(const GameRecord& record, VerifyReport& report);
 
 }  // namespace spookludo::in_person

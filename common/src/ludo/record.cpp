@@ -126,27 +126,18 @@ void play_out(Match& match, const std::vector<PolicyKind>& seats, Rng& policy_rn
 
 // ---- Verification ------------------------------------------------------------------------
 
-namespace {
-
-std::string throw_name(int step) { return "throw " + std::to_string(step); }
-
-}  // namespace
-
 bool verify_ludo(const GameRecord& r, VerifyReport& report) {
-    auto fail = [&](const std::string& what) {
-        report.failure = what;
-        return false;
-    };
-    if (!r.boards.empty()) return fail("boards: a Ludo record has no boards");
-    if (!r.assignment.empty()) return fail("assignment: a Ludo record has no assignment of boards");
+    auto fail = [&](auto what) { return report.fail(std::move(what)); };
+    if (!r.boards.empty()) return fail(verify_line("boards: a Ludo record has no boards"));
+    if (!r.assignment.empty()) return fail(verify_line("assignment: a Ludo record has no assignment of boards"));
     if (static_cast<int>(r.seats.size()) != r.options.players)
-        return fail("seats: " + std::to_string(r.seats.size()) + " seats for " + std::to_string(r.options.players) +
-                    " players");
+        return fail(verify_line("seats: {seats} seats for {players} players",
+                                {{"seats", std::to_string(r.seats.size())}, {"players", std::to_string(r.options.players)}}));
     std::optional<Game> start;
     try {
         start.emplace(r.options);
     } catch (const std::invalid_argument& e) {
-        return fail(std::string("options: ") + e.what());
+        return fail(verify_line("options: {detail}", {{"detail", e.what()}}));
     }
     Game& game = *start;
 
@@ -156,26 +147,28 @@ bool verify_ludo(const GameRecord& r, VerifyReport& report) {
     unsigned versions = 0;
     if (r.server_move_version) {
         if (*r.server_move_version > kServerMoveVersion)
-            return fail("server_move_version: " + std::to_string(*r.server_move_version) +
-                        " is newer than this program knows (1 to " + std::to_string(kServerMoveVersion) +
-                        "): verify the record with a newer spookludo");
+            return fail(verify_line("server_move_version: {version} is newer than this program knows (1 to {newest}): "
+                                    "verify the record with a newer spookludo",
+                                    {{"version", std::to_string(*r.server_move_version)},
+                                     {"newest", std::to_string(kServerMoveVersion)}}));
         versions = 1u << *r.server_move_version;
     } else {
         for (int v = 1; v <= kServerMoveVersion; ++v) versions |= 1u << v;
     }
-    auto version_name = [&] {
+    auto version_numbers = [&] {
         std::string names;
         for (int v = 1; v <= kServerMoveVersion; ++v)
             if (versions & (1u << v)) names += (names.empty() ? "" : " or ") + std::to_string(v);
-        return "server move version " + names;
+        return names;
     };
 
     RecordedDice dice(r.draws);
     try {
         game.roll_off(dice);
-        report.passed.push_back("roll-off: " + std::to_string(dice.used()) + " throws; " +
-                                std::string(to_string(game.colour(game.current_seat()))) + " (seat " +
-                                std::to_string(game.current_seat() + 1) + ") starts, as the draws give");
+        report.pass(verify_line("roll-off: {throws} throws; {colour} (seat {seat}) starts, as the draws give",
+                                {{"throws", std::to_string(dice.used())},
+                                 {"colour", std::string(to_string(game.colour(game.current_seat())))},
+                                 {"seat", std::to_string(game.current_seat() + 1)}}));
 
         std::size_t next_choice = 0, next_position = 0;
         int server_choices = 0;
@@ -189,18 +182,22 @@ bool verify_ludo(const GameRecord& r, VerifyReport& report) {
             }
             game.apply_throw(face);
             const int step = game.turns();
-            const std::string where = throw_name(step);
+            const std::string throw_no = std::to_string(step);
             if (next_choice < r.choices.size() && r.choices[next_choice].step < step)
-                return fail(throw_name(r.choices[next_choice].step) +
-                            ": a choice is recorded but that throw had nothing to choose");
+                return fail(verify_line("throw {throw}: a choice is recorded but that throw had nothing to choose",
+                                        {{"throw", std::to_string(r.choices[next_choice].step)}}));
             if (game.phase() == Phase::awaiting_choice) {
                 const MoveList moves = game.legal_moves();
                 if (moves.size() == 1) {
                     game.play(moves[0]);  // one possible outcome: the replay makes it
                 } else if (next_choice < r.choices.size() && r.choices[next_choice].step == step) {
                     const RecordedChoice& c = r.choices[next_choice++];
-                    const std::string who = where + ", seat " + std::to_string(c.seat + 1);
-                    if (Verdict v = game.check(c.seat, c.piece); !v) return fail(who + ": illegal choice: " + v.reason);
+                    const std::string seat_no = std::to_string(c.seat + 1);
+                    auto illegal = [&](const std::string& reason) {
+                        return fail(verify_line("throw {throw}, seat {seat}: illegal choice: {reason}",
+                                                {{"throw", throw_no}, {"seat", seat_no}, {"reason", reason}}));
+                    };
+                    if (Verdict v = game.check(c.seat, c.piece); !v) return illegal(v.reason);
                     if (c.maker != ChoiceMaker::player) {
                         // The versions of server_choice still possible after this move (a piece
                         // standing with the defined piece makes the same move).
@@ -216,71 +213,97 @@ bool verify_ludo(const GameRecord& r, VerifyReport& report) {
                             if (recorded == servers) still |= 1u << v;
                         }
                         if (!still)
-                            return fail(who + ": the server moved piece " + std::to_string(c.piece) + " for the player (" +
-                                        std::string(to_string(c.maker)) + "), not the server's move (piece " +
-                                        std::to_string(defined) + ", the best bot with Rng(0), " + version_name() + ")");
+                            return fail(verify_line("throw {throw}, seat {seat}: the server moved piece {piece} for the "
+                                                    "player ({maker}), not the server's move (piece {defined}, the best "
+                                                    "bot with Rng(0), server move version {versions})",
+                                                    {{"throw", throw_no},
+                                                     {"seat", seat_no},
+                                                     {"piece", std::to_string(c.piece)},
+                                                     {"maker", std::string(to_string(c.maker))},
+                                                     {"defined", std::to_string(defined)},
+                                                     {"versions", version_numbers()}}));
                         versions = still;
                         ++server_choices;
                     }
-                    if (Verdict v = game.choose(c.seat, c.piece); !v) return fail(who + ": illegal choice: " + v.reason);
+                    if (Verdict v = game.choose(c.seat, c.piece); !v) return illegal(v.reason);
                 } else if (dice.exhausted() && next_position == r.positions.size() &&
                            r.result.status == GameStatus::abandoned) {
                     ends_awaiting_choice = true;  // abandoned while the player was choosing
                     break;
                 } else {
-                    return fail(where + ": the throw left " + std::to_string(moves.size()) +
-                                " moves to choose from but no choice is recorded");
+                    return fail(verify_line("throw {throw}: the throw left {moves} moves to choose from but no choice is "
+                                            "recorded",
+                                            {{"throw", throw_no}, {"moves", std::to_string(moves.size())}}));
                 }
             }
             if (next_choice < r.choices.size() && r.choices[next_choice].step == step)
-                return fail(where + ": a choice is recorded but the throw had nothing to choose");
+                return fail(verify_line("throw {throw}: a choice is recorded but the throw had nothing to choose",
+                                        {{"throw", throw_no}}));
             if (next_position >= r.positions.size() || r.positions[next_position].step != step)
-                return fail(where + ": no position recorded after the throw");
+                return fail(verify_line("throw {throw}: no position recorded after the throw", {{"throw", throw_no}}));
             const std::string actual = game.position();
             if (r.positions[next_position].position != actual)
-                return fail(where + ": the recorded position \"" + r.positions[next_position].position +
-                            "\" is not the rules' \"" + actual + "\"");
+                return fail(verify_line("throw {throw}: the recorded position \"{recorded}\" is not the rules' \"{actual}\"",
+                                        {{"throw", throw_no}, {"recorded", r.positions[next_position].position}, {"actual", actual}}));
             ++next_position;
         }
         if (next_choice != r.choices.size())
-            return fail("choices: choice " + std::to_string(next_choice + 1) + " (" +
-                        throw_name(r.choices[next_choice].step) + ") was never asked for");
+            return fail(verify_line("choices: choice {choice} (throw {throw}) was never asked for",
+                                    {{"choice", std::to_string(next_choice + 1)},
+                                     {"throw", std::to_string(r.choices[next_choice].step)}}));
         if (next_position != r.positions.size())
-            return fail("positions: position " + std::to_string(next_position + 1) + " (" +
-                        throw_name(r.positions[next_position].step) + ") comes after the game's last throw");
+            return fail(verify_line("positions: position {position} (throw {throw}) comes after the game's last throw",
+                                    {{"position", std::to_string(next_position + 1)},
+                                     {"throw", std::to_string(r.positions[next_position].step)}}));
         if (!dice.exhausted())
-            return fail("draws: draw " + std::to_string(dice.used()) + " was recorded but the game never used it");
-        report.passed.push_back("throws: " + std::to_string(next_position) + " throws replayed, " +
-                                std::to_string(r.choices.size()) + " choices legal (" + std::to_string(server_choices) +
-                                " made by the server, each server_choice's move" +
-                                (server_choices > 0 ? ", " + version_name() : std::string()) +
-                                "), every position as recorded");
+            return fail(verify_line("draws: draw {draw} was recorded but the game never used it",
+                                    {{"draw", std::to_string(dice.used())}}));
+        {
+            std::vector<std::pair<std::string, std::string>> args{{"throws", std::to_string(next_position)},
+                                                                  {"choices", std::to_string(r.choices.size())},
+                                                                  {"server", std::to_string(server_choices)}};
+            if (server_choices > 0) {
+                args.emplace_back("versions", version_numbers());
+                report.pass(verify_line("throws: {throws} throws replayed, {choices} choices legal ({server} made by the "
+                                        "server, each server_choice's move, server move version {versions}), every "
+                                        "position as recorded",
+                                        std::move(args)));
+            } else {
+                report.pass(verify_line("throws: {throws} throws replayed, {choices} choices legal ({server} made by the "
+                                        "server, each server_choice's move), every position as recorded",
+                                        std::move(args)));
+            }
+        }
 
         // The result.
         const int played = ends_awaiting_choice ? game.turns() - 1 : game.turns();
         if (game.phase() == Phase::finished) {
             if (r.result.status != GameStatus::finished)
-                return fail("result: the game ended at throw " + std::to_string(game.turns()) + " but the record says " +
-                            std::string(to_string(r.result.status)));
-            if (r.result.winners != game.winners()) return fail("result: the winners are not the ones the rules give");
-            if (r.result.places != places_of(game)) return fail("result: the places are not the ones the rules give");
+                return fail(verify_line("result: the game ended at throw {throw} but the record says {status}",
+                                        {{"throw", std::to_string(game.turns())},
+                                         {"status", std::string(to_string(r.result.status))}}));
+            if (r.result.winners != game.winners())
+                return fail(verify_line("result: the winners are not the ones the rules give"));
+            if (r.result.places != places_of(game))
+                return fail(verify_line("result: the places are not the ones the rules give"));
         } else {
             if (r.result.status != GameStatus::abandoned)
-                return fail("result: the record ends after throw " + std::to_string(played) +
-                            " but the game is not over and not marked abandoned");
-            if (!r.result.winners.empty()) return fail("result: an abandoned game has no winners");
+                return fail(verify_line("result: the record ends after throw {throw} but the game is not over and not "
+                                        "marked abandoned",
+                                        {{"throw", std::to_string(played)}}));
+            if (!r.result.winners.empty()) return fail(verify_line("result: an abandoned game has no winners"));
             if (r.result.places != std::vector<int>(static_cast<std::size_t>(r.options.players), 0))
-                return fail("result: an abandoned game gives no places");
+                return fail(verify_line("result: an abandoned game gives no places"));
         }
         if (r.result.length != played)
-            return fail("result: the record says " + std::to_string(r.result.length) + " throws, the game had " +
-                        std::to_string(played));
-        report.passed.push_back("result: " + std::string(to_string(r.result.status)) + " after " +
-                                std::to_string(played) + " throws as the rules give");
+            return fail(verify_line("result: the record says {length} throws, the game had {played}",
+                                    {{"length", std::to_string(r.result.length)}, {"played", std::to_string(played)}}));
+        report.pass(verify_line("result: {status} after {throws} throws as the rules give",
+                                {{"status", std::string(to_string(r.result.status))}, {"throws", std::to_string(played)}}));
     } catch (const VerifyError& e) {
-        return fail(e.what());
+        return fail(e.line);
     } catch (const std::logic_error& e) {
-        return fail(std::string("replay: ") + e.what());
+        return fail(verify_line("replay: {detail}", {{"detail", e.what()}}));
     }
     return true;
 }

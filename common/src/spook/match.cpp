@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 #include "spookludo/spook/setup.h"
@@ -103,58 +104,63 @@ void Match::finish_record() {
 
 // ---- Verification ------------------------------------------------------------------------
 
-namespace {
-
-std::string round_name(int round) { return "round " + std::to_string(round); }
-
-}  // namespace
-
 bool verify_spook(const GameRecord& r, VerifyReport& report) {
     const int players = r.options.players;
-    auto fail = [&](const std::string& what) {
-        report.failure = what;
-        return false;
-    };
+    auto fail = [&](auto what) { return report.fail(std::move(what)); };
 
     // The published boards.
     if (static_cast<int>(r.boards.size()) != players)
-        return fail("boards: " + std::to_string(r.boards.size()) + " boards published for " + std::to_string(players) +
-                    " players");
+        return fail(verify_line("boards: {boards} boards published for {players} players",
+                                {{"boards", std::to_string(r.boards.size())}, {"players", std::to_string(players)}}));
     std::vector<Board> published;
     for (std::size_t i = 0; i < r.boards.size(); ++i) {
         try {
             published.push_back(Board::from_notation(r.boards[i]));
         } catch (const std::invalid_argument& e) {
-            return fail("boards: board " + std::to_string(i + 1) + ", " + e.what());
+            return fail(verify_line("boards: board {board}, {detail}", {{"board", std::to_string(i + 1)}, {"detail", e.what()}}));
         }
         for (std::size_t j = 0; j < i; ++j)
             if (published[j] == published[i])
-                return fail("boards: board " + std::to_string(i + 1) + " is the same as board " + std::to_string(j + 1));
+                return fail(verify_line("boards: board {board} is the same as board {other}",
+                                        {{"board", std::to_string(i + 1)}, {"other", std::to_string(j + 1)}}));
     }
     const BoardSetReport balance = report_boards(published, r.options.spook.pieces);
-    report.passed.push_back("boards: " + std::to_string(players) + " distinct boards, one character on each square");
+    report.pass(verify_line("boards: {boards} distinct boards, one character on each square",
+                            {{"boards", std::to_string(players)}}));
     {
-        char line[160];
-        std::snprintf(line, sizeof line, "boards: expected finish %s by %.2f %% (%s)%s",
-                      balance.balanced() ? "balanced, spread" : "NOT balanced, spread", 100 * balance.spread,
-                      r.options.spook.balanced_boards ? "the game asked for balanced boards" : "balance was off",
-                      balance.seven_of_each ? "" : "; not every board has 7 of each character");
-        report.notes.push_back(line);
+        char spread[32];
+        std::snprintf(spread, sizeof spread, "%.2f", 100 * balance.spread);
+        const std::vector<std::pair<std::string, std::string>> args{{"spread", spread}};
+        const bool asked = r.options.spook.balanced_boards;
+        if (balance.balanced())
+            report.note(asked ? verify_line("boards: expected finish balanced, spread by {spread} % (the game asked for "
+                                            "balanced boards)",
+                                            args)
+                              : verify_line("boards: expected finish balanced, spread by {spread} % (balance was off)", args));
+        else
+            report.note(asked ? verify_line("boards: expected finish NOT balanced, spread by {spread} % (the game asked "
+                                            "for balanced boards)",
+                                            args)
+                              : verify_line("boards: expected finish NOT balanced, spread by {spread} % (balance was off)",
+                                            args));
+        if (!balance.seven_of_each) report.note(verify_line("boards: not every board has 7 of each character"));
         if (r.options.spook.balanced_boards && !balance.balanced())
-            return fail("boards: the options ask for balanced boards but their expected finishes differ by more than 2 %");
+            return fail(verify_line(
+                "boards: the options ask for balanced boards but their expected finishes differ by more than 2 %"));
     }
 
     RecordedDice dice(r.draws);
     try {
         const std::vector<int> assignment = draw_assignment(players, dice);
-        if (assignment != r.assignment) return fail("assignment: the draws give another assignment of boards to seats");
-        report.passed.push_back("assignment: boards to seats as the draws give them");
+        if (assignment != r.assignment)
+            return fail(verify_line("assignment: the draws give another assignment of boards to seats"));
+        report.pass(verify_line("assignment: boards to seats as the draws give them"));
 
         Game game(r.options, boards_by_seat(published, assignment));
         SolutionCache cache;
         std::size_t next_choice = 0, next_position = 0;
         int server_choices = 0;
-        std::string partial_round;  // an abandoned game's last round, cut short
+        std::optional<VerifyLine> partial_round;  // an abandoned game's last round, cut short
         while (!game.over()) {
             const int round = game.round();
             Face face = 0;
@@ -167,9 +173,11 @@ bool verify_spook(const GameRecord& r, VerifyReport& report) {
             const std::size_t first_choice_of_round = next_choice;
             for (; next_choice < r.choices.size() && r.choices[next_choice].step == round; ++next_choice) {
                 const auto& c = r.choices[next_choice];
-                const std::string where = round_name(round) + ", seat " + std::to_string(c.seat + 1);
+                const std::string round_no = std::to_string(round), seat_no = std::to_string(c.seat + 1);
                 if (!game.needs_decision(c.seat))
-                    return fail(where + ": a choice is recorded but the seat had nothing to choose (or chose twice)");
+                    return fail(verify_line("round {round}, seat {seat}: a choice is recorded but the seat had nothing to "
+                                            "choose (or chose twice)",
+                                            {{"round", round_no}, {"seat", seat_no}}));
                 if (c.maker != ChoiceMaker::player) {
                     // The server's choice for a player who timed out or was away must be a best move.
                     const auto solution = cache.get(game.board(c.seat), game.pieces(), r.options.spook.pieces_to_finish());
@@ -183,11 +191,17 @@ bool verify_spook(const GameRecord& r, VerifyReport& report) {
                     };
                     if (c.piece < 0 || c.piece >= game.pieces() || pos[static_cast<std::size_t>(c.piece)] + face > kChurch ||
                         value(c.piece) > value(best) + 1e-9)
-                        return fail(where + ": the server moved piece " + std::to_string(c.piece) + " for the player (" +
-                                    std::string(to_string(c.maker)) + "), which is not a best move");
+                        return fail(verify_line("round {round}, seat {seat}: the server moved piece {piece} for the player "
+                                                "({maker}), which is not a best move",
+                                                {{"round", round_no},
+                                                 {"seat", seat_no},
+                                                 {"piece", std::to_string(c.piece)},
+                                                 {"maker", std::string(to_string(c.maker))}}));
                     ++server_choices;
                 }
-                if (auto v = game.choose(c.seat, c.piece); !v) return fail(where + ": illegal choice: " + v.reason);
+                if (auto v = game.choose(c.seat, c.piece); !v)
+                    return fail(verify_line("round {round}, seat {seat}: illegal choice: {reason}",
+                                            {{"round", round_no}, {"seat", seat_no}, {"reason", v.reason}}));
             }
             // An abandoned game may end anywhere in a round after its movement roll: while the
             // players are choosing, once they have chosen, or after the moves (in the pause before
@@ -197,69 +211,94 @@ bool verify_spook(const GameRecord& r, VerifyReport& report) {
             if (r.result.status == GameStatus::abandoned && dice.exhausted()) {
                 const std::size_t waiting = game.awaiting().size();
                 if (waiting == 0)
-                    if (auto v = game.apply_moves(); !v) return fail(round_name(round) + ": " + v.reason);
-                partial_round = round_name(round) + " abandoned after its movement roll (" + std::to_string(face) +
-                                ")" +
-                                (waiting > 0 ? ", " + std::to_string(waiting) + " player(s) still choosing"
-                                             : ", every choice made, the activation never rolled") +
-                                "; its roll and " + std::to_string(next_choice - first_choice_of_round) +
-                                " choice(s) checked, no position";
+                    if (auto v = game.apply_moves(); !v)
+                        return fail(verify_line("round {round}: {reason}", {{"round", std::to_string(round)}, {"reason", v.reason}}));
+                std::vector<std::pair<std::string, std::string>> args{
+                    {"round", std::to_string(round)},
+                    {"roll", std::to_string(face)},
+                    {"choices", std::to_string(next_choice - first_choice_of_round)}};
+                if (waiting > 0) {
+                    args.emplace_back("waiting", std::to_string(waiting));
+                    partial_round = verify_line("round {round} abandoned after its movement roll ({roll}), {waiting} "
+                                                "player(s) still choosing; its roll and {choices} choice(s) checked, no "
+                                                "position",
+                                                std::move(args));
+                } else {
+                    partial_round = verify_line("round {round} abandoned after its movement roll ({roll}), every choice "
+                                                "made, the activation never rolled; its roll and {choices} choice(s) "
+                                                "checked, no position",
+                                                std::move(args));
+                }
                 break;
             }
-            if (auto v = game.apply_moves(); !v) return fail(round_name(round) + ": " + v.reason);
+            if (auto v = game.apply_moves(); !v)
+                return fail(verify_line("round {round}: {reason}", {{"round", std::to_string(round)}, {"reason", v.reason}}));
             try {
                 face = dice.roll(DrawPurpose::activation);
             } catch (const RecordEnded&) {
-                return fail(round_name(round) + ": the record ends between the moves and the activation (only an "
-                            "abandoned game's record may end inside a round)");
+                return fail(verify_line("round {round}: the record ends between the moves and the activation (only an "
+                                        "abandoned game's record may end inside a round)",
+                                        {{"round", std::to_string(round)}}));
             }
             (void)game.activate(face);
             if (next_position >= r.positions.size() || r.positions[next_position].step != round)
-                return fail(round_name(round) + ": no position recorded after the round");
+                return fail(verify_line("round {round}: no position recorded after the round", {{"round", std::to_string(round)}}));
             const std::string actual = position_text(game);
             if (r.positions[next_position].position != actual)
-                return fail(round_name(round) + ": the recorded position \"" + r.positions[next_position].position +
-                            "\" is not the rules' \"" + actual + "\"");
+                return fail(verify_line("round {round}: the recorded position \"{recorded}\" is not the rules' \"{actual}\"",
+                                        {{"round", std::to_string(round)},
+                                         {"recorded", r.positions[next_position].position},
+                                         {"actual", actual}}));
             ++next_position;
         }
         if (next_choice != r.choices.size())
-            return fail("choices: choice " + std::to_string(next_choice + 1) + " (round " +
-                        std::to_string(r.choices[next_choice].step) + ") was never asked for");
+            return fail(verify_line("choices: choice {choice} (round {round}) was never asked for",
+                                    {{"choice", std::to_string(next_choice + 1)},
+                                     {"round", std::to_string(r.choices[next_choice].step)}}));
         if (next_position != r.positions.size())
-            return fail("positions: position " + std::to_string(next_position + 1) + " (round " +
-                        std::to_string(r.positions[next_position].step) + ") comes after the game's last round");
+            return fail(verify_line("positions: position {position} (round {round}) comes after the game's last round",
+                                    {{"position", std::to_string(next_position + 1)},
+                                     {"round", std::to_string(r.positions[next_position].step)}}));
         if (!dice.exhausted())
-            return fail("draws: draw " + std::to_string(dice.used()) + " was recorded but the game never used it");
-        report.passed.push_back("rounds: " + std::to_string(next_position) + " rounds replayed, " +
-                                std::to_string(r.choices.size()) + " choices legal (" + std::to_string(server_choices) +
-                                " made by the server, all best moves), every position as recorded");
-        if (!partial_round.empty()) report.passed.push_back(partial_round);
+            return fail(verify_line("draws: draw {draw} was recorded but the game never used it",
+                                    {{"draw", std::to_string(dice.used())}}));
+        report.pass(verify_line("rounds: {rounds} rounds replayed, {choices} choices legal ({server} made by the "
+                                "server, all best moves), every position as recorded",
+                                {{"rounds", std::to_string(next_position)},
+                                 {"choices", std::to_string(r.choices.size())},
+                                 {"server", std::to_string(server_choices)}}));
+        if (partial_round) report.pass(std::move(*partial_round));
 
         // The result.
         if (game.over()) {
             if (r.result.status != GameStatus::finished)
-                return fail("result: the game ended in round " + std::to_string(game.round()) + " but the record says " +
-                            std::string(to_string(r.result.status)));
-            if (r.result.winners != game.winners()) return fail("result: the winners are not the ones the rules give");
-            if (r.result.places != places_of(game)) return fail("result: the places are not the ones the rules give");
-            if (r.result.length != game.round()) return fail("result: the game lasted " + std::to_string(game.round()) + " rounds");
+                return fail(verify_line("result: the game ended in round {round} but the record says {status}",
+                                        {{"round", std::to_string(game.round())},
+                                         {"status", std::string(to_string(r.result.status))}}));
+            if (r.result.winners != game.winners())
+                return fail(verify_line("result: the winners are not the ones the rules give"));
+            if (r.result.places != places_of(game))
+                return fail(verify_line("result: the places are not the ones the rules give"));
+            if (r.result.length != game.round())
+                return fail(verify_line("result: the game lasted {rounds} rounds", {{"rounds", std::to_string(game.round())}}));
         } else {
             if (r.result.status != GameStatus::abandoned)
-                return fail("result: the record ends in round " + std::to_string(game.round()) +
-                            " but the game is not over and not marked abandoned");
-            if (!r.result.winners.empty()) return fail("result: an abandoned game has no winners");
+                return fail(verify_line("result: the record ends in round {round} but the game is not over and not "
+                                        "marked abandoned",
+                                        {{"round", std::to_string(game.round())}}));
+            if (!r.result.winners.empty()) return fail(verify_line("result: an abandoned game has no winners"));
             if (r.result.places != std::vector<int>(static_cast<std::size_t>(players), 0))
-                return fail("result: an abandoned game gives no places");
+                return fail(verify_line("result: an abandoned game gives no places"));
             if (r.result.length != static_cast<int>(next_position))
-                return fail("result: the record says " + std::to_string(r.result.length) + " rounds, " +
-                            std::to_string(next_position) + " were played out");
+                return fail(verify_line("result: the record says {length} rounds, {played} were played out",
+                                        {{"length", std::to_string(r.result.length)},
+                                         {"played", std::to_string(next_position)}}));
         }
-        report.passed.push_back("result: " + std::string(to_string(r.result.status)) + " after " +
-                                std::to_string(r.result.length) + " rounds as the rules give");
-    } catch (const RecordEnded& e) {
-        return fail(e.what());
-    } catch (const VerifyError& e) {
-        return fail(e.what());
+        report.pass(verify_line("result: {status} after {rounds} rounds as the rules give",
+                                {{"status", std::string(to_string(r.result.status))},
+                                 {"rounds", std::to_string(r.result.length)}}));
+    } catch (const VerifyError& e) {  // RecordEnded among them
+        return fail(e.line);
     }
     return true;
 }
