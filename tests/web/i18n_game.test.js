@@ -69,7 +69,9 @@ test('in the pseudo-language every text of a Ludo decision and a throw is transl
   await playUntil(ann, async () => (await ann.locator('#decision button.option:not([disabled])').count()) > 0, 'a decision');
   await noneUnwrapped(ann, 'a Ludo decision');
   const piece = ann.locator('svg.ludo g.piece.movable').first();
-  assert.match(await piece.getAttribute('aria-label'), /^⟦Option \d: ⟦piece \d from /);
+  // Read while the decision is open (a loaded machine's page may redraw between two reads).
+  await until(async () => /^⟦Option \d: ⟦piece \d from /.test((await piece.getAttribute('aria-label', { timeout: 2000 }).catch(() => '')) || ''),
+    'a movable piece named as an option sentence');
   assert.deepEqual(errors, []);
 });
 
