@@ -25,7 +25,9 @@
 # Exits non-zero on the first failure; removes its containers and files on exit.
 # Environment: SPOOKLUDO_IMAGE (tag, default localhost/spookludo:test), SPOOKLUDO_REBUILD_BASE=1
 # (remake the base images), SPOOKLUDO_NO_BUILD=1 (test the image as it is, without building),
-# SPOOKLUDO_KEEP=1 (keep the temporary directory for inspection).
+# SPOOKLUDO_BUILD_ONLY=1 (steps 1-3 only: make the image, test nothing), SPOOKLUDO_KEEP=1 (keep
+# the temporary directory for inspection), SPOOKLUDO_IMAGE_OWN_CCACHE=1 (compile with the
+# Dockerfile's own cache mount rather than this machine's compiler cache).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -134,14 +136,28 @@ if [ "${SPOOKLUDO_NO_BUILD:-0}" = 1 ]; then
 else
   step "build $image (buildah bud --isolation chroot --format docker)"
   t0=$(date +%s)
-  # --layers: unchanged steps come from the layer cache; ccache's cache mount persists too.
-  nice -n 10 buildah bud --isolation chroot --format docker --layers --pull=never \
+  # --layers: unchanged steps come from the layer cache. The compiler cache is this machine's own
+  # (the release build's: the same compiler, flags and sources, paths made relative by build.sh),
+  # bound into the build, so the image compiles only what the machine has not compiled before.
+  # SPOOKLUDO_IMAGE_OWN_CCACHE=1 keeps the Dockerfile's cache mount instead.
+  cache_args=()
+  if [ "${SPOOKLUDO_IMAGE_OWN_CCACHE:-0}" != 1 ] && command -v ccache >/dev/null; then
+    host_ccache=$(ccache -k cache_dir)
+    mkdir -p "$host_ccache"
+    cache_args=(--volume "$host_ccache:/host-ccache" --build-arg CCACHE_DIR=/host-ccache
+                --build-arg "CCACHE_MAXSIZE=$(ccache -k max_size)")
+  fi
+  nice -n 10 buildah bud --isolation chroot --format docker --layers --pull=never "${cache_args[@]}" \
     -f docker/Dockerfile -t "$image" . >"$work/build.log" 2>&1 \
     || { tail -40 "$work/build.log" >&2; fail "buildah bud (log above)"; }
   grep -E 'STEP [0-9]+/[0-9]+: (FROM|RUN|COPY)|Using cache|Hits:|Misses:' "$work/build.log" | cut -c1-110 | sed 's/^/  /' || true
   pass "built in $(seconds_since "$t0") s"
 fi
 pass "image size $(buildah images --format '{{.Size}}' "$image" | head -1)"
+if [ "${SPOOKLUDO_BUILD_ONLY:-0}" = 1 ]; then
+  pass "SPOOKLUDO_BUILD_ONLY=1: built, not tested (test it with SPOOKLUDO_NO_BUILD=1)"
+  exit 0
+fi
 
 # ---- 4. configuration ------------------------------------------------------------------------
 step "image configuration (buildah inspect)"
