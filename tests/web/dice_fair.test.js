@@ -1,0 +1,111 @@
+// Every page checks the game's dice by itself at the end (docs/fair-dice.md, "Your own client
+// checks"): honest games played to their end with bots, Spook and Ludo, say "fair" with the
+// record's count of dice on a player's page, a spectator's and the shared screen; a spectator who
+// came in during the game says how many it saw and where the others come from; a player's page
+// reloaded during the game still checks the dice it saw before the reload.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { newPage, PHONE, DESKTOP, until, answerDecisions, serverAndBrowser } from './harness.js';
+import { createRoom, TV_720 } from './tv_helpers.js';
+
+// A pace the test can follow (rooms take the server's); the Ludo room sets its own to 0.
+const party = serverAndBrowser(['--pace-ms', '100', '--decision-ms', '20000']);
+
+// The end screen's check of the dice (#end-dice, #tv-dice on the shared screen) once it is done.
+async function diceVerdict(page, id = 'end-dice') {
+  const el = page.locator(`#${id}:not([data-verdict="checking"])`);
+  await el.waitFor({ timeout: 30000 });
+  return { verdict: await el.getAttribute('data-verdict'), text: (await el.textContent()).trim(), crypto: await el.getAttribute('data-crypto'),
+    lines: await el.locator('p').allTextContents() };
+}
+
+// The game's record (its dice, without the boards' assignment), from the end screen's link.
+async function recordDice(page) {
+  const id = (await page.locator('#end-record').getAttribute('href')).split('/').pop();
+  const file = party.server.recordFile(id);
+  await until(() => fs.existsSync(file), 'the record file');
+  const record = JSON.parse(fs.readFileSync(file, 'utf8'));
+  return record.draws.filter((d) => d.purpose !== 'assignment').length;
+}
+
+const storyRound = async (page) => Math.max(0, ...[...(await page.locator('#story').textContent()).matchAll(/Round (\d+): the die shows/g)].map((m) => Number(m[1])));
+
+test("Spook: the player's page, the shared screen and a spectator from the start say all the dice are fair; one who came in late says how many it saw; a reloaded page keeps what it saw", { timeout: 90000 }, async () => {
+  const errors = [];
+  const ann = await newPage(party.browser, DESKTOP, errors);
+  const code = await createRoom(ann, party.server.base, { players: 3 });
+  await ann.click('#bot-best');
+  await ann.click('#bot-greedy');
+  await until(async () => (await ann.locator('#seats li:not(.free)').count()) === 3, 'the bots seated');
+  const tv = await newPage(party.browser, TV_720, errors);
+  await tv.goto(`${party.server.base}/tv/${code}`);
+  await tv.locator('#tv-join').waitFor();
+  const sam = await newPage(party.browser, PHONE, errors);
+  await sam.goto(`${party.server.base}/r/${code}`);
+  await sam.click('#watch-go');
+  await until(async () => /2 spectators/.test(await ann.locator('#screen').textContent()), 'the shared screen and Sam watching');
+
+  await ann.click('#start');
+  const over = async () => (await tv.locator('#tv-winner').count()) > 0;
+  const stop = { value: false };
+  const playing = answerDecisions(ann, over, { ms: 80000, stop });
+  // Lee comes in at round 3; Ann's page is reloaded at round 6.
+  await until(async () => (await storyRound(sam)) >= 3, 'round 3', 30000);
+  const lee = await newPage(party.browser, PHONE, errors);
+  await lee.goto(`${party.server.base}/r/${code}`);
+  await lee.click('#watch-go');
+  await until(async () => (await storyRound(sam)) >= 6, 'round 6', 30000);
+  await ann.reload();
+  await playing;
+
+  const dice = await recordDice(sam);
+  const want = `The boards and all ${dice} dice checked: fair.`;
+  const onSam = await diceVerdict(sam);
+  assert.equal(onSam.verdict, 'fair');
+  assert.equal(onSam.lines[0], want);
+  assert.equal(onSam.crypto, 'webcrypto', 'http://127.0.0.1 is a secure context');
+  const onTv = await diceVerdict(tv, 'tv-dice');
+  assert.deepEqual([onTv.verdict, onTv.lines[0]], ['fair', want]);
+  // Ann's page saw the start (and sent its seed) before its reload, and the rest after it.
+  await ann.locator('#end-winner').waitFor({ timeout: 15000 });
+  const onAnn = await diceVerdict(ann);
+  assert.equal(onAnn.verdict, 'fair', onAnn.text);
+  assert.match(onAnn.lines[0], new RegExp(`^(The boards and all ${dice} dice checked: fair\\.|\\d+ of ${dice} dice checked \\(this page missed some while it was away\\); all fair\\.)$`));
+  assert.ok(onAnn.lines.includes('Your own seed went into the dice.'), onAnn.text);
+  // Lee saw the game from round 3 or so: the others are the record's, checked against the stream.
+  const onLee = await diceVerdict(lee);
+  assert.equal(onLee.verdict, 'fair', onLee.text);
+  const m = /^(\d+) of (\d+) dice checked \(this page joined at round (\d+)\); all fair\.$/.exec(onLee.lines[0]);
+  assert.ok(m, onLee.text);
+  assert.equal(Number(m[2]), dice);
+  assert.ok(Number(m[3]) >= 3, onLee.text);
+  assert.equal(onLee.lines[1], `The other ${dice - Number(m[1])} dice are in the game's record, which matches the commitment and every die this page saw; the seeds give them too.`);
+  assert.equal(onLee.lines[2], "This page did not see the game start: the players' seeds are the record's.");
+  assert.deepEqual(errors, []);
+});
+
+test("Ludo: the player's page and a spectator's say all the dice are fair, with the record's count", { timeout: 90000 }, async () => {
+  const errors = [];
+  const ann = await newPage(party.browser, PHONE, errors);
+  const code = await createRoom(ann, party.server.base, { game: 'ludo', players: 2, arm: 6 });
+  await ann.selectOption('#set-pace', '0');
+  await ann.click('#bot-best');
+  await until(async () => (await ann.locator('#seats li:not(.free)').count()) === 2, 'the bot seated');
+  const sam = await newPage(party.browser, PHONE, errors);
+  await sam.goto(`${party.server.base}/r/${code}`);
+  await sam.click('#watch-go');
+  await until(async () => /1 spectator/.test(await ann.locator('#screen').textContent()), 'Sam watching');
+  await until(async () => /(^|\s)0 s between steps/.test(await ann.locator('#lobby-settings').textContent()), 'the pace set to 0');
+  await ann.click('#start');
+  await answerDecisions(ann, async () => (await ann.locator('#end-winner').count()) > 0, { ms: 80000 });
+
+  const dice = await recordDice(ann);
+  for (const page of [ann, sam]) {
+    const r = await diceVerdict(page);
+    assert.equal(r.verdict, 'fair', r.text);
+    assert.equal(r.lines[0], `All ${dice} dice checked: fair.`);
+  }
+  assert.ok((await diceVerdict(ann)).lines.includes('Your own seed went into the dice.'));
+  assert.deepEqual(errors, []);
+});
