@@ -210,6 +210,20 @@ test('a page that joined late checks the dice it saw and counts the others from 
   }
 });
 
+test('an abandoned game is checked as far as it went, its last round cut after its movement roll', async () => {
+  for (const c of corpus.filter((x) => x.record.seats.length === 2)) {
+    const { id, out, over } = messagesOf(c.record);
+    const spook = c.record.options.game === 'spook';
+    // It stopped in round (at throw) 6, its movement roll shown and no more; the record went with the server.
+    const cut = out.findIndex((m) => (spook ? m.type === 'activation' && m.round === 6 : m.type === 'throw' && m.turn === 7));
+    const seen = out.slice(0, cut);
+    const dice = seen.filter((m) => ['roll', 'activation', 'throw'].includes(m.type)).length
+      + (seen.find((m) => m.type === 'roll_off')?.events.length || 0);
+    const r = await checkGame(watched(seen).forGame(id), { ...over, status: 'abandoned', length: 5 }, null, quick);
+    assert.deepEqual([r.verdict, r.checked, r.total], ['fair', dice, null], c.name);
+  }
+});
+
 // ---- Games served by a real server, to terminal bots with client seeds -------------------------
 
 async function servedGame(args, label) {
