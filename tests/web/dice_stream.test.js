@@ -177,7 +177,7 @@ test('every draw of every simulated game is what the page computes, and spooklud
   }
 });
 
-test('a die changed on the way, or another seed revealed, is named', async () => {
+test('a die changed on the way (or shown again otherwise), or another seed revealed, is named', async () => {
   for (const c of corpus.filter((x) => x.record.seats.length === 4)) {
     const { id, out, over } = messagesOf(c.record);
     const spook = c.record.options.game === 'spook';
@@ -189,6 +189,13 @@ test('a die changed on the way, or another seed revealed, is named', async () =>
     assert.deepEqual(r.bad, spook ? { kind: 'activation', step: 3, face: (real % 6) + 1, expected: real } : { kind: 'throw', step: 9, face: (real % 6) + 1, expected: real });
     const other = await checkGame(watched(messagesOf(c.record).out).forGame(id), { ...over, server_seed: '11'.repeat(32) }, c.record, quick);
     assert.equal(other.verdict, 'commitment', c.name);
+    if (!spook) continue;
+    // A snapshot that shows round 3's movement die otherwise than its roll did: that face is checked too.
+    const honest = messagesOf(c.record).out;
+    const roll = honest.find((m) => m.type === 'roll' && m.round === 3).face;
+    const snapshot = { type: 'room', state: 'playing', game_id: id, options: c.record.options, game: { round: 3, roll: (roll % 6) + 1, phase: 'choosing' } };
+    const twice = await checkGame(watched([...honest, snapshot]).forGame(id), over, c.record, quick);
+    assert.deepEqual([twice.verdict, twice.bad], ['unfair', { kind: 'movement', step: 3, face: (roll % 6) + 1, expected: roll }], c.name);
   }
 });
 

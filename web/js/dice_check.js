@@ -13,7 +13,7 @@ const MAX_DICE = 20000; // dice kept per game: far more than a game has
 // A game's dice as seen: plain data (kept in the tab's sessionStorage across a reload).
 function newGame(gameId) {
   return { gameId, game: '', table: false, commitment: '', boards: [], count: 0, started: null, seatBoards: null,
-    mine: null, rollOff: null, dice: {} };
+    mine: null, rollOff: null, dice: {}, again: [] };
 }
 
 export class DiceWatch {
@@ -43,15 +43,23 @@ export class DiceWatch {
     return this.g;
   }
 
+  // A die shown (key: 'm' movement, 'a' activation and the round, 't' and the throw): false when
+  // it was known. Shown again with another face (a snapshot), that face is checked too.
   die(key, face) {
     const g = this.g;
-    if (!g || !Number.isInteger(face)) return;
-    if (!(key in g.dice) && Object.keys(g.dice).length >= MAX_DICE) return;
+    if (!g || !Number.isInteger(face)) return false;
+    if (key in g.dice) {
+      if (g.dice[key] !== face && (g.again ||= []).length < 64) g.again.push([key, face]);
+      return g.dice[key] !== face;
+    }
+    if (Object.keys(g.dice).length >= MAX_DICE) return false;
     g.dice[key] = face;
+    return true;
   }
 
   observe(m) {
     const g0 = this.g;
+    let changed = true;
     switch (m.type) {
       case 'commitment': {
         const g = (this.g = newGame(m.game_id));
@@ -77,7 +85,7 @@ export class DiceWatch {
         break;
       }
       case 'room':
-        this.snapshot(m);
+        changed = this.snapshot(m);
         break;
       case 'roll':
         this.die(`m${m.round}`, m.face);
@@ -94,34 +102,33 @@ export class DiceWatch {
       default:
         return;
     }
-    if (this.g && (this.g !== g0 || m.type !== 'room' || this.snapshotChanged)) this.changed(this.g);
+    if (this.g && (changed || this.g !== g0)) this.changed(this.g);
   }
 
   // A snapshot during a game: the commitment and boards it publishes, and (a page that came in
-  // during the game) the die it shows and the boards the seats play.
+  // during the game) the die it shows and the boards the seats play. True when it told something new.
   snapshot(s) {
-    this.snapshotChanged = false;
-    if (!s.game_id || (s.state !== 'playing' && s.state !== 'seeding')) return;
-    const fresh = !this.g || this.g.gameId !== s.game_id;
+    if (!s.game_id || (s.state !== 'playing' && s.state !== 'seeding')) return false;
+    let changed = !this.g || this.g.gameId !== s.game_id;
     const g = this.enter(s.game_id);
-    this.snapshotChanged = fresh;
     if (!g.commitment && s.commitment) g.commitment = String(s.commitment);
     if (!g.boards.length && Array.isArray(s.boards)) g.boards = s.boards.slice();
     const o = s.options || {};
     g.game = o.game === 'ludo' ? 'ludo' : 'spook';
     g.table = Boolean(o.table);
     const game = s.game;
-    if (!game || g.table) return;
+    if (!game || g.table) return changed;
     if (!g.count) g.count = g.boards.length || (game.players || []).length;
-    const before = JSON.stringify(g.dice);
     if (g.game === 'spook') {
-      if (Number.isInteger(game.roll) && game.round > 0) this.die(`m${game.round}`, game.roll);
-      if (!g.started && !g.seatBoards && Array.isArray(game.boards))
+      if (Number.isInteger(game.roll) && game.round > 0) changed = this.die(`m${game.round}`, game.roll) || changed;
+      if (!g.started && !g.seatBoards && Array.isArray(game.boards)) {
         g.seatBoards = { players: (game.players || []).slice(), boards: game.boards.slice() };
+        changed = true;
+      }
     } else if (Number.isInteger(game.face) && game.phase === 'awaiting_choice') {
-      this.die(`t${game.turn}`, game.face);
+      changed = this.die(`t${game.turn}`, game.face) || changed;
     }
-    this.snapshotChanged ||= before !== JSON.stringify(g.dice);
+    return changed;
   }
 }
 
@@ -194,21 +201,21 @@ export async function checkGame(g, over, record, { crypto = pageCrypto(), pause 
       }
       r.boards = true;
     }
-    for (const [key, face] of Object.entries(g.dice)) {
-      const round = Number(key.slice(1));
-      if (key[0] === 'm' || key[0] === 'a') seen.push({ counter: first + 2 * (round - 1) + (key[0] === 'a' ? 1 : 0), face });
-    }
   } else {
     first = g.rollOff ? g.rollOff.length : rec ? rec.draws.filter((d) => d.purpose === 'roll_off').length : null;
     if (first === null) return { ...r, why: 'no_seeds' }; // its throws cannot be placed in the stream without the roll-off
     (g.rollOff || []).forEach((face, i) => seen.push({ counter: i, face }));
-    for (const [key, face] of Object.entries(g.dice)) if (key[0] === 't') seen.push({ counter: first + Number(key.slice(1)) - 1, face });
   }
+  const counterOf = (key) => (key[0] === 't' ? first + Number(key.slice(1)) - 1 : first + 2 * (Number(key.slice(1)) - 1) + (key[0] === 'a' ? 1 : 0));
+  for (const [key, face] of Object.entries(g.dice)) if ((key[0] === 't') !== spook) seen.push({ counter: counterOf(key), face });
+  // A die shown again with another face (a snapshot) is checked too, not counted twice.
+  const again = (g.again || []).map(([key, face]) => ({ counter: counterOf(key), face }));
   seen.sort((a, b) => a.counter - b.counter);
-  for (let i = 0; i < seen.length; i++) {
+  const all = seen.concat(again);
+  for (let i = 0; i < all.length; i++) {
     if (i % 32 === 31) await pause();
-    const expected = (await stream.draw(seen[i].counter, 6)) + 1;
-    if (expected !== seen[i].face) return { ...r, verdict: 'unfair', checked: i, bad: { ...dieAt(seen[i].counter, r.game, first), face: seen[i].face, expected } };
+    const expected = (await stream.draw(all[i].counter, 6)) + 1;
+    if (expected !== all[i].face) return { ...r, verdict: 'unfair', checked: Math.min(i, seen.length), bad: { ...dieAt(all[i].counter, r.game, first), face: all[i].face, expected } };
   }
   r.checked = seen.length;
 
