@@ -1,6 +1,7 @@
-// The end of a game: who won or why it was abandoned, the places, the revealed server seed and
-// this page's own check of the dice (dice_words.js), the game's record (its address, the command that checks it, the copy this page downloaded), the
-// final boards, and the way back to the room (for the rematch).
+// The end of a game: who won or why it was abandoned, the places, this page's own check of the dice
+// (dice_words.js), the revealed server seed, the game's record (its address, the command that
+// checks it, the copy this page downloaded), the final boards, and the way back to the room (for
+// the rematch).
 import { h, sentence } from './dom.js';
 import { spookBoard } from './spook.js';
 import { ludoBoard } from './ludo.js';

@@ -3,7 +3,8 @@
 // code, unless hidden for a stream) and the seats filling. In a game: every seat's board at once
 // (Spook) or the cross (Ludo), the die, who still has to choose and their time, the woken monster
 // with the squares it acts on and the pieces it moved, the last lines of the story. At the end:
-// the winners and the places, and its own check of the dice. It speaks the game aloud (announce.js) unless muted.
+// the winners and the places, and its own check of the dice. It speaks the game aloud
+// (announce.js) unless muted.
 import { $, h } from './dom.js';
 import { qrCode } from './qr.js';
 import { CHARACTERS } from './view.js';

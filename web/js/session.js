@@ -2,9 +2,9 @@
 // into) and its View, which every screen draws; entering and leaving a room; and what each server
 // message does besides updating the View (the seat's token kept in this browser, this page's part
 // of the dice seed, the last game's record and the page's own check of its dice, what a screen
-// reader is told at once). The screens
-// read the state exported here (live bindings: they always see its current value) and change it
-// only through the functions exported here; app.js hands its drawing of the page to drawWith().
+// reader is told at once). The screens read the state exported here (live bindings: they always
+// see its current value) and change it only through the functions exported here; app.js hands its
+// drawing of the page to drawWith().
 import { $ } from './dom.js';
 import { View } from './view.js';
 import { Connection } from './net.js';
