@@ -4,9 +4,9 @@
 // WebSocket routing) one die changed on the way, or another server seed revealed, is named.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { startServer, launch, newPage, DESKTOP, until } from './harness.js';
 import { createRoom } from './tv_helpers.js';
+import { diceVerdict, recordDice } from './dice_helpers.js';
 
 let server;
 let browser;
@@ -19,12 +19,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function diceVerdict(page) {
-  const el = page.locator('#end-dice:not([data-verdict="checking"])');
-  await el.waitFor({ timeout: 30000 });
-  return { verdict: await el.getAttribute('data-verdict'), crypto: await el.getAttribute('data-crypto'), lines: await el.locator('p').allTextContents() };
-}
 
 // Ann's room of 3 Spook seats with one piece each (nothing to choose), two bots; its game played to the end.
 async function playSpook(page, base) {
@@ -42,9 +36,7 @@ test('a page that is not a secure context checks every die with its own SHA-256 
   const base = `http://spook.test:${server.port}`;
   await playSpook(page, base);
   assert.deepEqual(await page.evaluate(() => [window.isSecureContext, typeof crypto.subtle, location.origin]), [false, 'undefined', base]);
-  const id = (await page.locator('#end-record').getAttribute('href')).split('/').pop();
-  await until(() => fs.existsSync(server.recordFile(id)), 'the record file');
-  const dice = JSON.parse(fs.readFileSync(server.recordFile(id), 'utf8')).draws.filter((d) => d.purpose !== 'assignment').length;
+  const dice = await recordDice(server, page);
   const r = await diceVerdict(page);
   assert.deepEqual([r.verdict, r.crypto, r.lines[0]], ['fair', 'js', `The boards and all ${dice} dice checked: fair.`]);
   assert.deepEqual(errors, []);

@@ -8,14 +8,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { newPage, PHONE, DESKTOP, until, serverAndBrowser } from './harness.js';
 import { createRoom, recordingPage, said, spookWords, TV_720 } from './tv_helpers.js';
+import { diceVerdict } from './dice_helpers.js';
 
 const party = serverAndBrowser(['--decision-ms', '30000']);
-
-// The first sentence of the end screen's own check of the dice, once it is done.
-async function diceVerdict(page) {
-  await page.locator('#end-dice:not([data-verdict="checking"])').waitFor({ timeout: 10000 });
-  return page.locator('#end-dice p').first().textContent();
-}
 
 test('the host drives a Spook table game with Next roll to a declared winner whose record verifies', { timeout: 90000 }, async () => {
   const errors = [];
@@ -92,7 +87,7 @@ test('the host drives a Spook table game with Next roll to a declared winner who
   assert.match(v.out, /positions were never seen/);
   // The host's page and the phone checked every die themselves (the table's seeds, the boards' draw).
   const dice = record.draws.filter((d) => d.purpose !== 'assignment').length;
-  for (const page of [host, phone]) assert.equal(await diceVerdict(page), `The boards and all ${dice} dice checked: fair.`);
+  for (const page of [host, phone]) assert.equal((await diceVerdict(page)).lines[0], `The boards and all ${dice} dice checked: fair.`);
   // The shared screen said every roll and activation of the record, in order, and the winner.
   await until(async () => (await said(tv)).length === 5, 'the shared screen said the winner', 5000);
   assert.deepEqual(await said(tv), spookWords(record));
@@ -131,6 +126,6 @@ test('the host drives a Ludo table game: the roll-off, throws in turn, the key S
   const v = await party.server.verify(file);
   assert.equal(v.code, 0, v.out);
   // The roll-off's throws and the two throws, checked by the host's page itself.
-  assert.equal(await diceVerdict(host), `All ${record.draws.length} dice checked: fair.`);
+  assert.equal((await diceVerdict(host)).lines[0], `All ${record.draws.length} dice checked: fair.`);
   assert.deepEqual(errors, []);
 });
