@@ -1,12 +1,14 @@
 // A game at one table (issue 36, part 3), Spook and Ludo: the host's page switches on the table game and enters
 // the names, starts, throws every die with "Next roll" (the button and the key N), sees each
 // announcement large, pauses (Next is refused), skips a turn in Ludo (the key S), and ends the game
-// naming the winner; the game's record verifies. A phone watching adds its seed before the first roll.
+// naming the winner; the game's record verifies, and the pages checked its dice themselves. A phone
+// watching adds its seed before the first roll.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { newPage, PHONE, DESKTOP, until, serverAndBrowser } from './harness.js';
 import { createRoom, recordingPage, said, spookWords, TV_720 } from './tv_helpers.js';
+import { diceVerdict } from './dice_helpers.js';
 
 const party = serverAndBrowser(['--decision-ms', '30000']);
 
@@ -83,6 +85,9 @@ test('the host drives a Spook table game with Next roll to a declared winner who
   const v = await party.server.verify(file);
   assert.equal(v.code, 0, v.out);
   assert.match(v.out, /positions were never seen/);
+  // The host's page and the phone checked every die themselves (the table's seeds, the boards' draw).
+  const dice = record.draws.filter((d) => d.purpose !== 'assignment').length;
+  for (const page of [host, phone]) assert.equal((await diceVerdict(page)).lines[0], `The boards and all ${dice} dice checked: fair.`);
   // The shared screen said every roll and activation of the record, in order, and the winner.
   await until(async () => (await said(tv)).length === 5, 'the shared screen said the winner', 5000);
   assert.deepEqual(await said(tv), spookWords(record));
@@ -120,5 +125,7 @@ test('the host drives a Ludo table game: the roll-off, throws in turn, the key S
   assert.deepEqual(record.announcements.map((a) => a.kind), ['roll_off', 'throw', 'skip', 'throw', 'winners']);
   const v = await party.server.verify(file);
   assert.equal(v.code, 0, v.out);
+  // The roll-off's throws and the two throws, checked by the host's page itself.
+  assert.equal((await diceVerdict(host)).lines[0], `All ${record.draws.length} dice checked: fair.`);
   assert.deepEqual(errors, []);
 });

@@ -1,10 +1,12 @@
-// The end of a game: who won or why it was abandoned, the places, the revealed server seed, the
-// game's record (its address, the command that checks it, the copy this page downloaded), the
-// final boards, and the way back to the room (for the rematch).
+// The end of a game: who won or why it was abandoned, the places, this page's own check of the dice
+// (dice_words.js), the revealed server seed, the game's record (its address, the command that
+// checks it, the copy this page downloaded), the final boards, and the way back to the room (for
+// the rematch).
 import { h, sentence } from './dom.js';
 import { spookBoard } from './spook.js';
 import { ludoBoard } from './ludo.js';
-import { view, savedRecord, render, reactions } from './session.js';
+import { view, savedRecord, render, reactions, diceCheck } from './session.js';
+import { diceCheckSection } from './dice_words.js';
 import { badge } from './reactions.js';
 import { copyButton, recordDownload, positionsText } from './shared.js';
 import { t, tn } from './i18n.js';
@@ -28,7 +30,10 @@ export function endScreen() {
     els.push(h('ol', { class: 'places', id: 'end-places' }, order.map(([place, seat]) => h('li', { value: place },
       t('{place}. {name} (seat {seat})', { place, name: name(seat), seat: seat + 1 }), badge(reactions, seat)))));
   }
-  if (over.server_seed) els.push(h('p', { class: 'seed' }, sentence(t('The server seed, revealed: {seed}'), { seed: h('code', { id: 'end-seed' }, over.server_seed) })));
+  if (over.server_seed) {
+    els.push(diceCheckSection(diceCheck && diceCheck.gameId === over.game_id ? diceCheck : null, 'end-dice'));
+    els.push(h('p', { class: 'seed' }, sentence(t('The server seed, revealed: {seed}'), { seed: h('code', { id: 'end-seed' }, over.server_seed) })));
+  }
   if (over.record) {
     const url = `${location.origin}${over.record}`;
     const cmd = `spookludo verify ${url}`;

@@ -3,7 +3,8 @@
 // code, unless hidden for a stream) and the seats filling. In a game: every seat's board at once
 // (Spook) or the cross (Ludo), the die, who still has to choose and their time, the woken monster
 // with the squares it acts on and the pieces it moved, the last lines of the story. At the end:
-// the winners and the places. It speaks the game aloud (announce.js) unless muted.
+// the winners and the places, and its own check of the dice. It speaks the game aloud
+// (announce.js) unless muted.
 import { $, h } from './dom.js';
 import { qrCode } from './qr.js';
 import { CHARACTERS } from './view.js';
@@ -12,7 +13,8 @@ import { ludoBoard, colourMark } from './ludo.js';
 import { geometry, YARD } from './ludo_geo.js';
 import { t, tn } from './i18n.js';
 import { characterName, characterAction, colourName, andList, seedsText } from './game_words.js';
-import { view, now, render, homeMessage, reactions } from './session.js';
+import { view, now, render, homeMessage, reactions, diceCheck } from './session.js';
+import { diceCheckSection } from './dice_words.js';
 import { reactionText } from './reactions.js';
 import { joinBase, optionsText } from './screen_lobby.js';
 import { positionsText } from './shared.js';
@@ -195,6 +197,7 @@ function endTv() {
       : abandonedText(over)),
     order.length ? h('ol', { class: 'plain tv-places', id: 'tv-places' }, order.map(([place, seat]) => h('li', null, t('{place}. {name}', { place, name: name(seat) })))) : null,
     over.status === 'finished' ? h('p', { class: 'tv-note' }, spook ? tn('after {n} round', 'after {n} rounds', over.length) : tn('after {n} turn', 'after {n} turns', over.length)) : null,
+    over.server_seed ? diceCheckSection(diceCheck && diceCheck.gameId === over.game_id ? diceCheck : null, 'tv-dice', { brief: true }) : null,
     view.state === 'lobby' && !hidden ? h('p', { class: 'tv-note', id: 'tv-next' }, t('Next game: join at {link}', { link: `${joinBase()}/r/${view.room}` })) : null,
     reactionsSpot()),
     spook && view.spookBoards.length

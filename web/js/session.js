@@ -1,9 +1,10 @@
 // The page's session with the game server: the connection, the room this page is in (or on its way
 // into) and its View, which every screen draws; entering and leaving a room; and what each server
 // message does besides updating the View (the seat's token kept in this browser, this page's part
-// of the dice seed, the last game's record, what a screen reader is told at once). The screens
-// read the state exported here (live bindings: they always see its current value) and change it
-// only through the functions exported here; app.js hands its drawing of the page to drawWith().
+// of the dice seed, the last game's record and the page's own check of its dice, what a screen
+// reader is told at once). The screens read the state exported here (live bindings: they always
+// see its current value) and change it only through the functions exported here; app.js hands its
+// drawing of the page to drawWith().
 import { $ } from './dom.js';
 import { View } from './view.js';
 import { Connection } from './net.js';
@@ -13,6 +14,7 @@ import { ReactionBoard } from './reactions.js';
 import { hear } from './announce.js';
 import { t, tn } from './i18n.js';
 import { noLimitAnnouncement } from './more_time.js';
+import { DiceWatch, checkGame } from './dice_check.js';
 
 export const now = () => performance.now();
 const ENTERING = ['create_room', 'join_room', 'watch', 'resume'];
@@ -28,6 +30,20 @@ export let leftRoom = ''; // the room this page last left: the first screen's ro
 // after the server has gone (a demo's, a laptop closed), when the record's address no longer answers.
 export let savedRecord = null; // { gameId, file: '<id>.json', href: a blob: URL }
 export let serverGone = ''; // why the server ended this page's connection for good ('' while it runs)
+// This page's own check of the last game's dice (dice_check.js): { gameId, result }, the result
+// null while the check runs. The dice it saw are kept in the tab (sessionStorage) across a reload.
+export let diceCheck = null;
+let diceTimer = null;
+const dice = new DiceWatch({
+  load: store.diceFor,
+  changed() {
+    diceTimer ??= setTimeout(() => {
+      diceTimer = null;
+      if (dice.g) store.saveDice(dice.g);
+    }, 1000);
+  },
+});
+addEventListener('pagehide', () => dice.g && store.saveDice(dice.g));
 
 // The whole page drawn again from the state (app.js's render), after every change.
 let draw = () => {};
@@ -101,18 +117,48 @@ export function enter(message) {
   render();
 }
 
-// Fetches the record of a game that just ended, for the end screen's download.
-async function keepRecord(over) {
-  try {
-    const res = await fetch(over.record, { cache: 'no-store' });
-    if (!res.ok) return;
-    const blob = new Blob([await res.text()], { type: 'application/json' });
-    if (savedRecord) URL.revokeObjectURL(savedRecord.href);
-    savedRecord = { gameId: over.game_id, file: `${over.game_id}.json`, href: URL.createObjectURL(blob) };
-    render();
-  } catch {
-    /* the server went away first: the address and its command stay shown */
+// The record of a game that just ended, fetched once (its text, or null): the end screen's
+// download and the dice check.
+let recordFetch = { gameId: '', text: Promise.resolve(null) };
+function recordText(over) {
+  if (!over.record) return Promise.resolve(null);
+  if (recordFetch.gameId !== over.game_id) {
+    recordFetch = { gameId: over.game_id, text: fetch(over.record, { cache: 'no-store' })
+      .then((res) => (res.ok ? res.text() : null))
+      .catch(() => null) }; // the server went away first: the address and its command stay shown
   }
+  return recordFetch.text;
+}
+
+// Keeps the record of a game that just ended in this page, for the end screen's download.
+async function keepRecord(over) {
+  const text = await recordText(over);
+  if (text === null) return;
+  const blob = new Blob([text], { type: 'application/json' });
+  if (savedRecord) URL.revokeObjectURL(savedRecord.href);
+  savedRecord = { gameId: over.game_id, file: `${over.game_id}.json`, href: URL.createObjectURL(blob) };
+  render();
+}
+
+// Checks the dice of the game that ended (`over`, its game_over) from what this page saw, and the
+// game's record for what it did not (dice_check.js); the end screens show the result.
+async function checkDice(over) {
+  const state = (diceCheck = { gameId: over.game_id, result: null });
+  let record = null;
+  try {
+    record = JSON.parse(await recordText(over));
+  } catch {
+    /* no record, or not JSON: the check says what it could do without */
+  }
+  let result;
+  try {
+    result = await checkGame(dice.forGame(over.game_id), over, record);
+  } catch {
+    result = { verdict: 'unchecked', why: 'nothing_seen', checked: 0, total: null };
+  }
+  if (diceCheck !== state) return;
+  state.result = result;
+  render();
 }
 
 function backHome(message) {
@@ -138,6 +184,14 @@ export function leave() {
   render();
 }
 
+// This page's client seed for the game just committed: random, and kept to check that it went in.
+function sendSeed(gameId) {
+  const seed = randomSeed();
+  conn.send({ type: 'client_seed', seed });
+  seedSentFor = gameId;
+  dice.sentSeed(view.seat, seed);
+}
+
 function randomSeed() {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
@@ -159,6 +213,7 @@ function handle(m) {
     serverWelcome = m;
     return;
   }
+  dice.observe(m); // the dice and what the stream needs, for this page's own check at the end
   if (m.type === 'reaction') {
     reactions.receive(m);
     render();
@@ -234,17 +289,15 @@ function handle(m) {
         : t('The server closed this connection: {reason}.', { reason }));
     return;
   } else if (m.type === 'commitment') {
-    if (view.seat >= 0 && !view.isSpectator) {
-      conn.send({ type: 'client_seed', seed: randomSeed() });
-      seedSentFor = m.game_id;
-    }
+    if (view.seat >= 0 && !view.isSpectator) sendSeed(m.game_id);
   } else if (m.type === 'room' && m.state === 'seeding' && view.seat >= 0 && !view.isSpectator && m.game_id && seedSentFor !== m.game_id) {
-    conn.send({ type: 'client_seed', seed: randomSeed() });
-    seedSentFor = m.game_id;
+    sendSeed(m.game_id);
   }
   view.apply(m, at);
   hear(m, view); // said aloud when this page announces the game (announce.js)
   if (m.type === 'game_over' && m.record) keepRecord(m);
+  const over = view.result && view.result.over;
+  if (over && over.server_seed && (!diceCheck || diceCheck.gameId !== over.game_id)) checkDice(over);
   if (m.type === 'decision' && m.seat === view.seat) {
     // Said at once to a screen reader: the story is read politely, a choice cannot wait.
     const n = (m.options || []).length;

@@ -76,3 +76,32 @@ export function savedLanguage() {
 export function saveLanguage(tag) {
   write(LANG, tag);
 }
+
+// The dice this tab saw of its newest games (dice_check.js), kept for the tab's life
+// (sessionStorage): a page reloaded during a game still checks the dice it saw before.
+const DICE = 'spookludo.dice';
+
+function readDice() {
+  try {
+    const all = JSON.parse(sessionStorage.getItem(DICE) || '{}');
+    return all && typeof all === 'object' ? all : {};
+  } catch {
+    return {};
+  }
+}
+
+export function diceFor(gameId) {
+  const g = readDice()[gameId];
+  return g && typeof g === 'object' && g.gameId === gameId && g.dice && typeof g.dice === 'object' ? g : null;
+}
+
+export function saveDice(data) {
+  const all = readDice();
+  all[data.gameId] = { ...data, at: Date.now() };
+  const keep = Object.entries(all).sort((a, b) => (b[1].at || 0) - (a[1].at || 0)).slice(0, 2);
+  try {
+    sessionStorage.setItem(DICE, JSON.stringify(Object.fromEntries(keep)));
+  } catch {
+    /* full or not allowed: a reload then checks only what it sees afterwards */
+  }
+}
