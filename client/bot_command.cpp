@@ -10,7 +10,9 @@
 #include <CLI/CLI.hpp>
 
 #include "bot_brain.h"
+#include "http_fetch.h"
 #include "i18n.h"
+#include "saved_records.h"
 #include "server_words.h"
 #include "net.h"
 #include "room_flags.h"
@@ -144,11 +146,39 @@ private:
     }
 
     void game_ended(Bot& b, const protocol::GameOver& g) {
-        if (b.index == 0)
+        if (b.index == 0) {
             say("game_over " + g.game_id + " " + g.status + (g.record ? " record " + *g.record : std::string()));
+            check_dice(b);
+        }
         b.done = true;
         if (g.status != "finished") exit_code_ = 1;
         finish_if_all_done();
+    }
+
+    // The game's dice, checked by the first bot from what it saw (dice_check.h): a line of the
+    // story, and one for programs, "dice_check ID VERDICT CHECKED TOTAL". A bot that missed some
+    // (it came back with its token) fetches the record for them: at the game's end, so waiting
+    // for it here (a few seconds at most) holds up nothing.
+    void check_dice(Bot& b) {
+        const auto& dice = b.session->dice();
+        if (dice.ended_game().empty()) return;
+        client::DiceVerdict verdict;
+        if (dice.needs_record()) {
+            std::string text, problem;
+            const auto& url = b.session->config().url;
+            try {
+                text = fetch_text(url.http_base() + *dice.record_path(), url.ca_file, client::SavedRecords::kMaxBytes,
+                                  client::tr("no record at {address} (HTTP 404: the server does not have it)"));
+            } catch (const std::exception& e) {
+                problem = e.what();
+            }
+            verdict = dice.check(text.empty() ? nullptr : &text, problem);
+        } else {
+            verdict = dice.check();
+        }
+        b.session->view().note(verdict.text);
+        report(b.session->view());
+        say(verdict.machine_line());
     }
 
     // Prints the story as the first bot sees it: one line per game event.
@@ -283,7 +313,10 @@ void add_bot_command(CLI::App& app, int& exit_code) {
         "  spookludo bot ws://127.0.0.1:7777 --create spook --players 4 --count 4 --policy best --start\n"
         "  spookludo bot ws://127.0.0.1:7777 --room KQZTM --count 2 --policy greedy --think 500\n"
         "  spookludo bot ws://127.0.0.1:7777 --room KQZTM --token 4f1c... --policy best   (resume a seat)\n"
-        "Prints 'room CODE' when it has a room, one line per game event, and 'game_over ID STATUS record PATH'.\n"
+        "Prints 'room CODE' when it has a room, one line per game event, 'game_over ID STATUS record PATH', and\n"
+        "'dice_check ID VERDICT CHECKED TOTAL': every die the first bot saw recomputed from the seeds (VERDICT\n"
+        "fair, unfair, commitment_mismatch or unchecked; CHECKED of the game's TOTAL dice, the record fetched\n"
+        "for the ones it missed).\n"
         "Exit status: 0 the game ended normally; 1 abandoned, kicked or the server went away; 2 could not\n"
         "connect or was refused (unknown room, room full, protocol version), or a usage error (a missing\n"
         "argument, an unknown option, a bad value); 130 interrupted.");

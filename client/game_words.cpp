@@ -1,6 +1,7 @@
 #include "game_words.h"
 
 #include "i18n.h"
+#include "spookludo/verify.h"
 
 namespace spookludo::client {
 
@@ -107,6 +108,27 @@ std::string region_name(spook::Region r) {
         case spook::Region::church: return tr("the church");
     }
     return "?";
+}
+
+}  // namespace spookludo::client
+
+namespace spookludo::client {
+
+std::string verify_words(const VerifyLine& line) {
+    std::vector<std::pair<std::string, std::string>> args;
+    for (const auto& [key, value] : line.args) {
+        std::string v = value;
+        if (key == "status") {
+            if (value == "finished") v = trc("game status", "finished");
+            else if (value == "abandoned") v = trc("game status", "abandoned");
+            else if (value == "in_progress") v = trc("game status", "in_progress");
+        } else if (key == "colour") {
+            for (const auto c : {ludo::Colour::green, ludo::Colour::yellow, ludo::Colour::red, ludo::Colour::blue})
+                if (value == ludo::to_string(c)) v = colour_name(c);
+        }
+        args.emplace_back(key, std::move(v));
+    }
+    return tr_text(line.text, args);
 }
 
 }  // namespace spookludo::client

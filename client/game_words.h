@@ -9,6 +9,10 @@
 #include "spookludo/ludo/geometry.h"
 #include "spookludo/spook/board.h"
 
+namespace spookludo {
+struct VerifyLine;
+}
+
 namespace spookludo::client {
 
 // "Werewolf" (the character's name).
@@ -48,5 +52,13 @@ namespace spookludo::client {
 
 // "Haunted Orchard" (a region of a Spook board).
 std::string region_name(spook::Region r);
+
+}  // namespace spookludo::client
+
+namespace spookludo::client {
+
+// A line of the verifier's report (verify.h) in the reader's language: its text through the
+// catalogue, its places filled, a result's status and a Ludo colour worded too.
+std::string verify_words(const VerifyLine& line);
 
 }  // namespace spookludo::client

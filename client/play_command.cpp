@@ -345,7 +345,9 @@ void add_play_command(CLI::App& app, int& exit_code) {
         "command again takes the seat back; the --token command it prints does the same from elsewhere.\n"
         "A kicked player, or one who left on purpose, has no seat to take back.\n"
         "At a game's end its record is saved in $XDG_STATE_HOME/spookludo/records/<game id>.json (the newest\n"
-        "64): spookludo verify FILE checks it also once the server has gone. A server that stops for good\n"
+        "64): spookludo verify FILE checks it also once the server has gone. Every die this program was shown\n"
+        "is recomputed from the seeds at the game's end: 'All 57 dice checked: fair.', or the die that is not\n"
+        "the seeds' (joined late: how many it checked, the record fetched for the rest). A server that stops for good\n"
         "(closing 'shutdown') ends the program at once (exit 1), printing that command.\n"
         "Without a terminal (a pipe), the story is printed line by line and choices are read as numbers.\n"
         "NO_COLOR=1 turns colour off. The connection is re-made by itself with your token if it drops.");
@@ -372,7 +374,8 @@ void add_watch_command(CLI::App& app, int& exit_code) {
                 "Keys: q leave, ? hints; in the lobby (before a game, or after one for the rematch) j takes a free\n"
                 "seat under --name, and you play from then on. m mutes or unmutes the room's reactions (story lines\n"
                 "\"Ben: phew\"); ! then 1-8 sends one when the host lets spectators react.\n"
-                "A finished game's record is saved as play saves it ($XDG_STATE_HOME/spookludo/records/).");
+                "A finished game's record is saved as play saves it ($XDG_STATE_HOME/spookludo/records/), and\n"
+                "every die shown is checked against the seeds as play checks them.");
     cmd->add_option("url", args->room.url, "The server, e.g. ws://192.168.1.20:7777 (wss:// with TLS)")->required();
     cmd->add_option("--room", args->room.room, "The room's 5-letter code")->required();
     cmd->add_option("--name", args->name, "Your name when you take a seat with j (default: your login name)");

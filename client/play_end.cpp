@@ -1,7 +1,9 @@
 // The end of `play` and `watch`'s games and of the program: at game over the record fetched
-// from the server and saved on this computer (off the loop's thread), and the last words: the
-// record's address and saved file with their verify commands, and how to come back to a seat.
+// from the server and saved on this computer (off the loop's thread), the game's dice checked
+// by this client, and the last words: the dice's verdict, the record's address and saved file
+// with their verify commands, and how to come back to a seat.
 #include <iostream>
+#include <utility>
 
 #include "play_ui.h"
 
@@ -17,10 +19,12 @@ void PlayUi::save_record(const nlohmann::json& m) {
     copy_ = copy;
     const auto& url = session_->config().url;
     saver_ = std::thread([this, copy, address = url.http_base() + record, ca = url.ca_file] {
-        auto saved = client::SavedRecords().fetch_and_keep(address, ca, copy->game_id);
+        std::string text;
+        auto saved = client::SavedRecords().fetch_and_keep(address, ca, copy->game_id, &text);
         {
             std::lock_guard lock(copy->mutex);
             copy->saved = std::move(saved);
+            copy->text = std::move(text);
             copy->done = true;
         }
         loop_.post([this, copy] { record_saved(*copy); });
@@ -29,6 +33,11 @@ void PlayUi::save_record(const nlohmann::json& m) {
 
 void PlayUi::record_saved(RecordCopy& copy) {
     std::lock_guard lock(copy.mutex);
+    // The dice check that waited for this record.
+    if (dice_waiting_ && dice_game_ == copy.game_id) {
+        const auto witness = std::exchange(dice_waiting_, std::nullopt);
+        dice_checked(witness->check(copy.text.empty() ? nullptr : &copy.text, copy.saved.problem));
+    }
     if (copy.saved.file.empty()) {
         session_->view().note(client::tr("The game's record could not be saved on this computer ({problem}); its address works while the server runs.",
                                          {{"problem", copy.saved.problem}}));
@@ -52,6 +61,32 @@ void PlayUi::finish_saving() {
         saved_game_ = copy_->game_id;
         saved_file_ = copy_->saved.file.string();
     }
+    // The loop stopped before the record's arrival was handled: the dice check that waited for it.
+    if (copy_->done && dice_waiting_ && dice_game_ == copy_->game_id) {
+        const auto witness = std::exchange(dice_waiting_, std::nullopt);
+        dice_checked(witness->check(copy_->text.empty() ? nullptr : &copy_->text, copy_->saved.problem));
+    }
+}
+
+// At a game's end (its game_over, or the lobby's last_game after a drop): every die this client
+// saw, recomputed from the seeds. When it missed some it checks them with the game's record, which
+// save_record is fetching: the check waits for it (record_saved).
+void PlayUi::check_dice() {
+    const auto& dice = session_->dice();
+    const std::string id = dice.ended_game();
+    if (id.empty() || id == dice_game_) return;
+    dice_game_ = id;
+    dice_waiting_.reset();
+    if (!dice.needs_record()) return dice_checked(dice.check());
+    dice_waiting_ = dice;
+    if (!copy_ || copy_->game_id != id) save_record({{"record", *dice.record_path()}, {"game_id", id}});
+}
+
+void PlayUi::dice_checked(client::DiceVerdict verdict) {
+    session_->view().note(verdict.text);
+    dice_verdict_ = std::move(verdict);
+    if (!term_.interactive()) print_new_lines();
+    redraw();
 }
 
 // After the loop: the last words (the record and how to check it, how to come back to a seat)
@@ -64,9 +99,18 @@ int PlayUi::summary() {
     const bool server_gone = end_ && (end_->server_shut_down || end_->server_gone);
     if (const auto& r = view.result()) {
         // The last lines of the story: the result and how to check it.
+        // With what this client's own check of the dice found, one line more (it is among them,
+        // or said after them).
         const auto& log = view.log();
-        for (std::size_t i = log.size() >= 3 ? log.size() - 3 : 0; i < log.size(); ++i)
+        const bool verdict = dice_verdict_ && dice_verdict_->game_id == r->over.game_id;
+        std::size_t shown = 3;
+        bool verdict_said = false;
+        for (std::size_t i = log.size() >= 4 ? log.size() - 4 : 0; i < log.size(); ++i)
+            if (verdict && log[i].text == dice_verdict_->text) verdict_said = true;
+        if (verdict_said) shown = 4;
+        for (std::size_t i = log.size() >= shown ? log.size() - shown : 0; i < log.size(); ++i)
             if (term_.interactive()) out += log[i].text + "\n";
+        if (term_.interactive() && verdict && !verdict_said) out += dice_verdict_->text + "\n";
         const auto& url = session_->config().url;
         const bool saved = r->over.game_id == saved_game_ && !saved_file_.empty();
         // The address answers only while the server runs: once it has gone, the copy saved here.

@@ -1,7 +1,7 @@
 // `play` and `watch`'s handling of the server's messages: the seat's token kept in the state
 // file while this client holds the seat and forgotten when it is void, what the host's
 // `--create` did said once, keys pressed before the room's first snapshot, the story and
-// decisions printed without a terminal, and the game's end.
+// decisions printed without a terminal, and the game's end (its record saved, its dice checked).
 #include <utility>
 
 #include "play_ui.h"
@@ -111,6 +111,8 @@ void PlayUi::on_message(const nlohmann::json& m) {
             loop_.after(std::chrono::milliseconds(term_.interactive() ? 3000 : 0), [this] { quit("game over"); });
         }
     }
+    // A game that ended (here, or while this client was away): its dice checked by this client.
+    check_dice();
     redraw();
 }
 

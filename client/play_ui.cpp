@@ -104,6 +104,11 @@ client::Style PlayUi::style() const {
         s.server_url = session_->config().url.http_base();
         if (!session_->config().url.ca_file.empty()) s.verify_flags = " --ca-file " + session_->config().url.ca_file;
         if (const auto& r = session_->view().result(); r && r->over.game_id == saved_game_) s.saved_record = saved_file_;
+        if (const auto& r = session_->view().result(); r && dice_verdict_ && r->over.game_id == dice_verdict_->game_id) {
+            // Fair: its first sentence is enough on a screen; anything else with what it means.
+            s.dice_check = dice_verdict_->fair() ? dice_verdict_->headline : dice_verdict_->text;
+            s.dice_fair = dice_verdict_->fair();
+        }
     }
     if (session_ && !session_->view().room().empty()) {
         const auto& welcome = session_->view().welcome();

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dice_check.h"
 #include "game_words.h"
 #include "i18n.h"
 #include "net.h"
@@ -66,11 +67,19 @@ private:
         std::mutex mutex;
         std::string game_id;
         client::SavedRecords::Saved saved;
+        std::string text;  // the record as fetched (for the dice check), saved or not
         bool done = false;
     };
     void save_record(const nlohmann::json& m);
     void record_saved(RecordCopy& copy);
     void finish_saving();
+
+    // ---- The dice checked by this client (play_end.cpp) -----------------------------------
+    // At a game's end, every die it saw recomputed from the seeds (dice_check.h); when it missed
+    // some, with the record being fetched by save_record. The verdict goes into the story, the
+    // game-over screen and the last words.
+    void check_dice();
+    void dice_checked(client::DiceVerdict verdict);
 
     // ---- Keys (play_command.cpp) ----------------------------------------------------------
     void on_keys(std::string_view bytes);
@@ -119,6 +128,9 @@ private:
     std::thread saver_;
     std::string saved_game_;  // the game whose record is saved here, and its file
     std::string saved_file_;
+    std::string dice_game_;   // the game whose dice check has begun
+    std::optional<client::DiceWitness> dice_waiting_;  // what was seen of it, while its record comes
+    std::optional<client::DiceVerdict> dice_verdict_;  // the last check's verdict
 };
 
 }  // namespace spookludo::cli

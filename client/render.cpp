@@ -355,6 +355,7 @@ std::vector<std::string> game_over_screen(const GameView& view, const Style& sty
         append(text, wrap(paint(style, "1;31", abandoned_sentence(over.reason)), style.width));
     }
     append(text, places_lines(final_view, over, style.width));
+    if (!style.dice_check.empty()) append(text, wrap(paint(style, style.dice_fair ? "32" : "1;31", style.dice_check), style.width));
     if (over.record) {
         const std::string address = style.server_url + *over.record;
         append(text, wrap(tr("The game's record: {address}", {{"address", address}}), style.width));

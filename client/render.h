@@ -30,6 +30,10 @@ struct Style {
     // The file this client saved the shown game's record in (saved_records.h), whose verify
     // command works after the server has gone; empty: not (yet) saved.
     std::string saved_record;
+    // What this client's own check of the shown game's dice found (dice_check.h), and whether it
+    // found them fair; empty: not (yet) checked.
+    std::string dice_check;
+    bool dice_fair = true;
 };
 
 // Spook: one block per seat: its 40 squares (the characters' letters H C S W X, entrances '.',

@@ -22,13 +22,16 @@ fs::path SavedRecords::default_dir() {
 }
 
 SavedRecords::Saved SavedRecords::fetch_and_keep(const std::string& address, const std::string& ca_file,
-                                                 const std::string& game_id) const {
+                                                 const std::string& game_id, std::string* text) const {
+    std::string fetched;
     try {
-        return keep(game_id, cli::fetch_text(address, ca_file, kMaxBytes,
-                                                    tr("no record at {address} (HTTP 404: the server does not have it)")));
+        fetched = cli::fetch_text(address, ca_file, kMaxBytes, tr("no record at {address} (HTTP 404: the server does not have it)"));
     } catch (const std::exception& e) {
         return {{}, e.what()};
     }
+    Saved saved = keep(game_id, fetched);
+    if (text) *text = std::move(fetched);
+    return saved;
 }
 
 SavedRecords::Saved SavedRecords::keep(const std::string& game_id, const std::string& text) const {

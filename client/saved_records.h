@@ -30,7 +30,9 @@ public:
     // Fetches `address` (http(s)://HOST:PORT/records/<id>, trusting `ca_file` for https) and keeps
     // it as <dir>/<game_id>.json (written whole, then renamed), then removes the oldest beyond
     // kMaxRecords. Blocks for up to the fetch's timeout: call it off the event loop's thread.
-    Saved fetch_and_keep(const std::string& address, const std::string& ca_file, const std::string& game_id) const;
+    // `text`, when given, gets the record as fetched (saved or not; empty when not fetched).
+    Saved fetch_and_keep(const std::string& address, const std::string& ca_file, const std::string& game_id,
+                         std::string* text = nullptr) const;
     // The same for a record's text already in hand.
     Saved keep(const std::string& game_id, const std::string& text) const;
 

@@ -96,6 +96,7 @@ void Session::on_text(std::string_view text) {
     json message = json::parse(text, nullptr, false);
     if (message.is_discarded() || !message.is_object()) return;
     view_.apply(message, steady_ms());
+    dice_.observe(message);
     const std::string type = message.value("type", "");
     if (type == "welcome") {
         if (auto it = message.find("nodes"); it != message.end() && it->is_array()) {
@@ -227,6 +228,7 @@ void Session::on_text(std::string_view text) {
     }
     if (view_.seed_requested()) {
         send(pr::SubmitClientSeed{seed_});
+        dice_.seed_sent(seed_);
         view_.seed_sent();
         seed_ = random_client_seed();  // a rematch gets fresh entropy
     }

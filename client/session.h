@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dice_check.h"
 #include "net.h"
 #include "spookludo/options.h"
 #include "spookludo/protocol/messages.h"
@@ -78,6 +79,8 @@ public:
 
     GameView& view() noexcept { return view_; }
     const GameView& view() const noexcept { return view_; }
+    // What this session saw of the games' dice, for its own check at each game's end (dice_check.h).
+    const DiceWitness& dice() const noexcept { return dice_; }
     bool connected() const;
     const SessionConfig& config() const noexcept { return config_; }
     std::shared_ptr<Connection> connection() const { return connection_; }
@@ -92,6 +95,7 @@ private:
     SessionConfig config_;
     Callbacks callbacks_;
     GameView view_;
+    DiceWitness dice_;
     std::shared_ptr<Connection> connection_;
     bool entered_ = false;       // joined a room at least once
     bool ended_ = false;

@@ -18,25 +18,6 @@ namespace spookludo::cli {
 
 namespace {
 
-// A line of the verifier's report in the reader's language: its text through the catalogue, its
-// places filled, a result's status and a Ludo colour worded too.
-std::string worded(const VerifyLine& line) {
-    std::vector<std::pair<std::string, std::string>> args;
-    for (const auto& [key, value] : line.args) {
-        std::string v = value;
-        if (key == "status") {
-            if (value == "finished") v = client::trc("game status", "finished");
-            else if (value == "abandoned") v = client::trc("game status", "abandoned");
-            else if (value == "in_progress") v = client::trc("game status", "in_progress");
-        } else if (key == "colour") {
-            for (const auto c : {ludo::Colour::green, ludo::Colour::yellow, ludo::Colour::red, ludo::Colour::blue})
-                if (value == ludo::to_string(c)) v = client::colour_name(c);
-        }
-        args.emplace_back(key, std::move(v));
-    }
-    return client::tr_text(line.text, args);
-}
-
 // The server's records are a few MB at most; anything much larger is not one.
 constexpr std::size_t kMaxRecordBytes = 64u * 1024 * 1024;
 
@@ -108,9 +89,9 @@ void add_verify_command(CLI::App& app, int& exit_code) {
         if (!*quiet) {
             // The checks' own lines, worded by the catalogue (their texts are the verifier's).
             for (const auto& line : report.passed_lines)
-                std::cout << "  " << client::trc("verify", "ok") << "    " << worded(line) << "\n";
+                std::cout << "  " << client::trc("verify", "ok") << "    " << client::verify_words(line) << "\n";
             for (const auto& line : report.note_lines)
-                std::cout << "  " << client::trc("verify", "note") << "  " << worded(line) << "\n";
+                std::cout << "  " << client::trc("verify", "note") << "  " << client::verify_words(line) << "\n";
         }
         const std::string game = record.options.game == GameKind::spook ? client::trc("game", "spook") : client::trc("game", "ludo");
         const std::string status = record.result.status == GameStatus::finished    ? client::trc("game status", "finished")
@@ -124,7 +105,7 @@ void add_verify_command(CLI::App& app, int& exit_code) {
         } else {
             // The failure worded by the catalogue when it has a fixed shape (the rules' own reasons
             // and the record's texts inside it stay as the verifier gives them).
-            const std::string failure = report.failure_line.text.empty() ? report.failure : worded(report.failure_line);
+            const std::string failure = report.failure_line.text.empty() ? report.failure : client::verify_words(report.failure_line);
             std::cout << client::tr("FAILED: {failure}", {{"failure", failure}}) << "\n";
             exit_code = 1;
         }
