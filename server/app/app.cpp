@@ -123,9 +123,10 @@ int run_app(int argc, char** argv) {
     app.footer(
         "Every flag can also be set with the environment variable shown, e.g. SPOOKLUDO_PORT=8000.\n"
         "Players connect with: spookludo play ws://HOST:PORT --room CODE (WebSocket path /ws).\n"
-        "HTTP: the web client on / (a room's join link: /r/<CODE>), GET /healthz, GET /metrics (Prometheus),\n"
-        "GET /games (finished games: ?room= &player= &game= &date=YYYY-MM-DD &page=), GET /games/<game id> (its\n"
-        "record; /records/<game id> too), GET /players/<name>. A WebSocket from a web page must come from the\n"
+        "HTTP: the web client on / (a room's join link: /r/<CODE>, its shared screen: /tv/<CODE>; a game's replay\n"
+        "and analysis: /replay/<game id>; the history's pages: /history, /history/player/<name>), GET /healthz,\n"
+        "GET /metrics (Prometheus), GET /games (finished games: ?room= &player= &game= &date=YYYY-MM-DD &page=),\n"
+        "GET /games/<game id> (its record; /records/<game id> too), GET /players/<name>. A WebSocket from a web page must come from the\n"
         "server's own pages (or an --allow-origin); one without an Origin header (a native client) is always taken.\n"
         "Health check (e.g. Docker's HEALTHCHECK): spookludo-server --healthcheck [--port PORT] exits 0 when\n"
         "the server on this machine answers GET /healthz with 200 within 3 s, 1 otherwise.\n"

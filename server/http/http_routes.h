@@ -57,7 +57,8 @@ enum class Unreadable {
 HttpAnswer answer_unreadable(Unreadable what, std::string_view why = {});
 
 // The web client's routes over `site` (web_site.h), GET or HEAD, the target's query ignored:
-// / and /r/<room code> (the page, index.html), every file of the site at its own path (both
+// /, /r/<room code>, /tv/<room code>, /replay/<game id>, /history and /history/player/<name>
+// (the page, index.html, whose script reads the path), every file of the site at its own path (both
 // revalidated: no-cache and an ETag), and every file but the pages at /v/<bundle>/<its path>
 // (cached for a year, immutable). gzip when the request accepts it and the file has a gzip
 // copy; 304 when If-None-Match names the answer's ETag. Nothing when the path is none of these.
