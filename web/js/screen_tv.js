@@ -4,7 +4,7 @@
 // (Spook) or the cross (Ludo), the die, who still has to choose and their time, the woken monster
 // with the squares it acts on and the pieces it moved, the last lines of the story. At the end:
 // the winners and the places. It speaks the game aloud (announce.js) unless muted.
-import { $, h } from './dom.js';
+import { $, h, sentence } from './dom.js';
 import { qrCode } from './qr.js';
 import { CHARACTERS } from './view.js';
 import { spookBoard, chip } from './spook.js';
@@ -195,6 +195,8 @@ function endTv() {
       : abandonedText(over)),
     order.length ? h('ol', { class: 'plain tv-places', id: 'tv-places' }, order.map(([place, seat]) => h('li', null, t('{place}. {name}', { place, name: name(seat) })))) : null,
     over.status === 'finished' ? h('p', { class: 'tv-note' }, spook ? tn('after {n} round', 'after {n} rounds', over.length) : tn('after {n} turn', 'after {n} turns', over.length)) : null,
+    over.game_id && !view.result.options.table && !hidden ? h('p', { class: 'tv-note', id: 'tv-replay' }, sentence(t('Replay and analysis: {link}'),
+      { link: h('a', { href: `/replay/${encodeURIComponent(over.game_id)}`, class: 'tv-link' }, `${location.origin}/replay/${over.game_id}`) })) : null,
     view.state === 'lobby' && !hidden ? h('p', { class: 'tv-note', id: 'tv-next' }, t('Next game: join at {link}', { link: `${joinBase()}/r/${view.room}` })) : null,
     reactionsSpot()),
     spook && view.spookBoards.length
