@@ -289,7 +289,7 @@ TEST_CASE("web routes: /, /r/<CODE> and /tv/<CODE> serve the page, not cached wi
     }
 }
 
-TEST_CASE("web routes: a game's replay (/replay/<game id>), the history (/history) and a player's page (/history/player/<name>) serve the page; other shapes of them are nothing [web]") {
+TEST_CASE("web routes: a game's replay (/replay/<game id>), the history (/history) and a player's page (/history/player/<name>) serve the page, other shapes of them are nothing [web]") {
     const auto& site = web::fixture();
     const auto page = server::answer_web(site, get("/"));
     REQUIRE(page.has_value());
@@ -606,7 +606,7 @@ TEST_CASE("web: GET /, /r/<CODE> and /tv/<CODE> answer the page (HTML referring 
         CHECK_MESSAGE(it->str().find(" src=") != std::string::npos, it->str());
 }
 
-TEST_CASE("web: GET /replay/<game id>, /history and /history/player/<name> answer the page with the CSP; the history's JSON routes stay JSON; the 404 lists the pages [server][web]") {
+TEST_CASE("web: GET /replay/<game id>, /history and /history/player/<name> answer the page with the CSP, the history's JSON routes stay JSON, the 404 lists the pages [server][web]") {
     TestServer server;
     const auto& site = web::built_in();
     for (const std::string target : {"/replay/KQZTM-1764489600000-630dcd29", "/replay/NOPE-1-2", "/history",
