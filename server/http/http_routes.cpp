@@ -22,7 +22,7 @@ namespace {
 
 constexpr std::string_view kNotFound =
     "spookludo-server: the web client on / (a room's link: /r/<CODE>, its shared screen: /tv/<CODE>), the WebSocket on /ws; GET /healthz, "
-    "/metrics, /records/<id>, /i18n/languages.json, /i18n/<lang>.po\n";
+    "/metrics, /records/<id>, /analysis/<id>, /i18n/languages.json, /i18n/<lang>.po\n";
 
 // A room's join link, /r/ and a room code (5 letters, either case: the page reads it), or its
 // shared screen for a television, /tv/ and the code.
@@ -483,6 +483,8 @@ HttpAnswer answer_http(Services& services, const HttpRequest& request) {
         }
         return text(404, "text/plain", "no such record\n");
     }
+    constexpr std::string_view analysis = "/analysis/";
+    if (path.substr(0, analysis.size()) == analysis) return answer_analysis(services, request, path.substr(analysis.size()));
     if (path == "/cluster" || path == "/cluster/") {
         if (!services.cluster)
             return json_answer(404, {{"error", "this server is on its own, not a cluster node (--cluster)"}});
