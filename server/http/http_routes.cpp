@@ -23,7 +23,7 @@ namespace {
 constexpr std::string_view kNotFound =
     "spookludo-server: the web client on / (a room's link: /r/<CODE>, its shared screen: /tv/<CODE>, a game's replay: "
     "/replay/<game id>, the history: /history, /history/player/<name>), the WebSocket on /ws; GET /healthz, /metrics, "
-    "/records/<id>, /games, /games/<id>, /players/<name>, /i18n/languages.json, /i18n/<lang>.po\n";
+    "/records/<id>, /analysis/<id>, /games, /games/<id>, /players/<name>, /i18n/languages.json, /i18n/<lang>.po\n";
 
 // The longest game id and percent-encoded name the page's addresses take (a record's id is far
 // shorter; a name is at most 96 bytes, each at most 3 characters encoded).
@@ -507,6 +507,8 @@ HttpAnswer answer_http(Services& services, const HttpRequest& request) {
         }
         return text(404, "text/plain", "no such record\n");
     }
+    constexpr std::string_view analysis = "/analysis/";
+    if (path.substr(0, analysis.size()) == analysis) return answer_analysis(services, request, path.substr(analysis.size()));
     if (path == "/cluster" || path == "/cluster/") {
         if (!services.cluster)
             return json_answer(404, {{"error", "this server is on its own, not a cluster node (--cluster)"}});
