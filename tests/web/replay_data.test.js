@@ -113,6 +113,7 @@ test('a decision is worded with its cost in rounds, percentage points or rank, a
   assert.equal(words.luckText(ann, 'Ann'), 'Luck: the dice gave Ann 2.5 rounds against expectation.');
   assert.equal(words.luckText(bot, 'best bot 1'), 'Luck: the dice cost best bot 1 3.2 rounds against expectation.');
   assert.equal(words.finishText(spook, bot, 2), 'Finished 2nd.');
+  assert.equal(words.finishText(spook, { finish: { round: null, expected_round: 17.66, place: 2 } }, 2), 'Did not reach the church (2nd); expected to finish in round 17.7.');
   assert.equal(words.startText(ludo.summary[0]), 'At the start: 50.0 % chance to win.');
   assert.equal(words.worstText(ludo, ludo.summary[0]), 'Costliest choice: throw 5 (3.0 percentage points)');
 });

@@ -132,6 +132,7 @@ export function fromAnalysis(analysis, base) {
   });
   const steps = (Array.isArray(analysis.steps) ? analysis.steps : []).map((s) => ({
     kind: s.kind, round: s.round ?? null, turn: s.turn ?? null, seat: s.seat ?? null, face: s.face ?? null, activation: null,
+    character: s.character || null, partial: Boolean(s.partial),
     position: s.position || {}, decisions: (s.decisions || []).map((k) => decisions[k]).filter(Boolean),
   }));
   return {

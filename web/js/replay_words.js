@@ -41,8 +41,8 @@ function spookMoveLine(view, m) {
     : t('{name} moves piece {piece} from square {from} to {to}.', args);
 }
 
-function activationLines(view, die, moved, finishedNow) {
-  const character = CHARACTER_OF_FACE[die];
+function activationLines(view, die, moved, finishedNow, woken) {
+  const character = woken || CHARACTER_OF_FACE[die];
   if (!character) return [];
   const name = characterName(character);
   const lines = [t("The die shows {face}: it's the {character}! Any piece on a {character} {action}.", { face: die, character: name, action: characterAction(character) })];
@@ -95,7 +95,7 @@ export function stepLines(model, at, view) {
       const lines = [tn('Round {round}: the die shows {n}. Everyone moves one piece {n} square.', 'Round {round}: the die shows {n}. Everyone moves one piece {n} squares.', step.face ?? 0, { round: step.round })];
       return lines.concat(spookMoves(before, step.position).map((m) => spookMoveLine(view, m)));
     }
-    case 'activation': return activationLines(view, step.face, spookMoves(before, step.position), finishedAt(before, step.position));
+    case 'activation': return activationLines(view, step.face, spookMoves(before, step.position), finishedAt(before, step.position), step.character);
     case 'round': {
       // From the record alone: the round's two dice and where everyone stands after it.
       const lines = [tn('Round {round}: the die shows {n}. Everyone moves one piece {n} square.', 'Round {round}: the die shows {n}. Everyone moves one piece {n} squares.', step.face ?? 0, { round: step.round })];
@@ -132,6 +132,7 @@ export function decisionLines(model, d, name) {
   if (d.by === 'timeout') lines.push(t('Time ran out: the server chose the best move for them.'));
   else if (d.by === 'away') lines.push(t('They were away: the server played it.'));
   const of = d.of ?? (d.options || []).length;
+  if (d.counted === false) lines.push(t('This step was never played out: the choice counts in no sum.'));
   if (wasBest(d)) {
     lines.push(d.unit === 'rank' ? t('The best of {of} moves, as the best bot sees them.', { of }) : t('The best choice: no cost.'));
     return { lines, cost: '', meaning: '' };
@@ -156,7 +157,7 @@ export function optionValue(d, o) {
   if (o.value === undefined || o.value === null) return o.rank ? t('rank {rank}', { rank: o.rank }) : '';
   if (d.unit === 'rounds') return t('{rounds} rounds', { rounds: one(o.value) });
   // xgettext:no-javascript-format
-  if (d.unit === 'points') return t('{percent} % chance to win', { percent: one(o.value <= 1 ? o.value * 100 : o.value) });
+  if (d.unit === 'points') return t('{percent} % chance to win', { percent: one(o.value) });
   return t('rank {rank}', { rank: o.rank ?? '?' });
 }
 
@@ -205,10 +206,26 @@ export function luckText(s, name) {
     : t('Luck: the dice cost {name} {points} percentage points of chance to win.', { name, points: amount });
 }
 
+// How a player's game ended: the round they finished in (Spook), else the round they were
+// expected to finish in; their place.
 export function finishText(model, s, seat) {
   const f = s.finish || {};
-  if (f.round) return t('Finished in round {round}.', { round: f.round });
   const place = f.place || model.places[seat];
+  if (f.round) return place ? t('Finished in round {round}, {place}.', { round: f.round, place: ordinal(place) }) : t('Finished in round {round}.', { round: f.round });
+  if (f.turn) return place ? t('Finished at throw {turn}, {place}.', { turn: f.turn, place: ordinal(place) }) : t('Finished at throw {turn}.', { turn: f.turn });
+  if (f.expected_round) {
+    return place ? t('Did not reach the church ({place}); expected to finish in round {round}.', { place: ordinal(place), round: one(f.expected_round) })
+      : t('Did not reach the church; expected to finish in round {round}.', { round: one(f.expected_round) });
+  }
+  if ('turn' in f || 'round' in f) return place ? t('Did not finish ({place}).', { place: ordinal(place) }) : t('Did not finish.');
   if (place) return t('Finished {place}.', { place: ordinal(place) });
   return t('Did not finish.');
+}
+
+// How the die fell for a Ludo player: their sixes against the expected, the mean face.
+export function diceText(s) {
+  const d = s.dice;
+  if (!d || !d.throws) return '';
+  return tn('The dice: {sixes} sixes in {n} throw ({expected} expected), {mean} on average.', 'The dice: {sixes} sixes in {n} throws ({expected} expected), {mean} on average.',
+    d.throws, { sixes: d.sixes, expected: one(d.expected_sixes), mean: one(d.mean_face) });
 }

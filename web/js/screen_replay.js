@@ -202,7 +202,8 @@ function viewAt(i) {
   if (model.game === 'spook') {
     const moves = before ? spookMoves(before, step.position) : [];
     const die = step.kind === 'activation' ? step.face : step.kind === 'round' ? step.activation : null;
-    if (CHARACTER_OF_FACE[die]) v.activation = { character: CHARACTER_OF_FACE[die], face: die, moved: step.kind === 'activation' ? moves : [] };
+    const character = (step.kind === 'activation' && step.character) || CHARACTER_OF_FACE[die];
+    if (character) v.activation = { character, face: die, moved: step.kind === 'activation' ? moves : [] };
     v.lastMoves = step.kind === 'activation' ? [] : moves.filter((m) => m.to > m.from);
   } else {
     const moves = before ? ludoMoves(before, step.position, model.options.arm || 8) : [];
@@ -248,14 +249,14 @@ export function render() {
       button('replay-play', '▶', tc('replay control', 'Play'), t('Play (space)'), toggle),
       button('replay-next', '›', tc('replay control', 'Step'), t('Forward a step (→)'), () => go(state.at + 1), true),
       button('replay-next-group', '»', spook ? tc('replay control', 'Round') : tc('replay control', 'Turn'), spook ? t('Forward a round (Shift+→)') : t('Forward a turn (Shift+→)'), () => byGroup(1), true),
-      button('replay-last', '⇥', tc('replay control', 'End'), t('To the end (End)'), () => go(model.steps.length - 1), true)),
+      button('replay-last', '⇥', tc('replay control', 'End'), t('To the end (End)'), () => go(model.steps.length - 1), true),
+      h('label', { class: 'small replay-speed' }, t('Speed'), ' ',
+        h('select', { id: 'replay-speed', 'data-fk': 'replay-speed', onchange: (e) => { state.speed = Number(e.target.value); } },
+          SPEEDS.map((ms) => h('option', { value: ms, selected: ms === state.speed }, t('{s} s a step', { s: ms / 1000 })))))),
     h('label', { class: 'replay-slider-label' }, h('span', { id: 'replay-where' }),
       h('input', { type: 'range', id: 'replay-slider', 'data-fk': 'replay-slider', min: 0, max: Math.max(0, model.steps.length - 1), step: 1, value: state.at,
         oninput: (e) => go(Number(e.target.value)) })),
-    h('label', { class: 'small replay-speed' }, t('Speed'), ' ',
-      h('select', { id: 'replay-speed', 'data-fk': 'replay-speed', onchange: (e) => { state.speed = Number(e.target.value); } },
-        SPEEDS.map((ms) => h('option', { value: ms, selected: ms === state.speed }, t('{s} s a step', { s: ms / 1000 }))))),
-    h('p', { class: 'small' }, t('Keys: ← → a step, Shift+← Shift+→ (or PageUp PageDown) a round or turn, Home and End, space to play or pause.')));
+    h('p', { class: 'small replay-keys' }, t('Keys: ← → a step, Shift+← Shift+→ (or PageUp PageDown) a round or turn, Home and End, space to play or pause.')));
   // The step and its choices beside the boards on a wide screen, above them on a phone.
   replace(screen, head, controls,
     h('div', { class: 'replay-main' },
@@ -412,7 +413,7 @@ function summary() {
     h('h3', { id: 'replay-sum-h' }, t('Summary')),
     h('ul', { class: 'plain' }, model.summary.map((s) => {
       const name = s.name || nameOf(s.seat);
-      const best = model.decisions.filter((d) => d.seat === s.seat && words.wasBest(d)).length;
+      const best = s.best_choices ?? model.decisions.filter((d) => d.seat === s.seat && d.counted !== false && words.wasBest(d)).length;
       const worst = words.worstText(model, s);
       return h('li', { class: 'replay-player', dataset: { seat: s.seat } },
         h('h4', null, name),
@@ -421,9 +422,10 @@ function summary() {
         worst && s.worst ? h('p', null, h('a', { href: `?step=${s.worst.step}`, class: 'replay-worst', onclick: (e) => {
           e.preventDefault();
           go(s.worst.step);
-          $('replay-moment')?.scrollIntoView({ block: 'start' });
+          document.querySelector('.replay-controls')?.scrollIntoView({ block: 'start' });
         } }, worst)) : null,
         h('p', null, words.luckText(s, name)),
+        h('p', null, words.diceText(s)),
         h('p', null, words.finishText(model, s, s.seat)));
     })));
 }
