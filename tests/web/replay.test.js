@@ -42,6 +42,11 @@ async function games() {
 }
 
 const text = async (page, sel) => (await page.locator(sel).textContent()).trim();
+// Nothing sticks out sideways (a phone).
+async function fits(page, what) {
+  const [width, window] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  assert.ok(width <= window, `${what}: the page is ${width} px wide in a ${window} px window`);
+}
 const where = (page) => text(page, '#replay-where');
 
 // Waits until the analysis has come (or the page says why it has not).
@@ -162,10 +167,13 @@ test('the history lists the games with working replay links, filters by game, a 
   await page.goto(`${party.server.base}/history`);
   await page.locator('#history-games').waitFor();
   assert.equal(await page.locator('#history-games > li').count(), 2);
+  await fits(page, 'the history on a phone');
   assert.match(await text(page, '#history-count'), /^2 games, newest first \(page 1 of 1\)\.$/);
   await page.locator(`#history-games > li[data-game="${spook.id}"] a.replay-link`).click();
   await page.waitForURL(`**/replay/${spook.id}`);
   await page.locator('#replay-slider').waitFor();
+  await analysed(page);
+  await fits(page, 'the replay on a phone');
   // A filter is an address of its own.
   await page.goto(`${party.server.base}/history`);
   await page.locator('.history-filters summary').click(); // folded on a phone
@@ -182,6 +190,7 @@ test('the history lists the games with working replay links, filters by game, a 
   await page.locator('#player-total').waitFor();
   assert.equal(await text(page, '#player-total'), '1 game, 1 won.');
   assert.equal(await text(page, '#player-stats tbody th'), 'Spook & Werewolf Ludo');
+  await fits(page, "a player's page on a phone");
   assert.deepEqual(await page.locator('#history-games > li').evaluateAll((els) => els.map((e) => e.dataset.game)), [spook.id]);
   await page.goto(`${party.server.base}/history/player/Nobody%20here`);
   await page.locator('#player-unknown').waitFor();
