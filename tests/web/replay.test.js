@@ -2,8 +2,9 @@
 // in real Chromium, over games that terminal bots played to the end on the real server: the
 // replay steps forward and back, by round or turn, with the keyboard and the slider; its last step
 // shows the record's final positions and winners; a decision reads with its cost (the analysis
-// route, GET /analysis/<id>); the history lists the games with working replay links, a player's
-// page their games and wins; an unknown game's replay says there is no such game. Pictures of the
+// route, GET /analysis/<id>), and while the server refuses the analysis (429) the replay works
+// from the record alone and says why; the history lists the games with working replay links, a
+// player's page their games and wins; an unknown game's replay says there is no such game. Pictures of the
 // replay with an annotated decision on a desktop (written into docs/screenshots/ with
 // SPOOKLUDO_UPDATE_SCREENSHOTS=1, like screenshots.test.js).
 import { test, after } from 'node:test';
@@ -11,7 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serverAndBrowser, newPage, DESKTOP, PHONE, until, repo } from './harness.js';
+import { serverAndBrowser, startServer, newPage, DESKTOP, PHONE, until, repo } from './harness.js';
 import { unwrappedTexts } from './text_check.js';
 
 const party = serverAndBrowser();
@@ -20,11 +21,11 @@ after(() => {
   if (process.env.SPOOKLUDO_UPDATE_SCREENSHOTS !== '1') fs.rmSync(out, { recursive: true, force: true });
 });
 
-// A whole game of `count` terminal bots (random: their choices cost something), its id and record.
-async function botGame(label, args) {
-  const bot = party.server.bot(label, [...args, '--policy', 'random', '--start', '--quiet']);
+// A whole game of terminal bots (random: their choices cost something), its id and record.
+async function botGame(label, args, server = party.server) {
+  const bot = server.bot(label, [...args, '--policy', 'random', '--start', '--quiet']);
   const m = await bot.waitFor(/game_over (\S+) finished/, 30000);
-  const file = party.server.recordFile(m[1]);
+  const file = server.recordFile(m[1]);
   await until(() => fs.existsSync(file), 'the record file');
   await bot.wait(10000);
   return { id: m[1], record: JSON.parse(fs.readFileSync(file, 'utf8')) };
@@ -208,4 +209,33 @@ test('the history lists the games with working replay links, filters by game, a 
     assert.deepEqual(await unwrappedTexts(page, { allow: [...names, spook.id, ludo.id] }), [], address);
   }
   assert.deepEqual(errors, []);
+});
+
+test('while the server refuses the analysis for now (429), the replay works from the record alone and says why', { timeout: 60000 }, async () => {
+  // One analysis a minute for an address: the first is made, the second refused.
+  const server = await startServer(['--analyses-per-minute', '1']);
+  try {
+    const [first, second] = await Promise.all([
+      botGame('first', ['--create', 'spook', '--players', '2', '--count', '2', '--name', 'Cid'], server),
+      botGame('second', ['--create', 'spook', '--players', '2', '--count', '2', '--name', 'Dee'], server)]);
+    assert.equal((await fetch(`${server.base}/analysis/${first.id}`)).status, 200);
+    const errors = [];
+    const page = await newPage(party.browser, DESKTOP, errors);
+    await page.goto(`${server.base}/replay/${second.id}`);
+    await page.locator('#replay-slider').waitFor();
+    await until(async () => /refuses the analysis for now/.test(await text(page, '#replay-analysis')), 'the refusal said', 15000);
+    assert.match(await text(page, '#replay-analysis'), /\(this address asked for 1 analys.*\); it is asked again in \d+ s\. Meanwhile the replay shows the position after each round\.$/);
+    // A step a round, from the record: the boards and the end as the record has them.
+    await page.click('#replay-next');
+    assert.match(await where(page), /^Step 2 of \d+: Round 1$/);
+    await page.keyboard.press('End');
+    assert.equal(await page.locator('#replay-slider').getAttribute('max'), String(second.record.positions.length));
+    const winner = second.record.seats[second.record.result.winners[0]].name;
+    assert.match(await text(page, '#replay-result'), new RegExp(`^${winner} wins after`));
+    assert.equal(await page.locator('#replay-summary').count(), 0);
+    await page.close();
+    assert.deepEqual(errors, []);
+  } finally {
+    await server.stop();
+  }
 });
