@@ -82,25 +82,26 @@ export function render() {
 
 function filterForm() {
   const field = (key, label, input) => h('div', { class: 'field' }, h('label', { for: `history-${key}` }, label), input);
-  // Folded on a phone until a filter is set: the games come first.
-  const open = Object.values(filters).some(Boolean) || window.matchMedia('(min-width: 900px)').matches;
-  return h('details', { class: 'card history-filters', open }, h('summary', null, h('h3', null, t('Filters'))),
-    h('form', { id: 'history-filters', 'aria-label': t('Filters'), onsubmit: (e) => {
+  const submit = (e) => {
     e.preventDefault();
     const values = {};
     for (const key of ['player', 'room', 'game', 'date']) values[key] = $(`history-${key}`).value.trim();
     location.assign(`/history${queryOf(values) ? '?' + queryOf(values) : ''}`);
-  } },
-  h('div', { class: 'history-fields' },
-    field('player', t('Player'), h('input', { id: 'history-player', name: 'player', value: filters.player, maxlength: 96, autocomplete: 'off' })),
-    field('room', t('Room'), h('input', { id: 'history-room', name: 'room', value: filters.room, maxlength: 5, autocomplete: 'off' })),
-    field('game', t('Game'), h('select', { id: 'history-game', name: 'game' },
-      h('option', { value: '', selected: !filters.game }, t('Both games')),
-      h('option', { value: 'spook', selected: filters.game === 'spook' }, t('Spook & Werewolf Ludo')),
-      h('option', { value: 'ludo', selected: filters.game === 'ludo' }, t('Classic Ludo')))),
-    field('date', t('Day (UTC)'), h('input', { id: 'history-date', name: 'date', type: 'date', value: filters.date }))),
-  h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary', id: 'history-go' }, t('Show the games')),
-    Object.values(filters).some(Boolean) ? h('a', { href: '/history', class: 'history-all' }, t('All games')) : null)));
+  };
+  // Folded on a phone until a filter is set: the games come first.
+  const open = Object.values(filters).some(Boolean) || window.matchMedia('(min-width: 900px)').matches;
+  return h('details', { class: 'card history-filters', open }, h('summary', null, h('h3', null, t('Filters'))),
+    h('form', { id: 'history-filters', 'aria-label': t('Filters'), onsubmit: submit },
+      h('div', { class: 'history-fields' },
+        field('player', t('Player'), h('input', { id: 'history-player', name: 'player', value: filters.player, maxlength: 96, autocomplete: 'off' })),
+        field('room', t('Room'), h('input', { id: 'history-room', name: 'room', value: filters.room, maxlength: 5, autocomplete: 'off' })),
+        field('game', t('Game'), h('select', { id: 'history-game', name: 'game' },
+          h('option', { value: '', selected: !filters.game }, t('Both games')),
+          h('option', { value: 'spook', selected: filters.game === 'spook' }, t('Spook & Werewolf Ludo')),
+          h('option', { value: 'ludo', selected: filters.game === 'ludo' }, t('Classic Ludo')))),
+        field('date', t('Day (UTC)'), h('input', { id: 'history-date', name: 'date', type: 'date', value: filters.date }))),
+      h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary', id: 'history-go' }, t('Show the games')),
+        Object.values(filters).some(Boolean) ? h('a', { href: '/history', class: 'history-all' }, t('All games')) : null)));
 }
 
 // A player's page: their name, their games, wins and places by game.
