@@ -21,6 +21,20 @@ namespace {
 
 constexpr double kTie = 1e-9;
 
+// Each player's chance to win from a position: the learned value of each (its estimate against
+// opponents who play at random, what it was trained against) as a share of the table, so that the
+// chances add up to 1.
+std::vector<double> shares(const Game& game) {
+    std::vector<double> v;
+    double sum = 0;
+    for (int s = 0; s < game.players(); ++s) {
+        v.push_back(learned_value(shipped_value_net(), game, s));
+        sum += v.back();
+    }
+    for (double& x : v) x = sum > 0 ? x / sum : 1.0 / game.players();
+    return v;
+}
+
 struct Account {
     double start = 0;  // chance to win at the start, 0 to 1 (points only)
     double cost = 0;   // points, or places below the best (rank)
@@ -46,7 +60,8 @@ public:
             for (int t = 0; t < players; ++t) {
                 Game g(r_.options);
                 g.start_with(t);
-                for (int s = 0; s < players; ++s) account(s).start += learned_value(shipped_value_net(), g, s) / players;
+                const std::vector<double> at_start = shares(g);
+                for (int s = 0; s < players; ++s) account(s).start += at_start[static_cast<std::size_t>(s)] / players;
             }
         }
         EventLog log;
@@ -135,7 +150,7 @@ private:
     json events_json(const EventLog& log) const {
         json list = json::array();
         for (const Event& e : log) {
-            json v{{"kind", std::string(to_string(e.kind))}, {"text", describe(e, game_.players())}};
+            json v{{"kind", std::string(to_string(e.kind))}};  // (the step's text has the English)
             if (e.seat >= 0) {
                 v["seat"] = room(e.seat);
                 v["colour"] = std::string(to_string(colour_of_seat(game_.players(), e.seat)));
@@ -169,12 +184,9 @@ private:
     void push(json step, bool whole = true) {
         step["position"] = ludo_view(game_, seats_);
         if (points_) {
-            std::vector<double> chances;
+            std::vector<double> chances = shares(game_);
             json list = json::array();
-            for (int s = 0; s < game_.players(); ++s) {
-                chances.push_back(learned_value(shipped_value_net(), game_, s));
-                list.push_back(rounded(chances.back()));
-            }
+            for (double c : chances) list.push_back(rounded(c));
             step["win_chances"] = std::move(list);  // in play order
             if (whole) end_ = std::move(chances);
         }
@@ -196,6 +208,19 @@ private:
             for (double o : values) rank += o > v + kTie ? 1 : 0;
             return rank;
         };
+        // Shown: the policy's values; as the chance to win, each turned into the mover's share of
+        // the table (its value against the others' at the position the move leaves).
+        std::vector<double> shown = values;
+        if (points_)
+            for (int k = 0; k < moves.size(); ++k) {
+                Game child = game_;
+                child.play(moves[k]);
+                double others = 0;
+                for (int t = 0; t < child.players(); ++t)
+                    if (t != c.seat) others += learned_value(shipped_value_net(), child, t);
+                const double mine = values[static_cast<std::size_t>(k)];
+                shown[static_cast<std::size_t>(k)] = mine + others > 0 ? mine / (mine + others) : 0.0;
+            }
         const double scale = points_ ? 100.0 : 1.0;
         auto move_json = [&](const Move& m, int piece) {
             return json{{"piece", piece}, {"from", m.from}, {"to", m.to}, {"captures", m.captures()}};
@@ -203,12 +228,12 @@ private:
         json options = json::array();
         for (int k = 0; k < moves.size(); ++k) {
             json o = move_json(moves[k], moves[k].piece);
-            o["value"] = rounded(scale * values[static_cast<std::size_t>(k)]);
+            o["value"] = rounded(scale * shown[static_cast<std::size_t>(k)]);
             o["rank"] = rank_of(values[static_cast<std::size_t>(k)]);
             options.push_back(std::move(o));
         }
         const double difference =
-            std::max(0.0, values[static_cast<std::size_t>(best)] - values[static_cast<std::size_t>(chosen)]);
+            std::max(0.0, shown[static_cast<std::size_t>(best)] - shown[static_cast<std::size_t>(chosen)]);
         const int rank = rank_of(values[static_cast<std::size_t>(chosen)]);
         const double cost = points_ ? scale * difference : rank - 1;
         json d;
