@@ -6,6 +6,7 @@
 #include "history_command.h"
 #include "i18n.h"
 #include "play_command.h"
+#include "replay_command.h"
 #include "sim_command.h"
 #include "spookludo/command_line.h"
 #include "verify_command.h"
@@ -26,12 +27,13 @@ int main(int argc, char** argv) {
     app.footer(
         "Run 'spookludo COMMAND --help' for a command's flags.\n"
         "Exit status:\n"
-        "  0    done: sim and boards finished, verify verified, history listed, play/watch/bot ended normally;\n"
+        "  0    done: sim and boards finished, verify verified, history listed, replay done, play/watch/bot ended\n"
+        "       normally;\n"
         "       --help, --version\n"
         "  1    verify: a discrepancy (named); play, watch, bot: the game ended badly after joining\n"
         "       (abandoned, kicked, the server went away)\n"
         "  2    a usage error (a missing argument, an unknown option, a bad value: the message names it),\n"
-        "       bad input (a file that cannot be read, options the game refuses), history could not fetch\n"
+        "       bad input (a file that cannot be read, options the game refuses), history or replay could not fetch\n"
         "       the list, or play/watch/bot could\n"
         "       not get in (cannot connect, unknown room, room full, protocol version)\n"
         "  130  bot: interrupted (Ctrl-C)");
@@ -40,6 +42,7 @@ int main(int argc, char** argv) {
     spookludo::cli::add_boards_command(app, exit_code);
     spookludo::cli::add_verify_command(app, exit_code);
     spookludo::cli::add_history_command(app, exit_code);
+    spookludo::cli::add_replay_command(app, exit_code);
     spookludo::cli::add_play_command(app, exit_code);
     spookludo::cli::add_watch_command(app, exit_code);
     spookludo::cli::add_bot_command(app, exit_code);

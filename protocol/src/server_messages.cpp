@@ -86,39 +86,6 @@ void from_json(const json& j, SeatView& m) {
     get(j, "deadline_ms", m.deadline_ms);
 }
 
-void to_json(json& j, const SpookView& m) {
-    json finished = json::array();
-    for (const auto& f : m.finished_round) finished.push_back(f ? json(*f) : json(nullptr));
-    j = {{"players", m.players}, {"round", m.round}, {"phase", m.phase}, {"boards", m.boards},
-         {"positions", m.positions}, {"finished_round", finished}};
-    put(j, "roll", m.roll);
-}
-void from_json(const json& j, SpookView& m) {
-    get(j, "players", m.players);
-    get(j, "round", m.round);
-    get(j, "phase", m.phase);
-    get(j, "roll", m.roll);
-    get(j, "boards", m.boards);
-    get(j, "positions", m.positions);
-    m.finished_round.clear();
-    if (auto it = j.find("finished_round"); it != j.end() && it->is_array())
-        for (const auto& f : *it) m.finished_round.push_back(f.is_null() ? std::nullopt : std::optional<int>(f.get<int>()));
-}
-
-void to_json(json& j, const LudoView& m) {
-    j = {{"players", m.players}, {"position", m.position}, {"phase", m.phase}, {"current_seat", m.current_seat},
-         {"turn", m.turn}};
-    put(j, "face", m.face);
-}
-void from_json(const json& j, LudoView& m) {
-    get(j, "players", m.players);
-    get(j, "position", m.position);
-    get(j, "phase", m.phase);
-    get(j, "current_seat", m.current_seat);
-    get(j, "turn", m.turn);
-    get(j, "face", m.face);
-}
-
 void to_json(json& j, const RoomSettings& m) {
     j = {{"decision_ms", m.decision_ms}, {"pace_ms", m.pace_ms}, {"hints", m.hints}, {"auto_start_ms", m.auto_start_ms},
          {"spectator_reactions", m.spectator_reactions}};

@@ -123,9 +123,11 @@ int run_app(int argc, char** argv) {
     app.footer(
         "Every flag can also be set with the environment variable shown, e.g. SPOOKLUDO_PORT=8000.\n"
         "Players connect with: spookludo play ws://HOST:PORT --room CODE (WebSocket path /ws).\n"
-        "HTTP: the web client on / (a room's join link: /r/<CODE>), GET /healthz, GET /metrics (Prometheus),\n"
-        "GET /games (finished games: ?room= &player= &game= &date=YYYY-MM-DD &page=), GET /games/<game id> (its\n"
-        "record; /records/<game id> too), GET /players/<name>. A WebSocket from a web page must come from the\n"
+        "HTTP: the web client on / (a room's join link: /r/<CODE>, its shared screen: /tv/<CODE>; a game's replay\n"
+        "and analysis: /replay/<game id>; the history's pages: /history, /history/player/<name>), GET /healthz,\n"
+        "GET /metrics (Prometheus), GET /games (finished games: ?room= &player= &game= &date=YYYY-MM-DD &page=),\n"
+        "GET /games/<game id> (its record; /records/<game id> too), GET /analysis/<game id> (its analysis: choices\n"
+        "against luck, JSON), GET /players/<name>. A WebSocket from a web page must come from the\n"
         "server's own pages (or an --allow-origin); one without an Origin header (a native client) is always taken.\n"
         "Health check (e.g. Docker's HEALTHCHECK): spookludo-server --healthcheck [--port PORT] exits 0 when\n"
         "the server on this machine answers GET /healthz with 200 within 3 s, 1 otherwise.\n"
@@ -212,6 +214,12 @@ int run_app(int argc, char** argv) {
                    "Boards of games with random boards (balanced_boards false) one address may have solved a minute "
                    "(0: no limit)")
         ->envname("SPOOKLUDO_SOLVES_PER_MINUTE")->capture_default_str()->check(non_negative_number());
+    app.add_option("--analyses-per-minute", cfg.analyses_per_minute,
+                   "Analyses of games not analysed yet (GET /analysis/<id>) one address may ask for a minute (0: no "
+                   "limit); an analysis already made costs nothing")
+        ->envname("SPOOKLUDO_ANALYSES_PER_MINUTE")->capture_default_str()->check(non_negative_number());
+    app.add_option("--analysis-cache-mb", cfg.analysis_cache_mb, "Memory for analyses kept for reuse, in MB")
+        ->envname("SPOOKLUDO_ANALYSIS_CACHE_MB")->capture_default_str()->check(CLI::Range(0, 1 << 20));
     app.add_option("--bot-records-kept", cfg.bot_records_kept,
                    "Finished bot-only games kept (their own bound: they never push out the others)")
         ->envname("SPOOKLUDO_BOT_RECORDS_KEPT")->capture_default_str()->check(positive_number());
@@ -503,6 +511,8 @@ int run_app(int argc, char** argv) {
     run();
     for (auto& t : threads) t.join();
     warm_up.join();
+    // The analyses' worker answers through the io_context: it stops while that is there.
+    services.analyses.stop();
     // What the writer still holds is written before the rooms and their io_context go.
     if (services.journal_writer) services.journal_writer->stop();
     services.cluster.reset();

@@ -36,6 +36,8 @@ struct Config {
     std::size_t send_queue_limit = 256;  // messages queued for a slow reader before it is dropped
     int solution_cache_mb = 64;          // board solutions kept for reuse (the balanced pools' aside)
     int solves_per_minute = 48;          // boards of unbalanced games one address may have solved (0: no limit)
+    int analyses_per_minute = 12;        // new analyses (GET /analysis/<id>) one address may ask for (0: no limit)
+    int analysis_cache_mb = 32;          // analyses kept for reuse
     // TLS: with both, the port serves https:// and wss:// (a plain request gets a redirect or a
     // clear refusal). PEM files; the certificate file may hold the chain. Re-read on SIGHUP.
     std::string tls_cert;

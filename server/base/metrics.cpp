@@ -77,6 +77,11 @@ std::string Metrics::prometheus_text() {
     gauge("spookludo_solves_refused_total",
           "Games with random boards refused because their address had asked for its solves of the minute.", "counter",
           solves_refused);
+    gauge("spookludo_analyses_computed_total", "Games analysed for GET /analysis/<id> (each once while it is kept).",
+          "counter", analyses_computed);
+    gauge("spookludo_analyses_refused_total",
+          "Analyses refused (429) because their address had asked for its new analyses of the minute.", "counter",
+          analyses_refused);
     gauge("spookludo_rooms_refused_per_address_total",
           "create_room refused because the address held its bound of open rooms (--max-rooms-per-address).",
           "counter", rooms_refused_per_address);

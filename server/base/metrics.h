@@ -40,6 +40,8 @@ struct Metrics {
     std::atomic<long> solution_pinned_entries{0};
     std::atomic<long> solution_evictions{0};    // solutions evicted from the cache
     std::atomic<long> solves_refused{0};        // games refused because their address had solved enough
+    std::atomic<long> analyses_computed{0};     // games analysed for GET /analysis/<id> (analyses.h)
+    std::atomic<long> analyses_refused{0};      // analyses refused because their address had asked for enough
     std::atomic<long> rooms_refused_per_address{0};  // create_room refused: the address held its bound of rooms
     std::atomic<long> reactions{0};          // quick reactions told to their rooms
     std::atomic<long> reactions_refused{0};  // over a sender's 2 s or the room's bound

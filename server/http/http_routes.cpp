@@ -21,8 +21,14 @@ using namespace http_text;
 namespace {
 
 constexpr std::string_view kNotFound =
-    "spookludo-server: the web client on / (a room's link: /r/<CODE>, its shared screen: /tv/<CODE>), the WebSocket on /ws; GET /healthz, "
-    "/metrics, /records/<id>, /i18n/languages.json, /i18n/<lang>.po\n";
+    "spookludo-server: the web client on / (a room's link: /r/<CODE>, its shared screen: /tv/<CODE>, a game's replay: "
+    "/replay/<game id>, the history: /history, /history/player/<name>), the WebSocket on /ws; GET /healthz, /metrics, "
+    "/records/<id>, /analysis/<id>, /games, /games/<id>, /players/<name>, /i18n/languages.json, /i18n/<lang>.po\n";
+
+// The longest game id and percent-encoded name the page's addresses take (a record's id is far
+// shorter; a name is at most 96 bytes, each at most 3 characters encoded).
+constexpr std::size_t kMaxGameIdInPath = 100;
+constexpr std::size_t kMaxNameInPath = 3 * 96;
 
 // A room's join link, /r/ and a room code (5 letters, either case: the page reads it), or its
 // shared screen for a television, /tv/ and the code.
@@ -31,6 +37,24 @@ bool is_room_path(std::string_view path) {
         if (path.size() != prefix.size() + kRoomCodeLength || path.substr(0, prefix.size()) != prefix) continue;
         const auto code = path.substr(prefix.size());
         if (std::all_of(code.begin(), code.end(), letter)) return true;
+    }
+    return false;
+}
+
+// The page's other addresses, whose script reads what to show from the path: a game's replay,
+// /replay/<game id> (letters, digits and '-', as the records' ids), the history, /history, and a
+// player's page, /history/player/<name> (the name percent-encoded, no '/').
+bool is_history_path(std::string_view path) {
+    constexpr std::string_view replay = "/replay/", player = "/history/player/";
+    if (path.substr(0, replay.size()) == replay) {
+        const auto id = path.substr(replay.size());
+        return !id.empty() && id.size() <= kMaxGameIdInPath &&
+               std::all_of(id.begin(), id.end(), [](char c) { return letter(c) || digit(c) || c == '-'; });
+    }
+    if (path == "/history" || path == "/history/") return true;
+    if (path.substr(0, player.size()) == player) {
+        const auto name = path.substr(player.size());
+        return !name.empty() && name.size() <= kMaxNameInPath && name.find('/') == std::string_view::npos;
     }
     return false;
 }
@@ -419,7 +443,7 @@ std::optional<HttpAnswer> answer_web(const web::Site& site, const HttpRequest& r
     const web::File* file = nullptr;
     bool immutable = false;
     const std::string versioned = "/v/" + std::string(site.bundle) + "/";
-    if (path == "/" || is_room_path(path)) {
+    if (path == "/" || is_room_path(path) || is_history_path(path)) {
         file = site.find("/index.html");
     } else if (path.substr(0, versioned.size()) == versioned) {
         // This build's name of a file; the page itself is not served there.
@@ -483,6 +507,8 @@ HttpAnswer answer_http(Services& services, const HttpRequest& request) {
         }
         return text(404, "text/plain", "no such record\n");
     }
+    constexpr std::string_view analysis = "/analysis/";
+    if (path.substr(0, analysis.size()) == analysis) return answer_analysis(services, request, path.substr(analysis.size()));
     if (path == "/cluster" || path == "/cluster/") {
         if (!services.cluster)
             return json_answer(404, {{"error", "this server is on its own, not a cluster node (--cluster)"}});

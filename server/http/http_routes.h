@@ -2,6 +2,7 @@
 // What the server answers to a plain HTTP request (everything but the WebSocket upgrade): the
 // routes, free of sockets and of Beast, so that they can be tested and fuzzed on their own. Also
 // the check of a WebSocket upgrade's Origin (check_origin), for the same reason.
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,6 +24,7 @@ struct HttpRequest {
     std::string_view accept_encoding;
     std::string_view if_none_match;
     bool tls = false;  // the connection is TLS (https://)
+    std::string_view address;  // the client's address (the bounds per address)
 };
 
 struct HttpAnswer {
@@ -31,12 +33,19 @@ struct HttpAnswer {
     std::string body;                           // when no embedded body is served
     std::optional<std::string_view> embedded;   // served from the program (the web client's files)
     std::vector<std::pair<std::string, std::string>> headers;  // more headers (caching, encoding, CSP)
+    // An answer that takes time (an analysis, computed off the I/O threads): the session calls
+    // `later` once with where the answer goes; that is called once, from another thread, with the
+    // answer (then the fields above are not read).
+    std::function<void(std::function<void(HttpAnswer)>)> later;
 };
 
-// The answer to a request.
+// The answer to a request. GET /analysis/<game id> answers `later` when the analysis is not kept yet.
 HttpAnswer answer_http(Services& services, const HttpRequest& request);
 // The same for a request without the headers above.
 HttpAnswer answer_http(Services& services, std::string_view method, std::string_view target);
+// GET /analysis/<game id> (http_analysis.cpp), `id` the path after /analysis/: the kept analysis,
+// else one computed on the analyses' worker (`later`); 404 for a game the history does not keep.
+HttpAnswer answer_analysis(Services& services, const HttpRequest& request, std::string_view id);
 
 // ---- A request the server does not read to its end ------------------------------------------
 
@@ -57,7 +66,8 @@ enum class Unreadable {
 HttpAnswer answer_unreadable(Unreadable what, std::string_view why = {});
 
 // The web client's routes over `site` (web_site.h), GET or HEAD, the target's query ignored:
-// / and /r/<room code> (the page, index.html), every file of the site at its own path (both
+// /, /r/<room code>, /tv/<room code>, /replay/<game id>, /history and /history/player/<name>
+// (the page, index.html, whose script reads the path), every file of the site at its own path (both
 // revalidated: no-cache and an ETag), and every file but the pages at /v/<bundle>/<its path>
 // (cached for a year, immutable). gzip when the request accepts it and the file has a gzip
 // copy; 304 when If-None-Match names the answer's ETag. Nothing when the path is none of these.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/bind_handler.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
@@ -74,7 +75,7 @@ private:
             return respond(req, static_cast<http::status>(slot_.refusal_status()), "text/plain", slot_.refusal(), false);
         if (plain_on_tls_port_) return refuse_plain(req);
         if (beast::websocket::is_upgrade(req)) return upgrade(std::move(req));
-        serve(req);
+        serve(std::move(req));
     }
 
     // What is wrong with a request the parser gave up on: too large or malformed (answered), or
@@ -186,7 +187,10 @@ private:
         run_websocket_session(std::move(stream_), network_, std::move(slot_), std::move(req), std::move(bytes));
     }
 
-    void serve(const Request& req) {
+    // How long an answer computed off the I/O threads (an analysis) may take, queue included.
+    static constexpr std::chrono::seconds kLaterDeadline{60};
+
+    void serve(Request&& req) {
         HttpAnswer answer;
         try {
             HttpRequest request;
@@ -196,7 +200,27 @@ private:
             request.accept_encoding = std::string_view(req[http::field::accept_encoding]);
             request.if_none_match = std::string_view(req[http::field::if_none_match]);
             request.tls = kTls;
+            request.address = slot_.address();
             answer = answer_http(network_->services, request);
+            if (answer.later) {
+                // The answer comes from another thread: the request waits here (nothing more is
+                // read meanwhile), and the answer is sent from the connection's own executor.
+                held_ = std::move(req);
+                deadline_.expires_after(kLaterDeadline);
+                deadline_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
+                    if (!ec) hang_up_stream(self->stream_);
+                });
+                auto later = std::move(answer.later);
+                later([self = this->shared_from_this()](HttpAnswer a) {
+                    net::post(self->stream_.get_executor(), [self, a = std::move(a)]() mutable {
+                        if (!self->held_) return;
+                        Request held = std::move(*self->held_);
+                        self->held_.reset();
+                        self->deliver(held, std::move(a));
+                    });
+                });
+                return;
+            }
         } catch (const std::exception& e) {
             // A route that fails answers 500 to this request; the server goes on. The target's
             // query is left out of the log.
@@ -205,6 +229,10 @@ private:
             spdlog::error("http: {} failed: {}", protocol::quote_client_text(target.substr(0, target.find('?'))), e.what());
             return respond(req, http::status::internal_server_error, "text/plain", "internal error\n", false);
         }
+        deliver(req, std::move(answer));
+    }
+
+    void deliver(const Request& req, HttpAnswer answer) {
         const auto status = static_cast<http::status>(answer.status);
         if (answer.embedded) {
             if (req.method() == http::verb::head)
@@ -282,6 +310,7 @@ private:
     bool handed_over_ = false;  // the stream belongs to a WebSocket session now
     bool plain_on_tls_port_ = false;
     bool drain_after_answer_ = false;  // the request was not read to its end (refuse_unreadable)
+    std::optional<Request> held_;      // a request whose answer comes later (HttpAnswer::later)
 };
 
 }  // namespace

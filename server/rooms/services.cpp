@@ -20,6 +20,7 @@ void Services::forget_room(const std::string& code) {
 Services::Services(const Config& c)
     : config(c),
       solutions({std::size_t(c.solution_cache_mb) << 20, c.solves_per_minute}, metrics),
+      analyses({std::size_t(c.analysis_cache_mb) << 20, c.analyses_per_minute, 16}, solutions, metrics),
       registry(c.max_rooms, c.max_rooms_per_address),
       database([&] {
           std::filesystem::create_directories(c.data_dir);  // throws, saying why, when it cannot

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "analyses.h"
 #include "config.h"
 #include "history.h"
 #include "journal.h"
@@ -30,6 +31,8 @@ struct Services {
     Config config;
     Metrics metrics;
     SharedSolutions solutions;
+    // Finished games' analyses (GET /analysis/<id>), computed on a worker thread of their own.
+    Analyses analyses;
     Registry registry;
     LostRooms lost_rooms;
     // The database (<data dir>/spookludo.db) and the finished games in it (GET /games ...).

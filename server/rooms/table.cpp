@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "spookludo/game_view.h"
 #include "spookludo/ludo/policy.h"
 #include "spookludo/ludo/record.h"
 #include "spookludo/spook/match.h"
@@ -38,12 +39,6 @@ public:
                                                                          : player;
     }
     const std::vector<int>& all() const { return numbers_; }
-    // The length of the arrays indexed by room seat.
-    std::size_t span() const {
-        int top = -1;
-        for (int n : numbers_) top = std::max(top, n);
-        return static_cast<std::size_t>(top + 1);
-    }
 
 private:
     std::vector<int> numbers_;
@@ -175,24 +170,7 @@ public:
     void abandon() override { match_.abandon(); }
     const GameRecord& record() const override { return match_.record(); }
 
-    void describe(RoomSnapshot& snapshot) const override {
-        SpookView v;
-        v.players = numbers_.all();
-        v.round = game().round();
-        v.phase = std::string(spook::to_string(game().phase()));
-        v.roll = game().movement_roll();
-        v.boards.resize(numbers_.span());
-        v.positions.resize(numbers_.span());
-        v.finished_round.resize(numbers_.span());
-        for (int s = 0; s < game().players(); ++s) {
-            const auto at = static_cast<std::size_t>(numbers_.room(s));
-            v.boards[at] = game().board(s).notation();
-            const auto pos = game().player(s).positions();
-            v.positions[at].assign(pos.begin(), pos.end());
-            v.finished_round[at] = game().player(s).finished_round;
-        }
-        snapshot.spook = std::move(v);
-    }
+    void describe(RoomSnapshot& snapshot) const override { snapshot.spook = spook_view(game(), numbers_.all()); }
 
 private:
     static std::vector<spook::Board> boards_of(const Publication& pub) {
@@ -296,16 +274,7 @@ public:
     void abandon() override { match_.abandon(); }
     const GameRecord& record() const override { return match_.record(); }
 
-    void describe(RoomSnapshot& snapshot) const override {
-        LudoView v;
-        v.players = numbers_.all();
-        v.position = game().position();
-        v.phase = std::string(ludo::to_string(game().phase()));
-        v.current_seat = numbers_.room(game().current_seat());
-        v.turn = game().turns();
-        if (game().phase() == ludo::Phase::awaiting_choice) v.face = game().face();
-        snapshot.ludo = std::move(v);
-    }
+    void describe(RoomSnapshot& snapshot) const override { snapshot.ludo = ludo_view(game(), numbers_.all()); }
 
 private:
     const ludo::Game& game() const { return match_.game(); }

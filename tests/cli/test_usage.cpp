@@ -78,7 +78,7 @@ TEST_CASE("usage errors: spookludo and every subcommand exit 2 naming the proble
     check_usage_error({kClient, "sim", "--bogus"}, "spookludo sim", "--bogus");
     check_usage_error({kClient, "boards", "--bogus"}, "spookludo boards", "--bogus");
     check_usage_error({kClient, "verify", "a.json", "--bogus"}, "spookludo verify", "--bogus");
-    check_usage_error({kClient, "dance"}, "spookludo", "'dance' is not a command (the commands: sim, boards, verify, history, play, watch, bot)");
+    check_usage_error({kClient, "dance"}, "spookludo", "'dance' is not a command (the commands: sim, boards, verify, history, replay, play, watch, bot)");
     // Bad values.
     check_usage_error({kClient, "sim", "--games", "abc"}, "spookludo sim", "--games: must be a number above 0 (got \"abc\")");
     check_usage_error({kClient, "sim", "--game", "chess"}, "spookludo sim", "chess");
@@ -135,7 +135,7 @@ TEST_CASE("usage errors: the benchmark and load programs exit 2 naming the probl
 
 TEST_CASE("usage: --help exits 0 and documents the exit statuses in every program and subcommand, and --version exits 0 [cli]") {
     check_help({kClient});
-    for (const char* sub : {"sim", "boards", "verify", "history", "play", "watch", "bot"}) {
+    for (const char* sub : {"sim", "boards", "verify", "history", "replay", "play", "watch", "bot"}) {
         CAPTURE(sub);
         check_help({kClient, sub});
     }
@@ -162,7 +162,7 @@ TEST_CASE("usage: --version exits 0 naming the program in every benchmark progra
         const std::string name = program.substr(program.rfind('/') + 1);
         CHECK(r.out.rfind(name + " ", 0) == 0);
     }
-    for (const char* sub : {"sim", "boards", "verify", "history", "play", "watch", "bot"}) {
+    for (const char* sub : {"sim", "boards", "verify", "history", "replay", "play", "watch", "bot"}) {
         CAPTURE(sub);
         const Run r = run({kClient, sub, "--version"});
         INFO(r.described);

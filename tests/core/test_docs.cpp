@@ -272,7 +272,7 @@ TEST_CASE("README: the exit-status table names every program the build makes, an
     REQUIRE(programs.count("spookludo-server") == 1);
     REQUIRE(programs.count("spookludo") == 1);
     programs.erase("spookludo");
-    for (const char* sub : {"sim", "boards", "verify", "play", "watch", "bot"})
+    for (const char* sub : {"sim", "boards", "verify", "replay", "play", "watch", "bot"})
         programs.insert(std::string("spookludo ") + sub);
     for (const auto& p : programs) {
         CAPTURE(p);

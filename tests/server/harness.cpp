@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <fstream>
 #include <cstring>
 #include <cstdlib>
@@ -265,6 +266,10 @@ json notice_of(Client& c, const std::string& kind, std::chrono::milliseconds tim
                    "notice of kind " + kind, timeout);
 }
 std::pair<int, std::string> http_get(std::uint16_t port, const std::string& target) {
+    auto reply = http_get_reply(port, target);
+    return {reply.status, std::move(reply.body)};
+}
+HttpReply http_get_reply(std::uint16_t port, const std::string& target) {
     net::io_context io;
     beast::tcp_stream stream(io);
     tcp::resolver resolver(io);
@@ -277,7 +282,13 @@ std::pair<int, std::string> http_get(std::uint16_t port, const std::string& targ
     http::read(stream, buffer, res);
     beast::error_code ec;
     stream.socket().shutdown(tcp::socket::shutdown_both, ec);
-    return {static_cast<int>(res.result_int()), res.body()};
+    HttpReply reply{static_cast<int>(res.result_int()), res.body(), {}};
+    for (const auto& field : res) {
+        std::string name(field.name_string());
+        for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        reply.headers[name] = std::string(field.value());
+    }
+    return reply;
 }
 
 namespace {

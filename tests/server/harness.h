@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -86,6 +87,13 @@ json notice_of(Client& c, const std::string& kind, std::chrono::milliseconds tim
 
 // A plain HTTP GET on loopback: status and body.
 std::pair<int, std::string> http_get(std::uint16_t port, const std::string& target);
+// The same with the answer's header fields (names in lower case).
+struct HttpReply {
+    int status = 0;
+    std::string body;
+    std::map<std::string, std::string> headers;
+};
+HttpReply http_get_reply(std::uint16_t port, const std::string& target);
 
 // Sends the raw HTTP `request` over TLS to loopback (the certificate verified as for Client) and
 // returns what the server answers: the head of a 101, or everything until it closes the

@@ -289,6 +289,33 @@ TEST_CASE("web routes: /, /r/<CODE> and /tv/<CODE> serve the page, not cached wi
     }
 }
 
+TEST_CASE("web routes: a game's replay (/replay/<game id>), the history (/history) and a player's page (/history/player/<name>) serve the page, other shapes of them are nothing [web]") {
+    const auto& site = web::fixture();
+    const auto page = server::answer_web(site, get("/"));
+    REQUIRE(page.has_value());
+    for (const std::string& target : std::vector<std::string>{
+             "/replay/KQZTM-1764489600000-630dcd29", "/replay/kqztm-1764489600000-630dcd29?lang=ms", "/replay/NOPE-1-2",
+             "/replay/" + std::string(100, 'a'), "/history", "/history/", "/history?player=Ann&page=2&game=ludo",
+             "/history/player/Ann", "/history/player/Zo%C3%AB%20%F0%9F%8E%B2", "/history/player/best%20bot%201?page=3",
+             "/history/player/" + std::string(288, 'x')}) {
+        CAPTURE(target);
+        const auto same = server::answer_web(site, get(target));
+        REQUIRE(same.has_value());
+        CHECK(same->status == 200);
+        CHECK(same->content_type == "text/html; charset=utf-8");
+        CHECK(body_of(*same) == body_of(*page));
+        CHECK(header(*same, "Content-Security-Policy") == header(*page, "Content-Security-Policy"));
+        CHECK(header(*same, "Cache-Control") == "no-cache");
+    }
+    for (const std::string& not_a_page : std::vector<std::string>{
+             "/replay/", "/replay", "/replay/a/b", "/replay/a.b", "/replay/a%20b", "/replay/../index.html",
+             "/replay/" + std::string(101, 'a'), "/history/player/", "/history/player", "/history/player/a/b",
+             "/history/x", "/historyx", "/history//", "/history/player/" + std::string(289, 'x')}) {
+        CAPTURE(not_a_page);
+        CHECK_FALSE(server::answer_web(site, get(not_a_page)).has_value());
+    }
+}
+
 TEST_CASE("web routes: a file at its own path is revalidated, at /v/<bundle>/ cached for good, and anything else is nothing [web]") {
     const auto& site = web::fixture();
     const std::string v = "/v/" + std::string(site.bundle) + "/";
@@ -577,6 +604,34 @@ TEST_CASE("web: GET /, /r/<CODE> and /tv/<CODE> answer the page (HTML referring 
     const std::regex script("<script[^>]*>");
     for (std::sregex_iterator it(page.begin(), page.end(), script), end; it != end; ++it)
         CHECK_MESSAGE(it->str().find(" src=") != std::string::npos, it->str());
+}
+
+TEST_CASE("web: GET /replay/<game id>, /history and /history/player/<name> answer the page with the CSP, the history's JSON routes stay JSON, the 404 lists the pages [server][web]") {
+    TestServer server;
+    const auto& site = web::built_in();
+    for (const std::string target : {"/replay/KQZTM-1764489600000-630dcd29", "/replay/NOPE-1-2", "/history",
+                                     "/history?player=Ann", "/history/player/Ann", "/history/player/Zo%C3%AB"}) {
+        CAPTURE(target);
+        const Response r = exchange(server.port(), "GET", target);
+        CHECK(r.status == 200);
+        CHECK(r["Content-Type"] == "text/html; charset=utf-8");
+        CHECK(r["Content-Security-Policy"].rfind(kCsp, 0) == 0);
+        CHECK(r["X-Frame-Options"] == "DENY");
+        CHECK(r.body == site.find("/index.html")->body);
+    }
+    // The data the pages read is JSON at its own addresses, as before.
+    const Response games = exchange(server.port(), "GET", "/games?player=Ann");
+    CHECK(games.status == 200);
+    CHECK(games["Content-Type"] == "application/json");
+    CHECK(nlohmann::json::parse(games.body)["total"] == 0);
+    const Response player = exchange(server.port(), "GET", "/players/Ann");
+    CHECK(player.status == 404);
+    CHECK(player["Content-Type"] == "application/json");
+    CHECK(exchange(server.port(), "GET", "/records/NOPE-1-2").status == 404);
+    const Response nothing = exchange(server.port(), "GET", "/replay/a/b");
+    CHECK(nothing.status == 404);
+    CHECK(nothing.body.find("/replay/<game id>") != std::string::npos);
+    CHECK(nothing.body.find("/history") != std::string::npos);
 }
 
 TEST_CASE("web: every embedded file at its own path and at /v/<bundle>/, with its content type, cache policy, gzip, 304 and HEAD [server][web]") {

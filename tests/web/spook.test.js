@@ -55,6 +55,8 @@ test('two browser players and a terminal bot play a whole Spook game; the record
   const link = await ann.locator('#end-record').getAttribute('href');
   assert.equal(link, `${party.server.base}/records/${gameId}`);
   assert.match(await ann.locator('#end-verify').textContent(), new RegExp(`^spookludo verify ${link.replace(/[.]/g, '\\.')}$`));
+  // The game's replay and analysis, one link away on both end screens.
+  for (const page of [ann, ben]) assert.equal(await page.locator('#end-replay').getAttribute('href'), `/replay/${gameId}`);
 
   const record = JSON.parse(fs.readFileSync(file, 'utf8'));
   const names = record.result.winners.map((w) => record.seats.find((s) => s.seat === w).name);

@@ -1,5 +1,6 @@
-// What the page's files must be, read from web/ itself: at most 100 KB gzip-compressed in all,
-// nothing fetched from elsewhere, no inline script or style (the server's Content-Security-Policy
+// What the page's files must be, read from web/ itself: the room's page at most 100 KB
+// gzip-compressed in all, the replay's and the history's own modules (fetched at their addresses
+// only) at most 30 KB more, nothing fetched from elsewhere, no inline script or style (the server's Content-Security-Policy
 // allows neither), and no HTML built from strings (text goes in as text).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,10 +14,20 @@ const files = (function walk(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 })(web);
 
-test('the page weighs at most 100 KB gzip-compressed, all its files together', () => {
+// The modules of a game's replay and of the history's pages (/replay/<id>, /history...): a
+// player's page in a room never fetches them.
+const elsewhere = /\/js\/(screen_replay|replay_data|replay_words|screen_history|history_shared)\.js$/;
+
+test('the page weighs at most 100 KB gzip-compressed, all its files together; the replay and the history add at most 30 KB', () => {
   let total = 0;
-  for (const f of files) total += zlib.gzipSync(fs.readFileSync(f), { level: 9 }).length;
-  assert.ok(total <= 100 * 1024, `${total} bytes`);
+  let more = 0;
+  for (const f of files) {
+    const size = zlib.gzipSync(fs.readFileSync(f), { level: 9 }).length;
+    if (elsewhere.test(f)) more += size;
+    else total += size;
+  }
+  assert.ok(total <= 100 * 1024, `the room's page: ${total} bytes`);
+  assert.ok(more > 0 && more <= 30 * 1024, `the replay's and the history's modules: ${more} bytes`);
 });
 
 test('the page fetches nothing from elsewhere: no URL of another site, no web fonts', () => {

@@ -72,6 +72,9 @@ test('Spook on the shared screen: two phones and a terminal bot play to the end;
   const names = record.result.winners.map((w) => record.seats.find((s) => s.seat === w).name);
   for (const n of names) assert.ok((await tv.locator('#tv-winner').textContent()).includes(n));
   assert.equal(await tv.locator('#tv-places li').count(), 3);
+  // The game's replay and analysis: its address, for the sofa to open later.
+  const id = /game_over (\S+) finished/.exec(bot.out)[1];
+  assert.equal(await tv.locator('#tv-replay a').getAttribute('href'), `/replay/${id}`);
   await bot.wait(10000);
   assert.deepEqual(errors, []);
 });

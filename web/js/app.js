@@ -7,7 +7,9 @@
 // them: session.js (the connection, the room and its state), frame.js (the bar and the story),
 // shared.js (what several screens use), reactions.js (the quick reactions' bar, badges and bubbles).
 // At /tv/CODE the page is the room's shared screen (screen_tv.js): a spectator drawn large for a
-// television, which announces the game aloud.
+// television, which announces the game aloud. A game's replay (/replay/<game id>, screen_replay.js)
+// and the history's pages (/history, /history/player/<name>, screen_history.js) are pages of
+// their own, without a room.
 import { $, h, replace } from './dom.js';
 import * as store from './store.js';
 import { view, intent, codeFromPath, tvRoomFromPath, enter, drawWith, reactions, react, reactionRights } from './session.js';
@@ -24,6 +26,9 @@ import { setup as setupLanguage, onLanguageChange, t } from './i18n.js';
 await setupLanguage();
 
 const tv = tvRoomFromPath(); // the shared screen's room ('' on a player's page)
+// The page of a replay or of the history, fetched at its own address only (null in a room's page).
+const elsewhere = location.pathname.startsWith('/replay/') ? await import('./screen_replay.js')
+  : /^\/history(\/|$)/.test(location.pathname) ? await import('./screen_history.js') : null;
 // The shared screen's module, fetched at its own address only: a player's page does without it.
 let tvModule = tv ? await import('./screen_tv.js') : null;
 import { tableScreen, tableKeys, isTableGame, tableBig, tableHostBar } from './screen_table.js';
@@ -45,6 +50,10 @@ function pageTexts() {
 // The whole page drawn again from the state: the bar, the story and the screen of the moment.
 function render() {
   pageTexts();
+  if (elsewhere) {
+    elsewhere.render();
+    return;
+  }
   if (tv) {
     document.body.dataset.screen = screenName();
     replace($('bar'));
@@ -104,6 +113,7 @@ function screenName() {
 
 // The countdowns (decision, the others' time to choose, automatic start) between messages.
 function tick() {
+  if (elsewhere) return;
   if (tv) {
     tvModule.tickTv();
     return;
@@ -113,10 +123,15 @@ function tick() {
 }
 setInterval(tick, 200);
 
-document.addEventListener('keydown', (e) => { if (!tableKeys(e)) gameKeys(e); });
+document.addEventListener('keydown', (e) => { if (!elsewhere && !tableKeys(e)) gameKeys(e); });
 
 // A /r/CODE link to a room this browser holds a seat in takes the seat back; otherwise the first screen.
 (function start() {
+  if (elsewhere) {
+    pageTexts();
+    elsewhere.start();
+    return;
+  }
   announce.setup(tv ? 'tv' : 'player');
   if (tv) {
     document.body.classList.add('tv');

@@ -37,8 +37,9 @@ export function colourMark(colour) {
   return el;
 }
 
-// `choose(option)` is called when a movable piece is tapped.
-export function ludoBoard(view, choose) {
+// `choose(option)` is called when a movable piece is tapped. `marks` ({ seat, options }): a
+// decision's options marked on the board without being choices (the replay's analysis).
+export function ludoBoard(view, choose, marks = null) {
   const arm = view.options.arm || 8;
   const g = geometry(arm);
   const size = g.size;
@@ -88,9 +89,11 @@ export function ludoBoard(view, choose) {
   // The decision: which of my pieces can move (by their progress), where each option leads.
   const pending = view.pending && !view.pending.chosen && view.ludoColour(view.pending.decision.seat) >= 0 ? view.pending : null;
   const myColour = pending ? view.ludoColour(pending.decision.seat) : -1;
-  if (pending) {
-    pending.decision.options.forEach((o, i) => {
-      const cell = g.cellOf(myColour, o.to);
+  const marked = pending ? { colour: myColour, options: pending.decision.options }
+    : marks && view.ludoColour(marks.seat) >= 0 ? { colour: view.ludoColour(marks.seat), options: marks.options } : null;
+  if (marked) {
+    marked.options.forEach((o) => {
+      const cell = g.cellOf(marked.colour, o.to);
       if (!cell) return;
       root.appendChild(svg('rect', { class: 'target', x: cell.col * U + 0.8, y: cell.row * U + 0.8, width: U - 1.6, height: U - 1.6, rx: 1.5 }));
     });
@@ -98,9 +101,9 @@ export function ludoBoard(view, choose) {
   // The options' numbers, drawn over the pieces (a capture's target holds a piece): in the
   // square's corner, or in its middle when it is empty.
   const targetNumbers = () => {
-    if (!pending) return;
-    pending.decision.options.forEach((o, i) => {
-      const cell = g.cellOf(myColour, o.to);
+    if (!marked) return;
+    marked.options.forEach((o, i) => {
+      const cell = g.cellOf(marked.colour, o.to);
       if (!cell) return;
       const taken = groups.has(`${cell.row},${cell.col}`);
       root.appendChild(svg('text', { class: ['target-num', taken && 'corner'], x: cell.col * U + (taken ? 1.9 : U / 2),

@@ -1,7 +1,7 @@
 // The end of a game: who won or why it was abandoned, the places, this page's own check of the dice
 // (dice_words.js), the revealed server seed, the game's record (its address, the command that
-// checks it, the copy this page downloaded), the final boards, and the way back to the room (for
-// the rematch).
+// checks it, the copy this page downloaded), the link to its replay and analysis, the final boards,
+// and the way back to the room (for the rematch).
 import { h, sentence } from './dom.js';
 import { spookBoard } from './spook.js';
 import { ludoBoard } from './ludo.js';
@@ -41,6 +41,11 @@ export function endScreen() {
     els.push(h('p', null, t('Check the dice and every move with:')));
     els.push(h('pre', { class: 'cmd', id: 'end-verify' }, cmd), copyButton(cmd, t('Copy the command')));
     if (savedRecord && savedRecord.gameId === over.game_id) els.push(...recordDownload('end'));
+  }
+  // Every move again, with the analysis of each choice (screen_replay.js); not for a game at one
+  // table, whose coins the server never saw.
+  if (over.game_id && !view.result.options.table) {
+    els.push(h('p', null, h('a', { href: `/replay/${encodeURIComponent(over.game_id)}`, id: 'end-replay', target: '_blank', rel: 'noopener' }, t('Replay and analysis'))));
   }
   els.push(h('div', { class: 'row' }, h('button', { type: 'button', class: 'primary', id: 'end-close', onclick: () => {
     view.resultDismissed = true;

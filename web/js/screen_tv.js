@@ -3,9 +3,9 @@
 // code, unless hidden for a stream) and the seats filling. In a game: every seat's board at once
 // (Spook) or the cross (Ludo), the die, who still has to choose and their time, the woken monster
 // with the squares it acts on and the pieces it moved, the last lines of the story. At the end:
-// the winners and the places, and its own check of the dice. It speaks the game aloud
-// (announce.js) unless muted.
-import { $, h } from './dom.js';
+// the winners and the places, its own check of the dice and the link to the replay. It speaks the
+// game aloud (announce.js) unless muted.
+import { $, h, sentence } from './dom.js';
 import { qrCode } from './qr.js';
 import { CHARACTERS } from './view.js';
 import { spookBoard, chip } from './spook.js';
@@ -198,6 +198,8 @@ function endTv() {
     order.length ? h('ol', { class: 'plain tv-places', id: 'tv-places' }, order.map(([place, seat]) => h('li', null, t('{place}. {name}', { place, name: name(seat) })))) : null,
     over.status === 'finished' ? h('p', { class: 'tv-note' }, spook ? tn('after {n} round', 'after {n} rounds', over.length) : tn('after {n} turn', 'after {n} turns', over.length)) : null,
     over.server_seed ? diceCheckSection(diceCheck && diceCheck.gameId === over.game_id ? diceCheck : null, 'tv-dice', { brief: true }) : null,
+    over.game_id && !view.result.options.table && !hidden ? h('p', { class: 'tv-note', id: 'tv-replay' }, sentence(t('Replay and analysis: {link}'),
+      { link: h('a', { href: `/replay/${encodeURIComponent(over.game_id)}`, class: 'tv-link' }, `${location.origin}/replay/${over.game_id}`) })) : null,
     view.state === 'lobby' && !hidden ? h('p', { class: 'tv-note', id: 'tv-next' }, t('Next game: join at {link}', { link: `${joinBase()}/r/${view.room}` })) : null,
     reactionsSpot()),
     spook && view.spookBoards.length

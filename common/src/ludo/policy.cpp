@@ -420,13 +420,33 @@ Move choose_move(PolicyKind policy, const Game& game, Rng& rng, const BestConfig
         }
         return moves[best];
     }
-    const ValueNet* leaf_net = nullptr;
-    int depth = config.depth;
     if (config.learned && learned_value_applies(game.options())) {
         const ValueNet& net = config.net ? *config.net : shipped_value_net();
         if (config.rollouts > 0) return rollout_choice(game, net, config.rollouts, config.horizon, rng.next());
         if (config.learned_ply > 0) return learned_choice(game, net, config.learned_ply);
-        leaf_net = &net;
+    }
+    const std::vector<double> values = move_values(game, config);
+    int best = 0;
+    double best_value = -1e300;
+    for (int k = 0; k < moves.size(); ++k) {
+        if (values[static_cast<std::size_t>(k)] > best_value) {
+            best_value = values[static_cast<std::size_t>(k)];
+            best = k;
+        }
+    }
+    return moves[best];
+}
+
+bool move_values_are_win_chances(const GameOptions& options, const BestConfig& config) noexcept {
+    return config.learned && learned_value_applies(options) && !config.exact_danger;
+}
+
+std::vector<double> move_values(const Game& game, const BestConfig& config) {
+    const MoveList moves = game.legal_moves();
+    const ValueNet* leaf_net = nullptr;
+    int depth = config.depth;
+    if (config.learned && learned_value_applies(game.options())) {
+        leaf_net = config.net ? config.net : &shipped_value_net();
         depth = config.learned_depth;
     }
     // Expectimax: deepen while the estimated cost fits the node budget.
@@ -438,18 +458,13 @@ Move choose_move(PolicyKind policy, const Game& game, Rng& rng, const BestConfig
     }
     Search search{game.current_seat(), config.weights, config.opponent_greed, greedy_weights(), config.node_budget};
     search.net = leaf_net;
-    int best = 0;
-    double best_value = -1e300;
+    std::vector<double> values;
     for (int k = 0; k < moves.size(); ++k) {
         Game child = game;
         child.play(moves[k]);
-        const double v = search.chance(child, plies);
-        if (v > best_value) {
-            best_value = v;
-            best = k;
-        }
+        values.push_back(search.chance(child, plies));
     }
-    return moves[best];
+    return values;
 }
 
 int choose_piece(PolicyKind policy, const Game& game, Rng& rng, const BestConfig& config) {

@@ -133,6 +133,14 @@ bool first_of_block(const Game& game, int seat, int i);
 // deep; each opponent judged on the current position).
 std::array<double, kPiecesPerPlayer> capture_chances(const Game& game, int seat, double greed = 0);
 
+// What `best` (with `config`, its search: not exact_danger, rollouts nor learned_ply) makes of each
+// of legal_moves(), in that order: the higher the better; its choice is the first of the highest.
+// Where move_values_are_win_chances(), each is the mover's chance to win (0 to 1) after the move,
+// its next throw searched; elsewhere the heuristic search's score (evaluate()'s units, about a
+// square of progress each). Precondition: awaiting_choice. What the analysis of a game reports.
+std::vector<double> move_values(const Game& game, const BestConfig& config = {});
+bool move_values_are_win_chances(const GameOptions& options, const BestConfig& config = {}) noexcept;
+
 // The move a policy chooses for the current throw. Precondition: game.phase() is
 // awaiting_choice (so there is at least one legal move).
 Move choose_move(PolicyKind policy, const Game& game, Rng& rng, const BestConfig& config = {});

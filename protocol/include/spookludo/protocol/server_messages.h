@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "spookludo/game_view.h"
 #include "spookludo/options.h"
 #include "spookludo/protocol/messages.h"
 
@@ -53,24 +54,10 @@ struct SeatView {
     std::optional<std::int64_t> deadline_ms;
 };
 
-struct SpookView {
-    std::vector<int> players;  // the room seats in play order
-    int round = 0;
-    std::string phase;
-    std::optional<int> roll;
-    std::vector<std::string> boards;          // by room seat, board notation ("" for a free seat)
-    std::vector<std::vector<int>> positions;  // by room seat, per piece ([] for a free seat)
-    std::vector<std::optional<int>> finished_round;
-};
-
-struct LudoView {
-    std::vector<int> players;  // the room seats in play order (and colour order)
-    std::string position;  // the position notation, its players in `players` order
-    std::string phase;
-    int current_seat = 0;
-    int turn = 0;
-    std::optional<int> face;
-};
+// The snapshot's "game": the engine's common/ builds it (spookludo/game_view.h), for the room and
+// for a finished game's analysis alike.
+using spookludo::LudoView;
+using spookludo::SpookView;
 
 struct GameOver {
     static constexpr const char* type = "game_over";
@@ -354,8 +341,6 @@ struct ErrorReply {
 SPOOKLUDO_MESSAGE_JSON(Welcome)
 SPOOKLUDO_MESSAGE_JSON(Joined)
 SPOOKLUDO_MESSAGE_JSON(SeatView)
-SPOOKLUDO_MESSAGE_JSON(SpookView)
-SPOOKLUDO_MESSAGE_JSON(LudoView)
 SPOOKLUDO_MESSAGE_JSON(TableView)
 SPOOKLUDO_MESSAGE_JSON(TurnSkipped)
 SPOOKLUDO_MESSAGE_JSON(RoomSettings)
