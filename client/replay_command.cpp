@@ -16,6 +16,7 @@
 #include "http_fetch.h"
 #include "i18n.h"
 #include "render.h"
+#include "render_parts.h"
 #include "replay_book.h"
 #include "spookludo/analysis.h"
 #include "terminal.h"
@@ -200,17 +201,18 @@ private:
                                    : tr("Keys: n/p step, ]/[ turn, g/G start/end, r throw number, d next choice, Space "
                                         "play ({speed}/s, +/-), q quit",
                                         {{"speed", speed_text()}});
-        // The board first; what does not fit of the story is cut, the status always shown.
+        // The board first; what does not fit of the story is cut, the status (wrapped) always shown.
+        namespace rd = client::render_detail;
+        const std::vector<std::string> status_lines = rd::wrap(status, width);
         std::vector<std::string> lines;
-        const int room = std::max(0, height - 1);
+        const int room = std::max(0, height - static_cast<int>(status_lines.size()));
         for (const auto& line : top)
-            if (static_cast<int>(lines.size()) < room) lines.push_back(line);
+            if (static_cast<int>(lines.size()) < room) lines.push_back(rd::fit(line, width));
         for (const auto& line : bottom)
-            if (static_cast<int>(lines.size()) < room) lines.push_back(line);
+            for (const auto& part : rd::wrap(line, width))
+                if (static_cast<int>(lines.size()) < room) lines.push_back(part);
         while (static_cast<int>(lines.size()) < room) lines.emplace_back();
-        lines.push_back(status);
-        for (auto& line : lines)
-            if (client::visible_width(line) > width) line = line.substr(0, static_cast<std::size_t>(std::max(0, width)));
+        for (const auto& line : status_lines) lines.push_back(line);
         return lines;
     }
 

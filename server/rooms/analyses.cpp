@@ -59,6 +59,8 @@ std::optional<Analyses::Refusal> Analyses::request(const std::string& id, std::s
         return std::nullopt;
     }
     if (auto it = waiting_.find(id); it != waiting_.end()) {  // being computed for someone: free
+        if (it->second.size() >= kMaxWaitersPerGame)
+            return Refusal{503, 2, "too many requests wait for this analysis; ask again in a moment"};
         it->second.push_back(std::move(done));
         return std::nullopt;
     }

@@ -47,6 +47,9 @@ public:
         std::string reason;
     };
 
+    // Requests waiting for one game's analysis, at most (each holds its connection meanwhile).
+    static constexpr std::size_t kMaxWaitersPerGame = 64;
+
     Analyses(Limits limits, SharedSolutions& solutions, Metrics& metrics);
     ~Analyses();  // stop()
     Analyses(const Analyses&) = delete;

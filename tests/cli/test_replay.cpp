@@ -46,7 +46,7 @@ std::size_t count(const std::string& text, const std::string& what) {
 
 }  // namespace
 
-TEST_CASE("replay: spookludo replay --print of a record shows its steps, a line for every choice and the summary [cli][replay]") {
+TEST_CASE("replay: spookludo replay --print of a record shows its steps, a line for every choice and the summary, every text through the catalogue [cli][replay]") {
     TempDir dir("spookludo-replay");
     const std::string spook = sim_record(dir, "spook", {"--game", "spook", "--players", "3", "--policies", "random,greedy,best"});
     const Finished out = run(dir, "replay-spook", {"replay", spook, "--print"});
@@ -70,6 +70,18 @@ TEST_CASE("replay: spookludo replay --print of a record shows its steps, a line 
     REQUIRE(ms.status == 0);
     CHECK(ms.out.find("== Ringkasan: pilihan berbanding nasib ==") != std::string::npos);
     CHECK(count(ms.out, " peratus peluang menang pada permulaan") == 4);
+
+    // Every text through the catalogue: in the pseudo-language every line of a Spook replay has
+    // its brackets (the boards' lines too: their names and tags are worded).
+    const Finished qps = run(dir, "replay-qps", {"replay", spook, "--print", "--lang", "qps"});
+    REQUIRE(qps.status == 0);
+    std::size_t at = 0, lines = 0;
+    for (auto end = qps.out.find('\n'); end != std::string::npos; at = end + 1, end = qps.out.find('\n', at)) {
+        const std::string line = qps.out.substr(at, end - at);
+        CHECK_MESSAGE(line.find("\u27e6") != std::string::npos, "a text outside the catalogue: " << line);
+        ++lines;
+    }
+    CHECK(lines > 50);
 
     const Finished bad = run(dir, "replay-bad", {"replay", (dir.path() / "sim-spook.out").string(), "--print"});
     CHECK(bad.status == 2);
