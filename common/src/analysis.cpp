@@ -30,6 +30,17 @@ double rounded(double v) {
     return std::round(v * 10000.0) / 10000.0;
 }
 
+nlohmann::json decision_head(std::size_t step, int room_seat, std::optional<int> round, std::optional<int> turn,
+                             ChoiceMaker maker, bool bot_seat) {
+    nlohmann::json d;
+    d["step"] = step;
+    d["seat"] = room_seat;
+    d["round"] = round ? nlohmann::json(*round) : nlohmann::json(nullptr);
+    d["turn"] = turn ? nlohmann::json(*turn) : nlohmann::json(nullptr);
+    d["by"] = maker == ChoiceMaker::player && bot_seat ? std::string("bot") : std::string(to_string(maker));
+    return d;
+}
+
 }  // namespace analysis_detail
 
 nlohmann::json analyse(const GameRecord& record, const AnalysisOptions& options) {

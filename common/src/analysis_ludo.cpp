@@ -236,14 +236,8 @@ private:
             std::max(0.0, shown[static_cast<std::size_t>(best)] - shown[static_cast<std::size_t>(chosen)]);
         const int rank = rank_of(values[static_cast<std::size_t>(chosen)]);
         const double cost = points_ ? scale * difference : rank - 1;
-        json d;
-        d["step"] = step;
-        d["seat"] = room(c.seat);
-        d["round"] = nullptr;
-        d["turn"] = turn;
-        d["by"] = c.maker == ChoiceMaker::player && r_.seats[static_cast<std::size_t>(c.seat)].bot
-                      ? std::string("bot")
-                      : std::string(to_string(c.maker));
+        json d = analysis_detail::decision_head(step, room(c.seat), std::nullopt, turn, c.maker,
+                                                r_.seats[static_cast<std::size_t>(c.seat)].bot);
         d["chosen"] = move_json(moves[chosen], c.piece);
         d["best"] = move_json(moves[best], moves[best].piece);
         d["options"] = std::move(options);

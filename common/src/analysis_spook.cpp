@@ -10,6 +10,7 @@
 #include "spookludo/analysis.h"
 #include "spookludo/game_view.h"
 #include "spookludo/spook/game.h"
+#include "spookludo/spook/match.h"
 #include "spookludo/spook/setup.h"
 #include "spookludo/spook/solver.h"
 #include "spookludo/verify.h"
@@ -22,15 +23,6 @@ using namespace spook;
 namespace {
 
 constexpr double kTie = 1e-9;
-
-ChoiceSource source_of(ChoiceMaker maker) {
-    switch (maker) {
-        case ChoiceMaker::player: return ChoiceSource::player;
-        case ChoiceMaker::timeout: return ChoiceSource::timeout;
-        case ChoiceMaker::away: return ChoiceSource::away;
-    }
-    return ChoiceSource::player;
-}
 
 // Adds a sentence to a step's text.
 void say(std::string& text, const std::string& sentence) {
@@ -295,14 +287,8 @@ private:
         }
         const double v_chosen = values[static_cast<std::size_t>(chosen)], v_best = values[static_cast<std::size_t>(best)];
         const double cost = std::max(0.0, v_chosen - v_best);
-        json d;
-        d["step"] = step;
-        d["seat"] = room(c.seat);
-        d["round"] = round;
-        d["turn"] = nullptr;
-        d["by"] = c.maker == ChoiceMaker::player && r_.seats[static_cast<std::size_t>(c.seat)].bot
-                      ? std::string("bot")
-                      : std::string(to_string(c.maker));
+        json d = analysis_detail::decision_head(step, room(c.seat), round, std::nullopt, c.maker,
+                                                r_.seats[static_cast<std::size_t>(c.seat)].bot);
         d["chosen"] = move_json(moves[chosen], c.piece);
         d["best"] = move_json(moves[best], moves[best].piece);
         d["options"] = std::move(options);

@@ -44,18 +44,19 @@ test('plural rules are gettext\'s C expressions, read without eval; anything els
   }
 });
 
-test('po/ms.po as the page reads it: every entry translated, with the same {placeholders} as its English', () => {
+test('po/ms.po as the page reads it: every entry translated, with the same {placeholders} as its English (a plural entry: as its English plural, since Malay has one form for every n)', () => {
   const text = fs.readFileSync(path.join(repo, 'po', 'ms.po'), 'utf8');
   const c = parsePo(text);
   assert.deepEqual([0, 1, 7].map(c.plural), [0, 0, 0], 'Malay has one form');
   assert.ok(c.messages.size > 100);
-  const ids = [...text.matchAll(/^(?:msgctxt "((?:[^"\\]|\\.)*)"\n)?msgid "((?:[^"\\]|\\.)+)"$/gm)];
-  for (const [, ctx, id] of ids) {
+  const ids = [...text.matchAll(/^(?:msgctxt "((?:[^"\\]|\\.)*)"\n)?msgid "((?:[^"\\]|\\.)+)"$(?:\nmsgid_plural "((?:[^"\\]|\\.)+)"$)?/gm)];
+  for (const [, ctx, id, plural] of ids) {
     const msgid = JSON.parse(`"${id}"`);
+    const english = plural === undefined ? msgid : JSON.parse(`"${plural}"`);
     const key = ctx === undefined ? msgid : `${JSON.parse(`"${ctx}"`)}\u0004${msgid}`;
     const forms = c.messages.get(key);
     assert.ok(forms, `"${msgid}" is translated`);
     const names = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
-    for (const form of forms) assert.deepEqual(names(form), names(msgid), `"${form}" keeps the placeholders of "${msgid}"`);
+    for (const form of forms) assert.deepEqual(names(form), names(english), `"${form}" keeps the placeholders of "${english}"`);
   }
 });

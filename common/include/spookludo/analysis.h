@@ -7,6 +7,7 @@
 // `spookludo replay` and the web replay page.
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -49,6 +50,10 @@ void analyse_ludo(const GameRecord& record, const AnalysisOptions& options, nloh
 std::vector<int> room_seats(const GameRecord& record);
 // A value rounded to 4 decimals, for the document.
 double rounded(double v);
+// A decision's first fields, both games alike: its step, room seat, round (Spook) or turn (Ludo),
+// and who chose ("bot" for a bot's seat, else the record's maker: player, timeout, away).
+nlohmann::json decision_head(std::size_t step, int room_seat, std::optional<int> round, std::optional<int> turn,
+                             ChoiceMaker maker, bool bot_seat);
 }  // namespace analysis_detail
 
 }  // namespace spookludo

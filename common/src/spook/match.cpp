@@ -9,9 +9,7 @@
 
 namespace spookludo::spook {
 
-namespace {
-
-ChoiceSource source_of(ChoiceMaker maker) {
+ChoiceSource source_of(ChoiceMaker maker) noexcept {
     switch (maker) {
         case ChoiceMaker::player: return ChoiceSource::player;
         case ChoiceMaker::timeout: return ChoiceSource::timeout;
@@ -19,6 +17,8 @@ ChoiceSource source_of(ChoiceMaker maker) {
     }
     return ChoiceSource::player;
 }
+
+namespace {
 
 std::vector<int> places_of(const Game& game) {
     std::vector<int> places(static_cast<std::size_t>(game.players()), 0);

@@ -51,4 +51,7 @@ std::string position_text(const Game& game);
 // round's rolls, choices and positions, and the result. Called by spookludo::verify.
 bool verify_spook(const GameRecord& record, VerifyReport& report);
 
+// How a recorded choice was made, as the game's rules take it (a record's maker: player, timeout, away).
+ChoiceSource source_of(ChoiceMaker maker) noexcept;
+
 }  // namespace spookludo::spook
