@@ -98,8 +98,16 @@ test('Spook: a finished bot game replays step by step, by round, with the keys a
     const squares = final[seat].split(',').map((s) => (Number(s) >= 40 ? 'church' : s)).join(', ');
     assert.equal(await boards.nth(seat).textContent(), `at ${squares}`);
   }
-  const winner = spook.record.seats[spook.record.result.winners[0]].name;
-  assert.equal(await text(page, '#replay-result'), `${winner} wins after ${spook.record.result.length} round${spook.record.result.length === 1 ? '' : 's'}.`);
+  // Every winner named (two pieces home in the same round is a shared win: "Ann-1 and Ann-2 win
+  // together after 36 rounds.").
+  const winners = spook.record.result.winners.map((w) => spook.record.seats[w].name);
+  const result = await text(page, '#replay-result');
+  const rounds = `after ${spook.record.result.length} round${spook.record.result.length === 1 ? '' : 's'}.`;
+  if (winners.length === 1) assert.equal(result, `${winners[0]} wins ${rounds}`);
+  else {
+    assert.ok(result.endsWith(`win together ${rounds}`), result);
+    for (const w of winners) assert.ok(result.includes(w), `${w} named in: ${result}`);
+  }
   // The costliest choice of a player whose choices cost something: its step shows the decision,
   // its cost in rounds and what that means, its options marked on the board.
   const worst = page.locator('a.replay-worst').first();
