@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "spookludo/json_lenient.h"
 #include "spookludo/ludo/game.h"
 #include "spookludo/spook/game.h"
 
@@ -13,17 +14,7 @@ using nlohmann::json;
 
 namespace {
 
-template <class T>
-void get(const json& j, const char* key, T& v) {
-    if (auto it = j.find(key); it != j.end() && !it->is_null()) it->get_to(v);
-}
-template <class T>
-void get(const json& j, const char* key, std::optional<T>& v) {
-    if (auto it = j.find(key); it != j.end() && !it->is_null())
-        v = it->get<T>();
-    else
-        v.reset();
-}
+using json_lenient::get;
 
 std::vector<int> seats_of(const std::vector<int>& room_seats, int players) {
     if (static_cast<int>(room_seats.size()) == players) return room_seats;

@@ -3,6 +3,7 @@
 #include <concepts>
 #include <type_traits>
 
+#include "spookludo/json_lenient.h"
 #include "spookludo/json_text.h"
 #include "spookludo/protocol/websocket.h"
 #include "spookludo/text.h"
@@ -14,21 +15,8 @@ using nlohmann::json;
 namespace {
 
 // Optional fields are written only when present and read leniently (a client reads what it knows).
-template <class T>
-void put(json& j, const char* key, const std::optional<T>& v) {
-    if (v) j[key] = *v;
-}
-template <class T>
-void get(const json& j, const char* key, T& v) {
-    if (auto it = j.find(key); it != j.end() && !it->is_null()) it->get_to(v);
-}
-template <class T>
-void get(const json& j, const char* key, std::optional<T>& v) {
-    if (auto it = j.find(key); it != j.end() && !it->is_null())
-        v = it->get<T>();
-    else
-        v.reset();
-}
+using json_lenient::get;
+using json_lenient::put;
 
 }  // namespace
 
