@@ -71,7 +71,7 @@ test('the demo run to its end: the terminal and the page each show a verify comm
   const dir = fs.mkdtempSync(path.join(party.server.dir, 'demo-'));
   const port = await freePort();
   const demo = new Child('demo', ['env', 'DEMO_SKIP_BUILD=1', `DEMO_BUILD_DIR=${path.dirname(path.dirname(CLIENT))}`,
-    `DEMO_PORT=${port}`, 'DEMO_WAIT=4', 'DEMO_PLAYERS=3', 'DEMO_PACE_MS=0', 'DEMO_DECISION_MS=1000', 'DEMO_LINGER=3', `DEMO_DATA_DIR=${dir}/data`,
+    `DEMO_PORT=${port}`, 'DEMO_WAIT=60', 'DEMO_PLAYERS=3', 'DEMO_PACE_MS=0', 'DEMO_DECISION_MS=1000', 'DEMO_LINGER=3', `DEMO_DATA_DIR=${dir}/data`,
     path.join(repo, 'scripts', 'demo.sh')], dir);
   const code = (await demo.waitFor(/== Room ([A-Z]{5}) is open/))[1];
   const home = fs.mkdtempSync(path.join(dir, 'ann-'));
