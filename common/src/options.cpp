@@ -30,6 +30,20 @@ std::optional<LudoEntry> parse_ludo_entry(std::string_view name) noexcept {
     return std::nullopt;
 }
 
+LudoOptions home_rules() {
+    LudoOptions o;
+    o.arm = 6;
+    o.entry = LudoEntry::start_square;
+    o.safe_squares = true;
+    o.bonus_throws = true;
+    o.three_sixes = true;
+    return o;
+}
+
+std::string_view ludo_preset_of(const LudoOptions& options) noexcept {
+    return options == home_rules() ? kHomeRulesPreset : std::string_view{};
+}
+
 GameOptions GameOptions::spook_game(int players, int pieces) {
     GameOptions o;
     o.game = GameKind::spook;
@@ -56,6 +70,13 @@ std::optional<std::string> GameOptions::validate() const {
         if (players < 2 || players > 4)
             return "players must be 2 to 4 for ludo (got " + std::to_string(players) + ")";
         if (ludo.arm != 6 && ludo.arm != 8) return "arm must be 6 or 8 (got " + std::to_string(ludo.arm) + ")";
+        if (ludo.teams && players != 4)
+            return "teams are two against two: they need 4 players (got " + std::to_string(players) + ")";
+        if (ludo.teams && play_on)
+            return "play_on has no meaning with teams: the game ends when the first team has all its pieces home";
+        if (table && (ludo.bonus_throws || ludo.capture_to_home || ludo.teams || ludo.safe_squares))
+            return "a game at a table keeps only the house rule three_sixes (the server throws the dice and cannot "
+                   "see captures, safe squares or teams on a paper board)";
     }
     if (!table && !table_names.empty()) return "table_names are for a table game (\"table\": true)";
     if (table && !table_names.empty() && static_cast<int>(table_names.size()) != players)
@@ -73,6 +94,11 @@ void to_json(nlohmann::json& j, const GameOptions& o) {
         j["arm"] = o.ludo.arm;
         j["entry"] = to_string(o.ludo.entry);
         j["three_sixes"] = o.ludo.three_sixes;
+        // The house rules only when on: records of the rule text's game stay as they were.
+        if (o.ludo.safe_squares) j["safe_squares"] = true;
+        if (o.ludo.bonus_throws) j["bonus_throws"] = true;
+        if (o.ludo.capture_to_home) j["capture_to_home"] = true;
+        if (o.ludo.teams) j["teams"] = true;
     }
     if (o.table) {
         j["table"] = true;
@@ -116,7 +142,8 @@ void from_json(const nlohmann::json& j, GameOptions& out) {
     o.players = o.game == GameKind::spook ? 2 : 4;
     const std::set<std::string> common{"game", "players", "play_on", "table", "table_names"};
     const std::set<std::string> spook_keys{"pieces", "balanced_boards"};
-    const std::set<std::string> ludo_keys{"arm", "entry", "three_sixes"};
+    const std::set<std::string> ludo_keys{"arm",         "entry",           "three_sixes", "safe_squares",
+                                          "bonus_throws", "capture_to_home", "teams",       "preset"};
     const auto& own = o.game == GameKind::spook ? spook_keys : ludo_keys;
     const auto& other = o.game == GameKind::spook ? ludo_keys : spook_keys;
     for (const auto& [key, value] : j.items()) {
@@ -147,6 +174,13 @@ void from_json(const nlohmann::json& j, GameOptions& out) {
         if (j.contains("balanced_boards"))
             o.spook.balanced_boards = read_key<bool>(j, "balanced_boards", "true or false");
     } else {
+        if (j.contains("preset")) {
+            const auto p = read_key<std::string>(j, "preset", "\"home_rules\"");
+            if (p != kHomeRulesPreset)
+                throw std::invalid_argument("option \"preset\" must be \"home_rules\" (got " + quote_client_text(p) + ")");
+            o.ludo = home_rules();
+        }
+        const LudoOptions preset = o.ludo;
         if (j.contains("arm")) o.ludo.arm = read_int(j, "arm");
         if (j.contains("entry")) {
             const auto e = read_key<std::string>(j, "entry", "\"text\" or \"start_square\"");
@@ -157,6 +191,28 @@ void from_json(const nlohmann::json& j, GameOptions& out) {
             o.ludo.entry = *entry;
         }
         if (j.contains("three_sixes")) o.ludo.three_sixes = read_key<bool>(j, "three_sixes", "true or false");
+        if (j.contains("safe_squares")) o.ludo.safe_squares = read_key<bool>(j, "safe_squares", "true or false");
+        if (j.contains("bonus_throws")) o.ludo.bonus_throws = read_key<bool>(j, "bonus_throws", "true or false");
+        if (j.contains("capture_to_home"))
+            o.ludo.capture_to_home = read_key<bool>(j, "capture_to_home", "true or false");
+        if (j.contains("teams")) o.ludo.teams = read_key<bool>(j, "teams", "true or false");
+        if (j.contains("preset")) {
+            // A key beside the preset that says otherwise: which one.
+            const nlohmann::json want = [&] {
+                GameOptions p = o;
+                p.ludo = preset;
+                nlohmann::json w;
+                to_json(w, p);
+                return w;
+            }();
+            // The preset's own rules and board stand; the other house rules may be added to it.
+            for (const char* key : {"arm", "entry", "three_sixes", "safe_squares", "bonus_throws"})
+                if (j.contains(key) && j.at(key) != want.value(key, nlohmann::json(false)))
+                    throw std::invalid_argument(std::string("option \"") + key + "\": " + json_read::shown(j.at(key)) +
+                                                " contradicts the preset \"home_rules\" (which has " +
+                                                json_read::shown(want.value(key, nlohmann::json(false))) +
+                                                "): drop the preset and list the rules one by one");
+        }
     }
     if (auto err = o.validate()) throw std::invalid_argument(*err);
     out = o;

@@ -239,6 +239,8 @@ SPOOKLUDO_FIELDS(EventView) {
     v("square", m.square);
     v("colour", m.colour);
     v("turn", m.turn);
+    v("reason", m.reason);
+    v("with", m.with);
 }
 SPOOKLUDO_FIELDS(RollOff) {
     v("starts", m.starts);

@@ -202,11 +202,18 @@ std::vector<EventView> events_view(const ludo::EventLog& events, int players, co
         if (e.kind == ludo::EventKind::throw_) v.turn = e.turn;
         if (e.piece >= 0) v.piece = e.piece;
         if (e.face > 0) v.face = e.face;
-        if (e.kind == ludo::EventKind::entered || e.kind == ludo::EventKind::moved || e.kind == ludo::EventKind::captured) {
+        if (e.kind == ludo::EventKind::entered || e.kind == ludo::EventKind::moved || e.kind == ludo::EventKind::captured ||
+            e.kind == ludo::EventKind::circles || e.kind == ludo::EventKind::safe_square) {
             v.from = e.from;
             v.to = e.to;
             if (e.square >= 0) v.square = e.square;
         }
+        if (e.kind == ludo::EventKind::extra_throw) {
+            static constexpr const char* reasons[] = {"six", "capture", "home"};
+            v.reason = reasons[e.detail >= 0 && e.detail <= 2 ? e.detail : 0];
+        }
+        if ((e.kind == ludo::EventKind::safe_square || e.kind == ludo::EventKind::team_finished) && e.detail >= 0)
+            v.with = numbers.room(e.detail);
         list.push_back(v);
     }
     return list;

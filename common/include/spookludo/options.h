@@ -6,6 +6,11 @@
 //   {"game": "spook", "players": 2, "pieces": 2, "play_on": false, "balanced_boards": true}
 //   {"game": "ludo",  "players": 4, "arm": 8, "entry": "text", "play_on": false,
 //    "three_sixes": false}
+// and Ludo's house rules (docs/rules.md), written only when on:
+//    "safe_squares": true, "bonus_throws": true, "capture_to_home": true, "teams": true
+// On input, "preset": "home_rules" stands for the common set (home_rules() below); a key of that
+// set given beside it must agree with it, and the other house rules (capture_to_home, teams) may
+// be added to it.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,8 +49,23 @@ struct LudoOptions {
     int arm = 8;                        // squares per arm: 8 (the text) or 6 (the modern board)
     LudoEntry entry = LudoEntry::text;
     bool three_sixes = false;           // three 6s in a row end the turn, the third unplayed
+    // House rules (docs/rules.md, "House rules"), all off in the rule text's game:
+    bool safe_squares = false;     // the four start squares and the four star squares: no capture there
+    bool bonus_throws = false;     // a capture, or a piece brought home, earns one more throw
+    bool capture_to_home = false;  // a piece enters its home column only once its player has captured
+    bool teams = false;            // four players, two against two, partners opposite
+
+    // Any house rule on (three_sixes included).
+    bool house_rules() const noexcept { return three_sixes || safe_squares || bonus_throws || capture_to_home || teams; }
     friend bool operator==(const LudoOptions&, const LudoOptions&) = default;
 };
+
+// The named preset "home_rules": Ludo as phone apps and families play it: the modern board (arm 6,
+// entry on the start square), safe squares, bonus throws, three 6s forfeit the turn.
+inline constexpr std::string_view kHomeRulesPreset = "home_rules";
+LudoOptions home_rules();
+// The preset the options are, when they are one exactly ("home_rules"), else empty.
+std::string_view ludo_preset_of(const LudoOptions& options) noexcept;
 
 struct GameOptions {
     GameKind game = GameKind::spook;

@@ -254,7 +254,7 @@ Move rollout_choice(const Game& game, const ValueNet& net, int rollouts, int hor
 
 bool learned_value_applies(const GameOptions& o) noexcept {
     return o.game == GameKind::ludo && o.players == 4 && o.ludo.arm == 6 && o.ludo.entry == LudoEntry::text &&
-           !o.play_on && !o.ludo.three_sixes;
+           !o.play_on && !o.ludo.house_rules();
 }
 
 namespace {

@@ -1,5 +1,6 @@
 #include "spookludo/ludo/game.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace spookludo::ludo {
@@ -42,7 +43,15 @@ int Game::unfinished_players() const noexcept {
 
 std::vector<Standing> Game::standings() const {
     std::vector<std::optional<int>> at;
-    for (int s = 0; s < players_; ++s) at.push_back(finished_at(s));
+    for (int s = 0; s < players_; ++s) {
+        const int p = partner(s);
+        if (p < 0 || !finished_at(s)) {
+            at.push_back(p < 0 ? finished_at(s) : std::nullopt);
+        } else {
+            const auto other = finished_at(p);
+            at.push_back(other ? std::optional<int>(std::max(*other, *finished_at(s))) : std::nullopt);
+        }
+    }
     return rank_by_finish(at);
 }
 
@@ -53,33 +62,73 @@ std::vector<int> Game::winners() const {
 // ---------------------------------------------------------------------------------------------
 // The legal-move generator: every rule about where a piece may go lives here.
 
+int Game::occupant(int square) const noexcept {
+    const std::uint16_t v = squares_[idx(square)];
+    for (int s = 0; s < kMaxPlayers; ++s)
+        if ((v >> (4 * s)) & 15) return s;
+    return -1;
+}
+
+int Game::occupant_count(int square) const noexcept {
+    const std::uint16_t v = squares_[idx(square)];
+    return (v & 15) + ((v >> 4) & 15) + ((v >> 8) & 15) + ((v >> 12) & 15);
+}
+
+int Game::side_count(int square, int side_of) const noexcept {
+    const int p = partner(side_of);
+    return count_on(square, side_of) + (p >= 0 ? count_on(square, p) : 0);
+}
+
+bool Game::is_block(int square) const noexcept {
+    for (int s = 0; s < players_; ++s)
+        if (side_count(square, s) >= 2) return true;
+    return false;
+}
+
+bool Game::blocks(int seat, int square) const noexcept {
+    if (squares_[idx(square)] == 0) return false;
+    for (int s = 0; s < players_; ++s)
+        if (side(s) != side(seat) && count_on(square, s) > 0 && side_count(square, s) >= 2) return true;
+    return false;
+}
+
 Game::MoveCheck Game::check_piece(int seat, int piece, Face f, Move& move, int& blocked_square) const noexcept {
     const int from = progress_[idx(seat)][idx(piece)];
     const Geometry& g = geometry_;
     const Colour c = colours_[idx(seat)];
     if (from == g.home()) return MoveCheck::home_already;
 
+    // The move as steps along the track: the circuit squares it walks are those from `first` to
+    // `last` steps from the start square (round the circuit again when a piece circles).
     int to = 0;
-    int first = 0;  // first progress of the path that must be clear of opposing blocks
+    int first = 0;
+    int last = -1;
     if (from == kYard) {
         if (f != 6) return MoveCheck::needs_six;
-        if (options_.ludo.entry == LudoEntry::text) {
-            to = 5;  // six squares round, the start square counting as the first
-        } else {
-            to = 0;
-        }
+        to = options_.ludo.entry == LudoEntry::text ? 5 : 0;  // the text: six squares round, the start square the first
         first = 0;
+        last = to;
     } else {
-        to = from + f;
-        if (to > g.home()) return MoveCheck::overshoots;
-        first = from + 1;
+        const int at = g.steps(from);
+        const int ahead = at + f;
+        if (at <= g.last_circuit_progress() && ahead > g.last_circuit_progress() && !may_enter_home(seat)) {
+            // capture_to_home: no capture yet, so past the home column and round again.
+            first = at + 1;
+            last = ahead;
+            to = ahead - g.circuit_squares();
+            if (to == -1) to = g.behind_start();
+        } else {
+            to = ahead;
+            if (to > g.home()) return MoveCheck::overshoots;
+            first = at + 1;
+            last = to < g.last_circuit_progress() ? to : g.last_circuit_progress();
+        }
     }
     // Blocks exist on the circuit only: check the circuit part of the path.
-    const int last = to < g.last_circuit_progress() ? to : g.last_circuit_progress();
     if (first <= last) {
-        int sq = g.square_of(c, first);
+        int sq = g.square_ahead(c, first);
         for (int p = first; p <= last; ++p) {
-            if (opposing_block(seat, sq)) {
+            if (blocks(seat, sq)) {
                 blocked_square = sq;
                 return from == kYard ? MoveCheck::entry_blocked : MoveCheck::path_blocked;
             }
@@ -93,16 +142,19 @@ Game::MoveCheck Game::check_piece(int seat, int piece, Face f, Move& move, int& 
     move.captured_piece = -1;
     if (g.on_circuit(to)) {
         const int sq = g.square_of(c, to);
-        const int victim = occupant(sq);
-        if (victim >= 0 && victim != seat) {
-            // Not a block (checked above), so a single piece: find it.
-            const int q = g.progress_at(colours_[idx(victim)], sq);
-            for (int j = 0; j < kPiecesPerPlayer; ++j)
-                if (progress_[idx(victim)][idx(j)] == q) {
-                    move.captured_seat = static_cast<std::int8_t>(victim);
-                    move.captured_piece = static_cast<std::int8_t>(j);
-                    break;
-                }
+        if (squares_[idx(sq)] != 0 && !(options_.ludo.safe_squares && g.is_safe_square(sq))) {
+            // Not a block of another side (checked above): at most one single piece of another
+            // side stands here (two sides share a square only on a safe square). Find it.
+            for (int o = 0; o < players_ && move.captured_seat < 0; ++o) {
+                if (side(o) == side(seat) || count_on(sq, o) == 0) continue;
+                const Colour oc = colours_[idx(o)];
+                for (int j = 0; j < kPiecesPerPlayer; ++j)
+                    if (g.square_of(oc, progress_[idx(o)][idx(j)]) == sq) {
+                        move.captured_seat = static_cast<std::int8_t>(o);
+                        move.captured_piece = static_cast<std::int8_t>(j);
+                        break;
+                    }
+            }
         }
     }
     return MoveCheck::ok;
@@ -292,27 +344,31 @@ Verdict Game::choose(int seat, int piece, EventLog* log) {
 }
 
 void Game::put(int seat, int square) noexcept {
-    std::uint8_t& v = squares_[idx(square)];
-    v = static_cast<std::uint8_t>(((seat + 1) << 4) | ((v & 15) + 1));
+    squares_[idx(square)] = static_cast<std::uint16_t>(squares_[idx(square)] + (1u << (4 * seat)));
 }
 
-void Game::lift(int square) noexcept {
-    std::uint8_t& v = squares_[idx(square)];
-    v = (v & 15) == 1 ? std::uint8_t{0} : static_cast<std::uint8_t>(v - 1);
+void Game::lift(int seat, int square) noexcept {
+    squares_[idx(square)] = static_cast<std::uint16_t>(squares_[idx(square)] - (1u << (4 * seat)));
 }
 
 void Game::play(const Move& m, EventLog* log) {
     const int seat = seat_;
     const Colour c = colours_[idx(seat)];
     const Geometry& g = geometry_;
-    if (g.on_circuit(m.from)) lift(g.square_of(c, m.from));
+    if (g.on_circuit(m.from)) lift(seat, g.square_of(c, m.from));
     const int to_square = g.square_of(c, m.to);
     int victim_from = 0;
     if (m.captures()) {
         victim_from = progress_[idx(m.captured_seat)][idx(m.captured_piece)];
-        lift(to_square);
+        lift(m.captured_seat, to_square);
         progress_[idx(m.captured_seat)][idx(m.captured_piece)] = static_cast<std::int8_t>(kYard);
+        captured_[idx(seat)] = true;
     }
+    // Landed beside another side's piece without capturing it: only on a safe square.
+    int beside = -1;
+    if (to_square >= 0 && !m.captures() && squares_[idx(to_square)] != 0)
+        for (int o = 0; o < players_ && beside < 0; ++o)
+            if (side(o) != side(seat) && count_on(to_square, o) > 0) beside = o;
     progress_[idx(seat)][idx(m.piece)] = m.to;
     if (to_square >= 0) put(seat, to_square);
     if (log) {
@@ -322,26 +378,52 @@ void Game::play(const Move& m, EventLog* log) {
             log->push_back({EventKind::captured, m.captured_seat, m.captured_piece, face_,
                             static_cast<std::int8_t>(victim_from), static_cast<std::int8_t>(kYard),
                             static_cast<std::int8_t>(to_square), turns_});
+        if (beside >= 0)
+            log->push_back({EventKind::safe_square, seat_, m.piece, face_, m.from, m.to,
+                            static_cast<std::int8_t>(to_square), turns_, static_cast<std::int8_t>(beside)});
+        if (!m.enters() && g.on_circuit(m.from) && g.on_circuit(m.to) && g.steps(m.to) < g.steps(m.from))
+            log->push_back({EventKind::circles, seat_, m.piece, face_, m.from, m.to, static_cast<std::int8_t>(to_square),
+                            turns_});
     }
     bool finished_now = false;
+    bool over = false;
     if (m.to == g.home()) {
         if (log) log->push_back({EventKind::reached_home, seat_, m.piece, face_, m.from, m.to, -1, turns_});
         if (++home_count_[idx(seat)] == kPiecesPerPlayer) {
             finished_at_[idx(seat)] = turns_;
             finished_now = true;
             if (log) log->push_back({EventKind::finished, seat_, -1, 0, 0, 0, -1, turns_});
+            if (options_.ludo.teams) {
+                // The game ends when a team is home: both partners (play_on is refused with teams).
+                const int p = partner(seat);
+                over = finished_at_[idx(p)] >= 0;
+                if (over && log)
+                    log->push_back({EventKind::team_finished, seat_, -1, 0, 0, 0, -1, turns_, static_cast<std::int8_t>(p)});
+            } else {
+                over = !options_.play_on || unfinished_players() <= 1;
+            }
         }
     }
-    if (finished_now && (!options_.play_on || unfinished_players() <= 1)) {
+    if (over) {
         phase_ = Phase::finished;
         face_ = 0;
         if (log) log->push_back({EventKind::game_over, -1, -1, 0, 0, 0, -1, turns_});
         return;
     }
-    if (face_ == 6 && !finished_now) {
+    // One more throw for a played 6, or (bonus_throws) for a capture or a piece brought home: one
+    // a move, however many of them it made. None for a player who has just finished.
+    std::optional<ExtraThrow> again;
+    if (face_ == 6)
+        again = ExtraThrow::six;
+    else if (options_.ludo.bonus_throws && m.captures())
+        again = ExtraThrow::capture;
+    else if (options_.ludo.bonus_throws && m.to == g.home())
+        again = ExtraThrow::home;
+    if (again && !finished_now) {
         phase_ = Phase::awaiting_throw;
         face_ = 0;
-        if (log) log->push_back({EventKind::extra_throw, seat_, -1, 6, 0, 0, -1, turns_});
+        if (log)
+            log->push_back({EventKind::extra_throw, seat_, -1, face_, 0, 0, -1, turns_, static_cast<std::int8_t>(*again)});
         return;
     }
     end_turn(log);
@@ -351,28 +433,35 @@ void Game::play(const Move& m, EventLog* log) {
 
 std::optional<std::string> Game::broken_invariant() const {
     const Geometry& g = geometry_;
-    std::array<std::uint8_t, kMaxSquares> expect{};
+    std::array<std::uint16_t, kMaxSquares> expect{};
     for (int s = 0; s < players_; ++s) {
         int home = 0;
         for (int i = 0; i < kPiecesPerPlayer; ++i) {
             const int p = progress(s, i);
-            if (!g.valid_progress(p))
+            if (!g.valid_progress(p) || (p == g.behind_start() && !options_.ludo.capture_to_home))
                 return "seat " + std::to_string(s + 1) + " piece " + std::to_string(i) + " is nowhere (progress " +
                        std::to_string(p) + ")";
             if (p == g.home()) ++home;
+            if (g.in_home_column(p) && !may_enter_home(s))
+                return "seat " + std::to_string(s + 1) + " piece " + std::to_string(i) +
+                       " is in its home column before its player captured";
             const int sq = g.square_of(colour(s), p);
             if (sq < 0) continue;
-            std::uint8_t& v = expect[idx(sq)];
-            if (v != 0 && (v >> 4) != s + 1) return "circuit square " + std::to_string(sq) + " holds two colours";
-            v = static_cast<std::uint8_t>(((s + 1) << 4) | ((v & 15) + 1));
+            expect[idx(sq)] = static_cast<std::uint16_t>(expect[idx(sq)] + (1u << (4 * s)));
         }
         if (home != home_count_[idx(s)]) return "seat " + std::to_string(s + 1) + " home count is wrong";
         if ((home == kPiecesPerPlayer) != (finished_at_[idx(s)] >= 0))
             return "seat " + std::to_string(s + 1) + " finished flag is wrong";
     }
-    for (int sq = 0; sq < g.circuit_squares(); ++sq)
+    for (int sq = 0; sq < g.circuit_squares(); ++sq) {
         if (expect[idx(sq)] != squares_[idx(sq)])
             return "the board of circuit square " + std::to_string(sq) + " disagrees with the pieces";
+        if (options_.ludo.safe_squares && g.is_safe_square(sq)) continue;
+        int sides = 0;
+        for (int s = 0; s < players_; ++s)
+            if (count_on(sq, s) > 0 && (partner(s) < 0 || partner(s) > s || count_on(sq, partner(s)) == 0)) ++sides;
+        if (sides > 1) return "circuit square " + std::to_string(sq) + " holds two sides";
+    }
     if (phase_ != Phase::finished && phase_ != Phase::awaiting_roll_off && has_finished(seat_))
         return "a finished seat is to move";
     return std::nullopt;

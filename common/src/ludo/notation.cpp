@@ -43,6 +43,10 @@ Game Game::from_position(const GameOptions& options, std::string_view position) 
             to_move = s;
             name.remove_suffix(1);
         }
+        if (!name.empty() && name.back() == '+') {
+            game.captured_[idx(s)] = true;
+            name.remove_suffix(1);
+        }
         if (name != to_string(game.colour(s)))
             bad(position, "seat " + std::to_string(s + 1) + " must be " + std::string(to_string(game.colour(s))) +
                               " (got \"" + std::string(name) + "\")");
@@ -59,6 +63,8 @@ Game Game::from_position(const GameOptions& options, std::string_view position) 
                 p = kYard;
             } else if (item == "H") {
                 p = g.home();
+            } else if (item == "B" && options.ludo.capture_to_home) {
+                p = g.behind_start();
             } else {
                 const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), p);
                 if (ec != std::errc{} || end != item.data() + item.size() || p < 0 || p > g.home()) {
@@ -70,11 +76,16 @@ Game Game::from_position(const GameOptions& options, std::string_view position) 
             game.progress_[idx(s)][idx(i)] = static_cast<std::int8_t>(p);
             if (p == g.home()) ++game.home_count_[idx(s)];
             const int sq = g.square_of(game.colour(s), p);
+            if (g.in_home_column(p) && !game.may_enter_home(s))
+                bad(position, std::string(name) + " has a piece in its home column but has not captured (write " +
+                                  std::string(name) + "+ when it has)");
             if (sq >= 0) {
-                const int other = game.occupant(sq);
-                if (other >= 0 && other != s)
-                    bad(position, "circuit square " + std::to_string(sq) + " would hold " +
-                                      std::string(to_string(game.colour(other))) + " and " + std::string(name));
+                // Two sides share a square only on a safe square (safe_squares).
+                const bool safe = options.ludo.safe_squares && g.is_safe_square(sq);
+                for (int other = 0; other < s && !safe; ++other)
+                    if (game.count_on(sq, other) > 0 && game.side(other) != game.side(s))
+                        bad(position, "circuit square " + std::to_string(sq) + " would hold " +
+                                          std::string(to_string(game.colour(other))) + " and " + std::string(name));
                 game.put(s, sq);
             }
             if (comma != std::string_view::npos) pieces = pieces.substr(comma + 1);
@@ -82,8 +93,12 @@ Game Game::from_position(const GameOptions& options, std::string_view position) 
         if (game.home_count_[idx(s)] == kPiecesPerPlayer) game.finished_at_[idx(s)] = 0;
     }
     const int unfinished = game.unfinished_players();
-    if (unfinished == 0 || (unfinished < game.players_ && (!options.play_on || unfinished <= 1)))
-        bad(position, "the game would be over");
+    bool over = unfinished == 0 || (unfinished < game.players_ && (!options.play_on || unfinished <= 1));
+    if (options.ludo.teams) {
+        over = false;
+        for (int s = 0; s < game.players_; ++s) over = over || (game.has_finished(s) && game.has_finished(game.partner(s)));
+    }
+    if (over) bad(position, "the game would be over");
     game.start_with(to_move < 0 ? 0 : to_move);
     return game;
 }
@@ -94,6 +109,7 @@ std::string Game::position() const {
     for (int s = 0; s < players_; ++s) {
         if (s > 0) out += ' ';
         out += to_string(colour(s));
+        if (options_.ludo.capture_to_home && captured_[idx(s)]) out += '+';
         if (marked && s == seat_) out += '*';
         out += ':';
         for (int i = 0; i < kPiecesPerPlayer; ++i) {
@@ -103,6 +119,8 @@ std::string Game::position() const {
                 out += 'Y';
             else if (p == geometry_.home())
                 out += 'H';
+            else if (p == geometry_.behind_start())
+                out += 'B';
             else
                 out += std::to_string(p);
         }
@@ -138,6 +156,12 @@ std::string_view to_string(EventKind kind) noexcept {
             return "turn";
         case EventKind::game_over:
             return "game_over";
+        case EventKind::safe_square:
+            return "safe_square";
+        case EventKind::circles:
+            return "circles";
+        case EventKind::team_finished:
+            return "team_finished";
     }
     return "unknown";
 }
@@ -168,7 +192,17 @@ std::string describe(const Event& e, int players) {
         case EventKind::finished:
             return who + " has all four pieces home";
         case EventKind::extra_throw:
+            if (e.detail == static_cast<std::int8_t>(ExtraThrow::capture)) return who + " throws again: a bonus throw for the capture";
+            if (e.detail == static_cast<std::int8_t>(ExtraThrow::home)) return who + " throws again: a bonus throw for the piece home";
             return who + " throws again";
+        case EventKind::safe_square:
+            return who + " " + piece + " lands on safe square " + std::to_string(e.square) + " beside " +
+                   std::string(to_string(colour_of_seat(players, e.detail))) + ": no capture";
+        case EventKind::circles:
+            return who + " " + piece + " has not captured yet, so it passes its home column and goes round again";
+        case EventKind::team_finished:
+            return who + " and " + std::string(to_string(colour_of_seat(players, e.detail))) +
+                   " have all their pieces home and win as a team";
         case EventKind::turn:
             return who + " to throw";
         case EventKind::game_over:

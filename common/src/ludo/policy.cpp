@@ -1,5 +1,6 @@
 #include "spookludo/ludo/policy.h"
 
+#include <algorithm>
 #include <optional>
 
 #include <array>
@@ -17,6 +18,7 @@ constexpr double kWinScore = 10000;
 
 double piece_value(const Geometry& g, int p, const Weights& w) noexcept {
     if (p == kYard) return 0;
+    p = g.steps(p) < 0 ? 0 : p;  // behind its start square (capture_to_home): a new lap ahead
     double v = w.entered + w.progress * p + w.progress2 * p * p / g.home();
     if (p > g.last_circuit_progress()) v += w.home_column;
     if (p == g.home()) v += w.home;
@@ -27,11 +29,19 @@ double piece_value(const Geometry& g, int p, const Weights& w) noexcept {
 // seats?
 bool path_clear(const Game& game, int seat, Colour c, int first, int last) noexcept {
     const Geometry& g = game.geometry();
-    for (int p = first; p <= last; ++p) {
-        const int sq = g.square_of(c, p);
-        if (game.is_block(sq) && game.occupant(sq) != seat) return false;
-    }
+    for (int p = first; p <= last; ++p)
+        if (game.blocks(seat, g.square_ahead(c, p))) return false;
     return true;
+}
+
+// Whether a piece on circuit square `sq` can be captured there at all (safe_squares).
+bool capturable_on(const Game& game, int sq) noexcept {
+    return !(game.options().ludo.safe_squares && game.geometry().is_safe_square(sq));
+}
+
+// Whether seat `o` plays against `me` (not itself, not its partner under teams).
+bool against(const Game& game, int me, int o) noexcept {
+    return game.side(o) != game.side(me);
 }
 
 // The faces with which `attacker` could land on circuit square `sq` (a bit per face 1..6).
@@ -39,6 +49,7 @@ bool path_clear(const Game& game, int seat, Colour c, int first, int last) noexc
 unsigned hitting_faces(const Game& game, int attacker, int sq, int& far) noexcept {
     const Geometry& g = game.geometry();
     const Colour c = game.colour(attacker);
+    if (!capturable_on(game, sq)) return 0;
     const int t = g.progress_at(c, sq);  // where sq lies on the attacker's track
     if (t > g.last_circuit_progress()) return 0;
     const int entry = game.options().ludo.entry == LudoEntry::text ? 5 : 0;
@@ -51,11 +62,12 @@ unsigned hitting_faces(const Game& game, int attacker, int sq, int& far) noexcep
             yard_checked = true;
             continue;
         }
-        const int d = t - q;
-        if (d > 6 && d <= 12 && g.on_circuit(q)) ++far;
-        if (q < 0 || d < 1 || d > 6 || !g.on_circuit(q)) continue;
+        if (!g.on_circuit(q)) continue;
+        const int d = t - g.steps(q);
+        if (d > 6 && d <= 12) ++far;
+        if (d < 1 || d > 6) continue;
         if (faces & (1u << d)) continue;
-        if (path_clear(game, attacker, c, q + 1, t - 1)) faces |= 1u << d;
+        if (path_clear(game, attacker, c, g.steps(q) + 1, t - 1)) faces |= 1u << d;
     }
     return faces;
 }
@@ -75,6 +87,13 @@ double material(const Game& game, int seat, const Weights& w) noexcept {
 // The score of a game that is over for `me` (finished, or lost), or nothing while it goes on.
 // Earlier finishers rank higher; under play_on the rest of the game no longer matters.
 std::optional<double> terminal_score(const Game& game, int me) {
+    if (game.options().ludo.teams) {
+        // A team wins when both partners are home: until then a finished partner plays on
+        // through the other.
+        if (game.phase() != Phase::finished) return std::nullopt;
+        const auto w = game.winners();
+        return std::find(w.begin(), w.end(), me) != w.end() ? kWinScore : -kWinScore;
+    }
     if (game.has_finished(me)) {
         int before = 0;
         for (int s = 0; s < game.players(); ++s)
@@ -112,13 +131,38 @@ bool first_of_block(const Game& game, int seat, int i) {
     return true;
 }
 
-double evaluate(const Game& game, int me, const Weights& w) {
-    const int players = game.players();
-    if (auto end = terminal_score(game, me)) return *end;
+namespace {
 
+// The opposing material evaluate() weighs against one's own: the strongest opponent's, or under
+// teams the opposing team's (the mean of its two players: it wins when both are home).
+double opposing_material(const Game& game, int me, const Weights& w) {
+    double strongest = 0, team = 0;
+    int in_team = 0;
+    for (int o = 0; o < game.players(); ++o) {
+        if (!against(game, me, o)) continue;
+        const double m = material(game, o, w);
+        team += m;
+        ++in_team;
+        if (game.has_finished(o)) continue;
+        strongest = m > strongest ? m : strongest;
+    }
+    if (game.options().ludo.teams) return in_team ? team / in_team : 0;
+    return strongest;
+}
+
+// capture_to_home: a player who has not captured yet cannot bring a piece home; every piece not
+// home carries that debt until the first capture.
+double home_lock(const Game& game, int seat) {
+    if (!game.options().ludo.capture_to_home || game.has_captured(seat)) return 0;
+    return 6.0 * (kPiecesPerPlayer - game.pieces_home(seat));
+}
+
+// evaluate()'s terms of one seat's own pieces: material, exposure, blocks, threats, danger.
+double own_part(const Game& game, int me, const Weights& w) {
+    const int players = game.players();
     const Geometry& g = game.geometry();
     const Colour mine = game.colour(me);
-    double own = material(game, me, w);
+    double own = material(game, me, w) - home_lock(game, me);
 
     // Exposure: every single piece on the circuit shares the throws with the others there, so the
     // more pieces out, the longer each stays in reach of opposing pieces on its way round.
@@ -126,9 +170,9 @@ double evaluate(const Game& game, int me, const Weights& w) {
     int to_go = 0;
     for (int i = 0; i < kPiecesPerPlayer; ++i) {
         const int p = game.progress(me, i);
-        if (g.on_circuit(p) && !game.is_block(g.square_of(mine, p))) {
+        if (g.on_circuit(p) && !game.is_block(g.square_of(mine, p)) && capturable_on(game, g.square_of(mine, p))) {
             ++out;
-            to_go += g.last_circuit_progress() + 1 - p;
+            to_go += g.last_circuit_progress() + 1 - g.steps(p);
         }
     }
     own -= w.exposure * out * to_go;
@@ -143,7 +187,7 @@ double evaluate(const Game& game, int me, const Weights& w) {
             own += w.block;
             const int entry = game.options().ludo.entry == LudoEntry::text ? 5 : 0;
             for (int o = 0; o < players; ++o) {
-                if (o == me || game.has_finished(o)) continue;
+                if (!against(game, me, o) || game.has_finished(o)) continue;
                 const BlockEffect e = block_effect(game, o, sq, 6);
                 if (!e.on_way) continue;
                 for (int k = 0; k < e.held; ++k) own += w.blockade;
@@ -154,21 +198,18 @@ double evaluate(const Game& game, int me, const Weights& w) {
         if (w.threat != 0) {
             // Threats: single opposing pieces one throw ahead (captures are forward only, so a
             // piece behind them is also out of their reach).
-            for (int d = 1; d <= 6 && p + d <= g.last_circuit_progress(); ++d) {
-                const int ahead = g.square_of(mine, p + d);
+            for (int d = 1; d <= 6 && g.steps(p) + d <= g.last_circuit_progress(); ++d) {
+                const int ahead = g.square_ahead(mine, g.steps(p) + d);
                 const int o = game.occupant(ahead);
                 if (o < 0) continue;
-                if (o == me) {
-                    if (game.is_block(ahead)) break;
-                    continue;
-                }
-                if (game.is_block(ahead)) break;
+                if (game.blocks(me, ahead)) break;
+                if (!against(game, me, o) || !capturable_on(game, ahead)) continue;
                 own += w.threat / 6.0 * piece_value(g, g.progress_at(game.colour(o), ahead), w);
             }
         }
         double safe = 1;
         for (int o = 0; o < players; ++o) {
-            if (o == me || game.has_finished(o)) continue;
+            if (!against(game, me, o) || game.has_finished(o)) continue;
             int far = 0;
             const unsigned faces = hitting_faces(game, o, sq, far);
             const double hit = popcount(faces) / 6.0 + w.far * far / 36.0;
@@ -176,14 +217,17 @@ double evaluate(const Game& game, int me, const Weights& w) {
         }
         own -= w.danger * (1.0 - safe) * piece_value(g, p, w);
     }
+    return own;
+}
 
-    double strongest = 0;
-    for (int o = 0; o < players; ++o) {
-        if (o == me || game.has_finished(o)) continue;
-        const double m = material(game, o, w);
-        strongest = m > strongest ? m : strongest;
-    }
-    return own - w.opponents * strongest;
+}  // namespace
+
+double evaluate(const Game& game, int me, const Weights& w) {
+    if (auto end = terminal_score(game, me)) return *end;
+    double own = own_part(game, me, w);
+    // Under teams the partner's pieces are one's own too.
+    if (const int p = game.partner(me); p >= 0) own += own_part(game, p, w);
+    return own - w.opponents * opposing_material(game, me, w);
 }
 
 namespace {
@@ -306,7 +350,7 @@ std::array<double, kPiecesPerPlayer> capture_chances(const Game& g, int me, doub
     const int players = g.players();
     for (int d = 1; d < players; ++d) {
         const int o = (me + d) % players;
-        if (g.has_finished(o)) continue;
+        if (g.has_finished(o) || !against(g, me, o)) continue;
         std::array<double, kPiecesPerPlayer> cap{};
         opponent_turn(g, o, me, 1.0, 1, greed, cap);
         for (int i = 0; i < kPiecesPerPlayer; ++i) survive[ix(i)] *= 1 - (cap[ix(i)] < 1 ? cap[ix(i)] : 1.0);
@@ -325,7 +369,7 @@ double best_evaluate(const Game& game, int me, const Weights& w, double greed) {
     if (auto end = terminal_score(game, me)) return *end;
     const Geometry& g = game.geometry();
     const Colour mine = game.colour(me);
-    double own = material(game, me, w);
+    double own = material(game, me, w) - home_lock(game, me);
     int out = 0;
     int to_go = 0;
     for (int i = 0; i < kPiecesPerPlayer; ++i) {
@@ -336,7 +380,7 @@ double best_evaluate(const Game& game, int me, const Weights& w, double greed) {
             if (!first_of_block(game, me, i)) continue;
             own += w.block;
             for (int o = 0; o < players; ++o) {
-                if (o == me || game.has_finished(o)) continue;
+                if (!against(game, me, o) || game.has_finished(o)) continue;
                 const BlockEffect e = block_effect(game, o, sq, w.blockade_reach);
                 if (!e.on_way) continue;
                 for (int k = 0; k < e.held; ++k) own += w.blockade;
@@ -345,19 +389,13 @@ double best_evaluate(const Game& game, int me, const Weights& w, double greed) {
             continue;
         }
         ++out;
-        to_go += g.last_circuit_progress() + 1 - p;
+        to_go += g.last_circuit_progress() + 1 - g.steps(p);
     }
     own -= w.exposure * out * to_go;
     const auto cap = capture_chances(game, me, greed);
     for (int i = 0; i < kPiecesPerPlayer; ++i)
         if (cap[ix(i)] > 0) own -= w.danger * cap[ix(i)] * piece_value(g, game.progress(me, i), w);
-    double strongest = 0;
-    for (int o = 0; o < players; ++o) {
-        if (o == me || game.has_finished(o)) continue;
-        const double m = material(game, o, w);
-        strongest = m > strongest ? m : strongest;
-    }
-    return own - w.opponents * strongest;
+    return own - w.opponents * opposing_material(game, me, w);
 }
 
 struct BestSearch {

@@ -7,13 +7,17 @@
 //        otherwise the next seat) ... --> finished
 //
 // A throw with no legal move (also a 6), or a third 6 in a row under the three_sixes option,
-// passes play on without entering awaiting_choice. Every step can report what happened as
+// passes play on without entering awaiting_choice. The house rules (options.h, docs/rules.md)
+// change where pieces may go and capture (safe_squares, capture_to_home, teams: partners never
+// capture each other, and two pieces of one team on a square block the other team), who throws
+// again (bonus_throws) and who wins (teams). Every step can report what happened as
 // events (for broadcasts and game records); pass nullptr where nobody listens (the hot path).
 //
 // Position notation (tests, logs): the seats in seat order, separated by spaces, each its colour
 // name, a '*' when it is that seat's turn, ':' and its four pieces' progress separated by commas,
-// 'Y' for the yard and 'H' for home:
-//   "green*:Y,Y,5,12 red:H,Y,50,Y"
+// 'Y' for the yard and 'H' for home, 'B' for the square behind the start square (capture_to_home),
+// and a '+' after the colour of a seat that has captured (written under capture_to_home only):
+//   "green*:Y,Y,5,12 red:H,Y,50,Y"   "green+*:B,Y,5,12 red:H,Y,50,Y"
 // Progress is the piece's own track (see geometry.h): 0 = its start square, up to 8n+2 on the
 // circuit, then the home column, home = 9n+2 (written H).
 #include <array>
@@ -74,10 +78,17 @@ enum class EventKind : std::uint8_t {
     captured,        // seat, piece (the captured one), from (its progress), square; back to its yard
     reached_home,    // seat, piece
     finished,        // seat, turn: all four pieces home
-    extra_throw,     // seat: a played 6, the same seat throws again
+    extra_throw,     // seat, detail (an ExtraThrow): a played 6 (or a bonus), the same seat throws again
     turn,            // seat: play passes to this seat
     game_over,       // turn
+    // House rules:
+    safe_square,     // seat, piece, square, detail (a seat standing there): landed beside it, no capture
+    circles,         // seat, piece, from, to: passed its home column (no capture yet) and goes round again
+    team_finished,   // seat, detail (the partner), turn: both partners have all their pieces home
 };
+
+// Why a seat throws again (the extra_throw event's detail).
+enum class ExtraThrow : std::int8_t { six = 0, capture = 1, home = 2 };
 std::string_view to_string(EventKind kind) noexcept;
 
 struct Event {
@@ -89,6 +100,7 @@ struct Event {
     std::int8_t to = 0;
     std::int8_t square = -1;
     int turn = 0;
+    std::int8_t detail = -1;  // see the kinds above
     friend bool operator==(const Event&, const Event&) = default;
 };
 using EventLog = std::vector<Event>;
@@ -124,11 +136,22 @@ public:
     std::optional<int> finished_at(int seat) const noexcept;
     int unfinished_players() const noexcept;
 
-    // Who stands on a circuit square (a seat, or -1) and how many pieces.
-    int occupant(int square) const noexcept { return (squares_[idx(square)] >> 4) - 1; }
-    int occupant_count(int square) const noexcept { return squares_[idx(square)] & 15; }
-    // Two or more pieces of one colour on the square.
-    bool is_block(int square) const noexcept { return (squares_[idx(square)] & 15) >= 2; }
+    // Who stands on a circuit square: a seat, or -1 (several colours share a square only on a safe
+    // square, or partners under teams: then the lowest seat), and how many pieces in all.
+    int occupant(int square) const noexcept;
+    int occupant_count(int square) const noexcept;
+    int count_on(int square, int seat) const noexcept { return (squares_[idx(square)] >> (4 * seat)) & 15; }
+    // A block: two or more pieces of one side (a colour, or under teams a team) on the square.
+    bool is_block(int square) const noexcept;
+    // A block that pieces of `seat` can neither pass nor land on (another side's).
+    bool blocks(int seat, int square) const noexcept;
+    // The side a seat plays for: itself, or under teams its team (0: seats 1 and 3, 1: seats 2 and 4).
+    int side(int seat) const noexcept { return options_.ludo.teams ? seat % 2 : seat; }
+    int partner(int seat) const noexcept { return options_.ludo.teams ? (seat + 2) % 4 : -1; }
+    // The seat has captured a piece in this game (capture_to_home opens its home column).
+    bool has_captured(int seat) const noexcept { return captured_[idx(seat)]; }
+    // Under capture_to_home, whether seat's pieces may turn into their home column.
+    bool may_enter_home(int seat) const noexcept { return !options_.ludo.capture_to_home || captured_[idx(seat)]; }
 
     // The legal choices of the current throw (empty unless awaiting_choice).
     MoveList legal_moves() const noexcept;
@@ -136,7 +159,8 @@ public:
     // only: play() takes moves of legal_moves()).
     MoveList legal_moves_for(int seat, Face face) const noexcept;
 
-    // Standings so far (final once finished): rank_by_finish on the turns seats finished in.
+    // Standings so far (final once finished): rank_by_finish on the turns seats finished in (under
+    // teams, the turn the team's second partner finished: partners share their place).
     std::vector<Standing> standings() const;
     std::vector<int> winners() const;  // seats with place 1 (empty until someone finishes)
 
@@ -174,12 +198,9 @@ private:
     enum class MoveCheck : std::uint8_t { ok, home_already, needs_six, overshoots, entry_blocked, path_blocked };
     // Whether piece `piece` of `seat` can move with `face`; fills `move` when it can.
     MoveCheck check_piece(int seat, int piece, Face face, Move& move, int& blocked_square) const noexcept;
-    bool opposing_block(int seat, int square) const noexcept {
-        const std::uint8_t v = squares_[idx(square)];
-        return (v & 15) >= 2 && (v >> 4) != seat + 1;
-    }
+    int side_count(int square, int side_of) const noexcept;
     void put(int seat, int square) noexcept;
-    void lift(int square) noexcept;
+    void lift(int seat, int square) noexcept;
     void end_turn(EventLog* log);  // play passes to the next unfinished seat
 
     GameOptions options_;
@@ -187,7 +208,8 @@ private:
     int players_ = 4;
     std::array<Colour, kMaxPlayers> colours_{};
     std::array<std::array<std::int8_t, kPiecesPerPlayer>, kMaxPlayers> progress_{};
-    std::array<std::uint8_t, kMaxSquares> squares_{};  // (seat + 1) << 4 | count; 0 when empty
+    std::array<std::uint16_t, kMaxSquares> squares_{};  // 4 bits a seat: its pieces on the square
+    std::array<bool, kMaxPlayers> captured_{};
     std::array<std::int8_t, kMaxPlayers> home_count_{};
     std::array<int, kMaxPlayers> finished_at_{-1, -1, -1, -1};
     Phase phase_ = Phase::awaiting_roll_off;

@@ -9,6 +9,12 @@
 //   9n+2                  home (the home triangle)
 // The circuit has 8n + 4 squares; a piece never steps on the square just behind its start square
 // (progress 8n+3 would be that square; the piece turns into its home column there instead).
+//
+// One exception, under the house rule capture_to_home: a piece whose player has not captured
+// yet goes on round the circuit past its home column, and starts a new lap (its progress counts
+// from its start square again). Such a piece can stop on the square just behind its start
+// square; its progress there is behind_start() (9n+3, a value past home, so that every other
+// progress keeps its meaning). A piece at behind_start() is one step before progress 0.
 #include <array>
 #include <cstdint>
 #include <string_view>
@@ -47,19 +53,44 @@ public:
     // The circuit square (0 .. circuit_squares()-1, square 0 being green's start square).
     constexpr int start_square(Colour c) const noexcept { return static_cast<int>(c) * start_spacing(); }
 
-    constexpr bool on_circuit(int progress) const noexcept {
-        return progress >= 0 && progress <= last_circuit_progress();
+    constexpr int behind_start() const noexcept { return 9 * arm_ + 3; }               // 75 or 57
+
+    // The square of the star on each arm (house rule safe_squares): on the arm after a colour's
+    // start square, the third square from its tip (8 squares on from the start square on the
+    // modern board, 12 on the text's).
+    constexpr int star_square(Colour c) const noexcept {
+        const int s = start_square(c) + 2 * arm_ - 4;
+        return s >= circuit_squares() ? s - circuit_squares() : s;
     }
+    // A start square or a star square (where safe_squares forbids captures).
+    constexpr bool is_safe_square(int square) const noexcept {
+        const int q = square % start_spacing();
+        return square >= 0 && square < circuit_squares() && (q == 0 || q == 2 * arm_ - 4);
+    }
+
+    constexpr bool on_circuit(int progress) const noexcept {
+        return (progress >= 0 && progress <= last_circuit_progress()) || progress == behind_start();
+    }
+    // The progress as a count of steps from the start square (behind_start() is -1), for the
+    // distances of a piece on the circuit.
+    constexpr int steps(int progress) const noexcept { return progress == behind_start() ? -1 : progress; }
     constexpr bool in_home_column(int progress) const noexcept {
         return progress > last_circuit_progress() && progress < home();
     }
-    constexpr bool valid_progress(int progress) const noexcept { return progress >= kYard && progress <= home(); }
+    constexpr bool valid_progress(int progress) const noexcept {
+        return (progress >= kYard && progress <= home()) || progress == behind_start();
+    }
 
     // The circuit square a piece of colour c stands on at this progress; -1 off the circuit.
     constexpr int square_of(Colour c, int progress) const noexcept {
         if (!on_circuit(progress)) return -1;
-        const int s = start_square(c) + progress;
-        return s >= circuit_squares() ? s - circuit_squares() : s;
+        return square_ahead(c, steps(progress));
+    }
+    // The circuit square `steps` steps from colour c's start square (-1 is the square behind it;
+    // beyond 8n+3 the circuit goes round again).
+    constexpr int square_ahead(Colour c, int steps) const noexcept {
+        const int s = (start_square(c) + steps) % circuit_squares();
+        return s < 0 ? s + circuit_squares() : s;
     }
 
     // The progress a piece of colour c would have on circuit square `square` (0 .. 8n+3; 8n+3 is

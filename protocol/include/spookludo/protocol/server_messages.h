@@ -222,6 +222,10 @@ struct EventView {
     std::optional<int> seat, piece, face, from, to, square;
     std::optional<std::string> colour = {};  // the seat's colour: green, yellow, red, blue
     std::optional<int> turn = {};            // a throw's turn number
+    // House rules: why an extra_throw ("six", "capture", "home"); the seat a safe_square landing
+    // stands beside, or a team_finished seat's partner.
+    std::optional<std::string> reason = {};
+    std::optional<int> with = {};
 };
 
 struct RollOff {
