@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include "spookludo/command_line.h"
 #include "spookludo/dice.h"
@@ -45,6 +46,7 @@ struct Flags {
     int budget = -1;      // override BestConfig::node_budget
     std::string weights;  // override Weights terms, "name=value,..."
     std::string vs;       // only this opponent match-up (random|greedy)
+    std::string options;  // the win-rate games' options as JSON (house rules); replaces --arm
 };
 
 // The command line; nothing when the benchmark is to run, else the exit status (0 after --help,
@@ -71,6 +73,9 @@ std::optional<int> parse(int argc, char** argv, Flags& f) {
     app.add_flag("--quick", quick, "A short run: 300 games, 2000000 turns, 3 repeats (unless given)");
     app.add_flag("--no-throughput", f.skip_throughput, "Skip the throughput part");
     app.add_flag("--no-winrates", f.skip_winrates, "Skip the win-rate part");
+    app.add_option("--options", f.options,
+                   "Options of the win-rate games as JSON, e.g. '{\"game\":\"ludo\",\"players\":4,\"preset\":\"home_rules\"}'"
+                   " (replaces --arm; under teams a `best` pair plays a pair of the opponent)");
     app.add_option("--vs", f.vs, "Only this win-rate match-up")->check(CLI::IsMember({"random", "greedy"}));
     app.add_option("--depth", f.depth, "BestConfig::depth of `best` (default 2)")->check(spookludo::non_negative_number());
     app.add_option("--budget", f.budget, "BestConfig::node_budget of `best` (default 2000)")->check(spookludo::non_negative_number());
@@ -189,19 +194,38 @@ struct MatchResult {
     long captures = 0;  // pieces `best` captured
 };
 
-// `games` games of `best` against three `opponent`s at 4 players, the best seat rotating.
+GameOptions winrate_options(const Flags& f) {
+    if (f.options.empty()) return GameOptions::ludo_game(4, f.arm);
+    GameOptions o;
+    try {
+        o = nlohmann::json::parse(f.options).get<GameOptions>();
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_ludo: --options: %s\n", e.what());
+        std::exit(spookludo::kUsageError);
+    }
+    if (o.game != GameKind::ludo || o.players != 4) {
+        std::fprintf(stderr, "bench_ludo: --options must be a 4-player ludo game\n");
+        std::exit(spookludo::kUsageError);
+    }
+    return o;
+}
+
+// `games` games of `best` against three `opponent`s at 4 players, the best seat rotating (under
+// teams: a `best` pair, seats 1 and 3 or 2 and 4 in turn, against a pair of `opponent`).
 MatchResult match(PolicyKind opponent, const Flags& f, const ludo::BestConfig& cfg) {
-    const GameOptions o = GameOptions::ludo_game(4, f.arm);
-    SimTally tally({PolicyKind::best, opponent, opponent, opponent});
+    const GameOptions o = winrate_options(f);
+    const bool teams = o.ludo.teams;
+    SimTally tally({PolicyKind::best, opponent, teams ? PolicyKind::best : opponent, opponent});
     MatchResult r;
     Rng seeds(f.seed);
     const auto t0 = Clock::now();
     for (int g = 0; g < f.games; ++g) {
         SeededDice dice(seeds.next());
         Rng rng(seeds.next());
-        const int best_seat = g % 4;
+        const int best_seat = teams ? g % 2 : g % 4;
         std::vector<PolicyKind> seats(4, opponent);
         seats[static_cast<std::size_t>(best_seat)] = PolicyKind::best;
+        if (teams) seats[static_cast<std::size_t>(best_seat + 2)] = PolicyKind::best;
         ludo::Game game(o);
         game.roll_off(dice);
         while (game.phase() != ludo::Phase::finished) {
@@ -218,7 +242,7 @@ MatchResult match(PolicyKind opponent, const Flags& f, const ludo::BestConfig& c
                 game.play(m);
             } else {
                 const ludo::Move m = ludo::choose_move(p, game, rng, cfg);
-                if (m.captured_seat == best_seat) ++r.captured;
+                if (m.captured_seat == best_seat || (teams && m.captured_seat == best_seat + 2)) ++r.captured;
                 if (p == PolicyKind::best) r.captures += m.captures() ? 1 : 0;
                 game.play(m);
             }
@@ -272,10 +296,20 @@ int main(int argc, char** argv) {
             if (!f.vs.empty() && f.vs != to_string(opp)) continue;
             const MatchResult r = match(opp, f, cfg);
             const auto& s = r.report.seats[0].share;
-            std::printf("\nbest vs 3 %s, 4 players, n=%d, %d games (best's seat rotating)\n",
-                        std::string(to_string(opp)).c_str(), f.arm, r.report.games);
-            std::printf("  best wins %.1f %%  (95 %% CI %.1f .. %.1f %%)   fair share 25 %%\n", 100 * s.mean,
-                        100 * s.low, 100 * s.high);
+            const GameOptions o = winrate_options(f);
+            const nlohmann::json shown = o;
+            if (o.ludo.teams) {
+                // Partners win together: the pair's share is twice a seat's (each counts half).
+                std::printf("\na best pair vs a %s pair, teams, %s, %d games (the pair's seats alternating)\n",
+                            std::string(to_string(opp)).c_str(), shown.dump().c_str(), r.report.games);
+                std::printf("  the best pair wins %.1f %%  (95 %% CI %.1f .. %.1f %%)   fair share 50 %%\n",
+                            200 * s.mean, 200 * s.low, 200 * s.high);
+            } else {
+                std::printf("\nbest vs 3 %s, 4 players, %s, %d games (best's seat rotating)\n",
+                            std::string(to_string(opp)).c_str(), shown.dump().c_str(), r.report.games);
+                std::printf("  best wins %.1f %%  (95 %% CI %.1f .. %.1f %%)   fair share 25 %%\n", 100 * s.mean,
+                            100 * s.low, 100 * s.high);
+            }
             std::printf("  mean game length %.0f turns; %.1f s; best loses %.2f pieces a game, captures %.2f\n",
                         r.report.mean_length, r.seconds, static_cast<double>(r.captured) / r.report.games,
                         static_cast<double>(r.captures) / r.report.games);

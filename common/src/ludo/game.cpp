@@ -74,22 +74,20 @@ int Game::occupant_count(int square) const noexcept {
     return (v & 15) + ((v >> 4) & 15) + ((v >> 8) & 15) + ((v >> 12) & 15);
 }
 
-int Game::side_count(int square, int side_of) const noexcept {
-    const int p = partner(side_of);
-    return count_on(square, side_of) + (p >= 0 ? count_on(square, p) : 0);
-}
-
+// A square's word holds a nibble a seat, its count of pieces there (at most four): a nibble with
+// any bit but its lowest set means two or more.
 bool Game::is_block(int square) const noexcept {
-    for (int s = 0; s < players_; ++s)
-        if (side_count(square, s) >= 2) return true;
-    return false;
+    const unsigned v = squares_[idx(square)];
+    if (!options_.ludo.teams) return (v & 0xEEEEu) != 0;
+    return (v & 15u) + ((v >> 8) & 15u) >= 2 || ((v >> 4) & 15u) + ((v >> 12) & 15u) >= 2;
 }
 
 bool Game::blocks(int seat, int square) const noexcept {
-    if (squares_[idx(square)] == 0) return false;
-    for (int s = 0; s < players_; ++s)
-        if (side(s) != side(seat) && count_on(square, s) > 0 && side_count(square, s) >= 2) return true;
-    return false;
+    const unsigned v = squares_[idx(square)];
+    if (v == 0) return false;
+    if (!options_.ludo.teams) return ((v & ~(15u << (4 * seat))) & 0xEEEEu) != 0;
+    const int o = (seat + 1) % 2;  // a seat of the other team; its partner is o + 2
+    return ((v >> (4 * o)) & 15u) + ((v >> (4 * (o + 2))) & 15u) >= 2;
 }
 
 Game::MoveCheck Game::check_piece(int seat, int piece, Face f, Move& move, int& blocked_square) const noexcept {

@@ -198,7 +198,6 @@ private:
     enum class MoveCheck : std::uint8_t { ok, home_already, needs_six, overshoots, entry_blocked, path_blocked };
     // Whether piece `piece` of `seat` can move with `face`; fills `move` when it can.
     MoveCheck check_piece(int seat, int piece, Face face, Move& move, int& blocked_square) const noexcept;
-    int side_count(int square, int side_of) const noexcept;
     void put(int seat, int square) noexcept;
     void lift(int seat, int square) noexcept;
     void end_turn(EventLog* log);  // play passes to the next unfinished seat
