@@ -89,8 +89,15 @@ std::optional<int> parse(int argc, char** argv, Flags& f) {
     return std::nullopt;
 }
 
+GameOptions winrate_options(const Flags& f);
+
 ludo::BestConfig best_config(const Flags& f) {
     ludo::BestConfig c;
+    // --weights changes the weights `best` plays in the win-rate games' rules (house_weights under
+    // safe_squares or bonus_throws): they are edited in `weights` and put back below.
+    const GameOptions games = winrate_options(f);
+    const bool house = &ludo::weights_for(c, games) == &c.house_weights;
+    if (house) c.weights = c.house_weights;
     if (f.depth >= 0) c.depth = f.depth;
     if (f.budget >= 0) c.node_budget = f.budget;
     std::string_view rest = f.weights;
@@ -151,6 +158,10 @@ ludo::BestConfig best_config(const Flags& f) {
                          name.c_str());
             std::exit(spookludo::kUsageError);
         }
+    }
+    if (house) {
+        c.house_weights = c.weights;
+        c.weights = ludo::Weights{};
     }
     return c;
 }

@@ -131,6 +131,16 @@ bool first_of_block(const Game& game, int seat, int i) {
     return true;
 }
 
+Weights house_rules_weights() noexcept {
+    Weights w;
+    w.entered = 17.1;
+    return w;
+}
+
+const Weights& weights_for(const BestConfig& config, const GameOptions& options) noexcept {
+    return options.ludo.safe_squares || options.ludo.bonus_throws ? config.house_weights : config.weights;
+}
+
 namespace {
 
 // The opposing material evaluate() weighs against one's own: the strongest opponent's, or under
@@ -444,7 +454,7 @@ Move choose_move(PolicyKind policy, const Game& game, Rng& rng, const BestConfig
             break;
     }
     if (config.exact_danger) {
-        BestSearch bs{game.current_seat(), config.weights, config.opponent_greed};
+        BestSearch bs{game.current_seat(), weights_for(config, game.options()), config.opponent_greed};
         int best = 0;
         double best_value = -1e300;
         for (int k = 0; k < moves.size(); ++k) {
@@ -494,7 +504,8 @@ std::vector<double> move_values(const Game& game, const BestConfig& config) {
         estimate *= 6 * 3;
         ++plies;
     }
-    Search search{game.current_seat(), config.weights, config.opponent_greed, greedy_weights(), config.node_budget};
+    Search search{game.current_seat(), weights_for(config, game.options()), config.opponent_greed, greedy_weights(),
+                  config.node_budget};
     search.net = leaf_net;
     std::vector<double> values;
     for (int k = 0; k < moves.size(); ++k) {

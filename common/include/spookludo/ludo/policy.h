@@ -39,6 +39,11 @@ struct Weights {
     int blockade_reach = 6;    // exact_danger only: how far behind an own block opposing pieces count
 };
 
+// `best`'s weights where the house rules safe_squares or bonus_throws change what a piece on the
+// circuit risks and what a capture earns: the same terms tuned the same way on the home_rules
+// preset (BENCHMARKS.md, "House rules").
+Weights house_rules_weights() noexcept;
+
 // The one-step heuristic of `greedy`: the same terms, set by hand.
 constexpr Weights greedy_weights() noexcept {
     Weights w;
@@ -89,6 +94,8 @@ struct BestConfig {
                                 // 2 = the next two throws (the next players', or its own after a 6)
     double opponent_greed = 1;  // the search's opponents play greedily this often, else uniformly
     Weights weights{};
+    // Played instead of `weights` under safe_squares or bonus_throws (house_rules_weights()).
+    Weights house_weights = house_rules_weights();
     // Where learned_value_applies(): the search scores its leaves by the learned value
     // (shipped_value_net(), or `net` when set) instead of evaluate() with `weights`, and looks
     // `learned_depth` throws ahead instead of `depth`. Elsewhere (and with learned = false) `best`
@@ -108,6 +115,10 @@ struct BestConfig {
     // measuring tool of the capture experiments.
     bool exact_danger = false;
 };
+
+// The weights `best` plays with these options: `house_weights` under safe_squares or
+// bonus_throws, else `weights`.
+const Weights& weights_for(const BestConfig& config, const GameOptions& options) noexcept;
 
 // The heuristic score of the position for `seat` (higher is better).
 double evaluate(const Game& game, int seat, const Weights& weights);
