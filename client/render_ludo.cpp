@@ -23,6 +23,15 @@ std::string piece_label(char colour_letter, int piece) {
 }
 
 
+// A progress as the panel and the options say it: "yard", "home", "behind start" (a piece gone
+// round again under capture_to_home), else its number.
+std::string progress_text(const ludo::Geometry& geo, int p, bool compact) {
+    if (p == ludo::kYard) return compact ? trc("square", "yard") : tr("out of the yard");
+    if (p == geo.home()) return trc("square", "home");
+    if (p == geo.behind_start()) return trc("square", "behind start");
+    return std::to_string(p);
+}
+
 GridCell rotate(GridCell cell, int times, int size) {
     for (int t = 0; t < times; ++t) cell = GridCell{cell.col, size - 1 - cell.row};
     return cell;
@@ -49,7 +58,7 @@ std::vector<std::string> ludo_panel_info(const GameView& view, const Style& styl
         const auto& progress = view.ludo_progress()[to_size(seat)];
         int home = 0, yard = 0;
         for (const int p : progress) {
-            home += p >= geo.home() ? 1 : 0;
+            home += p == geo.home() ? 1 : 0;
             yard += p == ludo::kYard ? 1 : 0;
         }
         std::string line = seat == view.current_seat() ? ">" : " ";
@@ -65,6 +74,11 @@ std::vector<std::string> ludo_panel_info(const GameView& view, const Style& styl
         }
         panel.push_back(line);
     }
+    if (view.options().ludo.teams && view.ludo_progress().size() == 4) {
+        // Partners sit opposite: green and red against yellow and blue.
+        auto name = [](int c) { return colour_name(static_cast<ludo::Colour>(c)); };
+        panel.push_back(tr("Teams: {a}+{b} against {c}+{d}", {{"a", name(0)}, {"b", name(2)}, {"c", name(1)}, {"d", name(3)}}));
+    }
     if (view.last_face()) {
         // The seat that threw it: after a pass the seat to play is already the next one.
         const std::string face = std::to_string(*view.last_face());
@@ -74,17 +88,16 @@ std::vector<std::string> ludo_panel_info(const GameView& view, const Style& styl
     }
     if (!view.last_moves().empty()) {
         const auto& mv = view.last_moves().front();
-        auto where = [&](int p) {
-            if (p == ludo::kYard) return trc("square", "yard");
-            if (p >= geo.home()) return trc("square", "home");
-            return std::to_string(p);
-        };
+        auto where = [&](int p) { return progress_text(geo, p, true); };
         panel.push_back(tr("Last move: {name} piece {piece}, {from} -> {to}",
                            {{"name", view.seat_name(mv.seat)}, {"piece", std::to_string(mv.piece + 1)},
                             {"from", where(mv.from)}, {"to", where(mv.to)}}));
     }
     return panel;
 }
+
+// The glyph of a safe star square (house rule safe_squares).
+std::string star_glyph(const Style& style) { return style.unicode ? "\u2726" : "*"; }
 
 constexpr int kLudoPanelWidth = 37;  // the panel's legend, "g1 green piece 1, G2 two green pieces"
 
@@ -106,14 +119,12 @@ std::vector<std::string> ludo_summary(const GameView& view, const Style& style) 
 
 std::vector<std::string> ludo_option_texts(const GameView& view, const pr::Decision& d, const Style& style,
                                            bool compact) {
-    const int home = ludo::Geometry(view.options().ludo.arm).home();
+    const ludo::Geometry geo(view.options().ludo.arm);
     std::vector<std::string> texts;
     for (const auto& o : d.options) {
-        std::string line;
-        if (o.from == ludo::kYard) line += compact ? trc("square", "yard") : tr("out of the yard");
-        else line += std::to_string(o.from);
+        std::string line = progress_text(geo, o.from, compact);
         line += " -> ";
-        line += o.to >= home ? trc("square", "home") : std::to_string(o.to);
+        line += progress_text(geo, o.to, true);
         if (o.captures.value_or(false)) {
             line += ' ';
             line += paint(style, "1;31", tr("captures!"));
@@ -214,7 +225,7 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
     }
 
     // The cells' base look.
-    enum class Kind : unsigned char { none, track, start, column, centre, home };
+    enum class Kind : unsigned char { none, track, start, star, column, centre, home };
     std::vector<std::vector<Kind>> kind(to_size(size), std::vector<Kind>(to_size(size), Kind::none));
     std::vector<std::vector<int>> owner(to_size(size), std::vector<int>(to_size(size), -1));
     for (const auto& cell : circuit) kind[to_size(cell.row)][to_size(cell.col)] = Kind::track;
@@ -228,6 +239,10 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
         for (const auto& cell : ludo_home_column_cells(n, colour)) {
             kind[to_size(cell.row)][to_size(cell.col)] = Kind::column;
             owner[to_size(cell.row)][to_size(cell.col)] = c;
+        }
+        if (view.options().ludo.safe_squares) {
+            const auto star = circuit[to_size(geo.star_square(colour))];
+            kind[to_size(star.row)][to_size(star.col)] = Kind::star;
         }
         const auto home = home_cell(colour);
         kind[to_size(home.row)][to_size(home.col)] = Kind::home;
@@ -268,6 +283,7 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
             case Kind::none: return {std::string(to_size(cw), ' '), ""};
             case Kind::track: return {two(". ", "."), "2"};
             case Kind::start: return {two("()", "o"), std::string(kColourBg[to_size(own)])};
+            case Kind::star: return {star_glyph(style) + (cw == 2 ? " " : ""), "1"};
             case Kind::column: return {two(": ", ":"), std::string(kColourBg[to_size(own)])};
             case Kind::centre: return {two("##", "#"), "2"};
             case Kind::home: return {two("##", "#"), std::string(kColourFg[to_size(own)])};
@@ -326,7 +342,10 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
     std::vector<std::string> panel = ludo_panel_info(view, style);
     panel.emplace_back();
     panel.push_back(tr("g1 green piece 1, G2 two green pieces"));
-    panel.push_back(tr("() start square, : home column"));
+    if (view.options().ludo.safe_squares)
+        panel.push_back(tr("() start, {star} star: safe; : home column", {{"star", star_glyph(style)}}));
+    else
+        panel.push_back(tr("() start square, : home column"));
     panel.push_back(tr("centre: G3 = 3 green pieces home"));
     panel.push_back(tr("moves count squares from the start"));
     if (!targets.empty()) {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -139,6 +140,32 @@ TEST_CASE("e2e bot: a Ludo game on arms of 6 with greedy bots to its end: exit 0
     CHECK(record.at("options").at("game") == "ludo");
     CHECK(record.at("options").at("arm") == 6);
     CHECK(record.at("result").at("status") == "finished");
+    server.stop();
+}
+
+TEST_CASE("e2e bot: a Ludo game under the home rules with teams to its end: the partners win together and the record verifies [e2e][bot][house]") {
+    Server server;
+    auto bot = server.run("bots", {"bot", server.url(), "--create", "ludo", "--home-rules", "--teams", "--count", "4",
+                                   "--policy", "greedy", "--start"});
+    INFO(bot->describe());
+    REQUIRE(bot->status() == 0);
+    const std::string out = bot->out();
+    CHECK(out.find(" win as a team after ") != std::string::npos);
+    const std::string file = server.record_file(game_over_id(*bot));
+    check_verifies(server, file);
+    const json record = read_record(file);
+    const json& options = record.at("options");
+    CHECK(options.at("arm") == 6);
+    CHECK(options.at("entry") == "start_square");
+    CHECK(options.at("safe_squares") == true);
+    CHECK(options.at("bonus_throws") == true);
+    CHECK(options.at("three_sixes") == true);
+    CHECK(options.at("teams") == true);
+    CHECK(record.at("result").at("status") == "finished");
+    // Partners opposite win together: seats 1 and 3, or 2 and 4.
+    const json winners = record.at("result").at("winners");
+    REQUIRE(winners.size() == 2);
+    CHECK(std::abs(winners[0].get<int>() - winners[1].get<int>()) == 2);
     server.stop();
 }
 
