@@ -393,6 +393,7 @@ void add_play_command(CLI::App& app, int& exit_code) {
     cmd->footer(
         "Examples:\n"
         "  spookludo play ws://192.168.1.20:7777 --create spook --players 4 --name Ann --hints\n"
+        "  spookludo play ws://192.168.1.20:7777 --create ludo --home-rules --teams --name Ann   (house rules)\n"
         "  spookludo play ws://192.168.1.20:7777 --room KQZTM --name Ben\n"
         "  spookludo play ws://192.168.1.20:7777 --room KQZTM --token 4f1c...   (take your seat back)\n"
         "  spookludo play wss://party.example.org:443 --room KQZTM --name Ben   (a server with a certificate)\n"

@@ -16,9 +16,6 @@ struct Style {
     int height = 24;
     bool color = false;  // ANSI colours (off when not a terminal or NO_COLOR is set)
     bool hints = true;   // show the server's hint values when the decision carries them
-    // Glyphs beyond ASCII where they read better (a UTF-8 terminal): the Ludo board's safe star
-    // squares drawn as '✦' instead of '*'. Off, the board is plain ASCII.
-    bool unicode = false;
     // The server's address ("http://host:port"): the game-over screen shows a record's address as
     // server_url + game_over.record ("/records/<id>"); empty: the path alone.
     std::string server_url;
@@ -37,6 +34,9 @@ struct Style {
     // found them fair; empty: not (yet) checked.
     std::string dice_check;
     bool dice_fair = true;
+    // Glyphs beyond ASCII where they read better (a UTF-8 terminal): the Ludo board's safe star
+    // squares drawn as '✦' instead of '*'. Off, the board is plain ASCII.
+    bool unicode = false;
 };
 
 // Spook: one block per seat: its 40 squares (the characters' letters H C S W X, entrances '.',

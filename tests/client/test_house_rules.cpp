@@ -4,8 +4,11 @@
 // without colour (and with Unicode glyphs where asked).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "render.h"
 #include "server_words.h"
@@ -49,7 +52,7 @@ pr::Joined joined(int seat, bool host) {
     return j;
 }
 
-GameOptions ludo(const char* json_text) { return nlohmann::json::parse(json_text).get<GameOptions>(); }
+GameOptions ludo_options(const char* json_text) { return nlohmann::json::parse(json_text).get<GameOptions>(); }
 
 GameView lobby(const GameOptions& options, bool host = false) {
     GameView v;
@@ -119,15 +122,15 @@ const char* kHomeRules4 = R"({"game":"ludo","players":4,"preset":"home_rules"})"
 }  // namespace
 
 TEST_CASE("house rules, lobby: the home rules preset is named with what it holds, teams with their partners") {
-    const auto preset = all(render_lobby(lobby(ludo(kHomeRules4)), Style{120, 40}));
+    const auto preset = all(render_lobby(lobby(ludo_options(kHomeRules4)), Style{160, 40}));
     CHECK(preset.find("Classic Ludo: 4 seats, home rules (arms of 6, entry onto the start square, safe squares, bonus "
                       "throws, three 6s end the turn)\n") != std::string::npos);
-    const auto teams = all(render_lobby(lobby(ludo(R"({"game":"ludo","preset":"home_rules","teams":true})")), Style{160, 40}));
+    const auto teams = all(render_lobby(lobby(ludo_options(R"({"game":"ludo","preset":"home_rules","teams":true})")), Style{160, 40}));
     CHECK(teams.find("home rules (arms of 6, entry onto the start square, safe squares, bonus throws, three 6s end the "
                      "turn), teams: seats 1+3 against 2+4\n") != std::string::npos);
     // Not the preset (arms of 8): the rules one by one.
     const auto own = all(render_lobby(
-        lobby(ludo(R"({"game":"ludo","players":4,"safe_squares":true,"bonus_throws":true,"three_sixes":true,"capture_to_home":true})")),
+        lobby(ludo_options(R"({"game":"ludo","players":4,"safe_squares":true,"bonus_throws":true,"three_sixes":true,"capture_to_home":true})")),
         Style{160, 40}));
     CHECK(own.find("Classic Ludo: 4 seats, arms of 8, entry as the text (6 squares out), house rules: safe squares, bonus "
                    "throws, three 6s end the turn, capture before home\n") != std::string::npos);
@@ -135,7 +138,7 @@ TEST_CASE("house rules, lobby: the home rules preset is named with what it holds
 }
 
 TEST_CASE("house rules, lobby: the host's keys list the house rules in Ludo, not in Spook") {
-    const auto host = all(render_lobby(lobby(ludo(kHomeRules4), true), Style{120, 40}));
+    const auto host = all(render_lobby(lobby(ludo_options(kHomeRules4), true), Style{120, 40}));
     for (const char* key : {"f home rules", "* safe squares", "B bonus throws", "C capture before home", "2 teams"}) {
         CAPTURE(key);
         CHECK(host.find(key) != std::string::npos);
@@ -145,7 +148,7 @@ TEST_CASE("house rules, lobby: the host's keys list the house rules in Ludo, not
 }
 
 TEST_CASE("house rules, board: the safe squares are drawn with a star, '*' in ASCII and '✦' in Unicode, only when on") {
-    const auto options = ludo(kHomeRules4);
+    const auto options = ludo_options(kHomeRules4);
     const auto view = game(options, "green*:Y,Y,Y,Y yellow:Y,Y,Y,Y red:Y,Y,Y,Y blue:Y,Y,Y,Y");
     const ludo::Geometry geo(6);
     const auto cells = ludo_circuit_cells(6);
@@ -160,7 +163,7 @@ TEST_CASE("house rules, board: the safe squares are drawn with a star, '*' in AS
     Style unicode;
     unicode.unicode = true;
     const auto drawn = all(render_ludo_board(view, unicode));
-    CHECK(count(drawn, "\u2726 ") == 4);
+    CHECK(count(drawn, "\u2726 ") == 5);  // the four star squares and the legend
     CHECK(drawn.find("() start, \u2726 star: safe; : home column") != std::string::npos);
     // Without the house rule: no star, the usual legend.
     auto plain = options;
@@ -171,7 +174,7 @@ TEST_CASE("house rules, board: the safe squares are drawn with a star, '*' in AS
 }
 
 TEST_CASE("house rules, board: a piece gone round (capture before home) stands on the square behind its start square, not at home") {
-    auto options = ludo(R"({"game":"ludo","players":2,"arm":6,"capture_to_home":true})");
+    auto options = ludo_options(R"({"game":"ludo","players":2,"arm":6,"capture_to_home":true})");
     const auto view = game(options, "green*:B,Y,Y,Y red+:Y,Y,Y,53");
     const ludo::Geometry geo(6);
     const auto board = render_ludo_board(view, Style{});
@@ -186,7 +189,7 @@ TEST_CASE("house rules, board: a piece gone round (capture before home) stands o
 }
 
 TEST_CASE("house rules, story: a safe square, the bonus throws, going round again and the team's win each have their line") {
-    auto view = game(ludo(R"({"game":"ludo","preset":"home_rules","teams":true,"capture_to_home":true})"),
+    auto view = game(ludo_options(R"({"game":"ludo","preset":"home_rules","teams":true,"capture_to_home":true})"),
                      "green*:Y,Y,Y,Y yellow:Y,Y,Y,Y red:Y,Y,Y,Y blue:Y,Y,Y,Y");
     auto safe = event("safe_square", 0, 1, 4, 8);
     safe.square = 8;
@@ -228,7 +231,7 @@ TEST_CASE("house rules, story: a safe square, the bonus throws, going round agai
 }
 
 TEST_CASE("house rules, board: under teams the players' list says who plays with whom") {
-    const auto view = game(ludo(R"({"game":"ludo","preset":"home_rules","teams":true})"),
+    const auto view = game(ludo_options(R"({"game":"ludo","preset":"home_rules","teams":true})"),
                            "green*:Y,Y,Y,Y yellow:Y,Y,Y,Y red:Y,Y,Y,Y blue:Y,Y,Y,Y");
     CHECK(all(render_ludo_board(view, Style{})).find("Teams: green+red against yellow+blue") != std::string::npos);
 }
