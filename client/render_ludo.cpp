@@ -3,6 +3,7 @@
 // (players, the last throw and move, a legend), and what the frame asks of the game: the size
 // the board needs, its panel's lines for a small window, the options' words.
 #include <algorithm>
+#include <cctype>
 #include <array>
 
 #include "game_words.h"
@@ -209,6 +210,7 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
     // option's key ("*1"; "1" one column wide), so "piece 1: 30 -> 36" can be found on the board.
     std::vector<std::pair<GridCell, int>> targets;
     int deciding = -1;       // the seat choosing
+    std::string shared;      // the first square two sides share, as drawn ("gy")
     std::string own_block;   // a block of its two pieces drawn as their numbers ("34")
     if (const auto& pending = view.pending(); pending && view.ludo_colour(pending->decision.seat) >= 0) {
         deciding = pending->decision.seat;
@@ -257,6 +259,23 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
                 const std::string digit = key < 10 ? std::to_string(key) : std::string("+");
                 return {cw == 2 ? "*" + digit : digit, "1;7"};
             }
+        // Two sides on one square (a safe square, or partners under teams): both colours' letters,
+        // each capital for two or more pieces ("Yr"); one column: '&'.
+        std::vector<int> here;
+        for (const int seat : seats)
+            if (!at[to_size(r)][to_size(c)][to_size(seat)].empty()) here.push_back(seat);
+        if (here.size() >= 2 && k != Kind::home) {
+            std::string text;
+            for (std::size_t i = 0; i < 2; ++i) {
+                const char letter = kColourLetter[to_size(static_cast<int>(colour_of(here[i])))];
+                const bool many = at[to_size(r)][to_size(c)][to_size(here[i])].size() > 1;
+                text += many ? static_cast<char>(letter - 'a' + 'A') : letter;
+            }
+            if (shared.empty()) shared = text;
+            std::string sgr = "1;" + std::string(kColourFg[to_size(static_cast<int>(colour_of(here[0])))]);
+            if (moved == GridCell{r, c}) sgr += ";7";
+            return {cw == 2 ? text : std::string("&"), sgr};
+        }
         for (const int seat : seats) {
             const auto& pieces = at[to_size(r)][to_size(c)][to_size(seat)];
             if (pieces.empty()) continue;
@@ -347,7 +366,18 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
     else
         panel.push_back(tr("() start square, : home column"));
     panel.push_back(tr("centre: G3 = 3 green pieces home"));
-    panel.push_back(tr("moves count squares from the start"));
+    if (!shared.empty() && cw == 2) {
+        // Instead of the least needed line: what a shared square's two letters say.
+        auto name = [](char letter) {
+            for (int c = 0; c < 4; ++c)
+                if (kColourLetter[to_size(c)] == std::tolower(static_cast<unsigned char>(letter)))
+                    return colour_name(static_cast<ludo::Colour>(c));
+            return std::string("?");
+        };
+        panel.push_back(shared + " " + tr("{a} and {b} on one square", {{"a", name(shared[0])}, {"b", name(shared[1])}}));
+    } else {
+        panel.push_back(tr("moves count squares from the start"));
+    }
     if (!targets.empty()) {
         panel.push_back(cw == 2 ? tr("*1 the square option 1 leads to") : tr("1 the square option 1 leads to"));
         if (!own_block.empty())

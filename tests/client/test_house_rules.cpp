@@ -173,6 +173,15 @@ TEST_CASE("house rules, board: the safe squares are drawn with a star, '*' in AS
     CHECK(all(without).find("() start square, : home column") != std::string::npos);
 }
 
+TEST_CASE("house rules, board: two sides sharing a safe square are both drawn, each colour's letter, capital for a block") {
+    // Green's piece on its star square (8), a yellow block beside it (yellow's progress 47 is square 8).
+    const auto view = game(ludo_options(kHomeRules4), "green*:8,Y,Y,Y yellow:47,47,Y,Y red:Y,Y,Y,Y blue:Y,Y,Y,Y");
+    const ludo::Geometry geo(6);
+    const auto board = render_ludo_board(view, Style{});
+    CHECK(cell_at(board, ludo_circuit_cells(6)[static_cast<std::size_t>(geo.star_square(ludo::Colour::green))]) == "gY");
+    CHECK(all(board).find("gY green and yellow on one square") != std::string::npos);
+}
+
 TEST_CASE("house rules, board: a piece gone round (capture before home) stands on the square behind its start square, not at home") {
     auto options = ludo_options(R"({"game":"ludo","players":2,"arm":6,"capture_to_home":true})");
     const auto view = game(options, "green*:B,Y,Y,Y red+:Y,Y,Y,53");
