@@ -188,7 +188,7 @@ TEST_CASE("sim: the report numbers the seats 1 to N, as every other screen does 
     CHECK(json.out.find("\"seat\": 0") == std::string::npos);
 }
 
-TEST_CASE("sim and play: Ludo's house rules as flags; only the flags given go in, so the preset takes teams and refuses another arm (exit 2) [cli][sim][house]") {
+TEST_CASE("sim, play and bot: Ludo's house rules as flags, only the flags given go in: the preset takes teams and refuses another arm (exit 2) [cli][sim][house]") {
     // The preset with teams: a line per team besides the seats'.
     const Run teams = run({kClient, "sim", "--home-rules", "--teams", "--policy", "greedy,random", "--games", "20", "--no-progress"});
     INFO(teams.described);
