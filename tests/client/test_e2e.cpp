@@ -420,6 +420,36 @@ TEST_CASE("e2e bot: a full room refuses a joiner (exit 2, room_full), so does a 
 
 // ---- A person at a terminal ---------------------------------------------------------------------
 
+TEST_CASE("e2e play: in the lobby the host's f sets the home rules, 2 teams (four seats), f again the text's rules, and the lobby says each [e2e][play][pty][house]") {
+    Server server;
+    SpawnOptions o;
+    o.pty = true;
+    o.cols = 180;  // the rules' line on one line
+    o.rows = 40;
+    o.env = {{"NO_COLOR", "1"}, {"TERM", "xterm-256color"}};
+    auto play = server.client("play", {"play", server.url(), "--create", "ludo", "--players", "2", "--name", "Ann"}, o);
+    REQUIRE_MESSAGE(play->wait_for_text("You are the host.", patience(10s)), play->describe());
+    // The screen drawn after a key: what it shows from then on.
+    auto after = [&](std::size_t mark, const std::string& text) {
+        return play->wait_for([&](const std::string& s) { return s.find(text, mark) != std::string::npos; }, patience(10s));
+    };
+    const std::string home =
+        "home rules (arms of 6, entry onto the start square, safe squares, bonus throws, three 6s end the turn)";
+    std::size_t mark = play->out().size();
+    play->write("f");
+    REQUIRE_MESSAGE(after(mark, "Classic Ludo: 2 seats, " + home), play->describe());
+    mark = play->out().size();
+    play->write("2");
+    REQUIRE_MESSAGE(after(mark, "Classic Ludo: 4 seats, " + home + ", teams: seats 1+3 against 2+4"), play->describe());
+    mark = play->out().size();
+    play->write("f");
+    REQUIRE_MESSAGE(after(mark, "Classic Ludo: 4 seats, arms of 8, entry as the text (6 squares out)"), play->describe());
+    CHECK(play->out().find("house rules:", mark) == std::string::npos);
+    play->write("q");
+    CHECK_MESSAGE(play->wait(patience(10s)) == 0, play->describe());
+    server.stop();
+}
+
 TEST_CASE("e2e play: on an 80x24 pseudo-terminal with NO_COLOR the host adds a bot, starts, and chooses by key [e2e][play][pty]") {
     Server server;
     SpawnOptions o;
