@@ -311,6 +311,7 @@ void add_bot_command(CLI::App& app, int& exit_code) {
     cmd->footer(
         "Examples:\n"
         "  spookludo bot ws://127.0.0.1:7777 --create spook --players 4 --count 4 --policy best --start\n"
+        "  spookludo bot ws://127.0.0.1:7777 --create ludo --home-rules --teams --count 4 --start   (Ludo's house rules)\n"
         "  spookludo bot ws://127.0.0.1:7777 --room KQZTM --count 2 --policy greedy --think 500\n"
         "  spookludo bot ws://127.0.0.1:7777 --room KQZTM --token 4f1c... --policy best   (resume a seat)\n"
         "Prints 'room CODE' when it has a room, one line per game event, 'game_over ID STATUS record PATH', and\n"

@@ -54,11 +54,14 @@ std::string names_text(const std::vector<std::string>& names) {
     return out;
 }
 
-std::string game_over_sentence(const std::vector<std::string>& winners, long length, bool spook) {
+std::string game_over_sentence(const std::vector<std::string>& winners, long length, bool spook, bool team) {
     if (winners.empty())
         return spook ? trn("Game over! Nobody wins after {n} round.", "Game over! Nobody wins after {n} rounds.", length)
                      : trn("Game over! Nobody wins after {n} turn.", "Game over! Nobody wins after {n} turns.", length);
     const std::string who = names_text(winners);
+    if (team && !spook && winners.size() > 1)
+        return trn("Game over! {names} win as a team after {n} turn.", "Game over! {names} win as a team after {n} turns.", length,
+                   {{"names", who}});
     if (winners.size() > 1)
         return spook ? trn("Game over! {names} win together after {n} round.", "Game over! {names} win together after {n} rounds.",
                            length, {{"names", who}})

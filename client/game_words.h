@@ -32,7 +32,8 @@ namespace spookludo::client {
 std::string names_text(const std::vector<std::string>& names);
 // "Game over! Ann wins after 12 rounds." (Spook: rounds, Ludo: turns; several winners win
 // together; nobody: "Nobody wins").
-std::string game_over_sentence(const std::vector<std::string>& winners, long length, bool spook);
+// `team`: Ludo's teams, the winners two partners ("Ann and Cid win as a team after 80 turns.").
+std::string game_over_sentence(const std::vector<std::string>& winners, long length, bool spook, bool team = false);
 // "The game was abandoned: <the server's reason>." or without a reason.
 std::string abandoned_sentence(const std::optional<std::string>& reason);
 // A room's state ("lobby", "playing", ...) in words; an unknown state as it is.

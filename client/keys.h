@@ -66,6 +66,19 @@ inline constexpr std::array kKeyBindings{
     KeyBinding{"d", KeyWho::host, KeyWhere::lobby, "Spook: balanced or random boards"},
     KeyBinding{"e", KeyWho::host, KeyWhere::lobby, "Ludo: a 6 enters 6 squares out (the text) or onto the start square"},
     KeyBinding{"3", KeyWho::host, KeyWhere::lobby, "Ludo: three 6s in a row end the turn, on or off"},
+    KeyBinding{"f", KeyWho::host, KeyWhere::lobby,
+               "Ludo: the home rules preset (arms of 6, entry onto the start square, safe squares, bonus throws, three "
+               "6s end the turn); again: back to the text's rules"},
+    KeyBinding{"*", KeyWho::host, KeyWhere::lobby,
+               "Ludo house rule: safe squares (no capture on the start squares and the star squares), on or off"},
+    KeyBinding{"B", KeyWho::host, KeyWhere::lobby,
+               "Ludo house rule: bonus throws (a capture or a piece brought home throws again), on or off"},
+    KeyBinding{"C", KeyWho::host, KeyWhere::lobby,
+               "Ludo house rule: capture before home (a piece enters its home column once its player has "
+               "captured), on or off"},
+    KeyBinding{"2", KeyWho::host, KeyWhere::lobby,
+               "Ludo house rule: teams, two against two with partners opposite (seats 1+3 and 2+4; sets 4 seats), "
+               "on or off"},
     KeyBinding{"T", KeyWho::host, KeyWhere::any,
                "more time to choose: normal, x2, x3, no limit in turn (in a game too: the open decisions at once)"},
     KeyBinding{"P", KeyWho::host, KeyWhere::game, "pause or resume the game (the clock stops)"},

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include <CLI/CLI.hpp>
@@ -25,6 +26,55 @@ int next_step(const int (&steps)[N], int now, int after_last) {
     for (const int s : steps)
         if (s > now) return s;
     return after_last;
+}
+
+// Ludo's house rules in the lobby: f the home rules preset (again: back to the text's rules),
+// * safe squares, B bonus throws, C capture before home, 2 teams. Changes `options`, or says why
+// not.
+std::optional<std::string> toggle_house_rule(GameOptions& options, char key) {
+    auto& l = options.ludo;
+    switch (key) {
+        case 'f': {
+            // The preset as it is, teams and capture before home aside (they may be added to it).
+            LudoOptions without = l;
+            without.teams = without.capture_to_home = false;
+            if (without == home_rules()) {
+                l = LudoOptions{};
+            } else {
+                const bool teams = l.teams, capture = l.capture_to_home;
+                l = home_rules();
+                l.teams = teams;
+                l.capture_to_home = capture;
+            }
+            break;
+        }
+        case '*': l.safe_squares = !l.safe_squares; break;
+        case 'B': l.bonus_throws = !l.bonus_throws; break;
+        case 'C': l.capture_to_home = !l.capture_to_home; break;
+        case '2':
+            l.teams = !l.teams;
+            if (l.teams) {
+                // Two against two: four seats, and no playing on (the game ends with a team home).
+                options.players = 4;
+                options.play_on = false;
+            }
+            break;
+        default: break;
+    }
+    if (options.table && (l.safe_squares || l.bonus_throws || l.capture_to_home || l.teams))
+        return tr("A game at a table keeps only the three 6s rule: the server cannot see captures, safe squares or teams on a paper board.");
+    return std::nullopt;
+}
+
+// What a house rule's key does, said in a Spook lobby.
+std::string spook_house_rule_message(char key) {
+    switch (key) {
+        case 'f': return tr("f sets Ludo's home rules (arms of 6, entry onto the start square, safe squares, bonus throws, three 6s); Spook has none.");
+        case '*': return tr("* sets Ludo's safe squares (no capture on the start and star squares); Spook has none.");
+        case 'B': return tr("B sets Ludo's bonus throws (a capture or a piece home throws again); Spook has none.");
+        case 'C': return tr("C sets Ludo's capture before home (a piece enters its home column once its player has captured); Spook has none.");
+        default: return tr("2 sets Ludo's teams (two against two, partners opposite); Spook has none.");
+    }
 }
 
 // Enter, and a space: what a pipe's lines end with, nothing to do.
@@ -229,6 +279,10 @@ void PlayUi::on_key(char key) {
                     message_ = ludo ? client::tr("Ludo takes 2 to 4 players.") : client::tr("Spook & Werewolf takes 1 to 8 players.");
                     break;
                 }
+                if (ludo && options.ludo.teams) {
+                    message_ = client::tr("Teams are two against two: 4 seats (2 turns teams off).");
+                    break;
+                }
                 options.players = want;
                 session_->send(protocol::SetOptions{options});
                 break;
@@ -270,6 +324,10 @@ void PlayUi::on_key(char key) {
                 break;
             }
             case 'o':
+                if (options.game == GameKind::ludo && options.ludo.teams) {
+                    message_ = client::tr("Play on has no meaning with teams: the game ends when a team has all its pieces home (2 turns teams off).");
+                    break;
+                }
                 options.play_on = !options.play_on;
                 session_->send(protocol::SetOptions{options});
                 break;
@@ -279,6 +337,18 @@ void PlayUi::on_key(char key) {
                     session_->send(protocol::SetOptions{options});
                 } else {
                     message_ = client::tr("d sets Spook's boards; a Ludo board is always the same (e sets the entry, 3 three 6s).");
+                }
+                break;
+            case 'f':
+            case '*':
+            case 'B':
+            case 'C':
+            case '2':
+                if (options.game == GameKind::ludo) {
+                    if (auto refusal = toggle_house_rule(options, key)) message_ = *refusal;
+                    else session_->send(protocol::SetOptions{options});
+                } else {
+                    message_ = spook_house_rule_message(key);
                 }
                 break;
             case 'e':
@@ -323,6 +393,7 @@ void add_play_command(CLI::App& app, int& exit_code) {
     cmd->footer(
         "Examples:\n"
         "  spookludo play ws://192.168.1.20:7777 --create spook --players 4 --name Ann --hints\n"
+        "  spookludo play ws://192.168.1.20:7777 --create ludo --home-rules --teams --name Ann   (house rules)\n"
         "  spookludo play ws://192.168.1.20:7777 --room KQZTM --name Ben\n"
         "  spookludo play ws://192.168.1.20:7777 --room KQZTM --token 4f1c...   (take your seat back)\n"
         "  spookludo play wss://party.example.org:443 --room KQZTM --name Ben   (a server with a certificate)\n"
@@ -335,6 +406,8 @@ void add_play_command(CLI::App& app, int& exit_code) {
         "The host, in the lobby: s start, b/g/r add a best/greedy/random bot, x N remove seat N, + - seats,\n"
         "p pieces (Spook), a arm 6/8 (Ludo), h hints on/off, t decision time, w pace, c automatic start,\n"
         "o play on, d balanced/random boards (Spook), e entry, 3 three 6s (Ludo), v spectators may react;\n"
+        "Ludo's house rules: f the home rules preset (again: the text's rules), * safe squares, B bonus throws,\n"
+        "C capture before home, 2 teams (two against two, partners opposite);\n"
         "in a game: P pause/resume, k N kick seat N (a best bot takes it), E end the game (asks: y yes, n no).\n"
         "Time to choose: T (the host) sets normal, x2, x3 or no limit; H N hurries seat N (no limit: a short\n"
         "limit for its open decision); A (a player) asks the host for more time.\n"

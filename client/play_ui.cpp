@@ -99,6 +99,7 @@ client::Style PlayUi::style() const {
     s.width = term_.width();
     s.height = term_.height();
     s.color = term_.color();
+    s.unicode = term_.unicode();
     s.hints = show_hints_;
     if (session_) {
         s.server_url = session_->config().url.http_base();

@@ -350,7 +350,8 @@ std::vector<std::string> game_over_screen(const GameView& view, const Style& sty
     if (over.status == "finished") {
         std::vector<std::string> names;
         for (const int w : over.winners) names.push_back(final_view.seat_name(w));
-        append(text, wrap(paint(style, "1;32", game_over_sentence(names, over.length, spook)), style.width));
+        const bool team = !spook && final_view.options().ludo.teams;
+        append(text, wrap(paint(style, "1;32", game_over_sentence(names, over.length, spook, team)), style.width));
     } else {
         append(text, wrap(paint(style, "1;31", abandoned_sentence(over.reason)), style.width));
     }

@@ -34,6 +34,9 @@ struct Style {
     // found them fair; empty: not (yet) checked.
     std::string dice_check;
     bool dice_fair = true;
+    // Glyphs beyond ASCII where they read better (a UTF-8 terminal): the Ludo board's safe star
+    // squares drawn as '✦' instead of '*'. Off, the board is plain ASCII.
+    bool unicode = false;
 };
 
 // Spook: one block per seat: its 40 squares (the characters' letters H C S W X, entrances '.',

@@ -14,6 +14,36 @@ using namespace render_detail;
 
 namespace {
 
+// Classic Ludo's line: the seats, the board, the entry and the house rules in force; "home rules"
+// when they are the preset (teams and capture before home may be added to it), the partners
+// under teams.
+std::string ludo_game_text(const GameOptions& options) {
+    const auto& l = options.ludo;
+    const std::string seats = trn("{n} seat", "{n} seats", options.players);
+    std::vector<std::string> rules;
+    LudoOptions base = l;
+    base.teams = base.capture_to_home = false;
+    const bool preset = !ludo_preset_of(base).empty();
+    std::string game;
+    if (preset) {
+        game = tr("Classic Ludo: {seats}, home rules (arms of 6, entry onto the start square, safe squares, bonus throws, three 6s end the turn)",
+                  {{"seats", seats}});
+    } else {
+        game = tr("Classic Ludo: {seats}, arms of {arm}, entry {entry}",
+                  {{"seats", seats},
+                   {"arm", std::to_string(l.arm)},
+                   {"entry", l.entry == LudoEntry::text ? tr("as the text (6 squares out)") : tr("onto the start square")}});
+        if (l.safe_squares) rules.push_back(tr("safe squares"));
+        if (l.bonus_throws) rules.push_back(tr("bonus throws"));
+        if (l.three_sixes) rules.push_back(tr("three 6s end the turn"));
+    }
+    if (l.capture_to_home) rules.push_back(tr("capture before home"));
+    if (l.teams) rules.push_back(tr("teams: seats 1+3 against 2+4"));
+    if (!rules.empty())
+        game += ", " + (preset ? join(rules, ", ") : tr("house rules: {rules}", {{"rules", join(rules, ", ")}}));
+    return game;
+}
+
 // The lobby in parts: the small screen keeps the seats and the keys before the rest.
 struct LobbyParts {
     std::vector<std::string> head, game, settings, seats, keys;
@@ -36,11 +66,7 @@ LobbyParts lobby_parts(const GameView& view, const Style& style, std::int64_t no
                    {"finish", std::to_string(options.spook.pieces_to_finish())},
                    {"boards", options.spook.balanced_boards ? tr("balanced boards") : tr("random boards")}});
     } else {
-        game = tr("Classic Ludo: {seats}, arms of {arm}, entry {entry}",
-                  {{"seats", trn("{n} seat", "{n} seats", options.players)},
-                   {"arm", std::to_string(options.ludo.arm)},
-                   {"entry", options.ludo.entry == LudoEntry::text ? tr("as the text (6 squares out)") : tr("onto the start square")}});
-        if (options.ludo.three_sixes) game += ", " + tr("three 6s end the turn");
+        game = ludo_game_text(options);
     }
     if (options.play_on) game += ", " + tr("play on");
     parts.game = wrap(game, style.width);
@@ -88,7 +114,9 @@ LobbyParts lobby_parts(const GameView& view, const Style& style, std::int64_t no
         // Never broken inside a key's words ("c auto start"), unless one is wider than the window.
         std::vector<std::string> items{tr("x N remove seat N"), tr("+ - seats")};
         if (options.game == GameKind::spook) items.insert(items.end(), {tr("p pieces"), tr("d boards")});
-        else items.insert(items.end(), {tr("a arm"), tr("e entry"), tr("3 three 6s")});
+        else
+            items.insert(items.end(), {tr("a arm"), tr("e entry"), tr("3 three 6s"), tr("f home rules"), tr("* safe squares"),
+                                       tr("B bonus throws"), tr("C capture before home"), tr("2 teams")});
         items.insert(items.end(), {tr("h hints"), tr("t time"), tr("T more time"), tr("w pace"), tr("c auto start"), tr("o play on"), tr("q leave")});
         std::string line;
         for (std::size_t i = 0; i < items.size(); ++i) {

@@ -3,6 +3,7 @@
 // (players, the last throw and move, a legend), and what the frame asks of the game: the size
 // the board needs, its panel's lines for a small window, the options' words.
 #include <algorithm>
+#include <cctype>
 #include <array>
 
 #include "game_words.h"
@@ -22,6 +23,15 @@ std::string piece_label(char colour_letter, int piece) {
     return label;
 }
 
+
+// A progress as the panel and the options say it: "yard", "home", "behind start" (a piece gone
+// round again under capture_to_home), else its number.
+std::string progress_text(const ludo::Geometry& geo, int p, bool compact) {
+    if (p == ludo::kYard) return compact ? trc("square", "yard") : tr("out of the yard");
+    if (p == geo.home()) return trc("square", "home");
+    if (p == geo.behind_start()) return trc("square", "behind start");
+    return std::to_string(p);
+}
 
 GridCell rotate(GridCell cell, int times, int size) {
     for (int t = 0; t < times; ++t) cell = GridCell{cell.col, size - 1 - cell.row};
@@ -49,7 +59,7 @@ std::vector<std::string> ludo_panel_info(const GameView& view, const Style& styl
         const auto& progress = view.ludo_progress()[to_size(seat)];
         int home = 0, yard = 0;
         for (const int p : progress) {
-            home += p >= geo.home() ? 1 : 0;
+            home += p == geo.home() ? 1 : 0;
             yard += p == ludo::kYard ? 1 : 0;
         }
         std::string line = seat == view.current_seat() ? ">" : " ";
@@ -65,6 +75,11 @@ std::vector<std::string> ludo_panel_info(const GameView& view, const Style& styl
         }
         panel.push_back(line);
     }
+    if (view.options().ludo.teams && view.ludo_progress().size() == 4) {
+        // Partners sit opposite: green and red against yellow and blue.
+        auto name = [](int c) { return colour_name(static_cast<ludo::Colour>(c)); };
+        panel.push_back(tr("Teams: {a}+{b} against {c}+{d}", {{"a", name(0)}, {"b", name(2)}, {"c", name(1)}, {"d", name(3)}}));
+    }
     if (view.last_face()) {
         // The seat that threw it: after a pass the seat to play is already the next one.
         const std::string face = std::to_string(*view.last_face());
@@ -74,17 +89,16 @@ std::vector<std::string> ludo_panel_info(const GameView& view, const Style& styl
     }
     if (!view.last_moves().empty()) {
         const auto& mv = view.last_moves().front();
-        auto where = [&](int p) {
-            if (p == ludo::kYard) return trc("square", "yard");
-            if (p >= geo.home()) return trc("square", "home");
-            return std::to_string(p);
-        };
+        auto where = [&](int p) { return progress_text(geo, p, true); };
         panel.push_back(tr("Last move: {name} piece {piece}, {from} -> {to}",
                            {{"name", view.seat_name(mv.seat)}, {"piece", std::to_string(mv.piece + 1)},
                             {"from", where(mv.from)}, {"to", where(mv.to)}}));
     }
     return panel;
 }
+
+// The glyph of a safe star square (house rule safe_squares).
+std::string star_glyph(const Style& style) { return style.unicode ? "\u2726" : "*"; }
 
 constexpr int kLudoPanelWidth = 37;  // the panel's legend, "g1 green piece 1, G2 two green pieces"
 
@@ -106,14 +120,12 @@ std::vector<std::string> ludo_summary(const GameView& view, const Style& style) 
 
 std::vector<std::string> ludo_option_texts(const GameView& view, const pr::Decision& d, const Style& style,
                                            bool compact) {
-    const int home = ludo::Geometry(view.options().ludo.arm).home();
+    const ludo::Geometry geo(view.options().ludo.arm);
     std::vector<std::string> texts;
     for (const auto& o : d.options) {
-        std::string line;
-        if (o.from == ludo::kYard) line += compact ? trc("square", "yard") : tr("out of the yard");
-        else line += std::to_string(o.from);
+        std::string line = progress_text(geo, o.from, compact);
         line += " -> ";
-        line += o.to >= home ? trc("square", "home") : std::to_string(o.to);
+        line += progress_text(geo, o.to, true);
         if (o.captures.value_or(false)) {
             line += ' ';
             line += paint(style, "1;31", tr("captures!"));
@@ -198,6 +210,7 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
     // option's key ("*1"; "1" one column wide), so "piece 1: 30 -> 36" can be found on the board.
     std::vector<std::pair<GridCell, int>> targets;
     int deciding = -1;       // the seat choosing
+    std::string shared;      // the first square two sides share, as drawn ("gy")
     std::string own_block;   // a block of its two pieces drawn as their numbers ("34")
     if (const auto& pending = view.pending(); pending && view.ludo_colour(pending->decision.seat) >= 0) {
         deciding = pending->decision.seat;
@@ -214,7 +227,7 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
     }
 
     // The cells' base look.
-    enum class Kind : unsigned char { none, track, start, column, centre, home };
+    enum class Kind : unsigned char { none, track, start, star, column, centre, home };
     std::vector<std::vector<Kind>> kind(to_size(size), std::vector<Kind>(to_size(size), Kind::none));
     std::vector<std::vector<int>> owner(to_size(size), std::vector<int>(to_size(size), -1));
     for (const auto& cell : circuit) kind[to_size(cell.row)][to_size(cell.col)] = Kind::track;
@@ -229,6 +242,10 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
             kind[to_size(cell.row)][to_size(cell.col)] = Kind::column;
             owner[to_size(cell.row)][to_size(cell.col)] = c;
         }
+        if (view.options().ludo.safe_squares) {
+            const auto star = circuit[to_size(geo.star_square(colour))];
+            kind[to_size(star.row)][to_size(star.col)] = Kind::star;
+        }
         const auto home = home_cell(colour);
         kind[to_size(home.row)][to_size(home.col)] = Kind::home;
         owner[to_size(home.row)][to_size(home.col)] = c;
@@ -242,6 +259,23 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
                 const std::string digit = key < 10 ? std::to_string(key) : std::string("+");
                 return {cw == 2 ? "*" + digit : digit, "1;7"};
             }
+        // Two sides on one square (a safe square, or partners under teams): both colours' letters,
+        // each capital for two or more pieces ("Yr"); one column: '&'.
+        std::vector<int> here;
+        for (const int seat : seats)
+            if (!at[to_size(r)][to_size(c)][to_size(seat)].empty()) here.push_back(seat);
+        if (here.size() >= 2 && k != Kind::home) {
+            std::string text;
+            for (std::size_t i = 0; i < 2; ++i) {
+                const char letter = kColourLetter[to_size(static_cast<int>(colour_of(here[i])))];
+                const bool many = at[to_size(r)][to_size(c)][to_size(here[i])].size() > 1;
+                text += many ? static_cast<char>(letter - 'a' + 'A') : letter;
+            }
+            if (shared.empty()) shared = text;
+            std::string sgr = "1;" + std::string(kColourFg[to_size(static_cast<int>(colour_of(here[0])))]);
+            if (moved == GridCell{r, c}) sgr += ";7";
+            return {cw == 2 ? text : std::string("&"), sgr};
+        }
         for (const int seat : seats) {
             const auto& pieces = at[to_size(r)][to_size(c)][to_size(seat)];
             if (pieces.empty()) continue;
@@ -268,6 +302,7 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
             case Kind::none: return {std::string(to_size(cw), ' '), ""};
             case Kind::track: return {two(". ", "."), "2"};
             case Kind::start: return {two("()", "o"), std::string(kColourBg[to_size(own)])};
+            case Kind::star: return {star_glyph(style) + (cw == 2 ? " " : ""), "1"};
             case Kind::column: return {two(": ", ":"), std::string(kColourBg[to_size(own)])};
             case Kind::centre: return {two("##", "#"), "2"};
             case Kind::home: return {two("##", "#"), std::string(kColourFg[to_size(own)])};
@@ -326,9 +361,23 @@ std::vector<std::string> render_ludo_board(const GameView& view, const Style& st
     std::vector<std::string> panel = ludo_panel_info(view, style);
     panel.emplace_back();
     panel.push_back(tr("g1 green piece 1, G2 two green pieces"));
-    panel.push_back(tr("() start square, : home column"));
+    if (view.options().ludo.safe_squares)
+        panel.push_back(tr("() start, {star} star: safe; : home column", {{"star", star_glyph(style)}}));
+    else
+        panel.push_back(tr("() start square, : home column"));
     panel.push_back(tr("centre: G3 = 3 green pieces home"));
-    panel.push_back(tr("moves count squares from the start"));
+    if (!shared.empty() && cw == 2) {
+        // Instead of the least needed line: what a shared square's two letters say.
+        auto name = [](char letter) {
+            for (int c = 0; c < 4; ++c)
+                if (kColourLetter[to_size(c)] == std::tolower(static_cast<unsigned char>(letter)))
+                    return colour_name(static_cast<ludo::Colour>(c));
+            return std::string("?");
+        };
+        panel.push_back(shared + " " + tr("{a} and {b} on one square", {{"a", name(shared[0])}, {"b", name(shared[1])}}));
+    } else {
+        panel.push_back(tr("moves count squares from the start"));
+    }
     if (!targets.empty()) {
         panel.push_back(cw == 2 ? tr("*1 the square option 1 leads to") : tr("1 the square option 1 leads to"));
         if (!own_block.empty())

@@ -109,7 +109,8 @@ ReplayBook::ReplayBook(GameRecord record, json analysis) : record_(std::move(rec
             } else if (analysis_.value("status", "") == "finished") {
                 std::vector<std::string> winners;
                 for (const auto& w : analysis_["winners"]) winners.push_back(name(w.get<int>()));
-                lines.push_back(game_over_sentence(winners, analysis_.value("length", 0), is_spook));
+                lines.push_back(game_over_sentence(winners, analysis_.value("length", 0), is_spook,
+                                                   !is_spook && record_.options.ludo.teams));
             }
         }
         story_.push_back(std::move(lines));

@@ -20,14 +20,40 @@ void add_room_flags(CLI::App& cmd, RoomFlags& f, bool with_token) {
             ->needs(room);
     cmd.add_option("--players", f.players, "Room size (Spook 1-8, Ludo 2-4), with --create")->needs(create);
     cmd.add_option("--pieces", f.pieces, "Spook: pieces each, 1, 2 or 3 (default 2)")->needs(create);
-    cmd.add_option("--arm", f.arm, "Ludo: arm length, 8 (the text's board) or 6 (default 8)")->needs(create);
-    cmd.add_option("--entry", f.entry, "Ludo: how a 6 enters, text or start_square (default text)")->needs(create);
-    cmd.add_flag("--three-sixes", f.three_sixes, "Ludo: three 6s in a row end the turn")->needs(create);
+    add_ludo_flags(cmd, f.ludo, create);
     cmd.add_flag("--play-on", f.play_on, "Play on after the first finisher to rank everyone")->needs(create);
     cmd.add_option("--decision-ms", f.decision_ms, "Time to choose, 1000-600000 ms (default: the server's)")->needs(create);
     cmd.add_option("--pace-ms", f.pace_ms, "Pause between steps, 0-10000 ms (default: the server's)")->needs(create);
     cmd.add_flag("--hints", f.hints, "Show each option's value (from the server)")->needs(create);
     cmd.add_option("--client-seed", f.client_seed, "Your entropy for the fair dice (random by default)");
+}
+
+void add_ludo_flags(CLI::App& cmd, LudoFlags& f, CLI::Option* needs) {
+    auto need = [needs](CLI::Option* o) { return needs ? o->needs(needs) : o; };
+    need(cmd.add_option("--arm", f.arm, "Ludo: squares per arm, 8 (the text's board) or 6 (default 8)"));
+    need(cmd.add_option("--entry", f.entry, "Ludo: how a 6 enters, text (6 squares out) or start_square (default text)")
+             ->check(CLI::IsMember({"text", "start_square"})));
+    need(cmd.add_flag("--three-sixes", f.three_sixes, "Ludo: three 6s in a row end the turn"));
+    need(cmd.add_flag("--safe-squares", f.safe_squares,
+                      "Ludo house rule: no capture on the start squares and the star squares"));
+    need(cmd.add_flag("--bonus-throws", f.bonus_throws, "Ludo house rule: a capture or a piece brought home throws again"));
+    need(cmd.add_flag("--capture-to-home", f.capture_to_home,
+                      "Ludo house rule: a piece enters its home column only once its player has captured"));
+    need(cmd.add_flag("--teams", f.teams, "Ludo house rule: 4 players, two against two, partners opposite (1+3, 2+4)"));
+    need(cmd.add_flag("--home-rules", f.home_rules,
+                      "Ludo: the home rules preset (arms of 6, entry onto the start square, safe squares, bonus "
+                      "throws, three 6s end the turn); --teams and --capture-to-home may be added"));
+}
+
+void put_ludo_flags(const LudoFlags& f, nlohmann::json& j) {
+    if (f.home_rules) j["preset"] = std::string(kHomeRulesPreset);
+    if (f.arm != 0) j["arm"] = f.arm;
+    if (!f.entry.empty()) j["entry"] = f.entry;
+    if (f.three_sixes) j["three_sixes"] = true;
+    if (f.safe_squares) j["safe_squares"] = true;
+    if (f.bonus_throws) j["bonus_throws"] = true;
+    if (f.capture_to_home) j["capture_to_home"] = true;
+    if (f.teams) j["teams"] = true;
 }
 
 void add_ca_file_flag(CLI::App& cmd, std::string& ca_file) {
@@ -59,14 +85,12 @@ client::SessionConfig session_config(const RoomFlags& f, const std::string& name
     if (!f.create.empty()) {
         c.mode = client::JoinMode::create;
         nlohmann::json j{{"game", f.create}, {"play_on", f.play_on}};
-        j["players"] = f.players > 0 ? f.players : (f.create == "ludo" ? std::min(4, std::max(2, default_players)) : default_players);
-        if (f.create == "spook") {
-            j["pieces"] = f.pieces;
-        } else {
-            j["arm"] = f.arm;
-            j["entry"] = f.entry;
-            j["three_sixes"] = f.three_sixes;
-        }
+        // Teams are two against two: four seats unless --players says otherwise.
+        const int ludo_players = f.ludo.teams ? 4 : std::min(4, std::max(2, default_players));
+        j["players"] = f.players > 0 ? f.players : (f.create == "ludo" ? ludo_players : default_players);
+        if (f.create == "spook") j["pieces"] = f.pieces;
+        // Ludo's flags also for Spook: the options then say which one is not Spook's.
+        put_ludo_flags(f.ludo, j);
         c.options = j.get<GameOptions>();  // throws invalid_argument naming the bad option
         // Only what was given: the server's defaults stand for the rest.
         protocol::SettingsChange s;

@@ -4,13 +4,36 @@
 #include <optional>
 #include <string>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "session.h"
 
 namespace CLI {
 class App;
-}
+class Option;
+}  // namespace CLI
 
 namespace spookludo::cli {
+
+// Ludo's board and rules as flags, shared by `play`, `bot` and `sim`: only what is given goes into
+// the options' JSON, so that `--home-rules --teams` is the preset with teams added, and
+// `--home-rules --arm 8` is refused with the options' own reason.
+struct LudoFlags {
+    int arm = 0;        // 0: not given (the options' default, 8)
+    std::string entry;  // empty: not given (text)
+    bool three_sixes = false;
+    bool safe_squares = false;
+    bool bonus_throws = false;
+    bool capture_to_home = false;
+    bool teams = false;
+    bool home_rules = false;  // the preset "home_rules"
+};
+
+// Adds --arm, --entry, --three-sixes, --safe-squares, --bonus-throws, --capture-to-home, --teams
+// and --home-rules; each needs `needs` when given (--create for play and bot).
+void add_ludo_flags(CLI::App& cmd, LudoFlags& flags, CLI::Option* needs = nullptr);
+// The given flags into a Ludo game's options JSON (the keys of GameOptions' JSON form).
+void put_ludo_flags(const LudoFlags& flags, nlohmann::json& options);
 
 struct RoomFlags {
     std::string url;
@@ -20,9 +43,7 @@ struct RoomFlags {
     std::string token;
     int players = 0;     // 0: the default for the game and the command
     int pieces = 2;
-    int arm = 8;
-    std::string entry = "text";
-    bool three_sixes = false;
+    LudoFlags ludo;
     bool play_on = false;
     int decision_ms = -1;  // -1: the server's default
     int pace_ms = -1;

@@ -307,7 +307,18 @@ std::string event_text(const json& e, const std::function<std::string(int)>& nam
                   {{"name", who}, {"piece", piece}, {"square", str(e, "square")}});
     if (kind == "reached_home") return tr("{name} piece {piece} reaches home", {{"name", who}, {"piece", piece}});
     if (kind == "finished") return tr("{name} has all four pieces home", {{"name", who}});
+    if (kind == "extra_throw" && str(e, "reason") == "capture")
+        return tr("{name} throws again: a bonus throw for the capture", {{"name", who}});
+    if (kind == "extra_throw" && str(e, "reason") == "home")
+        return tr("{name} throws again: a bonus throw for the piece home", {{"name", who}});
     if (kind == "extra_throw") return tr("{name} throws again", {{"name", who}});
+    if (kind == "safe_square")
+        return tr("{name} piece {piece} lands beside {other} on safe square {square}: no capture",
+                  {{"name", who}, {"piece", piece}, {"other", named(e, "with")}, {"square", str(e, "square")}});
+    if (kind == "circles")
+        return tr("{name} piece {piece} has not captured yet: it goes round again", {{"name", who}, {"piece", piece}});
+    if (kind == "team_finished")
+        return tr("{name} and {other} win as a team", {{"name", who}, {"other", named(e, "with")}});
     if (kind == "turn") return tr("{name} to throw", {{"name", who}});
     if (kind == "game_over") return tr("game over");
     return fallback(str(e, "text", kind));

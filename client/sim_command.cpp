@@ -2,7 +2,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <cstdio>
 #include <fstream>
@@ -12,10 +15,14 @@
 
 #include <CLI/CLI.hpp>
 
-#include "i18n.h"
 #include <nlohmann/json.hpp>
 
+#include "game_words.h"
+#include "i18n.h"
+#include "room_flags.h"
+
 #include "spookludo/command_line.h"
+#include "spookludo/ludo/geometry.h"
 #include "spookludo/sim.h"
 #include "spookludo/spook/board.h"
 
@@ -26,12 +33,11 @@ namespace {
 struct SimArgs {
     std::string game = "spook";
     int players = 2;
+    bool players_given = false;
     int pieces = 2;
     bool play_on = false;
     bool unbalanced = false;
-    int arm = 8;
-    std::string entry = "text";
-    bool three_sixes = false;
+    LudoFlags ludo;
     std::string options_json;
     std::vector<std::string> policies{"best", "random"};
     int games = 10000;
@@ -56,11 +62,11 @@ GameOptions options_from(const SimArgs& a) {
     if (a.game == "spook") {
         j["pieces"] = a.pieces;
         j["balanced_boards"] = !a.unbalanced;
-    } else if (a.game == "ludo") {
-        j["arm"] = a.arm;
-        j["entry"] = a.entry;
-        j["three_sixes"] = a.three_sixes;
     }
+    // Ludo's flags also for Spook: the options then say which one is not Spook's.
+    put_ludo_flags(a.ludo, j);
+    // Teams are two against two: four players unless --players says otherwise.
+    if (a.ludo.teams && !a.players_given) j["players"] = 4;
     return j.get<GameOptions>();
 }
 
@@ -98,6 +104,36 @@ private:
     bool enabled_;
 };
 
+// Under teams: each team's share of the games (both partners place 1 when it wins, so its games
+// score 0 or 1), with its interval reckoned as the seats' are.
+struct TeamReport {
+    std::array<int, 2> seats{};
+    std::string colours;  // "green+red"
+    double wins = 0;
+    Estimate share;
+};
+
+std::vector<TeamReport> team_reports(const SimConfig& config, const SimReport& r) {
+    std::vector<TeamReport> teams;
+    if (config.options.game != GameKind::ludo || !config.options.ludo.teams || r.seats.size() != 4) return teams;
+    const double n = r.games;
+    for (int first = 0; first < 2; ++first) {
+        TeamReport t;
+        t.seats = {first, first + 2};
+        t.colours = client::colour_name(ludo::colour_of_seat(4, first)) + "+" + client::colour_name(ludo::colour_of_seat(4, first + 2));
+        t.wins = r.seats[static_cast<std::size_t>(first)].wins + r.seats[static_cast<std::size_t>(first + 2)].wins;
+        if (n > 0) {
+            t.share.mean = t.wins / n;
+            const double var = n > 1 ? std::max(0.0, (t.wins - t.wins * t.wins / n) / (n - 1)) : 0.0;
+            const double half = 1.959963984540054 * std::sqrt(var / n);
+            t.share.low = std::max(0.0, t.share.mean - half);
+            t.share.high = std::min(1.0, t.share.mean + half);
+        }
+        teams.push_back(std::move(t));
+    }
+    return teams;
+}
+
 std::string pct(double x) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%5.1f %%", 100 * x);
@@ -129,6 +165,16 @@ void print_text(const SimConfig& config, const SimReport& r, double seconds) {
                       p.seats, pct(p.share.mean).c_str(), pct(p.share.low).c_str(), pct(p.share.high).c_str());
         std::cout << line;
     }
+    if (!team_reports(config, r).empty()) std::cout << "\n";
+    for (const auto& t : team_reports(config, r))
+        std::cout << client::tr("team {colours} (seats {a}, {b}): {share} ({low} .. {high})",
+                                {{"colours", t.colours},
+                                 {"a", std::to_string(t.seats[0] + 1)},
+                                 {"b", std::to_string(t.seats[1] + 1)},
+                                 {"share", pct(t.share.mean)},
+                                 {"low", pct(t.share.low)},
+                                 {"high", pct(t.share.high)}})
+                  << "\n";
     char mean[32], median[32], speed[32], time[32];
     std::snprintf(mean, sizeof mean, "%.2f", r.mean_length);
     std::snprintf(median, sizeof median, "%.1f", r.median_length);
@@ -159,6 +205,13 @@ void print_json(const SimConfig& config, const SimReport& r, double seconds) {
                                  {"wins", p.wins},
                                  {"share", p.share.mean},
                                  {"ci95", {p.share.low, p.share.high}}});
+    for (const auto& t : team_reports(config, r))
+        j["teams"].push_back({{"seats", {t.seats[0] + 1, t.seats[1] + 1}},
+                              {"colours", {ludo::to_string(ludo::colour_of_seat(4, t.seats[0])),
+                                           ludo::to_string(ludo::colour_of_seat(4, t.seats[1]))}},
+                              {"wins", t.wins},
+                              {"share", t.share.mean},
+                              {"ci95", {t.share.low, t.share.high}}});
     j["mean_length"] = r.mean_length;
     j["median_length"] = r.median_length;
     j["length_unit"] = config.options.game == GameKind::spook ? "rounds" : "turns";
@@ -175,21 +228,23 @@ void add_sim_command(CLI::App& app, int& exit_code) {
         "Examples:\n"
         "  spookludo sim --players 2 --policy best --policy random --games 20000\n"
         "  spookludo sim --game ludo --arm 6 --players 4 --policy best --policy random --games 2000\n"
+        "  spookludo sim --home-rules --teams --policy best,random,best,random --games 2000\n"
         "  spookludo sim --options '{\"game\":\"spook\",\"players\":4,\"pieces\":3}' --policy greedy\n"
         "The last policy fills the remaining seats. The same seed gives the same results.\n"
+        "A Ludo flag (--arm, --home-rules, --teams, ...) plays Ludo without --game. Only the flags given go into\n"
+        "the options: --home-rules --teams adds teams to the preset; --home-rules --arm 8 is refused (exit 2).\n"
+        "Under --teams the report adds a line per team (partners opposite: seats 1+3 and 2+4).\n"
         "Exit status: 0 done; 2 a usage error (a missing argument, an unknown option, a bad value) or options\n"
         "the game refuses, or a board file that cannot be read (the message says which).");
     sim->add_option("--game", args->game, "spook or ludo")->check(CLI::IsMember({"spook", "ludo"}))->capture_default_str();
-    sim->add_option("--players", args->players, "Players (spook 1-8, ludo 2-4; bots all)")->capture_default_str();
+    auto* players = sim->add_option("--players", args->players, "Players (spook 1-8, ludo 2-4; bots all; 4 with --teams)")
+                        ->capture_default_str();
+    auto* game = sim->get_option("--game");
     sim->add_option("--pieces", args->pieces, "Spook: pieces per player, 1, 2 or 3")->capture_default_str();
     sim->add_flag("--play-on", args->play_on, "Play on after the first finisher to rank everyone");
     sim->add_flag("--unbalanced", args->unbalanced, "Spook: random boards instead of the balanced pool");
     sim->add_option("--boards", args->boards_file, "Spook: a board file (JSON) with one board per player");
-    sim->add_option("--arm", args->arm, "Ludo: squares per arm, 8 (the text) or 6")->capture_default_str();
-    sim->add_option("--entry", args->entry, "Ludo: text (lands on progress 5) or start_square")
-        ->check(CLI::IsMember({"text", "start_square"}))
-        ->capture_default_str();
-    sim->add_flag("--three-sixes", args->three_sixes, "Ludo: three 6s in a row end the turn");
+    add_ludo_flags(*sim, args->ludo);
     sim->add_option("--options", args->options_json,
                     "All game options as one JSON object (the create-room form); replaces the flags above");
     sim->add_option("--policy,--policies", args->policies, "Policy per seat in seat order: random, greedy or best")
@@ -203,8 +258,14 @@ void add_sim_command(CLI::App& app, int& exit_code) {
                     "with server seeds derived from --seed (records for testing `spookludo verify`)");
     sim->add_flag("--no-progress", args->no_progress, "No progress bar (it shows only on a terminal anyway)");
 
-    sim->callback([args, &exit_code] {
+    sim->callback([args, players, game, &exit_code] {
         try {
+            args->players_given = players->count() > 0;
+            // A Ludo rule's flag says the game when --game does not.
+            const auto& l = args->ludo;
+            if (game->count() == 0 && (l.arm != 0 || !l.entry.empty() || l.three_sixes || l.safe_squares ||
+                                       l.bonus_throws || l.capture_to_home || l.teams || l.home_rules))
+                args->game = "ludo";
             SimConfig config;
             config.options = options_from(*args);
             config.seats = seat_policies(args->policies, config.options.players);

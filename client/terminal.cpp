@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace spookludo::client {
 
@@ -38,6 +39,17 @@ Terminal::Terminal() {
     const char* no_color = std::getenv("NO_COLOR");
     const char* term = std::getenv("TERM");
     color_ = ::isatty(STDOUT_FILENO) && !(no_color && *no_color) && !(term && std::strcmp(term, "dumb") == 0);
+    // The locale's character set, as the C library would pick it: the first of these that is set.
+    const char* ctype = nullptr;
+    for (const char* name : {"LC_ALL", "LC_CTYPE", "LANG"})
+        if (const char* v = std::getenv(name); v && *v) {
+            ctype = v;
+            break;
+        }
+    const std::string charset = ctype ? ctype : "";
+    auto has = [&](const char* what) { return charset.find(what) != std::string::npos; };
+    unicode_ = ::isatty(STDOUT_FILENO) && !(term && std::strcmp(term, "dumb") == 0) &&
+               (has("UTF-8") || has("utf8") || has("UTF8") || has("utf-8"));
     refresh_size();
 }
 

@@ -16,6 +16,9 @@ public:
 
     bool interactive() const noexcept { return interactive_; }  // stdin and stdout are terminals
     bool color() const noexcept { return color_; }              // colour wanted (a terminal, no NO_COLOR)
+    // A terminal whose locale (LC_ALL, LC_CTYPE, LANG, the first set) says UTF-8: glyphs beyond
+    // ASCII may be drawn (the Ludo board's safe squares as '✦').
+    bool unicode() const noexcept { return unicode_; }
     int width() const noexcept { return width_; }
     int height() const noexcept { return height_; }
     void refresh_size();
@@ -31,6 +34,7 @@ public:
 private:
     bool interactive_ = false;
     bool color_ = false;
+    bool unicode_ = false;
     bool entered_ = false;
     int width_ = 80;
     int height_ = 24;

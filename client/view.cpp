@@ -203,6 +203,7 @@ void GameView::start_game(const GameOptions& options, std::vector<int> players) 
         ludo_progress_.clear();
     } else {
         ludo_progress_.assign(size, {ludo::kYard, ludo::kYard, ludo::kYard, ludo::kYard});
+        ludo_captured_.assign(size, false);
         spook_positions_.clear();
         spook_finished_.clear();
         spook_boards_.clear();
@@ -295,6 +296,7 @@ void GameView::on_snapshot(const pr::RoomSnapshot& s) {
             if (seat >= ludo_progress_.size()) continue;
             for (int piece = 0; piece < ludo::kPiecesPerPlayer; ++piece)
                 ludo_progress_[seat][static_cast<std::size_t>(piece)] = game.progress(i, piece);
+            if (seat < ludo_captured_.size()) ludo_captured_[seat] = game.has_captured(i);
         }
     } else if (!in_game_) {
         options_ = s.options;
@@ -310,12 +312,14 @@ std::string GameView::ludo_position(int marked) const {
         if (static_cast<std::size_t>(seat) >= ludo_progress_.size()) continue;
         if (!out.empty()) out += ' ';
         out += ludo::to_string(ludo::colour_of_seat(players, i));
+        if (options_.ludo.capture_to_home && ludo_has_captured(seat)) out += '+';
         if (seat == marked) out += '*';
         out += ':';
         for (int piece = 0; piece < 4; ++piece) {
             if (piece > 0) out += ',';
             const int p = ludo_progress_[static_cast<std::size_t>(seat)][static_cast<std::size_t>(piece)];
             if (p == ludo::kYard) out += 'Y';
+            else if (p == geo.behind_start()) out += 'B';
             else if (p >= geo.home()) out += 'H';
             else out += std::to_string(p);
         }
@@ -503,7 +507,8 @@ void GameView::apply(const json& m, std::int64_t now_ms) {
             if (g.status == "finished") {
                 std::vector<std::string> names;
                 for (const int w : g.winners) names.push_back(seat_name(w));
-                say(LogLine::Kind::finish, game_over_sentence(names, g.length, options_.game == GameKind::spook));
+                say(LogLine::Kind::finish, game_over_sentence(names, g.length, options_.game == GameKind::spook,
+                                                              options_.game == GameKind::ludo && options_.ludo.teams));
             } else {
                 say(LogLine::Kind::error, abandoned_text(m));
             }

@@ -122,9 +122,15 @@ public:
     std::optional<int> movement_roll() const noexcept { return roll_; }
     std::optional<std::string> last_character() const noexcept { return last_character_; }
 
-    // Ludo: every seat's pieces by progress (-1 yard, 9n+2 home), indexed by room seat (a seat not
-    // in the game stays in the yard: look at play_seats()), whose turn, the last throw.
+    // Ludo: every seat's pieces by progress (-1 yard, 9n+2 home, 9n+3 the square behind its start
+    // under capture_to_home), indexed by room seat (a seat not in the game stays in the yard: look
+    // at play_seats()), whose turn, the last throw.
     const std::vector<std::array<int, 4>>& ludo_progress() const noexcept { return ludo_progress_; }
+    // Whether a seat has captured (house rule capture_to_home: only then may it enter its home
+    // column), by room seat.
+    bool ludo_has_captured(int seat) const noexcept {
+        return seat >= 0 && static_cast<std::size_t>(seat) < ludo_captured_.size() && ludo_captured_[static_cast<std::size_t>(seat)];
+    }
     int current_seat() const noexcept { return current_seat_; }
     int turn() const noexcept { return turn_; }
     std::optional<int> last_face() const noexcept { return face_; }
@@ -212,6 +218,7 @@ private:
     std::optional<std::string> last_character_;
 
     std::vector<std::array<int, 4>> ludo_progress_;
+    std::vector<bool> ludo_captured_;
     int current_seat_ = -1;
     int turn_ = 0;
     std::optional<int> face_;

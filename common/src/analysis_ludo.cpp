@@ -158,11 +158,19 @@ private:
             if (e.kind == EventKind::throw_) v["turn"] = e.turn;
             if (e.piece >= 0) v["piece"] = e.piece;
             if (e.face > 0) v["face"] = e.face;
-            if (e.kind == EventKind::entered || e.kind == EventKind::moved || e.kind == EventKind::captured) {
+            if (e.kind == EventKind::entered || e.kind == EventKind::moved || e.kind == EventKind::captured ||
+                e.kind == EventKind::circles || e.kind == EventKind::safe_square) {
                 v["from"] = e.from;
                 v["to"] = e.to;
                 if (e.square >= 0) v["square"] = e.square;
             }
+            // The house rules' fields, as the live events carry them (server/rooms/table.cpp).
+            if (e.kind == EventKind::extra_throw) {
+                static constexpr const char* reasons[] = {"six", "capture", "home"};
+                v["reason"] = reasons[e.detail >= 0 && e.detail <= 2 ? e.detail : 0];
+            }
+            if ((e.kind == EventKind::safe_square || e.kind == EventKind::team_finished) && e.detail >= 0)
+                v["with"] = room(e.detail);
             list.push_back(std::move(v));
         }
         return list;

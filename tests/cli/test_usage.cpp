@@ -187,3 +187,47 @@ TEST_CASE("sim: the report numbers the seats 1 to N, as every other screen does 
     CHECK(json.out.find("\"seat\": 2") != std::string::npos);
     CHECK(json.out.find("\"seat\": 0") == std::string::npos);
 }
+
+TEST_CASE("sim, play and bot: Ludo's house rules as flags, only the flags given go in: the preset takes teams and refuses another arm (exit 2) [cli][sim][house]") {
+    // The preset with teams: a line per team besides the seats'.
+    const Run teams = run({kClient, "sim", "--home-rules", "--teams", "--policy", "greedy,random", "--games", "20", "--no-progress"});
+    INFO(teams.described);
+    REQUIRE(teams.status == 0);
+    CHECK(teams.out.find("\"teams\":true") != std::string::npos);
+    CHECK(teams.out.find("\"safe_squares\":true") != std::string::npos);
+    CHECK(teams.out.find("\"arm\":6") != std::string::npos);
+    CHECK(teams.out.find("team green+red (seats 1, 3): ") != std::string::npos);
+    CHECK(teams.out.find("team yellow+blue (seats 2, 4): ") != std::string::npos);
+    // One flag at a time, without --game.
+    const Run one = run({kClient, "sim", "--capture-to-home", "--bonus-throws", "--players", "2", "--games", "5", "--no-progress", "--json"});
+    INFO(one.described);
+    REQUIRE(one.status == 0);
+    CHECK(one.out.find("\"capture_to_home\": true") != std::string::npos);
+    CHECK(one.out.find("\"bonus_throws\": true") != std::string::npos);
+    CHECK(one.out.find("\"teams\"") == std::string::npos);
+    // Refused with the options' own reason.
+    const Run arm = run({kClient, "sim", "--home-rules", "--arm", "8", "--games", "5", "--no-progress"});
+    INFO(arm.described);
+    CHECK(arm.status == 2);
+    CHECK(arm.err.find("spookludo sim: option \"arm\": 8 contradicts the preset \"home_rules\"") != std::string::npos);
+    const Run three = run({kClient, "sim", "--teams", "--players", "3", "--games", "5", "--no-progress"});
+    CHECK(three.status == 2);
+    CHECK(three.err.find("teams are two against two: they need 4 players (got 3)") != std::string::npos);
+    // play and bot read the same flags, and refuse the same before connecting.
+    const Run play = run({kClient, "play", "ws://127.0.0.1:9", "--create", "ludo", "--home-rules", "--arm", "8"});
+    INFO(play.described);
+    CHECK(play.status == 2);
+    CHECK(play.err.find("contradicts the preset \"home_rules\"") != std::string::npos);
+    const Run bot = run({kClient, "bot", "ws://127.0.0.1:9", "--create", "ludo", "--teams", "--play-on"});
+    INFO(bot.described);
+    CHECK(bot.status == 2);
+    CHECK(bot.err.find("play_on has no meaning with teams") != std::string::npos);
+    check_usage_error({kClient, "play", "ws://127.0.0.1:9", "--home-rules"}, "spookludo play", "--create");
+    // --help names them.
+    for (const char* command : {"sim", "play", "bot"}) {
+        const Run help = run({kClient, command, "--help"});
+        CAPTURE(command);
+        for (const char* flag : {"--safe-squares", "--bonus-throws", "--capture-to-home", "--teams", "--home-rules"})
+            CHECK(help.out.find(flag) != std::string::npos);
+    }
+}

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -139,6 +140,32 @@ TEST_CASE("e2e bot: a Ludo game on arms of 6 with greedy bots to its end: exit 0
     CHECK(record.at("options").at("game") == "ludo");
     CHECK(record.at("options").at("arm") == 6);
     CHECK(record.at("result").at("status") == "finished");
+    server.stop();
+}
+
+TEST_CASE("e2e bot: a Ludo game under the home rules with teams to its end: the partners win together and the record verifies [e2e][bot][house]") {
+    Server server;
+    auto bot = server.run("bots", {"bot", server.url(), "--create", "ludo", "--home-rules", "--teams", "--count", "4",
+                                   "--policy", "greedy", "--start"});
+    INFO(bot->describe());
+    REQUIRE(bot->status() == 0);
+    const std::string out = bot->out();
+    CHECK(out.find(" win as a team after ") != std::string::npos);
+    const std::string file = server.record_file(game_over_id(*bot));
+    check_verifies(server, file);
+    const json record = read_record(file);
+    const json& options = record.at("options");
+    CHECK(options.at("arm") == 6);
+    CHECK(options.at("entry") == "start_square");
+    CHECK(options.at("safe_squares") == true);
+    CHECK(options.at("bonus_throws") == true);
+    CHECK(options.at("three_sixes") == true);
+    CHECK(options.at("teams") == true);
+    CHECK(record.at("result").at("status") == "finished");
+    // Partners opposite win together: seats 1 and 3, or 2 and 4.
+    const json winners = record.at("result").at("winners");
+    REQUIRE(winners.size() == 2);
+    CHECK(std::abs(winners[0].get<int>() - winners[1].get<int>()) == 2);
     server.stop();
 }
 
@@ -392,6 +419,36 @@ TEST_CASE("e2e bot: a full room refuses a joiner (exit 2, room_full), so does a 
 }
 
 // ---- A person at a terminal ---------------------------------------------------------------------
+
+TEST_CASE("e2e play: in the lobby the host's f sets the home rules, 2 teams (four seats), f again the text's rules, and the lobby says each [e2e][play][pty][house]") {
+    Server server;
+    SpawnOptions o;
+    o.pty = true;
+    o.cols = 180;  // the rules' line on one line
+    o.rows = 40;
+    o.env = {{"NO_COLOR", "1"}, {"TERM", "xterm-256color"}};
+    auto play = server.client("play", {"play", server.url(), "--create", "ludo", "--players", "2", "--name", "Ann"}, o);
+    REQUIRE_MESSAGE(play->wait_for_text("You are the host.", patience(10s)), play->describe());
+    // The screen drawn after a key: what it shows from then on.
+    auto after = [&](std::size_t mark, const std::string& text) {
+        return play->wait_for([&](const std::string& s) { return s.find(text, mark) != std::string::npos; }, patience(10s));
+    };
+    const std::string home =
+        "home rules (arms of 6, entry onto the start square, safe squares, bonus throws, three 6s end the turn)";
+    std::size_t mark = play->out().size();
+    play->write("f");
+    REQUIRE_MESSAGE(after(mark, "Classic Ludo: 2 seats, " + home), play->describe());
+    mark = play->out().size();
+    play->write("2");
+    REQUIRE_MESSAGE(after(mark, "Classic Ludo: 4 seats, " + home + ", teams: seats 1+3 against 2+4"), play->describe());
+    mark = play->out().size();
+    play->write("f");
+    REQUIRE_MESSAGE(after(mark, "Classic Ludo: 4 seats, arms of 8, entry as the text (6 squares out)"), play->describe());
+    CHECK(play->out().find("house rules:", mark) == std::string::npos);
+    play->write("q");
+    CHECK_MESSAGE(play->wait(patience(10s)) == 0, play->describe());
+    server.stop();
+}
 
 TEST_CASE("e2e play: on an 80x24 pseudo-terminal with NO_COLOR the host adds a bot, starts, and chooses by key [e2e][play][pty]") {
     Server server;

@@ -649,8 +649,8 @@ TEST_CASE("render: a Ludo lobby for a player who is not the host") {
     v.apply(pr::to_message(snapshot(options, {player(0, "Ann"), player(1, "Ben")})));
     check_golden(render_lobby(v, Style{}), golden(R"--(
 Room KQZTM - waiting in the lobby
-Classic Ludo: 3 seats, arms of 6, entry as the text (6 squares out), three 6s
-end the turn
+Classic Ludo: 3 seats, arms of 6, entry as the text (6 squares out), house
+rules: three 6s end the turn
 Settings: 20 s to choose, 1.5 s between steps, hints on
 
   1  Ann                      host
