@@ -1,7 +1,8 @@
 // Ludo position notation (ludo::Game::from_position, common/src/ludo/notation.cpp): the first
-// byte picks the options (two bytes with the house rules: ludo_drive.h), the text up to the first newline is the position, and the bytes after
-// it play on from there (ludo_drive.h). Invariants: only std::invalid_argument leaves the reader;
-// a position it accepts keeps every engine invariant, prints back to itself, and plays on.
+// byte picks the options (two bytes with the house rules: ludo_drive.h), the text up to the first
+// newline is the position, and the bytes after it play on from there (ludo_drive.h). Invariants:
+// only std::invalid_argument leaves the reader; a position it accepts keeps every engine
+// invariant, prints back to itself, and plays on.
 #include <stdexcept>
 #include <string>
 

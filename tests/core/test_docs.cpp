@@ -331,8 +331,9 @@ TEST_CASE("docs: every Ludo option key and the preset are in the rule book (both
     for (const char* doc : {"docs/rules.md", "docs/rules.ms.md", "protocol/PROTOCOL.md"}) {
         const std::string text = read(kRoot / doc);
         for (const auto& key : keys)
-            CHECK_MESSAGE((text.find("`" + key) != std::string::npos || text.find("\"" + key + "\"") != std::string::npos),
-                          std::string(doc) << " does not name " << key);
+            CHECK_MESSAGE(
+                (text.find("`" + key) != std::string::npos || text.find("\"" + key + "\"") != std::string::npos),
+                std::string(doc) << " does not name " << key);
     }
 }
 
@@ -342,10 +343,12 @@ TEST_CASE("docs: PROTOCOL.md names every Ludo event kind and every reason of an 
     for (int k = 0; k <= static_cast<int>(EventKind::team_finished); ++k) {
         const std::string name(to_string(static_cast<EventKind>(k)));
         CHECK_MESSAGE(text.find("`" + name + "`") != std::string::npos, "PROTOCOL.md does not name the event " << name);
-        CHECK_MESSAGE(text.find("\"kind\":\"" + name + "\"") != std::string::npos, "PROTOCOL.md has no example of " << name);
+        CHECK_MESSAGE(text.find("\"kind\":\"" + name + "\"") != std::string::npos,
+                      "PROTOCOL.md has no example of " << name);
     }
     for (const char* reason : {"six", "capture", "home"})
-        CHECK_MESSAGE(text.find(std::string("\"reason\":\"") + reason + "\"") != std::string::npos, "no extra_throw with reason " << reason);
+        CHECK_MESSAGE(text.find(std::string("\"reason\":\"") + reason + "\"") != std::string::npos,
+                      "no extra_throw with reason " << reason);
 }
 
 TEST_CASE("docs: every Ludo position in the rule book (both languages) is one the engine reads [docs][house]") {

@@ -189,6 +189,7 @@ int referee_game(const GameOptions& o, std::uint64_t seed, bool compare) {
             const Move m = moves[static_cast<int>(rng.uniform(static_cast<std::uint32_t>(moves.size())))];
             const bool finishes = m.to == g.home() && game.pieces_home(seat) == kPiecesPerPlayer - 1;
             const bool had_captured = captured[static_cast<std::size_t>(seat)];
+            for (const Move& each : moves) CHECK_FALSE((each.captures() && each.to == g.home()));  // home is off the circuit
             REQUIRE(game.choose(seat, m.piece, &log).ok());
             bool capture = false, home = false;
             for (const Event& e : log) {
