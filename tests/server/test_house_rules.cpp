@@ -21,7 +21,8 @@ json play_house_room(TestServer& server, const json& options, std::vector<json>&
     Client ann(server.port());
     create_room(ann, options, "Ann", json{{"pace_ms", 0}});
     for (const char* policy : {"best", "greedy", "random"}) ann.send({{"type", "add_bot"}, {"policy", policy}});
-    const json full = room_where(ann, [](const json& r) { return taken_seats(r).size() == 4; }, "four seats taken");
+    const json full = room_where(
+        ann, [](const json& r) { return taken_seats(r).size() == 4; }, "four seats taken");
     // The snapshot's options say the rules (the preset written as its rules).
     const bool preset = options.contains("preset");
     CHECK(full["options"].value("safe_squares", false) == (preset || options.value("safe_squares", false)));
@@ -67,8 +68,10 @@ TEST_CASE("server: a Ludo room with the home_rules preset and teams, filled with
     const int loser = (winners[0] + 1) % 4;
     for (int s = 0; s < 4; ++s) {
         const int place = places[static_cast<std::size_t>(s)];
-        if (s % 2 == winners[0] % 2) CHECK(place == 1);
-        else CHECK((place > 1 && place == places[static_cast<std::size_t>(loser)]));
+        if (s % 2 == winners[0] % 2)
+            CHECK(place == 1);
+        else
+            CHECK((place > 1 && place == places[static_cast<std::size_t>(loser)]));
     }
     // The events name the house rules at work: the team's finish with the partner, and every
     // extra throw with its reason.
@@ -128,8 +131,9 @@ TEST_CASE("server: contradictory house rules are refused with the reason, in cre
     CHECK(refused["code"] == "bad_field");
     CHECK(refused["ref"] == "create_room");
     // As PROTOCOL.md shows it.
-    CHECK(refused["message"] == "options: option \"arm\": 8 contradicts the preset \"home_rules\" (which has 6): drop the "
-                                "preset and list the rules one by one");
+    CHECK(refused["message"] ==
+          "options: option \"arm\": 8 contradicts the preset \"home_rules\" (which has 6): drop the "
+          "preset and list the rules one by one");
     CHECK(refused["args"]["field"] == "options.arm");
 
     Client ben(server.port());
@@ -145,7 +149,8 @@ TEST_CASE("server: contradictory house rules are refused with the reason, in cre
     // A consistent set is taken, and the room says it.
     ben.send({{"type", "set_options"},
               {"options", {{"game", "ludo"}, {"players", 4}, {"preset", "home_rules"}, {"teams", true}}}});
-    const json room = room_where(ben, [](const json& r) { return r["options"].value("teams", false); }, "teams on");
+    const json room = room_where(
+        ben, [](const json& r) { return r["options"].value("teams", false); }, "teams on");
     CHECK(room["options"]["arm"] == 6);
     CHECK(room["options"]["safe_squares"] == true);
 }
