@@ -113,13 +113,15 @@ TEST_CASE("server ready line: every address it tells guests to open reaches the 
 // under the preset with teams and under capture_to_home, and `spookludo verify` checks each.
 TEST_CASE("house rules: spookludo sim --records of Ludo games under the house rules, each verified by spookludo verify [cli][records][house]") {
     TempDir dir("spookludo-house-sim");
-    const std::vector<std::string> sets{R"({"game":"ludo","players":4,"preset":"home_rules","teams":true})",
-                                        R"({"game":"ludo","players":3,"arm":8,"capture_to_home":true,"bonus_throws":true})"};
+    const std::vector<std::string> sets{
+        R"({"game":"ludo","players":4,"preset":"home_rules","teams":true})",
+        R"({"game":"ludo","players":3,"arm":8,"capture_to_home":true,"bonus_throws":true})"};
     int files = 0;
     for (std::size_t i = 0; i < sets.size(); ++i) {
         CAPTURE(sets[i]);
         const std::string records = dir / ("records-" + std::to_string(i));
-        std::vector<std::string> argv{kClient, "sim", "--options", sets[i], "--games", "2", "--seed", "3", "--records", records};
+        std::vector<std::string> argv{kClient, "sim",    "--options", sets[i],     "--games",
+                                      "2",     "--seed", "3",         "--records", records};
         for (int s = 0; s < (i == 0 ? 4 : 3); ++s) {
             argv.push_back("--policy");
             argv.push_back(s == 0 ? "greedy" : "random");

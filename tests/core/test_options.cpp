@@ -202,7 +202,11 @@ TEST_CASE("names of games and entries [core][options]") {
 TEST_CASE("ludo house rules: each key is written only when on, and reads back [core][options][house]") {
     // The rule text's game: none of the house-rule keys, so its records stay byte-identical.
     const json plain = GameOptions::ludo_game(4);
-    CHECK(plain == json{{"game", "ludo"}, {"players", 4}, {"play_on", false}, {"arm", 8}, {"entry", "text"},
+    CHECK(plain == json{{"game", "ludo"},
+                        {"players", 4},
+                        {"play_on", false},
+                        {"arm", 8},
+                        {"entry", "text"},
                         {"three_sixes", false}});
     for (const char* key : {"safe_squares", "bonus_throws", "capture_to_home", "teams"}) {
         CAPTURE(key);
@@ -252,13 +256,14 @@ TEST_CASE("ludo house rules: the preset home_rules is the modern board with safe
 }
 
 TEST_CASE("ludo house rules: the preset with teams or capture_to_home added is accepted [core][options][house]") {
-    const GameOptions teams = json{{"game", "ludo"}, {"players", 4}, {"preset", "home_rules"}, {"teams", true}}.get<GameOptions>();
+    const GameOptions teams =
+        json{{"game", "ludo"}, {"players", 4}, {"preset", "home_rules"}, {"teams", true}}.get<GameOptions>();
     CHECK(teams.ludo.teams);
     CHECK(teams.ludo.safe_squares);
     CHECK(teams.ludo.arm == 6);
     CHECK(ludo_preset_of(teams.ludo).empty());  // no longer the preset exactly
-    const GameOptions both = json{{"game", "ludo"},         {"preset", "home_rules"}, {"teams", true},
-                                  {"capture_to_home", true}}.get<GameOptions>();
+    const GameOptions both =
+        json{{"game", "ludo"}, {"preset", "home_rules"}, {"teams", true}, {"capture_to_home", true}}.get<GameOptions>();
     CHECK(both.ludo.teams);
     CHECK(both.ludo.capture_to_home);
     CHECK(json(both).get<GameOptions>() == both);

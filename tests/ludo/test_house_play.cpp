@@ -7,10 +7,9 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "helpers.h"
 #include "spookludo/ludo/policy.h"
@@ -189,7 +188,8 @@ int referee_game(const GameOptions& o, std::uint64_t seed, bool compare) {
             const Move m = moves[static_cast<int>(rng.uniform(static_cast<std::uint32_t>(moves.size())))];
             const bool finishes = m.to == g.home() && game.pieces_home(seat) == kPiecesPerPlayer - 1;
             const bool had_captured = captured[static_cast<std::size_t>(seat)];
-            for (const Move& each : moves) CHECK_FALSE((each.captures() && each.to == g.home()));  // home is off the circuit
+            for (const Move& each : moves)
+                CHECK_FALSE((each.captures() && each.to == g.home()));  // home is off the circuit
             REQUIRE(game.choose(seat, m.piece, &log).ok());
             bool capture = false, home = false;
             for (const Event& e : log) {
@@ -299,7 +299,7 @@ TEST_CASE("house rules: the simulator's records of every option set verify, and 
         SimConfig config;
         config.options = set.options;
         for (int s = 0; s < set.options.players; ++s)
-            config.seats.push_back(s == 1 ? PolicyKind::greedy
+            config.seats.push_back(s == 1                                         ? PolicyKind::greedy
                                    : s == 0 && set.name.starts_with("home_rules") ? PolicyKind::best
                                                                                   : PolicyKind::random);
         config.games = 2;

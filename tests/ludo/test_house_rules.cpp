@@ -212,8 +212,7 @@ TEST_CASE("bonus throws: the move that finishes a player earns none, not even a 
     for (Face f : {2, 6}) {
         CAPTURE(f);
         const std::string last = f == 2 ? "54" : "50";
-        Game game =
-            house_at("green*:H,H,H," + last + " yellow:5,Y,Y,Y red:Y,Y,Y,Y", {.bonus = true, .play_on = true});
+        Game game = house_at("green*:H,H,H," + last + " yellow:5,Y,Y,Y red:Y,Y,Y,Y", {.bonus = true, .play_on = true});
         const EventLog log = throw_and_move(game, f, 3);
         CHECK(game.has_finished(0));
         CHECK(count(log, EventKind::finished) == 1);
@@ -234,7 +233,7 @@ TEST_CASE("bonus throws with three_sixes: the 6s in a row are counted across the
     SUBCASE("6, a 6 that captures, then a third 6: the third is not played") {
         // Red's single piece on square 22 (red progress 48): green's 10 + 6 + 6 lands on it.
         Game game = house_at("green*:10,30,Y,Y red:48,Y,Y,Y", rules);
-        throw_and_move(game, 6, 0);  // 10 -> 16
+        throw_and_move(game, 6, 0);                           // 10 -> 16
         const EventLog capture = throw_and_move(game, 6, 0);  // 16 -> 22: captures
         CHECK(count(capture, EventKind::captured) == 1);
         CHECK(count(capture, EventKind::extra_throw) == 1);
@@ -361,7 +360,8 @@ TEST_CASE("capture_to_home: a piece on its second lap goes home once its player 
 }
 
 TEST_CASE("teams: partners never capture each other and share the square [ludo][house]") {
-    // Green (seat 1) and red (seat 3) are partners (seats 0 and 2 in the code). Red's single piece on square 12 (red 38).
+    // Green (seat 1) and red (seat 3) are partners (seats 0 and 2 in the code). Red's single piece on square 12 (red
+    // 38).
     Game game = house_at("green*:10,Y,Y,Y yellow:Y,Y,Y,Y red:38,Y,Y,Y blue:Y,Y,Y,Y", {.teams = true});
     CHECK(game.partner(0) == 2);
     CHECK(game.partner(1) == 3);
@@ -457,12 +457,15 @@ TEST_CASE("teams: the game ends when both partners are home, and both take place
     REQUIRE(standings.size() == 4);
     for (const Standing& st : standings) {
         CAPTURE(st.seat);
-        if (st.seat % 2 == 0) CHECK(st.place == 1);
-        else CHECK(st.place > 1);
+        if (st.seat % 2 == 0)
+            CHECK(st.place == 1);
+        else
+            CHECK(st.place > 1);
     }
     // A position where a team is home is a finished game: refused as a starting position.
-    CHECK_THROWS_AS(Game::from_position(house_options(4, {.teams = true}), "green:H,H,H,H yellow:Y,Y,Y,Y red:H,H,H,H blue:Y,Y,Y,Y"),
-                    std::invalid_argument);
+    CHECK_THROWS_AS(
+        Game::from_position(house_options(4, {.teams = true}), "green:H,H,H,H yellow:Y,Y,Y,Y red:H,H,H,H blue:Y,Y,Y,Y"),
+        std::invalid_argument);
 }
 
 // Expected to fail: the brief of the house rules says the losing team takes place 2, but the
