@@ -370,7 +370,7 @@ TEST_CASE("journal: a Ludo room under house rules taken up from the journal afte
     preset_teams.ludo = home_rules();
     preset_teams.ludo.teams = true;
     preset_teams.ludo.capture_to_home = true;
-    GameOptions circling = ludo(3, 8, LudoEntry::text, false, false);
+    GameOptions circling = ludo(3, 6, LudoEntry::text, false, false);
     circling.ludo.capture_to_home = true;
     circling.ludo.safe_squares = true;
     circling.ludo.bonus_throws = true;
