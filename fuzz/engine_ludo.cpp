@@ -1,6 +1,6 @@
 // The Classic Ludo engine applying arbitrary sequences of steps. The first byte picks the options
-// (players, arm, entry rule, three sixes, play on), the second the mode; the rest scripts the
-// dice and the choices.
+// (players, arm, entry rule, three sixes, play on; with its bit 6 a second byte the house rules:
+// ludo_drive.h), the next the mode; the rest scripts the dice and the choices.
 //   game:  ludo::Game driven directly, including requests out of turn and pieces that cannot
 //          move, with the engine's invariants checked after every step (ludo_drive.h);
 //   match: ludo::Match (fair dice from a fixed seed; choices from the bytes, made by the player

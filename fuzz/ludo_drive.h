@@ -19,7 +19,9 @@ inline void check_ludo(const ludo::Game& g) {
         int at_home = 0;
         for (int p = 0; p < ludo::kPiecesPerPlayer; ++p) {
             const int progress = g.progress(s, p);
-            FUZZ_CHECK(progress >= ludo::kYard && progress <= home, g.position());
+            FUZZ_CHECK(g.geometry().valid_progress(progress), g.position());
+            // The square behind the start square only for a piece going round (capture_to_home).
+            FUZZ_CHECK(progress != g.geometry().behind_start() || g.options().ludo.capture_to_home, g.position());
             at_home += progress == home;
         }
         FUZZ_CHECK(at_home == g.pieces_home(s), g.position());
@@ -30,6 +32,52 @@ inline void check_ludo(const ludo::Game& g) {
         const auto read = ludo::Game::from_position(g.options(), text);
         FUZZ_CHECK(read.position() == text, text + " -> " + read.position());
         FUZZ_CHECK(read.current_seat() == g.current_seat(), text);
+    }
+}
+
+// What the events of one step must say under the house rules (docs/rules.md, "House rules"):
+// no capture on a safe square, none between partners, an extra throw only for a 6 or (with
+// bonus_throws) a capture or a piece home, pieces going round only before their player's capture.
+inline void check_ludo_events(const ludo::Game& before, const ludo::Game& g, const ludo::EventLog& log) {
+    const LudoOptions& rules = g.options().ludo;
+    const int mover = before.current_seat();
+    bool capture = false, home = false;
+    for (const auto& e : log) {
+        switch (e.kind) {
+            case ludo::EventKind::captured:
+                capture = true;
+                FUZZ_CHECK(!rules.safe_squares || !g.geometry().is_safe_square(e.square), before.position());
+                FUZZ_CHECK(g.side(e.seat) != g.side(mover), before.position());
+                break;
+            case ludo::EventKind::reached_home:
+                home = true;
+                break;
+            case ludo::EventKind::safe_square:
+                FUZZ_CHECK(rules.safe_squares && g.geometry().is_safe_square(e.square), before.position());
+                FUZZ_CHECK(g.side(e.detail) != g.side(e.seat), before.position());
+                break;
+            case ludo::EventKind::circles:
+                FUZZ_CHECK(rules.capture_to_home && !before.has_captured(e.seat), before.position());
+                break;
+            case ludo::EventKind::team_finished:
+                FUZZ_CHECK(rules.teams && g.has_finished(e.seat) && g.has_finished(e.detail), before.position());
+                break;
+            case ludo::EventKind::extra_throw: {
+                const auto why = static_cast<ludo::ExtraThrow>(e.detail);
+                FUZZ_CHECK(why == ludo::ExtraThrow::six || rules.bonus_throws, before.position());
+                FUZZ_CHECK((why == ludo::ExtraThrow::six) == (before.face() == 6), before.position());
+                FUZZ_CHECK(why != ludo::ExtraThrow::capture || capture, before.position());
+                FUZZ_CHECK(why != ludo::ExtraThrow::home || home, before.position());
+                FUZZ_CHECK(!g.has_finished(e.seat), before.position());
+                break;
+            }
+            default:
+                break;
+        }
+    }
+    if (g.phase() == ludo::Phase::finished && rules.teams) {
+        const auto winners = g.winners();
+        FUZZ_CHECK(winners.size() == 2 && winners[1] == g.partner(winners[0]), g.position());
     }
 }
 
@@ -69,7 +117,9 @@ inline void drive_ludo(ludo::Game& g, Bytes& in, int max_steps = 2000) {
                     piece = moves[static_cast<int>(in.below(static_cast<std::uint32_t>(moves.size())))].piece;
                 }
                 const Verdict checked = g.check(seat, piece);
-                const Verdict v = g.choose(seat, piece);
+                ludo::EventLog log;
+                const Verdict v = g.choose(seat, piece, &log);
+                check_ludo_events(before, g, log);
                 FUZZ_CHECK(v.ok() == checked.ok(), v.reason + " / " + checked.reason);
                 if (!v) {
                     FUZZ_CHECK(!v.reason.empty(), "");
@@ -104,13 +154,28 @@ inline void drive_ludo(ludo::Game& g, Bytes& in, int max_steps = 2000) {
     }
 }
 
-// Options from one byte: players 2..4, arm 6 or 8, the entry rule, three sixes, play on.
+// Options from one byte: players 2..4, arm 6 or 8, the entry rule, three sixes, play on; with
+// bit 6 set a second byte gives the house rules: bit 0 safe_squares, 1 bonus_throws,
+// 2 capture_to_home, 3 teams (then 4 players, no play on), 4 the preset home_rules (its board,
+// entry and rules, to which the others are added).
 inline GameOptions ludo_options(Bytes& in) {
     const std::uint8_t b = in.byte();
     GameOptions o = GameOptions::ludo_game(2 + b % 3, (b & 4) ? 6 : 8);
     o.ludo.entry = (b & 8) ? LudoEntry::start_square : LudoEntry::text;
     o.ludo.three_sixes = (b & 16) != 0;
     o.play_on = (b & 32) != 0;
+    if (b & 64) {
+        const std::uint8_t h = in.byte();
+        if (h & 16) o.ludo = home_rules();
+        o.ludo.safe_squares = o.ludo.safe_squares || (h & 1) != 0;
+        o.ludo.bonus_throws = o.ludo.bonus_throws || (h & 2) != 0;
+        o.ludo.capture_to_home = (h & 4) != 0;
+        o.ludo.teams = (h & 8) != 0;
+        if (o.ludo.teams) {
+            o.players = 4;
+            o.play_on = false;
+        }
+    }
     return o;
 }
 

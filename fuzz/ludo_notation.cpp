@@ -1,7 +1,8 @@
 // Ludo position notation (ludo::Game::from_position, common/src/ludo/notation.cpp): the first
-// byte picks the options, the text up to the first newline is the position, and the bytes after
-// it play on from there (ludo_drive.h). Invariants: only std::invalid_argument leaves the reader;
-// a position it accepts keeps every engine invariant, prints back to itself, and plays on.
+// byte picks the options (two bytes with the house rules: ludo_drive.h), the text up to the first
+// newline is the position, and the bytes after it play on from there (ludo_drive.h). Invariants:
+// only std::invalid_argument leaves the reader; a position it accepts keeps every engine
+// invariant, prints back to itself, and plays on.
 #include <stdexcept>
 #include <string>
 
@@ -13,7 +14,8 @@ using namespace spookludo;
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     fuzz::Bytes in(data, size);
     const GameOptions options = fuzz::ludo_options(in);
-    const std::string_view rest = fuzz::as_text(data + 1, size > 0 ? size - 1 : 0);
+    const std::size_t used = size - in.left();  // one byte, or two with the house rules
+    const std::string_view rest = fuzz::as_text(data + used, size - used);
     const std::size_t newline = rest.find('\n');
     const std::string_view text = rest.substr(0, newline);
     ludo::Game game(options);

@@ -143,6 +143,14 @@ def main():
     options.update(['{"game":"ludo"}', '{"game":"spook"}', '{"game":"ludo","players":4,"arm":6,"entry":"start_square",'
                     '"three_sixes":true,"play_on":true}', '{"game":"spook","players":8,"pieces":3,'
                     '"balanced_boards":false}'])
+    # Ludo's house rules: each key, the preset alone, with the rules it may take, and refused.
+    options.update(['{"game":"ludo","safe_squares":true}', '{"game":"ludo","bonus_throws":true}',
+                    '{"game":"ludo","players":3,"capture_to_home":true}', '{"game":"ludo","teams":true}',
+                    '{"game":"ludo","preset":"home_rules"}',
+                    '{"game":"ludo","players":4,"preset":"home_rules","teams":true,"capture_to_home":true}',
+                    '{"game":"ludo","preset":"home_rules","arm":8}', '{"game":"ludo","preset":"grandma"}',
+                    '{"game":"ludo","players":3,"teams":true}', '{"game":"ludo","teams":true,"play_on":true}',
+                    '{"game":"ludo","players":2,"table":true,"table_names":["Ann","Ben"],"safe_squares":true}'])
     for o in options:
         put("game_options", o)
 
@@ -157,12 +165,18 @@ def main():
     # Ludo positions from the tests (byte 0: the options, 2 to 4 players), some with play after.
     positions = set()
     for path in glob.glob(os.path.join(ROOT, "tests", "ludo", "*.cpp")):
-        positions.update(re.findall(r'"((?:green|yellow|red|blue)\*?:[^"]*)"', open(path).read()))
+        positions.update(re.findall(r'"((?:green|yellow|red|blue)\+?\*?:[^"]*)"', open(path).read()))
     for p in sorted(positions):
         players = p.count(":")
         if 2 <= players <= 4:
-            put("ludo_notation", bytes([players - 2]) + p.encode())
-            put("ludo_notation", bytes([players - 2 + 4]) + p.encode() + b"\n" + bytes(range(1, 60, 3)))
+            # 'B' and '+' are written under capture_to_home only: those positions with it alone.
+            if "+" not in p and "B" not in p:
+                put("ludo_notation", bytes([players - 2]) + p.encode())
+                put("ludo_notation", bytes([players - 2 + 4]) + p.encode() + b"\n" + bytes(range(1, 60, 3)))
+            # The house rules (ludo_drive.h: bit 6, then a byte of rules) on the modern board: all
+            # four at 4 players (teams), the other three below.
+            house = 0x0F if players == 4 else 0x07
+            put("ludo_notation", bytes([players - 2 + 4 + 64, house]) + p.encode() + b"\n" + bytes(range(2, 80, 3)))
 
     # Engines: every option byte with a short script (the fuzzer grows the scripts).
     script = bytes([3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4, 6, 2, 6, 4]) * 4
@@ -172,6 +186,12 @@ def main():
     for a in range(0, 64, 3):
         put("engine_ludo", bytes([a, 0]) + script)
         put("engine_ludo", bytes([a, 1]) + script)
+    # Ludo's house rules: bit 6 of the options byte, then a byte of rules (ludo_drive.h): every
+    # combination of safe_squares, bonus_throws, capture_to_home, teams and the preset.
+    for h in range(32):
+        a = 64 | ((h * 7) % 64)
+        put("engine_ludo", bytes([a, h, 0]) + script)
+        put("engine_ludo", bytes([a, h, 1]) + script)
 
 
 if __name__ == "__main__":

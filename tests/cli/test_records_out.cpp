@@ -108,3 +108,34 @@ TEST_CASE("server ready line: every address it tells guests to open reaches the 
     }
     CHECK(reached >= 1);
 }
+
+// Ludo's house rules from the command line: `spookludo sim --records` writes the records of games
+// under the preset with teams and under capture_to_home, and `spookludo verify` checks each.
+TEST_CASE("house rules: spookludo sim --records of Ludo games under the house rules, each verified by spookludo verify [cli][records][house]") {
+    TempDir dir("spookludo-house-sim");
+    const std::vector<std::string> sets{
+        R"({"game":"ludo","players":4,"preset":"home_rules","teams":true})",
+        R"({"game":"ludo","players":3,"arm":8,"capture_to_home":true,"bonus_throws":true})"};
+    int files = 0;
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+        CAPTURE(sets[i]);
+        const std::string records = dir / ("records-" + std::to_string(i));
+        std::vector<std::string> argv{kClient, "sim",    "--options", sets[i],     "--games",
+                                      "2",     "--seed", "3",         "--records", records};
+        for (int s = 0; s < (i == 0 ? 4 : 3); ++s) {
+            argv.push_back("--policy");
+            argv.push_back(s == 0 ? "greedy" : "random");
+        }
+        const Finished sim = run_to_end(argv, dir, "sim-" + std::to_string(i), 60s);
+        INFO(sim.described);
+        REQUIRE(sim.status == 0);
+        for (const auto& e : std::filesystem::directory_iterator(records)) {
+            const Finished verified = run_to_end({kClient, "verify", e.path().string()}, dir, "verify", 30s);
+            INFO(verified.described);
+            CHECK(verified.status == 0);
+            CHECK(verified.out.find("VERIFIED: " + e.path().string()) != std::string::npos);
+            ++files;
+        }
+    }
+    CHECK(files == 4);
+}

@@ -16,7 +16,11 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "keys.h"
+#include "spookludo/ludo/game.h"
+#include "spookludo/options.h"
 
 namespace fs = std::filesystem;
 
@@ -309,4 +313,68 @@ TEST_CASE("tests: no test case's name holds a semicolon (CTest would cut the nam
     }
     for (const auto& b : bad) MESSAGE(b);
     CHECK(bad.empty());
+}
+
+// Ludo's house rules (docs/rules.md, "House rules"): the docs name every option and event the code
+// has, and the positions the rule book shows are positions the engine reads.
+TEST_CASE("docs: every Ludo option key and the preset are in the rule book (both languages) and PROTOCOL.md [docs][house]") {
+    spookludo::GameOptions all = spookludo::GameOptions::ludo_game(4, 6);
+    all.ludo = spookludo::home_rules();
+    all.ludo.capture_to_home = true;
+    all.ludo.teams = true;
+    std::vector<std::string> keys;
+    const nlohmann::json written = all;
+    for (const auto& [key, value] : written.items()) keys.push_back(key);
+    keys.push_back("preset");
+    keys.push_back(std::string(spookludo::kHomeRulesPreset));
+    CHECK(keys.size() == 12);
+    for (const char* doc : {"docs/rules.md", "docs/rules.ms.md", "protocol/PROTOCOL.md"}) {
+        const std::string text = read(kRoot / doc);
+        for (const auto& key : keys)
+            CHECK_MESSAGE(
+                (text.find("`" + key) != std::string::npos || text.find("\"" + key + "\"") != std::string::npos),
+                std::string(doc) << " does not name " << key);
+    }
+}
+
+TEST_CASE("docs: PROTOCOL.md names every Ludo event kind and every reason of an extra throw [docs][house]") {
+    using spookludo::ludo::EventKind;
+    const std::string text = read(kRoot / "protocol/PROTOCOL.md");
+    for (int k = 0; k <= static_cast<int>(EventKind::team_finished); ++k) {
+        const std::string name(to_string(static_cast<EventKind>(k)));
+        CHECK_MESSAGE(text.find("`" + name + "`") != std::string::npos, "PROTOCOL.md does not name the event " << name);
+        CHECK_MESSAGE(text.find("\"kind\":\"" + name + "\"") != std::string::npos,
+                      "PROTOCOL.md has no example of " << name);
+    }
+    for (const char* reason : {"six", "capture", "home"})
+        CHECK_MESSAGE(text.find(std::string("\"reason\":\"") + reason + "\"") != std::string::npos,
+                      "no extra_throw with reason " << reason);
+}
+
+TEST_CASE("docs: every Ludo position in the rule book (both languages) is one the engine reads [docs][house]") {
+    const std::regex position("`((?:green|yellow|red|blue)\\+?\\*?:[^`]*)`");
+    int seen = 0;
+    for (const char* doc : {"docs/rules.md", "docs/rules.ms.md"}) {
+        const std::string text = read(kRoot / doc);
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), position); it != std::sregex_iterator(); ++it) {
+            const std::string p = (*it)[1].str();
+            int players = 1;
+            for (char c : p) players += c == ' ' ? 1 : 0;
+            bool reads = false;
+            for (int arm : {6, 8})
+                for (int rules = 0; rules < 3 && !reads; ++rules) {
+                    auto o = spookludo::GameOptions::ludo_game(players, arm);
+                    o.ludo.capture_to_home = rules > 0;
+                    o.ludo.teams = rules == 2 && players == 4;
+                    try {
+                        (void)spookludo::ludo::Game::from_position(o, p);
+                        reads = true;
+                    } catch (const std::invalid_argument&) {
+                    }
+                }
+            CHECK_MESSAGE(reads, std::string(doc) << ": " << p);
+            ++seen;
+        }
+    }
+    CHECK(seen >= 10);
 }

@@ -198,3 +198,111 @@ TEST_CASE("names of games and entries [core][options]") {
     CHECK(parse_ludo_entry("text") == LudoEntry::text);
     CHECK_FALSE(parse_ludo_entry("").has_value());
 }
+
+TEST_CASE("ludo house rules: each key is written only when on, and reads back [core][options][house]") {
+    // The rule text's game: none of the house-rule keys, so its records stay byte-identical.
+    const json plain = GameOptions::ludo_game(4);
+    CHECK(plain == json{{"game", "ludo"},
+                        {"players", 4},
+                        {"play_on", false},
+                        {"arm", 8},
+                        {"entry", "text"},
+                        {"three_sixes", false}});
+    for (const char* key : {"safe_squares", "bonus_throws", "capture_to_home", "teams"}) {
+        CAPTURE(key);
+        const json in{{"game", "ludo"}, {"players", 4}, {key, true}};
+        const GameOptions o = in.get<GameOptions>();
+        CHECK(o.ludo.safe_squares == (std::string(key) == "safe_squares"));
+        CHECK(o.ludo.bonus_throws == (std::string(key) == "bonus_throws"));
+        CHECK(o.ludo.capture_to_home == (std::string(key) == "capture_to_home"));
+        CHECK(o.ludo.teams == (std::string(key) == "teams"));
+        CHECK(o.ludo.house_rules());
+        const json out = o;
+        CHECK(out.at(key) == true);
+        CHECK(out.get<GameOptions>() == o);
+        // Off is the default, and is not written.
+        const GameOptions off = json{{"game", "ludo"}, {key, false}}.get<GameOptions>();
+        CHECK(off == GameOptions::ludo_game(4));
+        CHECK_FALSE(json(off).contains(key));
+        // A value that is not a boolean is refused naming the key.
+        CHECK(mentions(rejection(json{{"game", "ludo"}, {key, 1}}), key));
+        // A Spook game has no such key.
+        CHECK(mentions(rejection(json{{"game", "spook"}, {key, true}}), "not an option of spook"));
+    }
+    CHECK_FALSE(GameOptions::ludo_game(4).ludo.house_rules());
+}
+
+TEST_CASE("ludo house rules: the preset home_rules is the modern board with safe squares, bonus throws and three sixes [core][options][house]") {
+    const GameOptions o = json{{"game", "ludo"}, {"preset", "home_rules"}}.get<GameOptions>();
+    CHECK(o.players == 4);
+    CHECK(o.ludo.arm == 6);
+    CHECK(o.ludo.entry == LudoEntry::start_square);
+    CHECK(o.ludo.safe_squares);
+    CHECK(o.ludo.bonus_throws);
+    CHECK(o.ludo.three_sixes);
+    CHECK_FALSE(o.ludo.capture_to_home);
+    CHECK_FALSE(o.ludo.teams);
+    CHECK(o.ludo == home_rules());
+    CHECK(ludo_preset_of(o.ludo) == "home_rules");
+    CHECK(ludo_preset_of(GameOptions::ludo_game(4).ludo).empty());
+    // Written out as the rules themselves, which read back as the same options.
+    const json out = o;
+    CHECK_FALSE(out.contains("preset"));
+    CHECK(out.at("safe_squares") == true);
+    CHECK(out.get<GameOptions>() == o);
+    // The preset's own keys may be repeated when they agree.
+    CHECK(json{{"game", "ludo"}, {"preset", "home_rules"}, {"arm", 6}, {"three_sixes", true}}.get<GameOptions>() == o);
+    CHECK(json{{"game", "ludo"}, {"preset", "home_rules"}, {"players", 2}}.get<GameOptions>().players == 2);
+}
+
+TEST_CASE("ludo house rules: the preset with teams or capture_to_home added is accepted [core][options][house]") {
+    const GameOptions teams =
+        json{{"game", "ludo"}, {"players", 4}, {"preset", "home_rules"}, {"teams", true}}.get<GameOptions>();
+    CHECK(teams.ludo.teams);
+    CHECK(teams.ludo.safe_squares);
+    CHECK(teams.ludo.arm == 6);
+    CHECK(ludo_preset_of(teams.ludo).empty());  // no longer the preset exactly
+    const GameOptions both =
+        json{{"game", "ludo"}, {"preset", "home_rules"}, {"teams", true}, {"capture_to_home", true}}.get<GameOptions>();
+    CHECK(both.ludo.teams);
+    CHECK(both.ludo.capture_to_home);
+    CHECK(json(both).get<GameOptions>() == both);
+}
+
+TEST_CASE("ludo house rules: refusals say why (preset contradicted, unknown preset, teams, a table game) [core][options][house]") {
+    std::string msg = rejection(json{{"game", "ludo"}, {"preset", "home_rules"}, {"arm", 8}});
+    CAPTURE(msg);
+    CHECK(mentions(msg, "\"arm\""));
+    CHECK(mentions(msg, "contradicts the preset \"home_rules\""));
+    CHECK(mentions(msg, "(which has 6)"));
+    msg = rejection(json{{"game", "ludo"}, {"preset", "home_rules"}, {"safe_squares", false}});
+    CHECK(mentions(msg, "\"safe_squares\""));
+    CHECK(mentions(msg, "contradicts"));
+    msg = rejection(json{{"game", "ludo"}, {"preset", "home_rules"}, {"entry", "text"}});
+    CHECK(mentions(msg, "\"entry\""));
+    msg = rejection(json{{"game", "ludo"}, {"preset", "grandma"}});
+    CHECK(mentions(msg, "\"preset\" must be \"home_rules\""));
+    CHECK(mentions(msg, "grandma"));
+    CHECK(mentions(rejection(json{{"game", "ludo"}, {"preset", 1}}), "preset"));
+    CHECK(mentions(rejection(json{{"game", "spook"}, {"preset", "home_rules"}}), "not an option of spook"));
+    // Teams: four players, and no play_on.
+    msg = rejection(json{{"game", "ludo"}, {"players", 3}, {"teams", true}});
+    CHECK(mentions(msg, "4 players"));
+    msg = rejection(json{{"game", "ludo"}, {"preset", "home_rules"}, {"players", 2}, {"teams", true}});
+    CHECK(mentions(msg, "4 players"));
+    msg = rejection(json{{"game", "ludo"}, {"teams", true}, {"play_on", true}});
+    CHECK(mentions(msg, "play_on"));
+    // A table game keeps three_sixes only.
+    const json table{{"game", "ludo"}, {"players", 2}, {"table", true}, {"table_names", {"Ann", "Ben"}}};
+    for (const char* key : {"safe_squares", "bonus_throws", "capture_to_home"}) {
+        json j = table;
+        j[key] = true;
+        CHECK(mentions(rejection(j), "three_sixes"));
+    }
+    json with_preset = table;
+    with_preset["preset"] = "home_rules";
+    CHECK(mentions(rejection(with_preset), "a game at a table"));
+    json sixes = table;
+    sixes["three_sixes"] = true;
+    CHECK(rejection(sixes).empty());
+}

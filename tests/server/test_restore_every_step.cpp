@@ -365,6 +365,21 @@ TEST_CASE("journal: a Ludo room taken up from the journal after every step is th
     play_all(parties);
 }
 
+TEST_CASE("journal: a Ludo room under house rules taken up from the journal after every step is the live room (the preset with teams, capture_to_home with safe squares and bonus throws) [house]") {
+    GameOptions preset_teams = GameOptions::ludo_game(4, 6);
+    preset_teams.ludo = home_rules();
+    preset_teams.ludo.teams = true;
+    preset_teams.ludo.capture_to_home = true;
+    GameOptions circling = ludo(3, 6, LudoEntry::text, false, false);
+    circling.ludo.capture_to_home = true;
+    circling.ludo.safe_squares = true;
+    circling.ludo.bonus_throws = true;
+    std::vector<Party> parties;
+    for (auto& p : casts(preset_teams, true, 401)) parties.push_back(p);
+    for (auto& p : casts(circling, false, 402)) parties.push_back(p);
+    play_all(parties);
+}
+
 TEST_CASE("journal: a Spook room taken up from the journal after every step is the live room (server bots of every policy, players who choose, time out, drop, come back, leave or are kicked, pauses, every option set)") {
     std::vector<Party> parties;
     int i = 0;
