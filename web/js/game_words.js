@@ -88,10 +88,11 @@ export function colourName(colour) {
 
 // Where a Ludo piece is, by its progress (YARD -1, the circuit from its start square, its home
 // column, home): "the start circle", "the start square" (0), "square 12", "square 2 of the home
-// column", "the home triangle".
+// column", "the home triangle"; under capture_to_home, "the square behind the start square".
 export function ludoPlace(progress, g) {
   if (progress < 0) return t('the start circle');
   if (progress === 0) return t('the start square');
+  if (progress === g.behindStart) return t('the square behind the start square');
   if (progress >= g.home) return t('the home triangle');
   if (progress > g.lastCircuit) return t('square {n} of the home column', { n: progress - g.lastCircuit });
   return t('square {n}', { n: progress });

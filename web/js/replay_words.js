@@ -69,7 +69,7 @@ function ludoLines(model, view, before, step) {
   const own = moves.filter((m) => m.seat === step.seat);
   for (const m of own) {
     if (m.from < 0) lines.push(t('{who} brings piece {piece} out.', { who: who(m.seat), piece: m.piece + 1 }));
-    else if (m.to >= g.home) lines.push(t('{who} moves piece {piece} from {from} to home.', { who: who(m.seat), piece: m.piece + 1, from: m.from }));
+    else if (m.to === g.home) lines.push(t('{who} moves piece {piece} from {from} to home.', { who: who(m.seat), piece: m.piece + 1, from: m.from }));
     else lines.push(t('{who} moves piece {piece} from {from} to {to}.', { who: who(m.seat), piece: m.piece + 1, from: m.from, to: m.to }));
   }
   const mover = own[0];
@@ -79,7 +79,7 @@ function ludoLines(model, view, before, step) {
       : t("{who} captures {name}'s piece {piece} ({colour}): it goes back to the yard.", args));
   }
   if (!own.length) lines.push(t('{who} cannot move; play passes on.', { who: who(step.seat) }));
-  else if (own.some((m) => m.to >= g.home)) lines.push(t("{who}'s piece {piece} is home.", { who: who(step.seat), piece: own[0].piece + 1 }));
+  else if (own.some((m) => m.to === g.home)) lines.push(t("{who}'s piece {piece} is home.", { who: who(step.seat), piece: own[0].piece + 1 }));
   return lines;
 }
 

@@ -349,7 +349,7 @@ function endPart() {
   const winners = model.winners.map(nameOf);
   const order = model.players.filter((seat) => model.places[seat] > 0).sort((a, b) => model.places[a] - model.places[b] || a - b);
   return [
-    h('p', { class: 'winner', id: 'replay-result' }, model.status === 'finished' ? winnerText(winners, model.length, spook)
+    h('p', { class: 'winner', id: 'replay-result' }, model.status === 'finished' ? winnerText(winners, model.length, spook, model.options.teams)
       : `${abandonedText((state.record && state.record.result) || {})} ${t('The replay ends where the game stopped.')}`),
     order.length ? h('ol', { class: 'places', id: 'replay-places' }, order.map((seat) => h('li', { value: model.places[seat] },
       t('{place}. {name} (seat {seat})', { place: model.places[seat], name: nameOf(seat), seat: seat + 1 })))) : null,

@@ -276,6 +276,10 @@ export function errorText(e, ctx = {}) {
       if (a.reason === 'no_seat') return t('Seat {seat} is not a seat of this room.', { seat: seatNo(a.seat) });
       if (a.reason === 'bot') return t('Seat {seat} is a bot: remove it in the lobby.', { seat: seatNo(a.seat) });
       if (a.reason === 'no_player') return t('Seat {seat} is not a player you can kick.', { seat: seatNo(a.seat) });
+      if (a.reason === 'teams_players') return t('Teams are two against two: they need 4 seats.');
+      if (a.reason === 'teams_play_on') return t('Teams do not play on for places: the game ends when the first team has all its pieces home.');
+      if (a.reason === 'table_house_rules') return t('A game at a table keeps only the house rule "three 6s end the turn": the server cannot see captures, safe squares or teams on a paper board.');
+      if (a.reason === 'preset') return t('{field} contradicts the Home rules: drop the preset and choose the rules one by one.', { field: a.field });
       if (a.field) return t('The server refused the value of {field}.', { field: a.field });
       return t('The server refused a value in that message.');
     case 'version_mismatch':
