@@ -223,7 +223,7 @@ function capturedNames(view, colour, to, g) {
   const names = [];
   for (const seat of view.playSeats) {
     const c = view.ludoColour(seat);
-    if (c === colour || c < 0 || !view.ludoProgress[seat] || seat === view.partnerOf(mover)) continue;
+    if (c === colour || c < 0 || !view.ludoProgress[seat] || (view.partnerOf && seat === view.partnerOf(mover))) continue;
     const hit = view.ludoProgress[seat].some((p) => g.squareOf(c, p) === square);
     if (hit && !names.includes(view.seatName(seat))) names.push(view.seatName(seat));
   }

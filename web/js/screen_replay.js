@@ -11,7 +11,7 @@ import { View } from './view.js';
 import { spookBoard, legend } from './spook.js';
 import { ludoBoard, colourMark } from './ludo.js';
 import { t, tc } from './i18n.js';
-import { letterOf } from './game_words.js';
+import { letterOf, houseRulesText, teamsText } from './game_words.js';
 import { abandonedText } from './words.js';
 import { winnerText } from './screen_end.js';
 import { optionsText } from './screen_lobby.js';
@@ -234,6 +234,8 @@ export function render() {
   const head = h('section', { class: 'replay-head' },
     h('h2', { class: 'screen-title' }, t('Replay and analysis')),
     h('p', { class: 'lead' }, optionsText(model.options)),
+    houseRulesText(model.options) ? h('p', { id: 'replay-rules' }, houseRulesText(model.options), ' ',
+      teamsText(model.options, model.players, (seat) => model.names[seat] || t('seat {n}', { n: seat + 1 }))) : null,
     h('p', { class: 'small' }, sentence(t('Game {id}: {record}'), { id, record: h('a', { href: `/games/${encodeURIComponent(id)}`, id: 'replay-record' }, t('its record')) })),
     h('p', { id: 'replay-analysis', role: 'status', class: 'replay-analysis' }));
   if (model.table) {

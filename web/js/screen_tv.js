@@ -12,7 +12,7 @@ import { spookBoard, chip } from './spook.js';
 import { ludoBoard, colourMark } from './ludo.js';
 import { geometry, YARD } from './ludo_geo.js';
 import { t, tn } from './i18n.js';
-import { characterName, characterAction, colourName, andList, seedsText } from './game_words.js';
+import { characterName, characterAction, colourName, andList, seedsText, houseRulesText, teamsText } from './game_words.js';
 import { view, now, render, homeMessage, reactions, diceCheck } from './session.js';
 import { diceCheckSection } from './dice_words.js';
 import { reactionText } from './reactions.js';
@@ -104,6 +104,7 @@ function lobbyTv() {
           sv ? seatLine(sv.name, sv.bot, s.host === seat) : t('free'));
       })),
       h('p', { class: 'tv-note' }, optionsText(s.options)),
+      houseRulesText(s.options) ? h('p', { class: 'tv-note', id: 'tv-rules' }, houseRulesText(s.options), ' ', teamsText(s.options, seats, (x) => view.seatName(x))) : null,
       h('p', { id: 'tv-autostart', class: 'tv-note' }), reactionsSpot()));
 }
 

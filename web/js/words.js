@@ -181,7 +181,13 @@ export function eventText(e, opts = {}) {
     case 'captured': return t('{name} piece {piece} is captured on circuit square {square} and goes back to its yard', { name: who, piece: e.piece, square: e.square });
     case 'reached_home': return t('{name} piece {piece} reaches home', { name: who, piece: e.piece });
     case 'finished': return t('{name} has all four pieces home', { name: who });
-    case 'extra_throw': return t('{name} throws again', { name: who });
+    case 'extra_throw':
+      if (e.reason === 'capture') return t('{name} throws again: a bonus throw for the capture', { name: who });
+      if (e.reason === 'home') return t('{name} throws again: a bonus throw for the piece home', { name: who });
+      return t('{name} throws again', { name: who });
+    case 'safe_square': return t('{name} piece {piece} lands on safe square {square}: no capture', { name: who, piece: e.piece, square: e.square });
+    case 'circles': return t('{name} piece {piece} has not captured yet, so it passes its home column and goes round again', { name: who, piece: e.piece });
+    case 'team_finished': return t('{name} and their partner have all their pieces home and win as a team', { name: who });
     case 'turn': return t('{name} to throw', { name: who });
     case 'game_over': return t('game over');
     default: return fallback(e, e.text);
