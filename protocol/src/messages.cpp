@@ -234,8 +234,9 @@ json bad_field_args(std::string_view what) {
         {"play_on has no meaning with teams", "options.teams", "teams_play_on"},
         {"a game at a table keeps only the house rule", "options.table", "table_house_rules"},
     }};
+    const std::string_view rule = what.substr(what.rfind("options: ", 0) == 0 ? 9 : 0);
     for (const auto& [prefix, field, reason] : house_rules)
-        if (what.rfind(prefix, 0) == 0) return json{{"field", field}, {"reason", reason}};
+        if (rule.rfind(prefix, 0) == 0) return json{{"field", field}, {"reason", reason}};
     const bool preset = what.find("contradicts the preset") != std::string_view::npos;
     const auto identifier = [](std::string_view s) {
         return !s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyz_.[]0123456789") == std::string_view::npos;
