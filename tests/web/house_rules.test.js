@@ -2,7 +2,8 @@
 // rules with one tap and a guest's lobby lists them; the game is played to its end with a star on
 // every safe square (a shape with its words, not a colour), the story tells a bonus throw or a safe
 // square, and the end screen's own check of the dice says fair. A teams game (four seats, bots)
-// names the partners in the lobby and ends with the team's win; a refused change says why.
+// on the Home rules names the partners in the lobby and ends with the team's win; a refused
+// change says why.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newPage, PHONE, until, answerDecisions, serverAndBrowser } from './harness.js';
@@ -69,10 +70,12 @@ test('a teams game: the lobby names the partners, a seat less is refused with th
   assert.ok(await ann.locator('#create-teams').isDisabled());
   assert.equal(await ann.locator('#create-teams-why').textContent(), 'teams need 4 seats');
   await ann.fill('#create-players', '4');
+  // The Home rules (the shorter board, bonus throws: a shorter game) and teams on top.
+  await ann.click('#create-home-rules');
   await ann.check('#create-teams');
   await ann.click('#create-go');
   await until(async () => (await ann.locator('#lobby-rules').count()) > 0, 'the lobby');
-  assert.equal(await ann.locator('#lobby-rules').textContent(), 'House rules: teams');
+  assert.equal(await ann.locator('#lobby-rules').textContent(), 'House rules: safe squares, bonus throws, three 6s end the turn, teams');
   // A seat less would leave three: the server refuses, and the page says why.
   await ann.click('#seat-remove');
   await until(async () => (await ann.locator('#opt-error').textContent()) === 'Teams are two against two: they need 4 seats.', 'the refusal told');
