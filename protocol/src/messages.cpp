@@ -1,6 +1,7 @@
 #include "spookludo/protocol/messages.h"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -227,6 +228,16 @@ namespace {
 // The field a reader's refusal names: "options.players: ..." -> options.players; an option's
 // `option "arm" must be ...` -> options.arm.
 json bad_field_args(std::string_view what) {
+    // The Ludo house rules' refusals (options.cpp), with a reason a client words itself.
+    static constexpr std::array<std::array<std::string_view, 3>, 3> house_rules{{
+        {"teams are two against two", "options.teams", "teams_players"},
+        {"play_on has no meaning with teams", "options.teams", "teams_play_on"},
+        {"a game at a table keeps only the house rule", "options.table", "table_house_rules"},
+    }};
+    const std::string_view rule = what.substr(what.rfind("options: ", 0) == 0 ? 9 : 0);
+    for (const auto& [prefix, field, reason] : house_rules)
+        if (rule.rfind(prefix, 0) == 0) return json{{"field", field}, {"reason", reason}};
+    const bool preset = what.find("contradicts the preset") != std::string_view::npos;
     const auto identifier = [](std::string_view s) {
         return !s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyz_.[]0123456789") == std::string_view::npos;
     };
@@ -249,6 +260,7 @@ json bad_field_args(std::string_view what) {
         break;
     }
     if (field.empty()) return json::object();
+    if (preset) return json{{"field", field}, {"reason", "preset"}};
     return json{{"field", field}};
 }
 }  // namespace

@@ -210,6 +210,22 @@ TEST_CASE("words: every error a player can meet carries its code and the args to
     CHECK(e["code"] == "bad_field");
     CHECK(e["args"]["field"] == "options.players");
 
+    // The Ludo house rules' refusals carry a reason each.
+    e = refused(ben, {{"type", "create_room"}, {"options", {{"game", "ludo"}, {"players", 3}, {"teams", true}}}, {"name", "Ben"}});
+    CHECK(e["args"]["reason"] == "teams_players");
+    CHECK(e["args"]["field"] == "options.teams");
+    e = refused(ben, {{"type", "create_room"},
+                      {"options", {{"game", "ludo"}, {"players", 4}, {"teams", true}, {"play_on", true}}},
+                      {"name", "Ben"}});
+    CHECK(e["args"]["reason"] == "teams_play_on");
+    e = refused(ben, {{"type", "create_room"},
+                      {"options", {{"game", "ludo"}, {"table", true}, {"table_names", {"Ann", "Ben"}}, {"safe_squares", true}}},
+                      {"name", "Ben"}});
+    CHECK(e["args"]["reason"] == "table_house_rules");
+    e = refused(ben, {{"type", "create_room"}, {"options", {{"game", "ludo"}, {"preset", "home_rules"}, {"arm", 8}}}, {"name", "Ben"}});
+    CHECK(e["args"]["reason"] == "preset");
+    CHECK(e["args"]["field"] == "options.arm");
+
     e = refused(ben, {{"type", "start"}});
     CHECK(e["code"] == "not_in_room");
 

@@ -1,5 +1,5 @@
 // Pictures of the page on a phone (360x640): the lobby and its invitation, a Spook decision, a
-// monster waking, the Ludo board; and of the shared screen on a television (1920x1080). They are taken on every run (and checked to be PNGs); with
+// monster waking, the Ludo board (and under the Home rules, its stars); and of the shared screen on a television (1920x1080). They are taken on every run (and checked to be PNGs); with
 // SPOOKLUDO_UPDATE_SCREENSHOTS=1 they are written into docs/screenshots/ (the committed ones the
 // README shows), otherwise into a temporary directory. No pixel comparison.
 import { test, after } from 'node:test';
@@ -120,6 +120,36 @@ test('screenshots on a phone: the lobby, a Spook decision, a monster, the Ludo b
   await lu.locator('svg.ludo').scrollIntoViewIfNeeded();
   await lu.evaluate(() => window.scrollTo(0, 0));
   await shot(lu, 'ludo-board-phone.png');
+
+  // The Home rules (arms of 6, safe squares, bonus throws, three 6s): the stars on the safe squares.
+  const hr = await newPage(party.browser, PHONE, errors);
+  await hr.emulateMedia({ reducedMotion: 'reduce' });
+  await hr.goto(party.server.base + '/');
+  await hr.locator('#create summary').click();
+  await hr.fill('#create-name', 'Ann');
+  await hr.selectOption('#create-game', 'ludo');
+  await hr.fill('#create-players', '2');
+  await hr.click('#create-home-rules');
+  await hr.click('#create-go');
+  await roomCode(hr);
+  await hr.click('#bot-best');
+  await until(async () => (await hr.locator('#seats li:not(.free)').count()) === 2, 'the bot seated');
+  await hr.click('#start');
+  // Play on a while (pieces out on the circuit), until a choice between two pieces is to be made.
+  const enough = Date.now() + 20000;
+  const until2 = Date.now() + 60000;
+  for (let taps = 0; ; ) {
+    assert.ok(Date.now() < until2, 'no choice of two pieces within a minute');
+    const movable = hr.locator('svg.ludo g.piece.movable');
+    const n = await movable.count();
+    // (A game over first shows its final board, with the same stars.)
+    if ((n >= 2 && (taps >= 10 || Date.now() > enough)) || (await hr.locator('#end-winner').count()) > 0) break;
+    if (n > 0) await movable.first().tap({ timeout: 3000 }).then(() => taps++, () => {});
+    await sleep(50);
+  }
+  assert.equal(await hr.locator('svg.ludo g.safe-star').count(), 8);
+  await hr.locator('svg.ludo').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await shot(hr, 'ludo-home-rules-phone.png');
   assert.deepEqual(errors, []);
 });
 

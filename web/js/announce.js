@@ -131,7 +131,7 @@ export function hear(m, view) {
       break;
     case 'game_over': {
       const names = (m.winners || []).map((w) => (m.names && m.names[w]) || view.seatName(w));
-      say(`${m.game_id || game}/over`, m.status === 'finished' ? speech.winners(names) : speech.abandoned());
+      say(`${m.game_id || game}/over`, m.status !== 'finished' ? speech.abandoned() : view.options.teams && names.length === 2 ? speech.team(names) : speech.winners(names));
       break;
     }
     default:
@@ -144,6 +144,9 @@ function captures(m, key, who) {
   (m.events || []).forEach((e, i) => {
     if (e.kind === 'entered' || e.kind === 'moved') mover = e.seat;
     if (e.kind === 'captured') say(`${key}/c${i}`, speech.capture(mover >= 0 ? who(mover) : '', who(e.seat)));
+    if (e.kind === 'safe_square') say(`${key}/s${i}`, speech.safe(who(e.seat)));
+    if (e.kind === 'circles') say(`${key}/o${i}`, speech.circles(who(e.seat)));
+    if (e.kind === 'extra_throw' && (e.reason === 'capture' || e.reason === 'home')) say(`${key}/b${i}`, speech.bonus(who(e.seat), e.reason));
   });
 }
 

@@ -88,11 +88,42 @@ export function colourName(colour) {
 
 // Where a Ludo piece is, by its progress (YARD -1, the circuit from its start square, its home
 // column, home): "the start circle", "the start square" (0), "square 12", "square 2 of the home
-// column", "the home triangle".
+// column", "the home triangle"; under capture_to_home, "the square behind the start square".
 export function ludoPlace(progress, g) {
   if (progress < 0) return t('the start circle');
   if (progress === 0) return t('the start square');
+  if (progress === g.behindStart) return t('the square behind the start square');
   if (progress >= g.home) return t('the home triangle');
   if (progress > g.lastCircuit) return t('square {n} of the home column', { n: progress - g.lastCircuit });
   return t('square {n}', { n: progress });
+}
+
+// ---- The Ludo house rules ------------------------------------------------------------------
+
+// The Ludo house rules in force (docs/rules.md, "House rules"), for everyone to read: "Home rules:
+// ..." when they are exactly the preset home_rules (arms of 6, onto the start square, safe squares,
+// bonus throws, three 6s), else "House rules: ..."; '' for the rule text's game.
+export const HOME_RULES = { arm: 6, entry: 'start_square', safe_squares: true, bonus_throws: true, three_sixes: true };
+export function isHomeRules(o) {
+  return Object.entries(HOME_RULES).every(([k, v]) => (o[k] ?? false) === v) && !o.capture_to_home && !o.teams;
+}
+export function houseRulesText(o) {
+  if (o.game !== 'ludo') return '';
+  const parts = [];
+  if (o.safe_squares) parts.push(t('safe squares'));
+  if (o.bonus_throws) parts.push(t('bonus throws'));
+  if (o.three_sixes) parts.push(t('three 6s end the turn'));
+  if (o.capture_to_home) parts.push(t('a capture before home'));
+  if (o.teams) parts.push(t('teams'));
+  if (!parts.length) return '';
+  const rules = parts.join(t(', '));
+  return isHomeRules(o) ? t('Home rules: {rules}', { rules }) : t('House rules: {rules}', { rules });
+}
+
+// Under the house rule teams: "Teams: Ann + Cid against Ben + Dee" (the seats in play order: the
+// first and third play together).
+export function teamsText(o, seats, nameOf) {
+  if (o.game !== 'ludo' || !o.teams || seats.length !== 4) return '';
+  const pair = (a, b) => t('{a} + {b}', { a: nameOf(seats[a]), b: nameOf(seats[b]) });
+  return t('Teams: {one} against {other}', { one: pair(0, 2), other: pair(1, 3) });
 }

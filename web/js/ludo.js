@@ -30,6 +30,23 @@ function shape(colour, cx, cy, r, extra = {}) {
   }
 }
 
+// A star on a safe square: a group with its label (role img, aria-label and a <title>), a
+// five-pointed star drawn as a polygon.
+function safeMark(cell, cls, label) {
+  const cx = cell.col * U + U / 2;
+  const cy = cell.row * U + U / 2;
+  const pts = [];
+  for (let k = 0; k < 10; k++) {
+    const a = -Math.PI / 2 + (Math.PI / 5) * k;
+    const r = k % 2 === 0 ? U * 0.42 : U * 0.17;
+    pts.push(`${(cx + r * Math.cos(a)).toFixed(2)},${(cy + r * Math.sin(a)).toFixed(2)}`);
+  }
+  const g = svg('g', { class: cls, role: 'img', 'aria-label': label });
+  g.appendChild(svg('title', null, label));
+  g.appendChild(svg('polygon', { class: 'star', points: pts.join(' ') }));
+  return g;
+}
+
 // A small legend mark (the player list, the buttons).
 export function colourMark(colour) {
   const el = svg('svg', { class: 'mark', viewBox: '0 0 10 10', 'aria-hidden': 'true' });
@@ -69,11 +86,22 @@ export function ludoBoard(view, choose, marks = null) {
   }
   // The circuit, the start squares, the home columns.
   for (const cell of g.circuit) root.appendChild(rect(cell, 'cell'));
+  const safe = Boolean(view.options.safe_squares);
   for (let c = 0; c < 4; c++) {
     root.appendChild(rect(g.circuit[g.startSquare(c)], ['cell', 'start', `s-${COLOURS[c]}`]));
     const st = g.circuit[g.startSquare(c)];
-    root.appendChild(svg('text', { class: 'start-mark', x: st.col * U + U / 2, y: st.row * U + U * 0.72, 'text-anchor': 'middle', 'aria-hidden': 'true' }, '★'));
+    if (safe) root.appendChild(safeMark(st, ['start-mark', 'safe-star'], t('safe square: the start square of {colour}', { colour: colourName(c) })));
+    else root.appendChild(svg('text', { class: 'start-mark', x: st.col * U + U / 2, y: st.row * U + U * 0.72, 'text-anchor': 'middle', 'aria-hidden': 'true' }, '★'));
     for (const cell of g.homeColumn(c)) root.appendChild(rect(cell, ['cell', 'column', `s-${COLOURS[c]}`]));
+  }
+  // The house rule safe_squares: a star on each arm's safe square (the start squares carry theirs),
+  // as a shape with its own words for a screen reader and a tooltip, not a colour.
+  if (safe) {
+    for (let c = 0; c < 4; c++) {
+      const cell = g.circuit[g.starSquare(c)];
+      root.appendChild(rect(cell, ['cell', 'safe']));
+      root.appendChild(safeMark(cell, ['star-mark', 'safe-star'], t('safe square: a star, no capture here')));
+    }
   }
   // Home: four triangles meeting in the middle.
   const n = arm;
@@ -181,23 +209,22 @@ export function ludoBoard(view, choose, marks = null) {
 // Where a piece is, short (a button's face): the yard, a square number, home.
 export function describe(progress, g) {
   if (progress === YARD || progress < 0) return t('start');
+  if (progress === g.behindStart) return t('behind the start');
   if (progress >= g.home) return t('home');
   return String(progress);
 }
 
 // Whose pieces a piece of `colour` reaching `to` captures: the names of the other seats with a
-// piece on that square of the circuit (none on a start square, none past the circuit).
+// piece on that square of the circuit (none past the circuit, none of a partner under teams).
 function capturedNames(view, colour, to, g) {
-  if (to < 0 || to > g.lastCircuit) return [];
-  const cell = g.cellOf(colour, to);
+  const square = g.squareOf(colour, to);
+  if (square < 0) return [];
+  const mover = view.playSeats.find((s) => view.ludoColour(s) === colour);
   const names = [];
   for (const seat of view.playSeats) {
     const c = view.ludoColour(seat);
-    if (c === colour || c < 0 || !view.ludoProgress[seat]) continue;
-    const hit = view.ludoProgress[seat].some((p) => p >= 0 && p <= g.lastCircuit && (() => {
-      const other = g.cellOf(c, p);
-      return other.row === cell.row && other.col === cell.col;
-    })());
+    if (c === colour || c < 0 || !view.ludoProgress[seat] || (view.partnerOf && seat === view.partnerOf(mover))) continue;
+    const hit = view.ludoProgress[seat].some((p) => g.squareOf(c, p) === square);
     if (hit && !names.includes(view.seatName(seat))) names.push(view.seatName(seat));
   }
   return names;

@@ -7,6 +7,7 @@
 import { t, tn } from './i18n.js';
 import { characterName, characterAction, letterName } from './game_words.js';
 import { describe } from './ludo.js';
+import { ludoEventText } from './ludo_story.js';
 import { geometry } from './ludo_geo.js';
 import { CHARACTER_OF_FACE, spookMoves, ludoMoves } from './replay_data.js';
 
@@ -60,26 +61,46 @@ function finishedAt(before, after) {
   return (after.players || []).filter((seat) => after.finished_round && after.finished_round[seat] && !was[seat]);
 }
 
-function ludoLines(model, view, before, step) {
-  const arm = model.options.arm || 8;
+// A throw's lines, from the positions before and after it (the record keeps no events): the move,
+// a capture, a piece home, and under the house rules a landing beside another side on a safe
+// square, a piece going round again, a bonus throw (the same seat throws next, not after a 6) and
+// the team's win at the end.
+function ludoLines(model, view, before, step, next) {
+  const o = model.options;
+  const arm = o.arm || 8;
   const g = geometry(arm);
   const who = (seat) => t('{name} ({colour})', { name: view.seatName(seat), colour: view.ludoColourName(seat) });
   const lines = [t('{who} throws a {face}.', { who: who(step.seat), face: step.face ?? '?' })];
   const moves = ludoMoves(before, step.position, arm);
   const own = moves.filter((m) => m.seat === step.seat);
+  const said = (e) => lines.push(ludoEventText(view, { seat: step.seat, ...e }, g, step.seat, -1));
   for (const m of own) {
     if (m.from < 0) lines.push(t('{who} brings piece {piece} out.', { who: who(m.seat), piece: m.piece + 1 }));
-    else if (m.to >= g.home) lines.push(t('{who} moves piece {piece} from {from} to home.', { who: who(m.seat), piece: m.piece + 1, from: m.from }));
-    else lines.push(t('{who} moves piece {piece} from {from} to {to}.', { who: who(m.seat), piece: m.piece + 1, from: m.from, to: m.to }));
+    else said({ kind: 'moved', piece: m.piece, from: m.from, to: m.to });
+    if (m.from >= 0 && g.onCircuit(m.to) && g.onCircuit(m.from) && (m.to === g.behindStart || (m.from !== g.behindStart && m.to < m.from))) said({ kind: 'circles', piece: m.piece });
   }
   const mover = own[0];
-  for (const m of moves.filter((x) => x.seat !== step.seat && x.to < 0)) {
+  const captured = moves.filter((x) => x.seat !== step.seat && x.to < 0);
+  for (const m of captured) {
     const args = { who: who(step.seat), name: view.seatName(m.seat), piece: m.piece + 1, colour: view.ludoColourName(m.seat), square: mover ? mover.to : '?' };
     lines.push(mover ? t("{who} captures {name}'s piece {piece} ({colour}) on {square}: it goes back to the yard.", args)
       : t("{who} captures {name}'s piece {piece} ({colour}): it goes back to the yard.", args));
   }
+  const square = mover ? g.squareOf(view.ludoColour(step.seat), mover.to) : -1;
+  if (o.safe_squares && g.isSafeSquare(square) && !captured.length) {
+    const beside = view.playSeats.find((s) => s !== step.seat && s !== view.partnerOf(step.seat)
+      && (view.ludoProgress[s] || []).some((p) => g.squareOf(view.ludoColour(s), p) === square));
+    if (beside !== undefined) said({ kind: 'safe_square', piece: mover.piece, with: beside });
+  }
+  const home = own.some((m) => m.to === g.home);
   if (!own.length) lines.push(t('{who} cannot move; play passes on.', { who: who(step.seat) }));
-  else if (own.some((m) => m.to >= g.home)) lines.push(t("{who}'s piece {piece} is home.", { who: who(step.seat), piece: own[0].piece + 1 }));
+  else if (home) lines.push(t("{who}'s piece {piece} is home.", { who: who(step.seat), piece: own[0].piece + 1 }));
+  if (o.bonus_throws && step.face !== 6 && next && next.kind === 'throw' && next.seat === step.seat && (captured.length || home)) {
+    said({ kind: 'extra_throw', reason: captured.length ? 'capture' : 'home' });
+  }
+  if (!next && o.teams && model.status === 'finished' && model.winners.length === 2) {
+    said({ kind: 'team_finished', seat: model.winners[0], with: model.winners[1] });
+  }
   return lines;
 }
 
@@ -101,7 +122,7 @@ export function stepLines(model, at, view) {
       const lines = [tn('Round {round}: the die shows {n}. Everyone moves one piece {n} square.', 'Round {round}: the die shows {n}. Everyone moves one piece {n} squares.', step.face ?? 0, { round: step.round })];
       return lines.concat(activationLines(view, step.activation, null, finishedAt(before, step.position)));
     }
-    case 'throw': return ludoLines(model, view, before, step);
+    case 'throw': return ludoLines(model, view, before, step, model.steps[at + 1]);
     default: return [];
   }
 }

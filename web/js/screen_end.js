@@ -19,7 +19,7 @@ export function endScreen() {
   const els = [h('h2', { class: 'screen-title' }, t('Game over'))];
   if (over.status === 'finished') {
     const winners = (over.winners || []).map(name);
-    els.push(h('p', { class: 'winner', id: 'end-winner' }, winnerText(winners, over.length, spook)));
+    els.push(h('p', { class: 'winner', id: 'end-winner' }, winnerText(winners, over.length, spook, view.result.options.teams)));
   } else {
     els.push(h('p', { class: 'winner abandoned', id: 'end-winner' }, abandonedText(over)));
   }
@@ -62,8 +62,11 @@ export function endScreen() {
 }
 
 // "Ann wins after 12 rounds." in the page's language: one winner, several, or nobody; rounds for
-// Spook & Werewolf, turns for Ludo.
-export function winnerText(winners, length, spook) {
+// Spook & Werewolf, turns for Ludo; under the house rule teams, the two partners as a team.
+export function winnerText(winners, length, spook, teams = false) {
+  if (teams && winners.length === 2) {
+    return tn('{names} win as a team after {n} turn.', '{names} win as a team after {n} turns.', length, { names: t('{names} and {last}', { names: winners[0], last: winners[1] }) });
+  }
   if (winners.length > 1) {
     const names = t('{names} and {last}', { names: winners.slice(0, -1).join(', '), last: winners[winners.length - 1] });
     return spook ? tn('{names} win together after {n} round.', '{names} win together after {n} rounds.', length, { names })

@@ -230,7 +230,7 @@ function ludoGame() {
     h('h3', { id: 'players-h' }, t('Players')),
     h('ol', { class: 'standings', id: 'standings' }, seats.map((seat) => {
       const progress = view.ludoProgress[seat];
-      const home = progress.filter((p) => p >= g.home).length;
+      const home = progress.filter((p) => p === g.home).length;
       const yard = progress.filter((p) => p === YARD).length;
       const c = view.ludoColour(seat);
       return h('li', { class: [seat === view.seat && 'mine', seat === view.currentSeat && 'turn'] },
@@ -238,6 +238,7 @@ function ludoGame() {
         colourMark(c), ' ', h('span', { class: 'colour-name' }, colourName(c)), ' ',
         h('span', { class: 'seat-name' }, view.seatName(seat)), ' ', badge(reactions, seat),
         h('span', { class: 'at' }, t('start {yard}, home {home}', { yard, home })),
+        view.partnerOf(seat) >= 0 ? h('span', { class: 'partner' }, t('team with {name}', { name: view.seatName(view.partnerOf(seat)) })) : null,
         h('span', { class: 'tags' }, view.seatTagWords(seat).filter((tag) => tag.kind !== 'here').map((tag) => h('span', { class: 'tag' }, tag.text))),
         kickButton(seat));
     })),

@@ -83,19 +83,36 @@ export function joinScreen() {
 function createForm(nameInput) {
   const game = h('select', { id: 'create-game', name: 'game', onchange: () => sync() },
     h('option', { value: 'spook' }, t('Spook & Werewolf Ludo (1-8 players)')), h('option', { value: 'ludo' }, t('Classic Ludo (2-4 players)')));
-  const players = h('input', { id: 'create-players', type: 'number', min: 1, max: 8, value: 4, inputmode: 'numeric' });
+  const players = h('input', { id: 'create-players', type: 'number', min: 1, max: 8, value: 4, inputmode: 'numeric', oninput: () => sync() });
   const pieces = h('select', { id: 'create-pieces' }, h('option', { value: 1 }, t('1 piece (all luck)')), h('option', { value: 2, selected: true }, t('2 pieces')), h('option', { value: 3 }, t('3 pieces, 2 must reach the church')));
   const arm = h('select', { id: 'create-arm' }, h('option', { value: 8 }, t('arms of 8 (68 squares, as the text says)')), h('option', { value: 6 }, t('arms of 6 (52 squares, the modern board)')));
   const entry = h('select', { id: 'create-entry' }, h('option', { value: 'text' }, t('a 6 brings a piece 6 squares out (the text)')), h('option', { value: 'start_square' }, t('a 6 puts a piece on its start square')));
   const threeSixes = h('input', { id: 'create-three-sixes', type: 'checkbox' });
-  const playOn = h('input', { id: 'create-play-on', type: 'checkbox' });
+  // The house rules (docs/rules.md): a checkbox each, and the Home rules preset in one tap.
+  const rule = (id) => h('input', { id, type: 'checkbox', onchange: () => sync() });
+  const safe = rule('create-safe-squares');
+  const bonus = rule('create-bonus-throws');
+  const captureFirst = rule('create-capture-to-home');
+  const teams = rule('create-teams');
+  const teamsWhy = h('span', { class: 'small why', id: 'create-teams-why' });
+  const playOn = h('input', { id: 'create-play-on', type: 'checkbox', onchange: () => sync() });
   const hints = h('input', { id: 'create-hints', type: 'checkbox' });
   const decision = h('select', { id: 'create-decision' }, h('option', { value: '' }, t("the server's default")),
     [10, 20, 30, 60, 120].map((s) => h('option', { value: s * 1000 }, t('{n} s', { n: s }))));
   const spookOnly = h('div', { class: 'only-spook' }, h('label', { for: 'create-pieces' }, t('Pieces')), pieces);
   const ludoOnly = h('div', { class: 'only-ludo' },
     h('label', { for: 'create-arm' }, t('Board')), arm, h('label', { for: 'create-entry' }, t('Coming out')), entry,
-    h('label', { class: 'check' }, threeSixes, ' ', t('three 6s in a row end the turn')));
+    h('button', { type: 'button', id: 'create-home-rules', onclick: () => {
+      arm.value = '6';
+      entry.value = 'start_square';
+      for (const box of [threeSixes, safe, bonus]) box.checked = true;
+      sync();
+    } }, t('Home rules')),
+    h('label', { class: 'check' }, threeSixes, ' ', t('three 6s in a row end the turn')),
+    h('label', { class: 'check' }, safe, ' ', t('safe squares (start squares and stars: no capture)')),
+    h('label', { class: 'check' }, bonus, ' ', t('bonus throw for a capture or a piece home')),
+    h('label', { class: 'check' }, captureFirst, ' ', t('a capture before a piece may go home')),
+    h('label', { class: 'check' }, teams, ' ', t('teams: two against two, partners opposite')), teamsWhy);
   const error = h('p', { class: 'field-error', id: 'create-error', 'aria-live': 'polite' });
   function sync() {
     const ludo = game.value === 'ludo';
@@ -105,6 +122,12 @@ function createForm(nameInput) {
     players.min = ludo ? 2 : 1;
     if (ludo && Number(players.value) > 4) players.value = 4;
     if (ludo && Number(players.value) < 2) players.value = 2;
+    // Teams are two against two, and end when the first team is home.
+    const why = Number(players.value) !== 4 ? t('teams need 4 seats') : playOn.checked ? t('teams do not play on for places') : '';
+    teams.disabled = Boolean(why);
+    if (why) teams.checked = false;
+    teamsWhy.textContent = why;
+    teams.setAttribute('aria-describedby', 'create-teams-why');
   }
   sync();
   return h('details', { class: 'card', id: 'create' },
@@ -124,7 +147,8 @@ function createForm(nameInput) {
       }
       store.saveName(name);
       const options = ludo
-        ? { game: 'ludo', players: n, arm: Number(arm.value), entry: entry.value, three_sixes: threeSixes.checked, play_on: playOn.checked }
+        ? { game: 'ludo', players: n, arm: Number(arm.value), entry: entry.value, three_sixes: threeSixes.checked, play_on: playOn.checked,
+          safe_squares: safe.checked, bonus_throws: bonus.checked, capture_to_home: captureFirst.checked, teams: teams.checked }
         : { game: 'spook', players: n, pieces: Number(pieces.value), play_on: playOn.checked };
       const settings = { hints: hints.checked };
       if (decision.value) settings.decision_ms = Number(decision.value);

@@ -11,6 +11,7 @@ import { copyButton, confirmStep } from './shared.js';
 import { speakSwitch } from './announce.js';
 import { tableLobbyControls } from './screen_table.js';
 import { t, tn } from './i18n.js';
+import { HOME_RULES, isHomeRules, houseRulesText, teamsText } from './game_words.js';
 import { timeFactorSelect, timeFactorSummary } from './more_time.js';
 
 let seatDraft = null; // a spectator's name for a seat, as typed (kept across redraws)
@@ -23,7 +24,6 @@ export function optionsText(o) {
   if (o.game === 'ludo') {
     parts.push(t('arms of {n}', { n: o.arm || 8 }));
     parts.push(o.entry === 'start_square' ? t('a 6 puts a piece on its start square') : t('a 6 brings a piece 6 squares out'));
-    if (o.three_sixes) parts.push(t('three 6s end the turn'));
   } else {
     const p = o.pieces || 2;
     parts.push(tn('{n} piece ({win} in the church wins)', '{n} pieces ({win} in the church wins)', p, { win: p === 3 ? 2 : p }));
@@ -98,6 +98,10 @@ export function lobbyScreen() {
   const els = [];
   els.push(h('h2', { class: 'screen-title' }, s.state === 'lobby' ? t('Room {code}: waiting in the lobby', { code: view.room }) : t('Room {code}', { code: view.room })));
   els.push(h('p', { id: 'lobby-game' }, optionsText(s.options)));
+  const rules = houseRulesText(s.options);
+  if (rules) els.push(h('p', { id: 'lobby-rules' }, rules));
+  const teams = teamsText(s.options, view.roomSeats(), (seat) => view.seatName(seat));
+  if (teams) els.push(h('p', { id: 'lobby-teams' }, teams));
   els.push(h('p', { id: 'lobby-settings' }, t('Settings: {settings}', { settings: settingsText(s.settings) })));
   els.push(h('p', { id: 'lobby-time-factor' }, timeFactorSummary(s.settings)));
   els.push(h('p', { id: 'autostart', class: 'autostart', 'aria-live': 'off' }));
@@ -166,7 +170,10 @@ function spectatorSeatForm(s) {
 function hostLobbyControls(s) {
   const o = s.options;
   const ludo = o.game === 'ludo';
-  const setOptions = (change) => send({ type: 'set_options', options: { ...o, ...change } });
+  const setOptions = (change) => {
+    view.lastError = null;
+    send({ type: 'set_options', options: { ...o, ...change } });
+  };
   const setSettings = (change) => send({ type: 'set_settings', settings: change });
   const select = (id, label, value, choices, onchange) => h('div', { class: 'field' },
     h('label', { for: id }, label),
@@ -179,7 +186,8 @@ function hostLobbyControls(s) {
   const optionFields = ludo
     ? [select('opt-arm', t('Board'), o.arm || 8, [[8, t('arms of {n}', { n: 8 })], [6, t('arms of {n}', { n: 6 })]], (v) => setOptions({ arm: Number(v) })),
       select('opt-entry', t('Coming out'), o.entry || 'text', [['text', t('a 6: six squares out')], ['start_square', t('a 6: onto the start square')]], (v) => setOptions({ entry: v })),
-      check('opt-three-sixes', t('three 6s end the turn'), Boolean(o.three_sixes), (v) => setOptions({ three_sixes: v }))]
+      check('opt-three-sixes', t('three 6s end the turn'), Boolean(o.three_sixes), (v) => setOptions({ three_sixes: v })),
+      ...houseRuleFields(o, setOptions)]
     : [select('opt-pieces', t('Pieces'), o.pieces || 2, [[1, t('1 piece')], [2, t('2 pieces')], [3, t('3 pieces (2 to finish)')]], (v) => setOptions({ pieces: Number(v) })),
       check('opt-balanced', t('balanced boards'), o.balanced_boards !== false, (v) => setOptions({ balanced_boards: v }))];
   const armed = s.auto_start_at_ms ? 1 : 0;
@@ -195,7 +203,8 @@ function hostLobbyControls(s) {
       h('button', { type: 'button', id: 'seat-add', 'data-fk': 'seat-add', 'aria-label': t('One seat more'), onclick: () => setOptions({ players: o.players + 1 }) }, t('+ seat')),
       h('button', { type: 'button', id: 'seat-remove', 'data-fk': 'seat-remove', 'aria-label': t('One seat less (the highest free one)'), onclick: () => setOptions({ players: o.players - 1 }) }, t('− seat'))),
     h('fieldset', null, h('legend', null, t('Game options')), optionFields,
-      check('opt-play-on', t('play on for places'), Boolean(o.play_on), (v) => setOptions({ play_on: v }))),
+      check('opt-play-on', t('play on for places'), Boolean(o.play_on), (v) => setOptions({ play_on: v })),
+      h('p', { class: 'field-error', id: 'opt-error', 'aria-live': 'polite' }, view.lastError && view.lastError.ref === 'set_options' ? view.errorWords(view.lastError) : '')),
     h('fieldset', null, h('legend', null, t('Room settings')),
       select('set-decision', t('Time to choose'), s.settings.decision_ms, withCurrent([10000, 20000, 30000, 60000, 120000], s.settings.decision_ms, secondsText), (v) => setSettings({ decision_ms: Number(v) })),
       timeFactorSelect('set-time-factor', s.settings, send),
@@ -215,4 +224,23 @@ export function tickLobby() {
     const secs = left === null ? 0 : Math.ceil(left / 1000);
     auto.textContent = left === null ? '' : t('Starts in {time} (free seats get bots)', { time: `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}` });
   }
+}
+
+// The house rules in the host's lobby (Ludo, not at a table): the Home rules preset in one tap, and
+// a checkbox per rule; teams only with 4 seats and without play on (the reason beside it).
+function houseRuleFields(o, setOptions) {
+  if (o.table) return [];
+  const box = (id, key, label, disabled = '') => h('div', { class: 'field' },
+    h('label', { class: 'check' }, h('input', { type: 'checkbox', id, 'data-fk': id, checked: Boolean(o[key]), disabled: Boolean(disabled),
+      'aria-describedby': disabled ? `${id}-why` : null, onchange: (e) => setOptions({ [key]: e.target.checked }) }), ' ', label),
+    disabled ? h('span', { class: 'small why', id: `${id}-why` }, disabled) : null);
+  const teamsWhy = o.teams ? '' : o.players !== 4 ? t('teams need 4 seats') : o.play_on ? t('teams do not play on for places') : '';
+  return [
+    h('button', { type: 'button', id: 'opt-home-rules', 'data-fk': 'opt-home-rules', 'aria-pressed': String(isHomeRules(o)),
+      onclick: () => setOptions({ ...HOME_RULES, preset: 'home_rules' }) }, t('Home rules')),
+    box('opt-safe-squares', 'safe_squares', t('safe squares (start squares and stars: no capture)')),
+    box('opt-bonus-throws', 'bonus_throws', t('bonus throw for a capture or a piece home')),
+    box('opt-capture-to-home', 'capture_to_home', t('a capture before a piece may go home')),
+    box('opt-teams', 'teams', t('teams: two against two, partners opposite'), teamsWhy),
+  ];
 }

@@ -11,7 +11,7 @@ import { View } from './view.js';
 import { spookBoard, legend } from './spook.js';
 import { ludoBoard, colourMark } from './ludo.js';
 import { t, tc } from './i18n.js';
-import { letterOf } from './game_words.js';
+import { letterOf, houseRulesText, teamsText } from './game_words.js';
 import { abandonedText } from './words.js';
 import { winnerText } from './screen_end.js';
 import { optionsText } from './screen_lobby.js';
@@ -234,6 +234,8 @@ export function render() {
   const head = h('section', { class: 'replay-head' },
     h('h2', { class: 'screen-title' }, t('Replay and analysis')),
     h('p', { class: 'lead' }, optionsText(model.options)),
+    houseRulesText(model.options) ? h('p', { id: 'replay-rules' }, houseRulesText(model.options), ' ',
+      teamsText(model.options, model.players, (seat) => model.names[seat] || t('seat {n}', { n: seat + 1 }))) : null,
     h('p', { class: 'small' }, sentence(t('Game {id}: {record}'), { id, record: h('a', { href: `/games/${encodeURIComponent(id)}`, id: 'replay-record' }, t('its record')) })),
     h('p', { id: 'replay-analysis', role: 'status', class: 'replay-analysis' }));
   if (model.table) {
@@ -349,7 +351,7 @@ function endPart() {
   const winners = model.winners.map(nameOf);
   const order = model.players.filter((seat) => model.places[seat] > 0).sort((a, b) => model.places[a] - model.places[b] || a - b);
   return [
-    h('p', { class: 'winner', id: 'replay-result' }, model.status === 'finished' ? winnerText(winners, model.length, spook)
+    h('p', { class: 'winner', id: 'replay-result' }, model.status === 'finished' ? winnerText(winners, model.length, spook, model.options.teams)
       : `${abandonedText((state.record && state.record.result) || {})} ${t('The replay ends where the game stopped.')}`),
     order.length ? h('ol', { class: 'places', id: 'replay-places' }, order.map((seat) => h('li', { value: model.places[seat] },
       t('{place}. {name} (seat {seat})', { place: model.places[seat], name: nameOf(seat), seat: seat + 1 })))) : null,

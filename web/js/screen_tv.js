@@ -12,7 +12,7 @@ import { spookBoard, chip } from './spook.js';
 import { ludoBoard, colourMark } from './ludo.js';
 import { geometry, YARD } from './ludo_geo.js';
 import { t, tn } from './i18n.js';
-import { characterName, characterAction, colourName, andList, seedsText } from './game_words.js';
+import { characterName, characterAction, colourName, andList, seedsText, houseRulesText, teamsText } from './game_words.js';
 import { view, now, render, homeMessage, reactions, diceCheck } from './session.js';
 import { diceCheckSection } from './dice_words.js';
 import { reactionText } from './reactions.js';
@@ -104,6 +104,7 @@ function lobbyTv() {
           sv ? seatLine(sv.name, sv.bot, s.host === seat) : t('free'));
       })),
       h('p', { class: 'tv-note' }, optionsText(s.options)),
+      houseRulesText(s.options) ? h('p', { class: 'tv-note', id: 'tv-rules' }, houseRulesText(s.options), ' ', teamsText(s.options, seats, (x) => view.seatName(x))) : null,
       h('p', { id: 'tv-autostart', class: 'tv-note' }), reactionsSpot()));
 }
 
@@ -178,7 +179,8 @@ function ludoTv() {
         const c = view.ludoColour(seat);
         return h('li', { class: seat === view.currentSeat && 'turn' }, seat === view.currentSeat ? '▶ ' : '', colourMark(c), ' ',
           t('{name} ({colour}): home {home}, start {yard}', { name: view.seatName(seat), colour: colourName(c),
-            home: progress.filter((p) => p >= g.home).length, yard: progress.filter((p) => p === YARD).length }));
+            home: progress.filter((p) => p === g.home).length, yard: progress.filter((p) => p === YARD).length }),
+          view.partnerOf(seat) >= 0 ? [' ', t('team with {name}', { name: view.seatName(view.partnerOf(seat)) })] : null);
       })),
       choosing(), story(), reactionsSpot()));
 }
@@ -193,7 +195,7 @@ function endTv() {
   order.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   return h('div', { class: 'tv-end' }, h('div', null,
     h('h2', { class: 'tv-winner', id: 'tv-winner' }, over.status === 'finished'
-      ? (winners.length > 1 ? t('{names} win together!', { names: andList(winners) }) : winners.length ? t('{name} wins!', { name: winners[0] }) : t('Nobody wins!'))
+      ? (winners.length > 1 ? (view.result.options.teams ? t('{names} win as a team!', { names: andList(winners) }) : t('{names} win together!', { names: andList(winners) })) : winners.length ? t('{name} wins!', { name: winners[0] }) : t('Nobody wins!'))
       : abandonedText(over)),
     order.length ? h('ol', { class: 'plain tv-places', id: 'tv-places' }, order.map(([place, seat]) => h('li', null, t('{place}. {name}', { place, name: name(seat) })))) : null,
     over.status === 'finished' ? h('p', { class: 'tv-note' }, spook ? tn('after {n} round', 'after {n} rounds', over.length) : tn('after {n} turn', 'after {n} turns', over.length)) : null,

@@ -2,7 +2,8 @@
 // (i18n.js; the utterances carry lang() so that the browser picks a voice for it).
 // The Spook words are the rule sheet's host's: the movement roll's number and that everyone moves
 // one piece; the woken character and what it does ("It's the black cat. Any playing piece on a
-// black cat must move back 6 squares."). Ludo: each throw and each capture. Then the winners.
+// black cat must move back 6 squares."). Ludo: each throw and each capture (and the house rules'
+// safe squares, bonus throws and pieces going round again). Then the winners (or the team).
 import { t, tn, lang } from './i18n.js';
 import { andList } from './game_words.js';
 
@@ -36,7 +37,12 @@ export const speech = {
   capture: (by, victim) => (by
     ? t('{by} captures a piece of {victim}! It goes back to the yard.', { by, victim })
     : t('A piece of {victim} is captured! It goes back to the yard.', { victim })),
+  // The house rules: a landing on a safe square, a bonus throw, a piece going round again.
+  safe: (who) => t('{who} lands on a safe square: no capture.', { who }),
+  bonus: (who, reason) => (reason === 'home' ? t('A bonus throw for {who}, for the piece home.', { who }) : t('A bonus throw for {who}, for the capture.', { who })),
+  circles: (who) => t('{who} has not captured yet: the piece goes round again.', { who }),
   // The end.
+  team: (names) => t('Game over! {names} win as a team.', { names: andList(names) }),
   winners: (names) => (names.length > 1
     ? t('Game over! {names} win together.', { names: andList(names) })
     : t('Game over! {name} wins.', { name: names[0] || t('Nobody') })),

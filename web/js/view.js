@@ -14,6 +14,7 @@ export function policyWord(policy) {
   return policy;
 }
 import { noticeText, eventText, errorText, abandonedText } from './words.js';
+import { ludoEventText } from './ludo_story.js';
 
 export const CHARACTERS = {
   hat: { letter: 'H', name: "Wizard's Hat" },
@@ -173,6 +174,13 @@ export class View {
   ludoColour(seat) {
     const i = this.playIndex(seat);
     return i < 0 ? -1 : colourOfPlayer(this.playSeats.length, i);
+  }
+  // Under the house rule teams (Ludo, 4 players): the seat's partner, the one sitting opposite
+  // in play order (the first and third play together, the second and fourth); else -1.
+  partnerOf(seat) {
+    if (!this.options.teams || this.playSeats.length !== 4) return -1;
+    const i = this.playIndex(seat);
+    return i < 0 ? -1 : this.playSeats[(i + 2) % 4];
   }
   ludoColourName(seat) {
     const c = this.ludoColour(seat);
@@ -365,7 +373,9 @@ export class View {
         if (m.status === 'finished') {
           const table = this.options && this.options.table;
           const winners = (m.winners || []).map((w) => (table ? (m.names || [])[w] : this.seatName(w)));
-          this.say('finish', gameOverText(this.options.game === 'spook', winners, m.length));
+          this.say('finish', this.options.teams && winners.length === 2
+            ? tn('Game over! {names} win as a team after {n} turn.', 'Game over! {names} win as a team after {n} turns.', m.length, { names: andList(winners) })
+            : gameOverText(this.options.game === 'spook', winners, m.length));
         } else {
           this.say('error', abandonedText(m));
         }
@@ -516,8 +526,10 @@ export class View {
       } else if (e.kind === 'reached_home') {
         set(seat, piece, geo.home);
         kind = 'finish';
-      } else if (e.kind === 'finished') {
+      } else if (e.kind === 'finished' || e.kind === 'team_finished') {
         kind = 'finish';
+      } else if (e.kind === 'safe_square' || e.kind === 'circles') {
+        kind = 'move';
       } else if (e.kind === 'starts' || e.kind === 'turn' || e.kind === 'extra_throw') {
         this.currentSeat = seat;
         kind = 'info';
@@ -529,33 +541,7 @@ export class View {
         kind = 'info';
       }
       if (e.kind === 'turn' || e.kind === 'game_over') continue;
-      const whoOf = (x) => (x >= 0 ? t('{name} ({colour})', { name: this.seatName(x), colour: this.ludoColourName(x) }) : '?');
-      const who = whoOf(seat);
-      const number = piece + 1;
-      let text;
-      switch (e.kind) {
-        case 'roll_off_throw': text = t('{who} throws {face} in the roll-off.', { who, face: e.face }); break;
-        case 'starts': text = t('{who} starts.', { who }); break;
-        case 'throw': text = t('{who} throws a {face}.', { who, face: e.face }); break;
-        case 'pass': text = t('{who} cannot move; play passes on.', { who }); break;
-        case 'three_sixes': text = t('{who} threw a third 6 in a row: it is not played.', { who }); break;
-        case 'entered': text = t('{who} brings piece {piece} out.', { who, piece: number }); break;
-        case 'moved':
-          text = e.to >= geo.home ? t('{who} moves piece {piece} from {from} to home.', { who, piece: number, from: e.from })
-            : t('{who} moves piece {piece} from {from} to {to}.', { who, piece: number, from: e.from, to: e.to });
-          break;
-        case 'captured': {
-          const args = { who: whoOf(mover), name: this.seatName(seat), piece: number, colour: this.ludoColourName(seat), square: moverTo };
-          if (mover >= 0 && moverTo >= 0) text = t("{who} captures {name}'s piece {piece} ({colour}) on {square}: it goes back to the yard.", args);
-          else if (mover >= 0) text = t("{who} captures {name}'s piece {piece} ({colour}): it goes back to the yard.", args);
-          else text = t("Captured: {name}'s piece {piece} ({colour}): it goes back to the yard.", args);
-          break;
-        }
-        case 'reached_home': text = t("{who}'s piece {piece} is home.", { who, piece: number }); break;
-        case 'finished': text = t('{who} has all four pieces home!', { who }); break;
-        case 'extra_throw': text = t('{who} played a 6 and throws again.', { who }); break;
-        default: text = eventText(e, { name: (s) => this.seatName(s) });
-      }
+      const text = ludoEventText(this, e, geo, mover, moverTo);
       this.say(seat === this.seat && seat >= 0 && kind === 'move' ? 'mine' : kind, text);
       if (e.kind === 'entered' || e.kind === 'moved') {
         mover = seat;

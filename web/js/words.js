@@ -181,7 +181,13 @@ export function eventText(e, opts = {}) {
     case 'captured': return t('{name} piece {piece} is captured on circuit square {square} and goes back to its yard', { name: who, piece: e.piece, square: e.square });
     case 'reached_home': return t('{name} piece {piece} reaches home', { name: who, piece: e.piece });
     case 'finished': return t('{name} has all four pieces home', { name: who });
-    case 'extra_throw': return t('{name} throws again', { name: who });
+    case 'extra_throw':
+      if (e.reason === 'capture') return t('{name} throws again: a bonus throw for the capture', { name: who });
+      if (e.reason === 'home') return t('{name} throws again: a bonus throw for the piece home', { name: who });
+      return t('{name} throws again', { name: who });
+    case 'safe_square': return t('{name} piece {piece} lands on safe square {square}: no capture', { name: who, piece: e.piece, square: e.square });
+    case 'circles': return t('{name} piece {piece} has not captured yet, so it passes its home column and goes round again', { name: who, piece: e.piece });
+    case 'team_finished': return t('{name} and their partner have all their pieces home and win as a team', { name: who });
     case 'turn': return t('{name} to throw', { name: who });
     case 'game_over': return t('game over');
     default: return fallback(e, e.text);
@@ -276,6 +282,10 @@ export function errorText(e, ctx = {}) {
       if (a.reason === 'no_seat') return t('Seat {seat} is not a seat of this room.', { seat: seatNo(a.seat) });
       if (a.reason === 'bot') return t('Seat {seat} is a bot: remove it in the lobby.', { seat: seatNo(a.seat) });
       if (a.reason === 'no_player') return t('Seat {seat} is not a player you can kick.', { seat: seatNo(a.seat) });
+      if (a.reason === 'teams_players') return t('Teams are two against two: they need 4 seats.');
+      if (a.reason === 'teams_play_on') return t('Teams do not play on for places: the game ends when the first team has all its pieces home.');
+      if (a.reason === 'table_house_rules') return t('A game at a table keeps only the house rule "three 6s end the turn": the server cannot see captures, safe squares or teams on a paper board.');
+      if (a.reason === 'preset') return t('{field} contradicts the Home rules: drop the preset and choose the rules one by one.', { field: a.field });
       if (a.field) return t('The server refused the value of {field}.', { field: a.field });
       return t('The server refused a value in that message.');
     case 'version_mismatch':
