@@ -331,13 +331,10 @@ TEST_CASE("capture_to_home: after its player's first capture a piece turns into 
     CHECK(Game::from_position(game.options(), game.position()).has_captured(0));
 }
 
-// Expected to fail (found by the fuzz target ludo_notation with a seed of these tests): without
-// capture_to_home, Game::from_position reads the '+' of "red+" and marks red as having captured,
-// but position() writes the '+' under capture_to_home only, so the position read back is another
-// game (has_captured differs). common/src/ludo/notation.cpp should refuse the '+' (as it refuses
-// 'B') or ignore it there; until then this case documents it.
-TEST_CASE("notation: a '+' without capture_to_home is refused, or reads back as the same game [ludo][house]" *
-          doctest::should_fail()) {
+// Found by the fuzz target ludo_notation: without capture_to_home the '+' was read (and marked
+// the seat as having captured) but never written back, so a position did not read back as the
+// same game. It is refused now, as 'B' is.
+TEST_CASE("notation: a '+' without capture_to_home is refused, or reads back as the same game [ludo][house]") {
     const GameOptions o = house_options(2, {});
     try {
         const Game game = Game::from_position(o, "green*:Y,Y,Y,Y red+:25,Y,Y,Y");
@@ -468,11 +465,9 @@ TEST_CASE("teams: the game ends when both partners are home, and both take place
         std::invalid_argument);
 }
 
-// Expected to fail: the brief of the house rules says the losing team takes place 2, but the
-// engine ranks them "1 + the seats that did better" (rank_by_finish), which gives the two players
-// of the other team place 3 (places 1, 3, 1, 3). Engine rule to settle (common/src/ludo/game.cpp,
-// Game::standings); until then this case documents it.
-TEST_CASE("teams: the other team takes place 2 behind the winning partners [ludo][house]" * doctest::should_fail()) {
+// Teams are ranked as teams: the other team is second, not third (it was "1 + the seats that did
+// better", places 1, 3, 1, 3, before this was settled).
+TEST_CASE("teams: the other team takes place 2 behind the winning partners [ludo][house]") {
     Game game = house_at("green:H,H,H,H yellow:20,Y,Y,Y red*:H,H,H,54 blue:H,H,H,20", {.teams = true});
     throw_and_move(game, 2, 3);
     REQUIRE(game.phase() == Phase::finished);

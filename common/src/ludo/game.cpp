@@ -43,16 +43,18 @@ int Game::unfinished_players() const noexcept {
 
 std::vector<Standing> Game::standings() const {
     std::vector<std::optional<int>> at;
-    for (int s = 0; s < players_; ++s) {
-        const int p = partner(s);
-        if (p < 0 || !finished_at(s)) {
-            at.push_back(p < 0 ? finished_at(s) : std::nullopt);
-        } else {
-            const auto other = finished_at(p);
-            at.push_back(other ? std::optional<int>(std::max(*other, *finished_at(s))) : std::nullopt);
-        }
-    }
-    return rank_by_finish(at);
+    for (int s = 0; s < players_; ++s) at.push_back(finished_at(s));
+    if (!options_.ludo.teams) return rank_by_finish(at);
+    // Teams: a team finishes when its second partner does; the teams are ranked, and both partners
+    // take their team's place (the winners 1, the other team 2).
+    std::vector<std::optional<int>> team_at(2);
+    for (int t = 0; t < 2; ++t)
+        if (at[idx(t)] && at[idx(t + 2)]) team_at[idx(t)] = std::max(*at[idx(t)], *at[idx(t + 2)]);
+    const std::vector<Standing> teams = rank_by_finish(team_at);
+    std::vector<Standing> out;
+    for (const Standing& team : teams)
+        for (const int s : {team.seat, team.seat + 2}) out.push_back({s, team.place, team.finished_at});
+    return out;
 }
 
 std::vector<int> Game::winners() const {
@@ -418,10 +420,10 @@ void Game::play(const Move& m, EventLog* log) {
     else if (options_.ludo.bonus_throws && m.to == g.home())
         again = ExtraThrow::home;
     if (again && !finished_now) {
-        phase_ = Phase::awaiting_throw;
-        face_ = 0;
         if (log)
             log->push_back({EventKind::extra_throw, seat_, -1, face_, 0, 0, -1, turns_, static_cast<std::int8_t>(*again)});
+        phase_ = Phase::awaiting_throw;
+        face_ = 0;
         return;
     }
     end_turn(log);

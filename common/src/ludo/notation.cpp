@@ -44,6 +44,8 @@ Game Game::from_position(const GameOptions& options, std::string_view position) 
             name.remove_suffix(1);
         }
         if (!name.empty() && name.back() == '+') {
+            if (!options.ludo.capture_to_home)
+                bad(position, "a '+' (has captured) is written only under capture_to_home");
             game.captured_[idx(s)] = true;
             name.remove_suffix(1);
         }
