@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "event_view.h"
 #include "render.h"
 #include "server_words.h"
 #include "spookludo/ludo/geometry.h"
@@ -76,17 +77,7 @@ GameView game(const GameOptions& options, const std::string& position) {
     return v;
 }
 
-pr::EventView event(const char* kind, int seat, std::optional<int> piece = {}, std::optional<int> from = {},
-                    std::optional<int> to = {}) {
-    pr::EventView e;
-    e.kind = kind;
-    e.seat = seat;
-    e.piece = piece;
-    e.from = from;
-    e.to = to;
-    e.text = kind;
-    return e;
-}
+using spookludo::testing::event;
 
 std::string all(const std::vector<std::string>& lines) {
     std::string out;
@@ -200,7 +191,7 @@ TEST_CASE("house rules, board: a piece gone round (capture before home) stands o
 TEST_CASE("house rules, story: a safe square, the bonus throws, going round again and the team's win each have their line") {
     auto view = game(ludo_options(R"({"game":"ludo","preset":"home_rules","teams":true,"capture_to_home":true})"),
                      "green*:Y,Y,Y,Y yellow:Y,Y,Y,Y red:Y,Y,Y,Y blue:Y,Y,Y,Y");
-    auto safe = event("safe_square", 0, 1, 4, 8);
+    auto safe = event("safe_square", 0, 1, {}, 4, 8);
     safe.square = 8;
     safe.with = 1;
     auto capture = event("extra_throw", 0);
@@ -209,9 +200,9 @@ TEST_CASE("house rules, story: a safe square, the bonus throws, going round agai
     home.reason = "home";
     auto six = event("extra_throw", 2);
     six.reason = "six";
-    view.apply(pr::to_message(pr::LudoMove{41, "player", {event("moved", 0, 1, 4, 8), safe}}));
+    view.apply(pr::to_message(pr::LudoMove{41, "player", {event("moved", 0, 1, {}, 4, 8), safe}}));
     view.apply(pr::to_message(pr::LudoMove{42, "player", {capture, home, six}}));
-    view.apply(pr::to_message(pr::LudoMove{43, "player", {event("moved", 1, 0, 50, 57), event("circles", 1, 0, 50, 57)}}));
+    view.apply(pr::to_message(pr::LudoMove{43, "player", {event("moved", 1, 0, {}, 50, 57), event("circles", 1, 0, {}, 50, 57)}}));
     const auto lines = story(view);
     CHECK(has_line(lines, "Ann's piece 2 lands beside Ben's on a safe square: no capture."));
     CHECK(has_line(lines, "Ann (green) throws again: a bonus throw for the capture."));

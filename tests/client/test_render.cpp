@@ -15,6 +15,7 @@
 
 #include "join_hint.h"
 #include "qr_text.h"
+#include "event_view.h"
 #include "render.h"
 
 using namespace spookludo;
@@ -85,18 +86,7 @@ pr::PieceMoveView pm(int seat, int piece, int from, int to, const char* by = nul
     return m;
 }
 
-pr::EventView event(const char* kind, int seat, std::optional<int> piece = {}, std::optional<int> face = {},
-                    std::optional<int> from = {}, std::optional<int> to = {}) {
-    pr::EventView e;
-    e.kind = kind;
-    e.seat = seat;
-    e.piece = piece;
-    e.face = face;
-    e.from = from;
-    e.to = to;
-    e.text = kind;
-    return e;
-}
+using spookludo::testing::event;
 
 pr::DecisionOption spook_option(int piece, int from, int to, const char* square, std::optional<double> rounds) {
     pr::DecisionOption o;
