@@ -665,7 +665,7 @@ TEST_CASE("play flow: the terminal host's keys set the pace, the automatic start
     cid->write("e");
     CHECK_MESSAGE(frame_has(*cid, "entry onto the start square"), cid->describe());
     cid->write("3");
-    CHECK_MESSAGE(frame_has(*cid, "onto the start square, three 6s end the turn"), cid->describe());
+    CHECK_MESSAGE(frame_has(*cid, "onto the start square, house rules: three 6s end the turn"), cid->describe());
     cid->write("d");  // Spook's key: told what it is for
     CHECK_MESSAGE(frame_has(*cid, "d sets Spook's boards"), cid->describe());
     cid->write("q");
