@@ -150,7 +150,7 @@ test('a whole Spook game played by keyboard alone, read through the accessibilit
   assert.deepEqual(errors, []);
 });
 
-test('a whole Ludo game played by keyboard alone; colour never alone; no animation with reduced motion', { timeout: 200000 }, async () => {
+test('a whole Ludo game played by keyboard alone; colour never alone; no animation with reduced motion', { timeout: 360000 }, async () => {
   const errors = [];
   const page = await newPage(party.browser, DESKTOP, errors);
   await createByKeyboard(page, party.server.base, 'ludo');
