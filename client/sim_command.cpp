@@ -239,7 +239,7 @@ void add_sim_command(CLI::App& app, int& exit_code) {
     sim->add_option("--game", args->game, "spook or ludo")->check(CLI::IsMember({"spook", "ludo"}))->capture_default_str();
     auto* players = sim->add_option("--players", args->players, "Players (spook 1-8, ludo 2-4; bots all; 4 with --teams)")
                         ->capture_default_str();
-    auto* game = sim->get_option("--game");
+    auto* game_flag = sim->get_option("--game");
     sim->add_option("--pieces", args->pieces, "Spook: pieces per player, 1, 2 or 3")->capture_default_str();
     sim->add_flag("--play-on", args->play_on, "Play on after the first finisher to rank everyone");
     sim->add_flag("--unbalanced", args->unbalanced, "Spook: random boards instead of the balanced pool");
@@ -258,12 +258,12 @@ void add_sim_command(CLI::App& app, int& exit_code) {
                     "with server seeds derived from --seed (records for testing `spookludo verify`)");
     sim->add_flag("--no-progress", args->no_progress, "No progress bar (it shows only on a terminal anyway)");
 
-    sim->callback([args, players, game, &exit_code] {
+    sim->callback([args, players, game_flag, &exit_code] {
         try {
             args->players_given = players->count() > 0;
             // A Ludo rule's flag says the game when --game does not.
             const auto& l = args->ludo;
-            if (game->count() == 0 && (l.arm != 0 || !l.entry.empty() || l.three_sixes || l.safe_squares ||
+            if (game_flag->count() == 0 && (l.arm != 0 || !l.entry.empty() || l.three_sixes || l.safe_squares ||
                                        l.bonus_throws || l.capture_to_home || l.teams || l.home_rules))
                 args->game = "ludo";
             SimConfig config;
