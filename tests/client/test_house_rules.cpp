@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "event_view.h"
+#include "view_fixtures.h"
 #include "render.h"
 #include "server_words.h"
 #include "spookludo/ludo/geometry.h"
@@ -22,25 +22,14 @@ namespace pr = spookludo::protocol;
 
 namespace {
 
-pr::SeatView person(int seat, const std::string& name) {
-    pr::SeatView s;
-    s.seat = seat;
-    s.name = name;
-    s.connected = true;
-    return s;
-}
+using spookludo::testing::player;
+using spookludo::testing::snapshot;
 
 pr::RoomSnapshot room(const GameOptions& options, const std::string& state) {
-    pr::RoomSnapshot s;
-    s.room = "KQZTM";
-    s.state = state;
-    s.options = options;
-    s.settings = pr::RoomSettings{20000, 1500, true};
-    s.host = 0;
     const char* names[] = {"Ann", "Ben", "Cid", "Dot"};
-    for (int seat = 0; seat < options.players; ++seat) s.seats.push_back(person(seat, names[seat]));
-    s.server_time_ms = 1764489600000;
-    return s;
+    std::vector<pr::SeatView> seats;
+    for (int seat = 0; seat < options.players; ++seat) seats.push_back(player(seat, names[seat]));
+    return snapshot(options, std::move(seats), state);
 }
 
 pr::Joined joined(int seat, bool host) {

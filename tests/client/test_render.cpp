@@ -15,7 +15,7 @@
 
 #include "join_hint.h"
 #include "qr_text.h"
-#include "event_view.h"
+#include "view_fixtures.h"
 #include "render.h"
 
 using namespace spookludo;
@@ -36,15 +36,6 @@ const std::vector<std::string> kBoards = {
     ".XSWHCSXCH.XWCHSXHWC.HCSWXHCSX.WSHXCWHS+",  // 7
 };
 
-pr::SeatView player(int seat, const std::string& name, bool away = false) {
-    pr::SeatView s;
-    s.seat = seat;
-    s.name = name;
-    s.connected = !away;
-    s.away = away;
-    return s;
-}
-
 pr::SeatView bot(int seat, const std::string& name, PolicyKind policy = PolicyKind::best) {
     pr::SeatView s;
     s.seat = seat;
@@ -64,18 +55,6 @@ pr::Joined joined(int seat, bool host) {
     return j;
 }
 
-pr::RoomSnapshot snapshot(const GameOptions& options, std::vector<pr::SeatView> seats, const std::string& state = "lobby") {
-    pr::RoomSnapshot s;
-    s.room = "KQZTM";
-    s.state = state;
-    s.options = options;
-    s.settings = pr::RoomSettings{20000, 1500, true};
-    s.host = 0;
-    s.seats = std::move(seats);
-    s.server_time_ms = 1764489600000;
-    return s;
-}
-
 pr::PieceMoveView pm(int seat, int piece, int from, int to, const char* by = nullptr) {
     pr::PieceMoveView m;
     m.seat = seat;
@@ -87,6 +66,8 @@ pr::PieceMoveView pm(int seat, int piece, int from, int to, const char* by = nul
 }
 
 using spookludo::testing::event;
+using spookludo::testing::player;
+using spookludo::testing::snapshot;
 
 pr::DecisionOption spook_option(int piece, int from, int to, const char* square, std::optional<double> rounds) {
     pr::DecisionOption o;

@@ -15,6 +15,7 @@
 #include "render.h"
 #include "spookludo/record.h"
 #include "view.h"
+#include "view_fixtures.h"
 
 using namespace spookludo;
 using nlohmann::json;
@@ -483,34 +484,21 @@ TEST_CASE("view #15.18: a Ludo game's end shows the final board and the places (
     CHECK(screen.find("The game's record: /records/WHMNU-1796035348568-4d17f595") != std::string::npos);
 }
 
-namespace {
-
-protocol::SeatView person(int seat, const std::string& name) {
-    protocol::SeatView s;
-    s.seat = seat;
-    s.name = name;
-    s.connected = true;
-    s.away = false;
-    return s;
-}
-
-}  // namespace
-
 TEST_CASE("view #15 protocol: notice lines are the story, and then the snapshots' seat changes are not told twice, and a kick says why") {
     client::GameView v;
     protocol::RoomSnapshot s;
     s.room = "KQZTM";
     s.state = "lobby";
     s.options = GameOptions::spook_game(3, 1);
-    s.seats = {person(0, "Ann")};
+    s.seats = {spookludo::testing::player(0, "Ann")};
     v.apply(protocol::to_message(s));
-    s.seats.push_back(person(1, "Ben"));
+    s.seats.push_back(spookludo::testing::player(1, "Ben"));
     v.apply(protocol::to_message(s));
     CHECK(v.log().back().text == "Ben took seat 2");  // a server without notices: told from the snapshots
     v.apply(json{{"type", "notice"}, {"kind", "joined"}, {"seat", 2}, {"name", "Cleo"}, {"host", false}, {"text", "Cleo sits at seat 3"}});
     CHECK(v.log().back().text == "Cleo sits at seat 3");
     const auto count = v.log_count();
-    s.seats.push_back(person(2, "Cleo"));
+    s.seats.push_back(spookludo::testing::player(2, "Cleo"));
     v.apply(protocol::to_message(s));
     CHECK(v.log_count() == count);
     v.apply(json{{"type", "kicked"}, {"room", "KQZTM"}, {"reason", "the host removed you from the room"}});
