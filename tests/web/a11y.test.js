@@ -156,7 +156,7 @@ test('a whole Ludo game played by keyboard alone; colour never alone; no animati
   await createByKeyboard(page, party.server.base, 'ludo');
   let checked = false;
   let grey = false;
-  const answered = await playByKeyboard(page, async () => {
+  const look = async () => {
     if (!checked) {
       checked = true;
       const nodes = await axNodes(page);
@@ -197,7 +197,20 @@ test('a whole Ludo game played by keyboard alone; colour never alone; no animati
       await page.screenshot({ path: path.join(out, 'greyscale-ludo.png') });
       await page.evaluate(() => { document.documentElement.style.filter = ''; });
     }
-  });
+  };
+  // A throw with one distinct move is played at once: in about one game in four hundred the dice
+  // never give the player a choice; such a game is followed by a rematch (at most three games).
+  let answered = 0;
+  for (let game = 1; game <= 3 && answered === 0; game++) {
+    if (game > 1) {
+      await tabTo(page, '#end-close');
+      await page.keyboard.press('Enter');
+      await tabTo(page, '#start');
+      await page.keyboard.press('Enter');
+      await until(async () => (await page.locator('#end-winner').count()) === 0, 'the rematch started');
+    }
+    answered = await playByKeyboard(page, look);
+  }
   assert.ok(answered > 0);
   assert.ok(grey, 'the pieces were checked in grey');
   const lines = await page.locator('#story li').allTextContents();
