@@ -29,14 +29,22 @@ TEST_CASE("client: a session in a quiet lobby outlives the server's keep-alive p
         ended = e;
         loop.stop();
     };
+    client::Session* session_of = nullptr;
+    bool bot_asked = false;
+    cb.on_message = [&](const nlohmann::json&) {  // done when the lobby shows the bot's seat
+        const auto& snap = session_of->view().snapshot();
+        if (bot_asked && snap && snap->seats.size() == 2) loop.stop();
+    };
     client::Session session(loop, sc, cb);
+    session_of = &session;
     session.start();
     bool still_open = false;
     loop.after(std::chrono::milliseconds(1500), [&] {  // several pings later
         still_open = session.connected();
+        bot_asked = true;
         session.send(protocol::AddBot{PolicyKind::random});
-        loop.after(std::chrono::milliseconds(300), [&] { loop.stop(); });
     });
+    loop.after(std::chrono::seconds(30), [&] { loop.stop(); });  // a bound for a broken server
     loop.run();
     CHECK_FALSE(ended.has_value());
     CHECK(still_open);
@@ -55,8 +63,17 @@ TEST_CASE("client: a refused join ends the session with the reason, a host's err
     join.mode = client::JoinMode::join;
     join.room = "ZZZZZ";
     join.name = "Ben";
+    // Done when the joiner's session has ended and the host has had its error (each waited for,
+    // not timed; a bound of 30 s for a broken server).
     std::optional<client::SessionEnd> ended;
-    client::Session lost(loop, join, {{}, {}, [&](const client::SessionEnd& e) { ended = e; }});
+    client::Session* host_of = nullptr;
+    auto done = [&] {
+        if (ended && host_of->view().last_error()) loop.stop();
+    };
+    client::Session lost(loop, join, {{}, {}, [&](const client::SessionEnd& e) {
+                                          ended = e;
+                                          done();
+                                      }});
     lost.start();
 
     client::SessionConfig create;
@@ -65,10 +82,23 @@ TEST_CASE("client: a refused join ends the session with the reason, a host's err
     create.options = GameOptions::spook_game(1, 2);  // one seat: adding a bot is refused
     create.name = "Ann";
     std::optional<client::SessionEnd> host_ended;
-    client::Session host(loop, create, {{}, {}, [&](const client::SessionEnd& e) { host_ended = e; }});
+    bool bot_asked = false;
+    client::Session::Callbacks host_cb;
+    host_cb.on_message = [&](const nlohmann::json&) {
+        if (!bot_asked && host_of->view().snapshot()) {  // the room is made: ask for a bot
+            bot_asked = true;
+            host_of->send(protocol::AddBot{PolicyKind::best});
+        }
+        done();
+    };
+    host_cb.on_end = [&](const client::SessionEnd& e) {
+        host_ended = e;
+        loop.stop();
+    };
+    client::Session host(loop, create, host_cb);
+    host_of = &host;
     host.start();
-    loop.after(std::chrono::milliseconds(500), [&] { host.send(protocol::AddBot{PolicyKind::best}); });
-    loop.after(std::chrono::milliseconds(1000), [&] { loop.stop(); });
+    loop.after(std::chrono::seconds(30), [&] { loop.stop(); });
     loop.run();
 
     REQUIRE(ended.has_value());

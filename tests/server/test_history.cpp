@@ -97,7 +97,7 @@ TEST_CASE("database: a new file is private (0600), in WAL mode, at the newest sc
 TEST_CASE("database: checkpoints run on the checkpointer's thread, the committing one only once per 8,000 pages: thousands of commits in bursts leave the WAL bounded and every row there after reopening, and a second open of the file in use is refused [history][journal]") {
     TempDir dir("db-checkpoints");
     const fs::path file = dir.path / "spookludo.db";
-    constexpr int kRows = 6000;
+    constexpr int kRows = 9000;
     {
         db::Database d(file);
         d.exec("CREATE TABLE filler (id INTEGER PRIMARY KEY, data BLOB NOT NULL)");
@@ -118,12 +118,15 @@ TEST_CASE("database: checkpoints run on the checkpointer's thread, the committin
         MESSAGE("checkpoints: ", counts.background, " by the checkpointer, ", counts.inline_, " by the committing thread");
         CHECK(counts.background >= 1);
         // The committing thread checkpointed at most once per kCheckpointFramesMost frames (of
-        // about 12,000 written), where SQLite by itself would at every 1,000.
-        CHECK(counts.inline_ <= 3);
+        // about 18,000 written), where SQLite by itself would at every 1,000.
+        CHECK(counts.inline_ <= 4);
         CHECK(counts.failed == 0);
-        // The WAL starts over: it never holds all the commits.
+        // The WAL starts over: it never holds all the commits, nor much more than
+        // kCheckpointFramesMost frames (the commits made while the checkpointer is busy past that
+        // mark are not held up: on a loaded machine a few hundred frames, hence a margin of
+        // kCheckpointFrames).
         const auto wal = fs::file_size(file.string() + "-wal");
-        CHECK_MESSAGE(wal <= std::uintmax_t{db::Database::kCheckpointFramesMost + 16} * (4096 + 24) + 32,
+        CHECK_MESSAGE(wal <= std::uintmax_t{db::Database::kCheckpointFramesMost + db::Database::kCheckpointFrames} * (4096 + 24) + 32,
                       "the WAL is " << wal << " bytes");
     }
     db::Database again(file);
