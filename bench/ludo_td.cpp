@@ -56,6 +56,13 @@ struct Params {
     int foresight = 0;    // eval: a clairvoyant learner (see foresee), 0 = off
     double fortress = 0;  // eval experiment: bonus for an own block at progress >= fortress_from
     int fortress_from = 45;
+    bool home_rules = false;  // the home_rules preset's game instead of the rule text's
+
+    GameOptions options() const {
+        GameOptions o = GameOptions::ludo_game(4, arm);
+        if (home_rules) o.ludo = spookludo::home_rules();
+        return o;
+    }
 };
 
 constexpr int kParams = kValueFeatures * kValueHidden + 2 * kValueHidden + 1;
@@ -138,7 +145,9 @@ Move learned_move(const ValueNet& net, const Game& game, int ply) {
 
 void train(const Params& p) {
     ValueNet net;
-    if (!p.in.empty()) {
+    if (p.in == "shipped") {
+        net = shipped_value_net();  // the rule text's network: where the home rules' training starts
+    } else if (!p.in.empty()) {
         if (!load(p.in, net)) {
             std::fprintf(stderr, "cannot read %s\n", p.in.c_str());
             std::exit(1);
@@ -149,7 +158,7 @@ void train(const Params& p) {
         for (float& f : net.w2) f = static_cast<float>((init.uniform(2001) / 1000.0 - 1) * 0.1);
     }
     std::vector<double> theta = flatten(net), trace(ux(kParams)), grad(ux(kParams));
-    const GameOptions o = GameOptions::ludo_game(4, p.arm);
+    const GameOptions o = p.options();
     Rng seeds(p.seed);
     long wins = 0, window = 0, window_wins = 0;
     const auto t0 = Clock::now();
@@ -210,7 +219,9 @@ void train(const Params& p) {
         }
     }
     if (!p.out.empty()) save(p.out, net);
-    if (!p.inc.empty()) write_inc(p.inc, net, "bench/ludo_td (the training commands are in BENCHMARKS.md, Classic Ludo)");
+    if (!p.inc.empty())
+        write_inc(p.inc, net, p.home_rules ? "bench/ludo_td --home-rules (the training commands are in BENCHMARKS.md, House rules)"
+                                           : "bench/ludo_td (the training commands are in BENCHMARKS.md, Classic Ludo)");
 }
 
 // An opponent's move: `opp`'s choice, or with `by_piece` the published "random" player's: any
@@ -301,9 +312,9 @@ void eval(const Params& p) {
         std::fprintf(stderr, "cannot read %s\n", p.in.c_str());
         std::exit(1);
     }
-    if (p.in.empty()) net = shipped_value_net();
+    if (p.in.empty()) net = *shipped_net_for(p.options());
     const PolicyKind opp = p.vs == "greedy" ? PolicyKind::greedy : PolicyKind::random;
-    const GameOptions o = GameOptions::ludo_game(4, p.arm);
+    const GameOptions o = p.options();
     Rng seeds(p.seed);
     long wins = 0, lost = 0, taken = 0, out_me = 0, out_opp = 0, throws_me = 0, throws_opp = 0;
     std::vector<double> us;
@@ -374,14 +385,15 @@ int main(int argc, char** argv) {
     Params p;
     static const char* const kUsage =
         "ludo_td train --games N [--alpha A] [--lambda L] [--seed S] [--in W.txt] [--out W.txt]\n"
-        "              [--greedy-frac F] [--search 0|1] [--inc common/src/ludo/value_net_data.inc]\n"
-        "ludo_td eval  --games N [--in W.txt] [--vs random|greedy|random-piece] [--seed S] [--ply 0|1|2]\n"
+        "              [--greedy-frac F] [--search 0|1] [--home-rules] [--inc common/src/ludo/value_net_data.inc]\n"
+        "ludo_td eval  --games N [--in W.txt] [--vs random|greedy|random-piece] [--seed S] [--ply 0|1|2] [--home-rules]\n"
         "              [--rollouts R --horizon M] [--foresight K]\n"
         "\n"
         "train  one learner (its seat rotating) against three `random` players (or `greedy` in a\n"
         "       fraction F of the games), 4 players, n = 6; starts from --in or random weights, writes\n"
         "       the weights to --out (text) and --inc (the C++ initialisers the engine ships); --search 1\n"
-        "       lets the learner choose with best's one-throw search instead of one step\n"
+        "       lets the learner choose with best's one-throw search instead of one step; --home-rules trains\n"
+        "       for the home_rules preset's game (its weights: common/src/ludo/value_net_home_data.inc)\n"
         "eval   plays `best` with the weights (--in, else the shipped ones) against three --vs bots and\n"
         "       reports its win rate with a 95 % interval, pieces lost and taken, and its time per move\n"
         "       (random-piece: opponents moving any movable piece uniformly, as published random players do);\n"
@@ -410,7 +422,7 @@ int main(int argc, char** argv) {
         cmd->add_option("--alpha", p.alpha, "Learning rate")->capture_default_str();
         cmd->add_option("--lambda", p.lambda, "TD lambda")->capture_default_str();
         cmd->add_option("--seed", p.seed, "Seed")->capture_default_str();
-        cmd->add_option("--in", p.in, "Start from these weights (text)");
+        cmd->add_option("--in", p.in, "Start from these weights (text); train: `shipped` = the rule text's shipped network");
         cmd->add_option("--out", p.out, "Write the weights here (text)");
         cmd->add_option("--inc", p.inc, "Write the weights as the C++ initialisers the engine ships");
         cmd->add_option("--vs", p.vs, "Opponents of eval")->capture_default_str()
@@ -426,6 +438,9 @@ int main(int argc, char** argv) {
         cmd->add_option("--fortress", p.fortress, "Bonus for an own block late on the circuit (an experiment)")
             ->capture_default_str();
         cmd->add_option("--fortress-from", p.fortress_from, "Progress from which --fortress counts")->capture_default_str();
+        cmd->add_flag("--home-rules", p.home_rules,
+                      "The home_rules preset's game (n = 6, entry on the start square, safe squares, bonus throws, "
+                      "three 6s) instead of the rule text's; eval without --in plays its shipped network");
     }
     if (const auto usage = spookludo::parse_command_line(app, argc, argv)) return *usage;
     if (p.mode == "train") train(p);

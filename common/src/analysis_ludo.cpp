@@ -27,8 +27,9 @@ constexpr double kTie = 1e-9;
 std::vector<double> shares(const Game& game) {
     std::vector<double> v;
     double sum = 0;
+    const ValueNet& net = *shipped_net_for(game.options());
     for (int s = 0; s < game.players(); ++s) {
-        v.push_back(learned_value(shipped_value_net(), game, s));
+        v.push_back(learned_value(net, game, s));
         sum += v.back();
     }
     for (double& x : v) x = sum > 0 ? x / sum : 1.0 / game.players();
@@ -225,7 +226,7 @@ private:
                 child.play(moves[k]);
                 double others = 0;
                 for (int t = 0; t < child.players(); ++t)
-                    if (t != c.seat) others += learned_value(shipped_value_net(), child, t);
+                    if (t != c.seat) others += learned_value(*shipped_net_for(child.options()), child, t);
                 const double mine = values[static_cast<std::size_t>(k)];
                 shown[static_cast<std::size_t>(k)] = mine + others > 0 ? mine / (mine + others) : 0.0;
             }

@@ -149,6 +149,30 @@ TEST_CASE("analysis: random bots' choices cost more than greedy bots', in Spook 
     }
 }
 
+TEST_CASE("analysis: a home_rules game at 4 players is told in points by its own network: best's moves cost nothing, random's more than greedy's, cost and luck add up [analysis][house]") {
+    GameOptions home = GameOptions::ludo_game(4, 6);
+    home.ludo = home_rules();
+    REQUIRE(ludo::shipped_net_for(home) == &ludo::shipped_home_value_net());
+    int decisions = 0;
+    for (const auto& r : sim_records(home, all(4, PolicyKind::best), 2, 23)) {
+        const json a = analyse(r);
+        for (const auto& s : a["summary"]) CHECK(s["unit"] == "points");
+        for (const auto& d : a["decisions"]) {
+            CHECK(d["cost"].get<double>() == 0.0);
+            ++decisions;
+        }
+        check_ends_as_recorded(r, a);
+        check_cost_and_luck_add_up(a);
+    }
+    CHECK(decisions > 10);
+    const double random = mean_cost(sim_records(home, all(4, PolicyKind::random), 2, 11));
+    const double greedy = mean_cost(sim_records(home, all(4, PolicyKind::greedy), 2, 11));
+    CHECK(random > greedy);
+    // With teams (no network of its own) the same game is told by rank.
+    home.ludo.teams = true;
+    for (const auto& s : analyse(sim_records(home, all(4, PolicyKind::greedy), 1, 23)[0])["summary"]) CHECK(s["unit"] == "rank");
+}
+
 TEST_CASE("analysis: the timeline of every record of a corpus ends in the record's final positions and winners [analysis]") {
     std::vector<GameRecord> corpus;
     auto add = [&](const std::vector<GameRecord>& records) { corpus.insert(corpus.end(), records.begin(), records.end()); };

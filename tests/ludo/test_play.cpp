@@ -264,6 +264,22 @@ TEST_CASE("best's variants pick legal moves, deterministically for a seed [ludo]
     CHECK_FALSE(learned_value_applies(ludo_options(4, 8)));
     CHECK_FALSE(learned_value_applies(ludo_options(4, 6, LudoEntry::start_square)));
     CHECK_FALSE(learned_value_applies(ludo_options(4, 6, LudoEntry::text, true)));
+    CHECK(shipped_net_for(ludo_options(4)) == &shipped_value_net());
+    // ... and a network of its own for the home_rules preset at 4 players, first home wins.
+    GameOptions home = ludo_options(4);
+    home.ludo = home_rules();
+    CHECK(shipped_net_for(home) == &shipped_home_value_net());
+    CHECK(&shipped_home_value_net() != &shipped_value_net());
+    for (int change = 0; change < 5; ++change) {
+        CAPTURE(change);
+        GameOptions o = home;
+        if (change == 0) o.ludo.capture_to_home = true;
+        if (change == 1) o.ludo.teams = true;
+        if (change == 2) o.players = 3;
+        if (change == 3) o.play_on = true;
+        if (change == 4) o.ludo.safe_squares = false;
+        CHECK_FALSE(learned_value_applies(o));
+    }
     Game six = at("green*:10,30,Y,Y yellow:Y,Y,Y,Y red:38,Y,Y,Y blue:Y,Y,Y,Y");
     six.apply_throw(6);
     for (int variant = 0; variant < 4; ++variant) {

@@ -16,10 +16,10 @@ namespace {
 
 const ServerSeed kSeed = ServerSeed::from_hex("5be1c0de00112233445566778899aabbccddeeff0123456789abcdef01234567");
 
-const std::vector<RecordSeat> kSeats{{0, "Ann", false, std::nullopt},
-                                     {1, "best bot", true, PolicyKind::best},
-                                     {2, "Cid", false, std::nullopt},
-                                     {3, "greedy bot", true, PolicyKind::greedy}};
+const std::vector<RecordSeat> kSeats{{0, "Ann", false, std::nullopt, std::nullopt},
+                                     {1, "best bot", true, PolicyKind::best, std::nullopt},
+                                     {2, "Cid", false, std::nullopt, std::nullopt},
+                                     {3, "greedy bot", true, PolicyKind::greedy, std::nullopt}};
 
 // A 4-player game on the modern board (n = 6): two humans (seats 0 and 2, with client seeds) and
 // two bots. Ann plays random moves and is away for her 4th, 8th, ... choice; Cid plays greedy
@@ -177,9 +177,10 @@ TEST_CASE("ludo records: server_choice is the best bot with a fresh Rng(0) [reco
 }
 
 // A record as a server before the learned value wrote it: every choice of seat 2 made by the
-// server (timeout) with version 1 of the server's move, and no server_move_version field.
-GameRecord record_of_old_server() {
-    Match match(ludo_options(4), kSeats, kSeed, {{2, "cid's seed"}, {0, "ann's seed"}});
+// server (timeout) with version 1 of the server's move (or `version`), and no server_move_version
+// field.
+GameRecord record_of_old_server(int version = 1, const GameOptions& options = ludo_options(4)) {
+    Match match(options, kSeats, kSeed, {{2, "cid's seed"}, {0, "ann's seed"}});
     Rng rng(5);
     std::vector<std::size_t> by_server;
     while (!match.over()) {
@@ -190,7 +191,7 @@ GameRecord record_of_old_server() {
         const Game& game = match.game();
         const int seat = game.current_seat();
         if (seat == 2) by_server.push_back(match.record().choices.size());
-        const int piece = seat == 2 ? server_choice(game, 1) : choose_piece(PolicyKind::random, game, rng);
+        const int piece = seat == 2 ? server_choice(game, version) : choose_piece(PolicyKind::random, game, rng);
         REQUIRE(match.choose(seat, piece));  // as the player's: Match checks against today's version
     }
     GameRecord r = match.record();
@@ -206,41 +207,45 @@ std::string throws_line(const VerifyReport& report) {
     return "";
 }
 
+// The moves of seat 2 (all by the server) where two versions of the server's move differ.
+int server_moves_differ(const GameRecord& r, int a, int b) {
+    Game g(r.options);
+    RecordedDice dice(r.draws);
+    g.roll_off(dice);
+    std::size_t next = 0;
+    int differ = 0;
+    while (g.phase() != Phase::finished) {
+        g.apply_throw(dice.roll(DrawPurpose::throw_));
+        if (g.phase() != Phase::awaiting_choice) continue;
+        if (g.legal_moves().size() == 1) {
+            g.play(g.legal_moves()[0]);
+            continue;
+        }
+        const RecordedChoice& c = r.choices[next++];
+        if (c.maker == ChoiceMaker::timeout) {
+            Game va = g, vb = g;
+            (void)va.choose(c.seat, server_choice(g, a));
+            (void)vb.choose(c.seat, server_choice(g, b));
+            differ += va == vb ? 0 : 1;
+        }
+        REQUIRE(g.choose(c.seat, c.piece));
+    }
+    return differ;
+}
+
 TEST_CASE("ludo records: a record names its server move version and still verifies after best changes [record][ludo]") {
     // Today's records name the version they were played with, and keep it through JSON.
     const GameRecord now = play_record();
     REQUIRE(now.server_move_version == kServerMoveVersion);
-    CHECK(record_text(now).find("\"server_move_version\": 2") != std::string::npos);
+    CHECK(record_text(now).find("\"server_move_version\": 3") != std::string::npos);
     CHECK(parse_record(record_text(now)) == now);
     const VerifyReport today = verify(now);
     REQUIRE(today.ok);
-    CHECK(throws_line(today).find("server move version 2)") != std::string::npos);
+    CHECK(throws_line(today).find("server move version 3)") != std::string::npos);
 
     // Versions 1 and 2 really differ on the old server's moves (else this test proves nothing).
     GameRecord old = record_of_old_server();
-    int differ = 0;
-    {
-        Game g(old.options);
-        RecordedDice dice(old.draws);
-        g.roll_off(dice);
-        std::size_t next = 0;
-        while (g.phase() != Phase::finished) {
-            g.apply_throw(dice.roll(DrawPurpose::throw_));
-            if (g.phase() != Phase::awaiting_choice) continue;
-            if (g.legal_moves().size() == 1) {
-                g.play(g.legal_moves()[0]);
-                continue;
-            }
-            const RecordedChoice& c = old.choices[next++];
-            if (c.maker == ChoiceMaker::timeout) {
-                Game v1 = g, v2 = g;
-                (void)v1.choose(c.seat, server_choice(g, 1));
-                (void)v2.choose(c.seat, server_choice(g, 2));
-                differ += v1 == v2 ? 0 : 1;
-            }
-            REQUIRE(g.choose(c.seat, c.piece));
-        }
-    }
+    const int differ = server_moves_differ(old, 1, 2);
     INFO("server moves where versions 1 and 2 differ: " << differ);
     REQUIRE(differ >= 3);
 
@@ -254,8 +259,34 @@ TEST_CASE("ludo records: a record names its server move version and still verifi
     old.server_move_version = 2;
     CHECK(verify_failure(old).find("not the server's move") != std::string::npos);
     old.server_move_version = kServerMoveVersion + 1;
-    CHECK(starts_with(verify_failure(old), "server_move_version: 3 is newer than this program knows (1 to 2)"));
-    CHECK_THROWS_AS(server_choice(Game(ludo_options(4)), 3), std::invalid_argument);
+    CHECK(starts_with(verify_failure(old), "server_move_version: 4 is newer than this program knows (1 to 3)"));
+    CHECK_THROWS_AS(server_choice(Game(ludo_options(4)), 4), std::invalid_argument);
+}
+
+TEST_CASE("ludo records: a home_rules game a version 2 server played (before its learned value) still verifies [record][ludo][house]") {
+    GameOptions home = ludo_options(4);
+    home.ludo = home_rules();
+    GameRecord old = record_of_old_server(2, home);
+    INFO("server moves where versions 2 and 3 differ: " << server_moves_differ(old, 2, 3));
+    REQUIRE(server_moves_differ(old, 2, 3) >= 3);
+    // Without the field the version is found from the moves (1 and 2 agree outside the rule
+    // text's game); with it, it is the one replayed.
+    VerifyReport report = verify(old);
+    INFO(report.failure);
+    REQUIRE(report.ok);
+    CHECK(throws_line(report).find("server move version 1 or 2)") != std::string::npos);
+    old.server_move_version = 2;
+    report = verify(old);
+    REQUIRE(report.ok);
+    CHECK(throws_line(report).find("server move version 2)") != std::string::npos);
+    old.server_move_version = 3;
+    CHECK(verify_failure(old).find("not the server's move") != std::string::npos);
+    // Today's home_rules records: version 3.
+    GameRecord now = record_of_old_server(3, home);
+    now.server_move_version = 3;
+    report = verify(now);
+    REQUIRE(report.ok);
+    CHECK(throws_line(report).find("server move version 3)") != std::string::npos);
 }
 
 TEST_CASE("ludo records: abandoned games verify, also while a choice is awaited [record][ludo]") {

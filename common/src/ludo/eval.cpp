@@ -102,7 +102,7 @@ void value_features(const Game& game, int me, std::array<float, kValueFeatures>&
             const int q = game.progress(o, j);
             if (!g.on_circuit(q)) continue;
             const int sq = g.square_of(oc, q);
-            if (game.is_block(sq)) continue;
+            if (game.is_block(sq) || (game.options().ludo.safe_squares && g.is_safe_square(sq))) continue;
             const int t = g.progress_at(mine, sq);  // where it stands on my track
             bool hit = false;
             for (int i = 0; i < kPiecesPerPlayer && !hit; ++i) {
@@ -252,25 +252,52 @@ Move rollout_choice(const Game& game, const ValueNet& net, int rollouts, int hor
     return moves[best];
 }
 
-bool learned_value_applies(const GameOptions& o) noexcept {
-    return o.game == GameKind::ludo && o.players == 4 && o.ludo.arm == 6 && o.ludo.entry == LudoEntry::text &&
-           !o.play_on && !o.ludo.house_rules();
+namespace {
+
+namespace classic {
+#include "value_net_data.inc"
+}  // namespace classic
+
+namespace home {
+#include "value_net_home_data.inc"
+}  // namespace home
+
+template <std::size_t W1, std::size_t H>
+ValueNet net_of(const float (&w1)[W1], const float (&b1)[H], const float (&w2)[H], float b2) {
+    static_assert(W1 == kValueFeatures * kValueHidden && H == kValueHidden);
+    ValueNet n;
+    for (std::size_t i = 0; i < n.w1.size(); ++i) n.w1[i] = w1[i];
+    for (std::size_t i = 0; i < n.b1.size(); ++i) n.b1[i] = b1[i];
+    for (std::size_t i = 0; i < n.w2.size(); ++i) n.w2[i] = w2[i];
+    n.b2 = b2;
+    return n;
 }
 
-namespace {
-#include "value_net_data.inc"
+bool four_on_six(const GameOptions& o) noexcept {
+    return o.game == GameKind::ludo && o.players == 4 && o.ludo.arm == 6 && !o.play_on && !o.table;
+}
+
 }  // namespace
 
 const ValueNet& shipped_value_net() {
-    static const ValueNet net = [] {
-        ValueNet n;
-        for (std::size_t i = 0; i < n.w1.size(); ++i) n.w1[i] = kNetW1[i];
-        for (std::size_t i = 0; i < n.b1.size(); ++i) n.b1[i] = kNetB1[i];
-        for (std::size_t i = 0; i < n.w2.size(); ++i) n.w2[i] = kNetW2[i];
-        n.b2 = kNetB2;
-        return n;
-    }();
+    static const ValueNet net = net_of(classic::kNetW1, classic::kNetB1, classic::kNetW2, classic::kNetB2);
     return net;
+}
+
+const ValueNet& shipped_home_value_net() {
+    static const ValueNet net = net_of(home::kNetW1, home::kNetB1, home::kNetW2, home::kNetB2);
+    return net;
+}
+
+const ValueNet* shipped_net_for(const GameOptions& o) noexcept {
+    if (!four_on_six(o)) return nullptr;
+    if (o.ludo.entry == LudoEntry::text && !o.ludo.house_rules()) return &shipped_value_net();
+    if (o.ludo == home_rules()) return &shipped_home_value_net();
+    return nullptr;
+}
+
+bool learned_value_applies(const GameOptions& o) noexcept {
+    return shipped_net_for(o) != nullptr;
 }
 
 }  // namespace spookludo::ludo

@@ -447,6 +447,13 @@ struct BestSearch {
 
 }  // namespace
 
+const ValueNet* leaf_net(const BestConfig& config, const GameOptions& options) noexcept {
+    if (!config.learned) return nullptr;
+    if (config.net) return config.net;
+    const ValueNet* shipped = shipped_net_for(options);
+    return shipped == &shipped_home_value_net() && !config.learned_home ? nullptr : shipped;
+}
+
 Move choose_move(PolicyKind policy, const Game& game, Rng& rng, const BestConfig& config) {
     const MoveList moves = game.legal_moves();
     if (moves.empty()) throw std::logic_error("choose_move: there is no choice to make");
@@ -474,10 +481,9 @@ Move choose_move(PolicyKind policy, const Game& game, Rng& rng, const BestConfig
         }
         return moves[best];
     }
-    if (config.learned && learned_value_applies(game.options())) {
-        const ValueNet& net = config.net ? *config.net : shipped_value_net();
-        if (config.rollouts > 0) return rollout_choice(game, net, config.rollouts, config.horizon, rng.next());
-        if (config.learned_ply > 0) return learned_choice(game, net, config.learned_ply);
+    if (const ValueNet* net = leaf_net(config, game.options())) {
+        if (config.rollouts > 0) return rollout_choice(game, *net, config.rollouts, config.horizon, rng.next());
+        if (config.learned_ply > 0) return learned_choice(game, *net, config.learned_ply);
     }
     const std::vector<double> values = move_values(game, config);
     int best = 0;
@@ -492,17 +498,13 @@ Move choose_move(PolicyKind policy, const Game& game, Rng& rng, const BestConfig
 }
 
 bool move_values_are_win_chances(const GameOptions& options, const BestConfig& config) noexcept {
-    return config.learned && learned_value_applies(options) && !config.exact_danger;
+    return leaf_net(config, options) != nullptr && !config.exact_danger;
 }
 
 std::vector<double> move_values(const Game& game, const BestConfig& config) {
     const MoveList moves = game.legal_moves();
-    const ValueNet* leaf_net = nullptr;
-    int depth = config.depth;
-    if (config.learned && learned_value_applies(game.options())) {
-        leaf_net = config.net ? config.net : &shipped_value_net();
-        depth = config.learned_depth;
-    }
+    const ValueNet* net = leaf_net(config, game.options());
+    const int depth = net ? config.learned_depth : config.depth;
     // Expectimax: deepen while the estimated cost fits the node budget.
     int plies = 0;
     long estimate = moves.size();
@@ -512,7 +514,7 @@ std::vector<double> move_values(const Game& game, const BestConfig& config) {
     }
     Search search{game.current_seat(), weights_for(config, game.options()), config.opponent_greed, greedy_weights(),
                   config.node_budget};
-    search.net = leaf_net;
+    search.net = net;
     std::vector<double> values;
     for (int k = 0; k < moves.size(); ++k) {
         Game child = game;

@@ -28,6 +28,7 @@ int server_choice(const Game& game, int version) {
                                     std::to_string(kServerMoveVersion) + ")");
     BestConfig config;
     config.learned = version >= 2;
+    config.learned_home = version >= 3;
     Rng rng(0);
     return choose_piece(PolicyKind::best, game, rng, config);
 }

@@ -75,10 +75,15 @@ void value_features(const Game& game, int seat, std::array<float, kValueFeatures
 double value_of(const ValueNet& net, const std::array<float, kValueFeatures>& x);
 // 1 once `seat` has finished, 0 once the game is over without it, else the network's estimate.
 double learned_value(const ValueNet& net, const Game& game, int seat);
+// The shipped networks: the rule text's game (4 players, n = 6, the text's entry, first home wins,
+// no house rule), and the home_rules preset's (4 players, first home wins, no capture_to_home nor
+// teams), each trained against three `random` players in its own game.
 const ValueNet& shipped_value_net();
-// Whether the learned value was trained for games with these options: 4 players, n = 6, the
-// text's entry, first home wins, no three-6s rule (elsewhere `best` keeps its heuristic).
-bool learned_value_applies(const GameOptions& options) noexcept;
+const ValueNet& shipped_home_value_net();
+// The shipped network trained for games with these options, or none (there `best` keeps its
+// heuristic search).
+const ValueNet* shipped_net_for(const GameOptions& options) noexcept;
+bool learned_value_applies(const GameOptions& options) noexcept;  // shipped_net_for() has one
 // The move whose resulting position `net` values highest for the seat to move; with ply 2 its
 // extra throw after a 6 is searched too (the expected value of its best answer to each face).
 Move learned_choice(const Game& game, const ValueNet& net, int ply = 1);
@@ -96,13 +101,14 @@ struct BestConfig {
     Weights weights{};
     // Played instead of `weights` under safe_squares or bonus_throws (house_rules_weights()).
     Weights house_weights = house_rules_weights();
-    // Where learned_value_applies(): the search scores its leaves by the learned value
-    // (shipped_value_net(), or `net` when set) instead of evaluate() with `weights`, and looks
-    // `learned_depth` throws ahead instead of `depth`. Elsewhere (and with learned = false) `best`
-    // is the heuristic search as before (about 64 % against three `random`s at 4 players, n = 6).
+    // Where a network applies (leaf_net()): the search scores its leaves by the learned value
+    // instead of evaluate() with `weights`, and looks `learned_depth` throws ahead instead of
+    // `depth`. Elsewhere (and with learned = false) `best` is the heuristic search as before
+    // (about 64 % against three `random`s at 4 players, n = 6).
     bool learned = true;
     int learned_depth = 1;
-    const ValueNet* net = nullptr;
+    const ValueNet* net = nullptr;  // when set, used whatever the options (training, measuring)
+    bool learned_home = true;       // the home_rules preset's network too (false: its heuristic search)
     // With learned: no search but learned_choice(learned_ply) when 1 or 2, or rollout_choice when
     // rollouts > 0 (its streams seeded from the Rng). Measuring tools, see BENCHMARKS.md.
     int learned_ply = 0;
@@ -115,6 +121,11 @@ struct BestConfig {
     // measuring tool of the capture experiments.
     bool exact_danger = false;
 };
+
+// The network `best` with `config` scores its leaves by for these options: none without
+// `learned`, else `config.net` when set, else shipped_net_for(options) (the home_rules preset's
+// only with `learned_home`).
+const ValueNet* leaf_net(const BestConfig& config, const GameOptions& options) noexcept;
 
 // The weights `best` plays with these options: `house_weights` under safe_squares or
 // bonus_throws, else `weights`.

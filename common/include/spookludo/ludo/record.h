@@ -25,9 +25,12 @@ namespace spookludo::ludo {
 // that anyone can recompute it. Records name the version of this definition they were played
 // with (GameRecord::server_move_version), so that a record stays verifiable when `best` changes:
 //   1  BestConfig with learned = false (the heuristic search; servers before the learned value)
-//   2  the default BestConfig (the learned value at 4 players, n = 6; version 1 elsewhere)
+//   2  BestConfig with learned_home = false (the learned value of the rule text's game at 4
+//      players, n = 6; version 1 elsewhere)
+//   3  the default BestConfig (also the home_rules preset's learned value at 4 players; version 2
+//      elsewhere)
 // Precondition: awaiting_choice. Throws std::invalid_argument for an unknown version.
-inline constexpr int kServerMoveVersion = 2;
+inline constexpr int kServerMoveVersion = 3;
 int server_choice(const Game& game, int version = kServerMoveVersion);
 
 class Match {
