@@ -76,6 +76,10 @@ public:
     }
 
     std::string log() { return process_->out(); }
+    // Waits until the server's log has `text`; false when it has not within `timeout`.
+    bool wait_for_log(const std::string& text, std::chrono::milliseconds timeout) {
+        return process_->wait_for_text(text, timeout);
+    }
 
     // The server dies at once (a crash, a power cut): no closing message for anyone.
     void kill() {

@@ -233,10 +233,12 @@ std::size_t count_of(const std::string& text, const std::string& what) {
     return n;
 }
 
-// Answers every decision of a `play` on a pipe with 1 until it ends.
-void answer_until_the_end(Process& play) {
-    const std::string prompt = "Type the number of your choice and Enter.\n";
-    std::size_t answered = 0;
+const std::string kPrompt = "Type the number of your choice and Enter.\n";
+
+// Answers every decision of a `play` on a pipe with 1 until it ends (`answered`: those it had
+// answered before).
+void answer_until_the_end(Process& play, std::size_t answered = 0) {
+    const std::string& prompt = kPrompt;
     const auto deadline = std::chrono::steady_clock::now() + patience(60s);
     while (play.running() && std::chrono::steady_clock::now() < deadline) {
         play.wait_for(
@@ -245,6 +247,24 @@ void answer_until_the_end(Process& play) {
             },
             200ms);
         for (const auto asked = count_of(play.out(), prompt); answered < asked; ++answered) play.write("1\n");
+    }
+}
+
+// Answers the decisions of a Spook `play` on a pipe with 1 until one comes in round `round` or
+// later, which it leaves open: the game waits for it. Returns how many it answered.
+std::size_t answer_until_round(Process& play, int round) {
+    const std::string marker = "Round " + std::to_string(round) + ": the die shows";
+    std::size_t answered = 0;
+    const auto deadline = std::chrono::steady_clock::now() + patience(60s);
+    for (;;) {
+        const std::string out = play.out();
+        const auto asked = count_of(out, kPrompt);
+        const auto at = out.find(marker);
+        if (at != std::string::npos && asked > answered && out.rfind(kPrompt) > at) return answered;
+        REQUIRE_MESSAGE(play.running(), play.describe());
+        REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline, play.describe());
+        for (; answered < asked; ++answered) play.write("1\n");
+        play.wait_for([&](const std::string& s) { return count_of(s, kPrompt) > answered; }, 200ms);
     }
 }
 
@@ -341,20 +361,31 @@ TEST_CASE(
     "and that they are fair [e2e][dice][watch][late]") {
     Server server;
     TempDir state("spookludo-state");
-    auto host = server.client("host", {"bot", server.url(), "--create", "spook", "--players", "2", "--count", "2",
-                                       "--name", "host", "--policy", "best", "--start", "--pace-ms", "25"});
-    REQUIRE_MESSAGE(host->wait_for_text("Round 3: the die shows", patience(15s)), host->describe());
-    const std::string room = line_word(host->out(), "room ");
+    // Ann plays against a bot process; the game waits for her choice of round 3 or later while
+    // Sam comes in (a game of bots alone could be over before a loaded machine has started him).
+    auto ann = server.client("ann",
+                             {"play", server.url(), "--create", "spook", "--players", "2", "--name", "Ann",
+                              "--once", "--decision-ms", "60000", "--pace-ms", "0"},
+                             piped(state / "ann"));
+    const std::string room = create_room(*ann);
+    auto bot =
+        server.client("bot", {"bot", server.url(), "--room", room, "--count", "1", "--policy", "greedy", "--quiet"});
+    REQUIRE_MESSAGE(ann->wait_for_text("bot-1", patience(10s)), ann->describe());
+    ann->write("s");
+    const std::size_t answered = answer_until_round(*ann, 3);
     auto sam = server.client("sam", {"watch", server.url(), "--room", room, "--once"}, piped(state / "sam"));
+    REQUIRE_MESSAGE(sam->wait_for_text("You are watching room " + room, patience(10s)), sam->describe());
+    answer_until_the_end(*ann, answered);
+    CHECK_MESSAGE(ann->wait(patience(10s)) == 0, ann->describe());
     CHECK_MESSAGE(sam->wait(patience(30s)) == 0, sam->describe());
-    CHECK_MESSAGE(host->wait(patience(10s)) == 0, host->describe());
-    const std::string id = line_word(host->out(), "game_over ");
+    CHECK_MESSAGE(bot->wait(patience(10s)) == 0, bot->describe());
+    const std::string id = line_word(bot->out(), "game_over ");
     REQUIRE_FALSE(id.empty());
     const int dice = record_dice(server, id);
-    // The bots saw it all; the watch, from the round it came.
-    CHECK_MESSAGE(host->out().find("dice_check " + id + " fair " + std::to_string(dice) + " " + std::to_string(dice)) !=
+    // The bot saw it all; the watch, from the round it came.
+    CHECK_MESSAGE(bot->out().find("dice_check " + id + " fair " + std::to_string(dice) + " " + std::to_string(dice)) !=
                       std::string::npos,
-                  host->describe());
+                  bot->describe());
     std::smatch m;
     const std::string out = sam->out();
     REQUIRE_MESSAGE(

@@ -235,7 +235,7 @@ TEST_CASE("play flow: the host's play --create again after its room closed makes
     hana->signal(SIGKILL);
     REQUIRE(hana->wait(patience(5s)) == 128 + SIGKILL);
     // Alone in its lobby, the room closes when the reconnect window is over.
-    std::this_thread::sleep_for(patience(1500ms));
+    REQUIRE_MESSAGE(server.wait_for_log("room " + room + ": closed (nobody left)", patience(10s)), server.log());
     auto again = server.client("hana-again", create, piped(state / "hana"));
     REQUIRE_MESSAGE(again->wait_for_text("is a new room: your room " + room + " is not open for you any more.", patience(10s)),
                     again->describe());
@@ -335,9 +335,10 @@ TEST_CASE("play flow: SIGTERM leaves on purpose: exit 0, the room's story says s
 TEST_CASE("play flow: pause stops every player's countdown, a key during it says to wait, and E asks again before ending the game [e2e][play][pty][item7][item8]") {
     Server server;
     TempDir state("spookludo-state");
-    // 4 s to choose: without the pause both countdowns would run out while it lasts.
+    // 8 s to choose (the pause comes well within them on a loaded machine too): without the
+    // pause both countdowns would run out while it lasts.
     auto ann = server.client("ann", {"play", server.url(), "--create", "spook", "--players", "2", "--name", "Ann",
-                                     "--decision-ms", "4000", "--pace-ms", "0"},
+                                     "--decision-ms", "8000", "--pace-ms", "0"},
                              terminal(state / "ann"));
     REQUIRE_MESSAGE(wait_screen(*ann, "You are the host."), ann->describe());
     const std::string room = room_of(*ann);
@@ -361,8 +362,11 @@ TEST_CASE("play flow: pause stops every player's countdown, a key during it says
     const std::size_t ann_from = ann->out().size(), ben_from = ben->out().size();
     ann->write("1");
     REQUIRE_MESSAGE(wait_screen(*ann, "The game is paused: choose when it resumes."), ann->describe());
-    // Longer than the time to choose: nobody's time runs out while paused.
-    std::this_thread::sleep_for(5s);
+    // Longer than the time that was left to choose: nobody's time runs out while paused.
+    std::smatch left;
+    const std::string paused_screen = strip_escapes(ann->out());
+    REQUIRE(std::regex_search(paused_screen, left, std::regex("Paused \\(([0-9]+) s left\\)")));
+    std::this_thread::sleep_for(std::chrono::seconds(std::stoi(left[1].str()) + 1));
     const std::string ann_during = strip_escapes(ann->out().substr(ann_from));
     const std::string ben_during = strip_escapes(ben->out().substr(ben_from));
     CHECK(ann_during.find("Time is up") == std::string::npos);
@@ -975,8 +979,8 @@ TEST_CASE("play flow: ! then a number sends a reaction every player's story show
     ann->write("!");
     REQUIRE_MESSAGE(ann->wait_for_text("React with? 1 \U0001F44D  2 \U0001F602", patience(10s)), ann->describe());
     ann->write("6");
+    ann->write("!5");  // within 2 s of the first (typed at once: seeing the first can take longer)
     for (auto* p : {ann.get(), ben.get(), cid.get()}) REQUIRE_MESSAGE(p->wait_for_text("Ann: phew", patience(10s)), p->describe());
-    ann->write("!5");  // within 2 s of the first
     REQUIRE_MESSAGE(ann->wait_for_text("One reaction every 2 seconds", patience(10s)), ann->describe());
 
     ben->write("m");

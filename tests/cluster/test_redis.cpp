@@ -128,7 +128,7 @@ TEST_CASE("redis: a Redis that hangs: the command is answered lost within its ti
     const auto took = std::chrono::steady_clock::now() - t0;
     CHECK(r.lost);
     CHECK(r.text.find("no answer from Redis") != std::string::npos);
-    CHECK(took < 1500ms);
+    CHECK(took < 4s);  // its 500 ms, with room for a loaded machine (the call waits 5 s)
     server.resume();
     REQUIRE(eventually([&] { return c->connected() && call(*c, {"PING"}).text == "PONG"; }));
     c->close();

@@ -2,9 +2,10 @@
 # The demo's end (issue #15, item 19): scripts/demo.sh stops its server when the game is over,
 # so what it prints last must work without it: the record's file in the demo's data directory
 # and a `spookludo verify` command for it. Runs the demo with the programs of BUILD_DIR (no
-# build), two seats and a lobby that waits 1 s for the second (the demo's watcher is in by then;
-# with every seat taken at once the game would be over before it), no pauses; then runs the
-# command it printed. A terminal spectator who joins from another terminal and stays after the
+# build), two seats and a lobby that waits 5 s for the second (the demo's watcher and ours are in
+# by then, on a loaded machine too; with every seat taken at once the game would be over before
+# them), no pauses, and a server that stays 3 s after the game; then runs the command it printed.
+# A terminal spectator who joins from another terminal and stays after the
 # game (issue #34) is told, when the demo stops its server, that it stopped for good: it does not
 # wait 2 minutes for a "restart" that never comes.
 #
@@ -20,7 +21,7 @@ fail() { echo "demo end: $*" >&2; echo "--- the demo's output ---" >&2; cat "$wo
 
 # A port nothing listens on (the demo's default, 7777, may be taken on a test machine).
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-DEMO_SKIP_BUILD=1 DEMO_LINGER=1 DEMO_BUILD_DIR="$build_dir" DEMO_PORT=$port DEMO_WAIT=2 DEMO_PLAYERS=2 DEMO_PACE_MS=0 \
+DEMO_SKIP_BUILD=1 DEMO_LINGER=3 DEMO_BUILD_DIR="$build_dir" DEMO_PORT=$port DEMO_WAIT=5 DEMO_PLAYERS=2 DEMO_PACE_MS=0 \
   DEMO_DECISION_MS=1000 DEMO_DATA_DIR="$work/data" timeout 120 "$repo/scripts/demo.sh" </dev/null >"$work/out" 2>&1 &
 demo_pid=$!
 # Someone at another terminal watches the room, without --once: still there when the demo ends.

@@ -101,8 +101,15 @@ void TestServer::shutdown() {
     for (auto& room : rooms) room->shutdown([left] { --*left; });
     for (int i = 0; i < 500 && *left > 0; ++i) std::this_thread::sleep_for(10ms);
     impl_->services.mark_stop();
+    const auto port = impl_->network->port();
     impl_->network->stop();
-    std::this_thread::sleep_for(100ms);
+    // What was queued for each WebSocket connection goes out, its close frame last (then the
+    // server's side is half-closed, or gone) before the threads stop: the real server gives that
+    // 300 ms, which a loaded machine can need more than; here it is waited for (5 s at most), or
+    // given the server's 300 ms where the kernel's list of connections cannot be read.
+    if (!port_sockets(port).known) std::this_thread::sleep_for(300ms);
+    for (int i = 0; i < 500 && impl_->services.metrics.connections > 0 && port_sockets(port).open > 0; ++i)
+        std::this_thread::sleep_for(10ms);
     impl_->io.stop();
     for (auto& t : impl_->threads) t.join();
 }
@@ -119,6 +126,24 @@ TestServer::~TestServer() {
 std::uint16_t TestServer::port() const { return impl_->network->port(); }
 std::string TestServer::data_dir() const { return impl_->services.config.data_dir; }
 void TestServer::keep_data_dir() { impl_->keep_data = true; }
+
+PortSockets port_sockets(std::uint16_t port) {
+    PortSockets out;
+    std::ifstream in("/proc/net/tcp");
+    std::string line;
+    out.known = static_cast<bool>(std::getline(in, line));  // the header
+    while (std::getline(in, line)) {
+        // "sl: LOCAL_IP:PORT REMOTE_IP:PORT STATE TX_QUEUE:RX_QUEUE ...", in hexadecimal
+        char local[64] = {}, remote[64] = {};
+        unsigned state = 0, tx = 0, rx = 0;
+        if (std::sscanf(line.c_str(), " %*[^:]: %63s %63s %x %x:%x", local, remote, &state, &tx, &rx) != 5) continue;
+        const char* colon = std::strchr(local, ':');
+        if (!colon || std::strtoul(colon + 1, nullptr, 16) != port) continue;
+        if (state == 0x0A) out.queued += static_cast<int>(rx);  // listening: rx is the accept queue
+        else if (state == 0x01 || state == 0x08) ++out.open;    // established, close wait
+    }
+    return out;
+}
 
 // ---- Client -----------------------------------------------------------------------------------
 using PlainWs = websocket::stream<beast::tcp_stream>;

@@ -85,6 +85,15 @@ json room_where(Client& c, const std::function<bool(const json&)>& pred, const s
 // The next notice of `kind`.
 json notice_of(Client& c, const std::string& kind, std::chrono::milliseconds timeout = 5s);
 
+// The server's side of the TCP connections on a loopback `port`, as the kernel lists them
+// (/proc/net/tcp), whichever process holds them.
+struct PortSockets {
+    int open = 0;        // open both ways: established (accepted or not yet), or closed by the peer only
+    int queued = 0;      // waiting in the listening socket's accept queue
+    bool known = false;  // the list could be read
+};
+PortSockets port_sockets(std::uint16_t port);
+
 // A plain HTTP GET on loopback: status and body.
 std::pair<int, std::string> http_get(std::uint16_t port, const std::string& target);
 // The same with the answer's header fields (names in lower case).

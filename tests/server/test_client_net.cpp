@@ -12,8 +12,10 @@ using namespace spookludo::testing;
 TEST_CASE("client: a session in a quiet lobby outlives the server's keep-alive pings [client][net]") {
     // The server pings a silent connection at half its idle timeout. A client that had queued
     // two messages at connect once wrote the first twice, and crashed when the pong went out.
+    // 2 s: a ping after each second of silence, a second to answer it (the 200 ms of an idle
+    // time of 400 ms are not always enough for a loaded machine to schedule the client).
     auto config = TestServer::fast_config();
-    config.idle_timeout_ms = 400;
+    config.idle_timeout_ms = 2000;
     TestServer server(config);
 
     client::EventLoop loop;
@@ -39,7 +41,7 @@ TEST_CASE("client: a session in a quiet lobby outlives the server's keep-alive p
     session_of = &session;
     session.start();
     bool still_open = false;
-    loop.after(std::chrono::milliseconds(1500), [&] {  // several pings later
+    loop.after(std::chrono::milliseconds(4500), [&] {  // two pings answered later
         still_open = session.connected();
         bot_asked = true;
         session.send(protocol::AddBot{PolicyKind::random});

@@ -56,8 +56,8 @@ std::pair<pid_t, std::uint16_t> start_server(const std::string& dir, rlim_t open
         const rlimit limit{open_files, open_files};
         setrlimit(RLIMIT_NOFILE, &limit);
     });
-    // The log names the port: "listening on 127.0.0.1:PORT".
-    for (int i = 0; i < 200; ++i) {
+    // The log names the port: "listening on 127.0.0.1:PORT" (within 30 s, on a loaded machine too).
+    for (int i = 0; i < 1200; ++i) {
         const std::string text = read_text(out);
         const auto at = text.find("listening on 127.0.0.1:");
         if (at != std::string::npos) {
@@ -181,7 +181,7 @@ TEST_CASE("server process: --healthcheck exits 0 against a running server and 1 
     CHECK(code == 1);
     CHECK(text.find("unhealthy") != std::string::npos);
     CHECK(text.find("127.0.0.1:" + closed) != std::string::npos);
-    CHECK(seconds < 3.5);
+    CHECK(seconds < 10);  // its own 3 s at most, and the start of a process on a loaded machine
     MESSAGE("closed port: " << text);
 
     REQUIRE(kill(pid, SIGTERM) == 0);
@@ -193,14 +193,14 @@ TEST_CASE("server process: --healthcheck exits 0 against a running server and 1 
 
 namespace {
 
-// SIGTERM, waits for the exit (at most 5 s); the exit status, or -1 (the log printed).
+// SIGTERM, waits for the exit (at most 10 s); the exit status, or -1 (the log printed).
 int stop_with_sigterm(pid_t pid, const std::filesystem::path& dir) {
     const auto t0 = std::chrono::steady_clock::now();
     REQUIRE(kill(pid, SIGTERM) == 0);
     int status = 0;
     REQUIRE(waitpid(pid, &status, 0) == pid);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    CHECK(seconds < 5.0);
+    CHECK(seconds < 10.0);
     if (!WIFEXITED(status)) {
         MESSAGE("server output:\n" << read_text((dir / "stdout.txt").string()));
         return -1;
@@ -325,9 +325,11 @@ TEST_CASE("server process: out of file descriptors it says why, does not spin, a
     auto [pid, port] = start_server(dir.string(), 48);
     auto log = [&] { return read_text((dir / "stdout.txt").string()); };
     CHECK(log().find("the open-files limit (48) is below --max-connections") != std::string::npos);
-    // The board pools are solved on a thread at start (about a second): not part of what is measured.
-    for (int i = 0; i < 400 && log().find("board pools solved") == std::string::npos; ++i)
+    // The board pools are solved on a thread at start (about a second; a minute at most on a
+    // loaded machine): not part of what is measured.
+    for (int i = 0; i < 2400 && log().find("board pools solved") == std::string::npos; ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    REQUIRE(log().find("board pools solved") != std::string::npos);
 
     // More connections than descriptors: the kernel completes them, the server cannot accept them.
     std::vector<int> sockets;

@@ -9,8 +9,9 @@ import { newPage, PHONE, DESKTOP, until, answerDecisions, serverAndBrowser } fro
 import { createRoom, TV_720 } from './tv_helpers.js';
 import { diceVerdict, recordDice } from './dice_helpers.js';
 
-// No pause between steps: the game waits only for the player's choices.
-const party = serverAndBrowser(['--decision-ms', '20000']);
+// No pause between steps: the game waits only for the player's choices (a minute each, and as
+// long for a page that reloads: a loaded machine's reload must not cost Ann her choice).
+const party = serverAndBrowser(['--decision-ms', '60000', '--drop-grace-ms', '60000']);
 
 const storyRound = async (page) => Math.max(0, ...[...(await page.locator('#story').textContent()).matchAll(/Round (\d+): the die shows/g)].map((m) => Number(m[1])));
 

@@ -275,6 +275,26 @@ export async function answerDecisions(page, done, { ms = 120000, pick = 0, stop,
 
 export { sleep };
 
+// Waits until the page asks its player to choose (a decision's options). A Ludo throw with one
+// distinct move is played at once, so about one game in a hundred on arms of 6 never asks (no
+// second piece out before the bot wins): a game that ends first is followed by a rematch, which
+// the page's player (the host) starts, up to `games` games.
+export async function untilDecision(page, { ms = 90000, games = 4 } = {}) {
+  for (let game = 1; ; game++) {
+    const end = Date.now() + ms;
+    for (;;) {
+      if ((await page.locator('#decision button.option:not([disabled])').count()) > 0) return game;
+      if ((await page.locator('#end-winner').count()) > 0) break;
+      if (Date.now() > end) throw new Error(`no decision within ${ms} ms (game ${game})`);
+      await sleep(50);
+    }
+    if (game === games) throw new Error(`${games} games ended without asking the player to choose`);
+    await page.click('#end-close');
+    await page.click('#start');
+    await until(async () => (await page.locator('#end-winner').count()) === 0, 'the rematch started');
+  }
+}
+
 // One server (with `args`) and one browser for a test file: started before its tests, stopped
 // after them; `party.server` and `party.browser` are there once the tests run.
 export function serverAndBrowser(args = []) {

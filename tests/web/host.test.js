@@ -89,7 +89,7 @@ test('the host adds bots and seats, starts, pauses (countdowns freeze), kicks an
 
   // The spectator follows: boards, rounds, the kick.
   assert.ok((await watcher.locator('.others .board').count()) >= 3);
-  assert.match(await watcher.locator('#story').textContent(), /Ben \(seat 2\) was kicked: a best bot plays it/);
+  await until(async () => /Ben \(seat 2\) was kicked: a best bot plays it/.test(await watcher.locator('#story').textContent()), 'the kick in the spectator\'s story');
   assert.equal(await watcher.locator('#decision').count(), 0, 'a spectator is never asked');
 
   // End the game: "No" carries on, "Yes" ends it.

@@ -5,7 +5,7 @@
 // Left out: the players' names on their own (allowed by name).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DESKTOP, newPage, until, sleep, serverAndBrowser, startServer } from './harness.js';
+import { DESKTOP, newPage, until, untilDecision, sleep, serverAndBrowser, startServer } from './harness.js';
 import { TV_720 } from './tv_helpers.js';
 import { unwrappedTexts, pageIn, createIn } from './text_check.js';
 
@@ -66,7 +66,7 @@ test('in the pseudo-language every text of a Ludo decision and a throw is transl
   await ann.locator('svg.ludo').waitFor({ timeout: 20000 });
   await ann.locator('#last-throw').waitFor({ timeout: 30000 });
   await noneUnwrapped(ann, 'a Ludo throw');
-  await playUntil(ann, async () => (await ann.locator('#decision button.option:not([disabled])').count()) > 0, 'a decision');
+  await untilDecision(ann);
   await noneUnwrapped(ann, 'a Ludo decision');
   const piece = ann.locator('svg.ludo g.piece.movable').first();
   // Read while the decision is open (a loaded machine's page may redraw between two reads).

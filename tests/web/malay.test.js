@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PHONE, newPage, until, sleep, repo, answerDecisions, serverAndBrowser, startServer } from './harness.js';
+import { PHONE, newPage, until, untilDecision, repo, answerDecisions, serverAndBrowser, startServer } from './harness.js';
 import { createIn } from './text_check.js';
 
 const party = serverAndBrowser(['--decision-ms', '30000']);
@@ -99,11 +99,7 @@ test('a Ludo game on a phone in Malay: the colours, the start circle and the thr
   assert.match(players, /bulatan permulaan \d, rumah \d/);
   assert.match(await ann.locator('svg.ludo').getAttribute('aria-label'), /^Papan Ludo, lengan 6 petak$/);
   // Until a decision: the keping that can move are named by where they go.
-  const end = Date.now() + 90000;
-  while ((await ann.locator('#decision button.option:not([disabled])').count()) === 0) {
-    assert.ok(Date.now() < end, 'a decision in time');
-    await sleep(50);
-  }
+  await untilDecision(ann);
   assert.match(await ann.locator('#decision-h').textContent(), /^Giliran anda: balingan anda [1-6]$/);
   assert.match(await ann.locator('#last-throw').textContent(), /^Balingan terakhir: [1-6]/);
   const label = await ann.locator('#decision button.option').first().getAttribute('aria-label');

@@ -3,7 +3,7 @@
 // 2 s after each; a page that mutes reactions shows none, and remembers it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, PHONE, DESKTOP, until, serverAndBrowser } from './harness.js';
+import { newPage, PHONE, DESKTOP, until, sleep, serverAndBrowser } from './harness.js';
 import { createRoom, joinRoom } from './tv_helpers.js';
 
 const party = serverAndBrowser(['--decision-ms', '30000']);
@@ -15,11 +15,20 @@ test('a reaction shows beside the sender\'s name and in a bubble on the other pa
   const errors = [];
   const ann = await newPage(party.browser, DESKTOP, errors);
   const ben = await newPage(party.browser, PHONE, errors);
+  // The pages run on Playwright's clock (as the wall clock, until the test stops it): the 2 s
+  // the buttons wait and the 3 s a reaction shows are looked at on stopped clocks, which a loaded
+  // machine's slow steps cannot outrun.
+  await Promise.all([ann.clock.install(), ben.clock.install()]);
+  const sent = []; // the reactions Ben's page sends
+  ben.on('websocket', (ws) => ws.on('framesent', (f) => {
+    if (String(f.payload).includes('"react"')) sent.push(JSON.parse(String(f.payload)).reaction);
+  }));
   const code = await createRoom(ann, party.server.base, { players: 2 });
   await joinRoom(ben, party.server.base, code, 'Ben');
   await until(async () => (await ann.locator('#seats li:not(.free)').count()) === 2, 'Ben seated');
   // The room's shared screen (/tv/CODE) shows the reactions too.
   const tv = await newPage(party.browser, { viewport: { width: 1280, height: 720 } }, errors);
+  await tv.clock.install();
   await tv.goto(`${party.server.base}/tv/${code}`);
   await until(async () => (await tv.locator('#tv-seats').count()) === 1, 'the shared screen\'s lobby');
 
@@ -27,25 +36,36 @@ test('a reaction shows beside the sender\'s name and in a bubble on the other pa
   const phew = ben.locator('#reactions button[data-reaction="phew"]');
   assert.equal(await ben.locator('#reactions button[data-reaction]').count(), 8);
   assert.equal(await phew.getAttribute('aria-label'), 'React: phew');
+  // The clocks stop (a stopped clock may only go forward: a moment ahead of the wall clock).
+  const stopAt = Date.now() + 1000;
+  await Promise.all([ann, ben, tv].map((p) => p.clock.pauseAt(stopAt)));
   await phew.focus();
   await ben.keyboard.press('Enter');
+  // Within 2 s the buttons say they wait, and a click sends nothing.
+  assert.equal(await phew.getAttribute('aria-disabled'), 'true');
+  await ben.click('#reactions button[data-reaction="nooo"]', { force: true }); // aria-disabled: forced, as a hurried thumb would
   await until(async () => (await badge(ann, 1).count()) === 1, 'the reaction beside Ben\'s name on Ann\'s page', 5000);
+  const seen = Date.now(); // the server had taken it by then
   assert.equal(await badge(ann, 1).textContent(), 'phew');
   assert.match(await bubbles(ann), /Ben: phew/);
   assert.equal(await badge(ann, 0).count(), 0, 'nothing beside Ann\'s own name');
   await until(async () => /Ben: phew/.test(await tv.locator('#tv-reactions').textContent()), 'the reaction on the shared screen', 5000);
   // The shared screen's own switch hides them there.
-  await tv.click('#tv-react-mute');
+  await tv.click('#tv-react-mute', { force: true });
   assert.equal(await tv.locator('#tv-reactions li').count(), 0);
   await tv.close();
 
-  // Within 2 s the buttons say they wait, and a click sends nothing.
-  assert.equal(await phew.getAttribute('aria-disabled'), 'true');
-  await ben.click('#reactions button[data-reaction="nooo"]', { force: true }); // aria-disabled: forced, as a hurried thumb would
+  // Ben's 2 s pass: the buttons are back, and the forced click had sent nothing.
+  await ben.clock.runFor(2100);
   await until(async () => (await phew.getAttribute('aria-disabled')) === 'false', 'the buttons back after 2 s', 5000);
-  assert.doesNotMatch(await bubbles(ann), /nooo/, 'the click within 2 s sent nothing');
-  // After 3 s the reaction is gone.
+  assert.deepEqual(sent, ['phew'], 'the click within 2 s sent nothing');
+  assert.doesNotMatch(await bubbles(ann), /nooo/);
+  // Ann's 3 s pass: the reaction is gone.
+  await ann.clock.runFor(3100);
   await until(async () => (await badge(ann, 1).count()) === 0 && !/phew/.test(await bubbles(ann)), 'the reaction gone', 5000);
+  await Promise.all([ann.clock.resume(), ben.clock.resume()]);
+  // The server takes Ben's next one 2 s after the first by the wall clock.
+  await sleep(Math.max(0, seen + 2000 - Date.now()));
 
   // Ann mutes reactions: Ben's next shows on his page, not on hers.
   await ann.check('#react-mute');

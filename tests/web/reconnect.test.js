@@ -1,13 +1,15 @@
 // Coming back by the seat's token (kept in localStorage per room, never in the address): a
 // refresh in the middle of a decision, and a tab closed and opened again, take the seat back and
 // the decision that was open is still answerable: the server holds a dropped player's open
-// decision for the drop grace (--drop-grace-ms, 10 s by default) before it plays it as away.
+// decision for the drop grace (--drop-grace-ms, 10 s by default, a minute here) before it plays
+// it as away.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newPage, PHONE, DESKTOP, roomCode, until, sleep, answerDecisions, serverAndBrowser } from './harness.js';
 
-// A pace, so that the game does not run away from a refreshing page.
-const party = serverAndBrowser(['--decision-ms', '30000', '--pace-ms', '200']);
+// A pace, so that the game does not run away from a refreshing page; a minute to choose and as
+// long a drop grace, so that a reload on a loaded machine finds its decision still open.
+const party = serverAndBrowser(['--decision-ms', '60000', '--drop-grace-ms', '60000', '--pace-ms', '200']);
 
 // Counts the server's choice_accepted frames on a page's WebSockets, and keeps the ids of the
 // decisions asked and accepted.
