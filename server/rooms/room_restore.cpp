@@ -6,6 +6,13 @@ namespace spookludo::server {
 
 namespace {
 
+// The version of the server's moves a Ludo game's journal names; journals from before the field
+// were written by servers of version 2 (ludo/record.h).
+int journal_move_version(const SavedRoom& saved) {
+    if (!saved.game) return 0;
+    return json::parse(*saved.game).value("server_move_version", 2);
+}
+
 // A table game's journal names whose device sent each client seed.
 std::vector<std::string> table_seed_by(const SavedRoom& saved) {
     if (!saved.game) return {};
@@ -89,7 +96,8 @@ void RoomImpl::lost(const SavedRoom& saved, const std::vector<TableSeat>& table_
     std::shared_ptr<const FinishedGame> finished;
     std::string kept = "nothing of its game could be kept";
     try {
-        auto table = make_table(*game_options_, table_seats, *publication_, client_seeds, services_, table_seed_by(saved));
+        auto table = make_table(*game_options_, table_seats, *publication_, client_seeds, services_, table_seed_by(saved),
+                                journal_move_version(saved));
         for (std::size_t i = 0; i < agreed; ++i) {
             const auto& e = saved.events[i];
             (void)replay_step(*table, e, json::parse(e.text), table_seats, false);
@@ -204,7 +212,8 @@ void RoomImpl::take_up(const SavedRoom& saved) {
                                        v.at("number").get<int>()});
             std::vector<ClientSeed> client_seeds;
             for (const auto& c : g.at("client_seeds")) client_seeds.push_back({c.at("seat").get<int>(), c.at("seed").get<std::string>()});
-            table_ = make_table(*game_options_, table_seats, *publication_, client_seeds, services_, table_seed_by(saved));
+            table_ = make_table(*game_options_, table_seats, *publication_, client_seeds, services_, table_seed_by(saved),
+                                journal_move_version(saved));
             for (std::size_t i = 0; i < client_seeds.size(); ++i)
                 table_seeds_.emplace_back(i < table_->record().client_seed_by.size() ? table_->record().client_seed_by[i] : "",
                                           client_seeds[i].seed);

@@ -2,6 +2,7 @@
 // room's own state to have again after a restart; and what the room does when the journal fails,
 // comes back, or is another node's.
 #include "room_impl.h"
+#include "spookludo/ludo/record.h"
 
 namespace spookludo::server {
 
@@ -34,6 +35,9 @@ void RoomImpl::journal_game(bool started, const std::vector<ClientSeed>& client_
     json g = {{"id", game_id_},   {"options", *game_options_}, {"players", players_},
               {"seats", seats},   {"seed", publication_->seed.hex()}, {"boards", publication_->boards},
               {"owner", owner_},  {"started", started},         {"client_seeds", seeds}};
+    // The server's moves of a Ludo game: the version it started with stays its version when the
+    // game is taken up by a newer server.
+    if (game_options_->game == GameKind::ludo && !game_options_->table) g["server_move_version"] = table_ ? table_->server_move_version() : ludo::kServerMoveVersion;
     if (game_options_->table) {
         json by = json::array();
         for (const auto& s : table_seeds_) by.push_back(s.first);

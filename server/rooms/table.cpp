@@ -222,8 +222,10 @@ std::vector<EventView> events_view(const ludo::EventLog& events, int players, co
 class LudoTable final : public Table {
 public:
     LudoTable(const GameOptions& options, const std::vector<TableSeat>& seats, const Publication& pub,
-              std::vector<ClientSeed> client_seeds)
-        : numbers_(seats), seed_(pub.seed), match_(options, record_seats(seats), pub.seed, std::move(client_seeds)) {}
+              std::vector<ClientSeed> client_seeds, int server_move_version)
+        : numbers_(seats),
+          seed_(pub.seed),
+          match_(options, record_seats(seats), pub.seed, std::move(client_seeds), server_move_version) {}
 
     std::vector<int> advance(std::vector<std::string>& out) override {
         if (!roll_off_shown_) {
@@ -248,7 +250,7 @@ public:
     std::vector<DecisionOption> decision_options(int seat, bool hints) override {
         std::vector<DecisionOption> list;
         if (seat != game().current_seat() || !match_.awaiting_choice()) return list;
-        const int best = hints ? ludo::server_choice(game()) : -1;
+        const int best = hints ? match_.server_choice() : -1;
         for (const auto& m : game().legal_moves()) {
             DecisionOption o;
             o.piece = m.piece;
@@ -270,7 +272,8 @@ public:
         return v;
     }
 
-    int server_choice(int) override { return ludo::server_choice(game()); }
+    int server_choice(int) override { return match_.server_choice(); }
+    int server_move_version() const override { return match_.server_move_version(); }
 
     int bot_choice(int, PolicyKind policy, Rng& rng) const override { return ludo::choose_piece(policy, game(), rng); }
 
@@ -317,11 +320,13 @@ Publication publish(const GameOptions& options) {
 
 std::unique_ptr<Table> make_table(const GameOptions& options, const std::vector<TableSeat>& seats,
                                   const Publication& publication, std::vector<ClientSeed> client_seeds,
-                                  Services& services, const std::vector<std::string>& seed_by) {
+                                  Services& services, const std::vector<std::string>& seed_by,
+                                  int ludo_server_move_version) {
     if (options.table) return make_table_game(options, publication, std::move(client_seeds), seed_by);
     if (options.game == GameKind::spook)
         return std::make_unique<SpookTable>(options, seats, publication, std::move(client_seeds), services);
-    return std::make_unique<LudoTable>(options, seats, publication, std::move(client_seeds));
+    return std::make_unique<LudoTable>(options, seats, publication, std::move(client_seeds),
+                                       ludo_server_move_version > 0 ? ludo_server_move_version : ludo::kServerMoveVersion);
 }
 
 }  // namespace spookludo::server

@@ -31,6 +31,8 @@ public:
     virtual Verdict choose(int seat, int piece, ChoiceMaker maker, bool server_bot) = 0;
     // The server's move for a seat (timeout, away): the best move.
     virtual int server_choice(int seat) = 0;
+    // Ludo: the version of the server's moves this game plays (ludo/record.h); 0 elsewhere.
+    virtual int server_move_version() const { return 0; }
     // A server-side bot's move. Reads the table only: asking again gives the same answer.
     virtual int bot_choice(int seat, PolicyKind policy, Rng& rng) const = 0;
     // The die the next throw or roll will show (a function of the seeds and the draws so far):
@@ -66,9 +68,12 @@ struct Publication {
 Publication publish(const GameOptions& options);
 
 // A table game (options.table) is made from the options' names: `seats` are not read, and
-// `seed_by` names whose device sent each client seed.
+// `seed_by` names whose device sent each client seed. A Ludo game plays the server's moves of
+// `ludo_server_move_version` (ludo/record.h; 0: this server's, kServerMoveVersion), the one its
+// journal names when it is taken up again.
 std::unique_ptr<Table> make_table(const GameOptions& options, const std::vector<TableSeat>& seats,
                                   const Publication& publication, std::vector<ClientSeed> client_seeds,
-                                  Services& services, const std::vector<std::string>& seed_by = {});
+                                  Services& services, const std::vector<std::string>& seed_by = {},
+                                  int ludo_server_move_version = 0);
 
 }  // namespace spookludo::server

@@ -263,6 +263,45 @@ TEST_CASE("ludo records: a record names its server move version and still verifi
     CHECK_THROWS_AS(server_choice(Game(ludo_options(4)), 4), std::invalid_argument);
 }
 
+TEST_CASE("ludo records: a game keeps the server move version it started with (a game taken up from an older server's journal): its server moves and its record are that version's [record][ludo][house]") {
+    GameOptions home = ludo_options(4);
+    home.ludo = home_rules();
+    CHECK_THROWS_AS(Match(home, kSeats, kSeed, {}, 0), std::invalid_argument);
+    CHECK_THROWS_AS(Match(home, kSeats, kSeed, {}, kServerMoveVersion + 1), std::invalid_argument);
+    Match match(home, kSeats, kSeed, {{2, "cid's seed"}, {0, "ann's seed"}}, 2);
+    CHECK(match.server_move_version() == 2);
+    CHECK(match.record().server_move_version == 2);
+    int refused = 0;
+    while (!match.over()) {
+        if (!match.awaiting_choice()) {
+            match.throw_die();
+            continue;
+        }
+        const Game& game = match.game();
+        if (game.current_seat() != 2) {
+            REQUIRE(match.choose(game.current_seat(), server_choice(game, 3)));  // as players
+            continue;
+        }
+        // Seat 2 is away: this server's (version 3) move is refused where version 2's differs.
+        Game v2 = game, v3 = game;
+        (void)v2.choose(2, server_choice(game, 2));
+        (void)v3.choose(2, server_choice(game, 3));
+        if (!(v2 == v3)) {
+            const Verdict v = match.choose(2, server_choice(game, 3), ChoiceMaker::away);
+            CHECK_FALSE(v);
+            CHECK(v.reason.find("server move version 2") != std::string::npos);
+            ++refused;
+        }
+        CHECK(match.server_choice() == server_choice(game, 2));
+        REQUIRE(match.choose_for_player(ChoiceMaker::away));
+    }
+    CHECK(refused >= 3);
+    const VerifyReport report = verify(match.record());
+    INFO(report.failure);
+    REQUIRE(report.ok);
+    CHECK(throws_line(report).find("server move version 2)") != std::string::npos);
+}
+
 TEST_CASE("ludo records: a home_rules game a version 2 server played (before its learned value) still verifies [record][ludo][house]") {
     GameOptions home = ludo_options(4);
     home.ludo = home_rules();

@@ -33,6 +33,7 @@
 
 #include "config.h"
 #include "journal.h"
+#include "spookludo/ludo/record.h"
 #include "peer.h"
 #include "room.h"
 #include "services.h"
@@ -240,6 +241,10 @@ private:
             // A room that closed is not taken up: that is only right when it is closed.
             FAIL("the journal has no room RSTRE while it is open: " << now);
         }
+        // A Ludo game's journal names the version of the server's moves it plays (a newer server
+        // taking it up keeps it).
+        if (mine->game && party_.options.game == GameKind::ludo && !party_.options.table)
+            CHECK(json::parse(*mine->game).value("server_move_version", 0) == ludo::kServerMoveVersion);
         events_ = mine->events.size();
         most_events_ = std::max(most_events_, events_);
         net::io_context io;
@@ -365,7 +370,7 @@ TEST_CASE("journal: a Ludo room taken up from the journal after every step is th
     play_all(parties);
 }
 
-TEST_CASE("journal: a Ludo room under house rules taken up from the journal after every step is the live room (the preset with teams, capture_to_home with safe squares and bonus throws) [house]") {
+TEST_CASE("journal: a Ludo room under house rules taken up from the journal after every step is the live room (the preset, the preset with teams, capture_to_home with safe squares and bonus throws) [house]") {
     GameOptions preset_teams = GameOptions::ludo_game(4, 6);
     preset_teams.ludo = home_rules();
     preset_teams.ludo.teams = true;
@@ -374,9 +379,13 @@ TEST_CASE("journal: a Ludo room under house rules taken up from the journal afte
     circling.ludo.capture_to_home = true;
     circling.ludo.safe_squares = true;
     circling.ludo.bonus_throws = true;
+    // The preset itself at 4 players: its own learned value plays the server's moves.
+    GameOptions preset = GameOptions::ludo_game(4, 6);
+    preset.ludo = home_rules();
     std::vector<Party> parties;
     for (auto& p : casts(preset_teams, true, 401)) parties.push_back(p);
     for (auto& p : casts(circling, false, 402)) parties.push_back(p);
+    for (auto& p : casts(preset, false, 403)) parties.push_back(p);
     play_all(parties);
 }
 

@@ -34,10 +34,14 @@ int server_choice(const Game& game, int version) {
 }
 
 Match::Match(const GameOptions& options, std::vector<RecordSeat> seats, const ServerSeed& server_seed,
-             std::vector<ClientSeed> client_seeds)
+             std::vector<ClientSeed> client_seeds, int server_move_version)
     : server_seed_(server_seed), dice_(FairStream(server_seed, client_seeds)), game_(options) {
+    if (server_move_version < 1 || server_move_version > kServerMoveVersion)
+        throw std::invalid_argument("unknown server move version " + std::to_string(server_move_version) +
+                                    " (this program knows 1 to " + std::to_string(kServerMoveVersion) + ")");
+    version_ = server_move_version;
     record_ = start_record(options, std::move(seats), server_seed, std::move(client_seeds));
-    record_.server_move_version = kServerMoveVersion;
+    record_.server_move_version = version_;
     game_.roll_off(dice_, &events_);
     record_.draws = dice_.draws();
 }
@@ -66,10 +70,11 @@ Verdict Match::choose(int seat, int piece, ChoiceMaker maker) {
         // The record must show the server's move for the player exactly as verify recomputes it.
         Game mine = game_, servers = game_;
         (void)mine.choose(seat, piece);
-        (void)servers.choose(seat, server_choice(game_));
+        (void)servers.choose(seat, server_choice());
         if (!(mine == servers))
             return Verdict::reject("the server's move for a player must be server_choice's (piece " +
-                                   std::to_string(server_choice(game_)) + ")");
+                                   std::to_string(server_choice()) + ", server move version " +
+                                   std::to_string(version_) + ")");
     }
     const bool real_choice = game_.legal_moves().size() >= 2;
     const int step = game_.turns();
@@ -84,7 +89,7 @@ Verdict Match::choose(int seat, int piece, ChoiceMaker maker) {
 
 Verdict Match::choose_for_player(ChoiceMaker maker) {
     if (!awaiting_choice()) return Verdict::reject("no choice is awaited");
-    return choose(game_.current_seat(), server_choice(game_), maker);
+    return choose(game_.current_seat(), server_choice(), maker);
 }
 
 void Match::throw_played() {

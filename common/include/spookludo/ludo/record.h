@@ -36,12 +36,18 @@ int server_choice(const Game& game, int version = kServerMoveVersion);
 class Match {
 public:
     // The commitment was published before the client seeds were sent. Starting the match draws
-    // the roll-off (the stream's first draws). Throws std::invalid_argument for options that are
-    // not Ludo options or a seat list that does not have one entry per player.
+    // the roll-off (the stream's first draws). The server's moves for its players are
+    // server_choice's of `server_move_version` all game long (a game taken up from an older
+    // server's journal keeps the version it started with), and the record names it. Throws
+    // std::invalid_argument for options that are not Ludo options, a seat list that does not have
+    // one entry per player, or an unknown version.
     Match(const GameOptions& options, std::vector<RecordSeat> seats, const ServerSeed& server_seed,
-          std::vector<ClientSeed> client_seeds);
+          std::vector<ClientSeed> client_seeds, int server_move_version = kServerMoveVersion);
 
     const Game& game() const noexcept { return game_; }
+    int server_move_version() const noexcept { return version_; }
+    // The server's move for the current seat, with this game's version.
+    int server_choice() const { return ludo::server_choice(game_, version_); }
     bool over() const noexcept { return game_.phase() == Phase::finished; }
     bool abandoned() const noexcept { return record_.result.status == GameStatus::abandoned; }
     // A real choice is awaited from game().current_seat().
@@ -76,6 +82,7 @@ private:
     ServerSeed server_seed_;
     FairDice dice_;
     GameRecord record_;
+    int version_ = kServerMoveVersion;
     Game game_;
     EventLog events_;
 };
