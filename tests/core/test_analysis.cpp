@@ -170,7 +170,8 @@ TEST_CASE("analysis: a home_rules game at 4 players is told in points by its own
     CHECK(random > greedy);
     // With teams (no network of its own) the same game is told by rank.
     home.ludo.teams = true;
-    for (const auto& s : analyse(sim_records(home, all(4, PolicyKind::greedy), 1, 23)[0])["summary"]) CHECK(s["unit"] == "rank");
+    const json teams = analyse(sim_records(home, all(4, PolicyKind::greedy), 1, 23)[0]);
+    for (const auto& s : teams["summary"]) CHECK(s["unit"] == "rank");
 }
 
 TEST_CASE("analysis: the timeline of every record of a corpus ends in the record's final positions and winners [analysis]") {
