@@ -68,8 +68,11 @@ done
 
 # The room's host: a headless bot that waits for people, fills the free seats, starts.
 options=(--create "$game" --players "$players")
+# The log exists before the loop below reads it: the background job opens it only once it runs,
+# which on a loaded machine can be after the first read.
+: >"$run/host.log"
 "$client" bot "ws://127.0.0.1:$port" "${options[@]}" --count 1 --name host --policy best --start \
-  --fill-after "$wait_s" --quiet >"$run/host.log" 2>&1 &
+  --fill-after "$wait_s" --quiet >>"$run/host.log" 2>&1 &
 host_pid=$!
 code=""
 for _ in $(seq 1 100); do
