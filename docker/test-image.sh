@@ -6,7 +6,8 @@
 #   docker/test-image.sh
 #
 #  1. installs podman, buildah, debootstrap, uidmap (scripts/setup.sh image);
-#  2. makes the base images debian:bookworm and debian:bookworm-slim with debootstrap (once);
+#  2. makes the base images debian:bookworm and debian:bookworm-slim with debootstrap, once
+#     (docker/base-images.sh);
 #  3. builds the image (buildah bud --isolation chroot --format docker, layers and ccache cached);
 #  4. checks its configuration: non-root user, exec-form entrypoint, port 7777, healthcheck, volume;
 #  5. starts the server from the image on a free loopback port, as the image's user, its pid file
