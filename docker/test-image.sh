@@ -6,7 +6,8 @@
 #   docker/test-image.sh
 #
 #  1. installs podman, buildah, debootstrap, uidmap (scripts/setup.sh image);
-#  2. makes the base images debian:bookworm and debian:bookworm-slim with debootstrap (once);
+#  2. makes the base images debian:bookworm and debian:bookworm-slim with debootstrap, once
+#     (docker/base-images.sh);
 #  3. builds the image (buildah bud --isolation chroot --format docker, layers and ccache cached);
 #  4. checks its configuration: non-root user, exec-form entrypoint, port 7777, healthcheck, volume;
 #  5. starts the server from the image on a free loopback port, as the image's user, its pid file
@@ -89,47 +90,10 @@ scripts/setup.sh image
 # ---- 2. base images --------------------------------------------------------------------------
 # Debian 12 from Debian's own packages, tagged with the names docker/Dockerfile's FROM lines use.
 step "base images"
-have_image() { buildah inspect --type image "$1" >/dev/null 2>&1; }
-bases=(docker.io/library/debian:bookworm docker.io/library/debian:bookworm-slim)
-need_base=0
-for b in "${bases[@]}"; do
-  if [ "${SPOOKLUDO_REBUILD_BASE:-0}" = 1 ] || ! have_image "$b"; then need_base=1; fi
-done
-if [ $need_base = 0 ]; then
-  pass "present: ${bases[*]}"
-else
-  t0=$(date +%s)
-  rootfs="$work/rootfs"
-  echo "debootstrap --variant=minbase bookworm (about a minute) ..."
-  nice -n 10 debootstrap --variant=minbase bookworm "$rootfs" >"$work/debootstrap.log" 2>&1 \
-    || { tail -20 "$work/debootstrap.log" >&2; fail "debootstrap"; }
-  # As Debian's own images: no downloaded packages or package lists.
-  rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/*.bin
-  tar -C "$rootfs" -c . | podman import - docker.io/library/debian:bookworm >"$work/import.log" 2>&1 \
-    || { cat "$work/import.log" >&2; fail "podman import debian:bookworm"; }
-  # The slim variant, like debian:bookworm-slim: no documentation, manuals or translations, and
-  # dpkg told to leave them out of packages installed later.
-  cat >"$rootfs/etc/dpkg/dpkg.cfg.d/slim" <<'EOF'
-path-exclude /usr/share/doc/*
-path-include /usr/share/doc/*/copyright
-path-exclude /usr/share/man/*
-path-exclude /usr/share/groff/*
-path-exclude /usr/share/info/*
-path-exclude /usr/share/lintian/*
-path-exclude /usr/share/locale/*
-path-include /usr/share/locale/locale.alias
-EOF
-  find "$rootfs/usr/share/doc" -mindepth 1 ! -name copyright ! -type d -delete
-  find "$rootfs/usr/share/doc" -mindepth 1 -type d -empty -delete
-  rm -rf "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/* "$rootfs"/usr/share/lintian/*
-  find "$rootfs/usr/share/locale" -mindepth 1 -maxdepth 1 ! -name locale.alias -exec rm -rf {} +
-  tar -C "$rootfs" -c . | podman import - docker.io/library/debian:bookworm-slim >"$work/import.log" 2>&1 \
-    || { cat "$work/import.log" >&2; fail "podman import debian:bookworm-slim"; }
-  rm -rf "$rootfs"
-  pass "made ${bases[*]} in $(seconds_since "$t0") s"
-fi
+docker/base-images.sh || fail "the base images (docker/base-images.sh)"
 
 # ---- 3. build --------------------------------------------------------------------------------
+have_image() { buildah inspect --type image "$1" >/dev/null 2>&1; }
 if [ "${SPOOKLUDO_NO_BUILD:-0}" = 1 ]; then
   step "image $image (SPOOKLUDO_NO_BUILD=1: not rebuilt)"
   have_image "$image" || fail "no image $image to test"

@@ -17,7 +17,10 @@
 #   scripts/setup.sh fuzz      clang, its libFuzzer runtime and llvm-symbolizer (scripts/fuzz.sh)
 #   scripts/setup.sh all       everything above
 #   scripts/setup.sh image     podman, buildah, debootstrap, uidmap, python3 and openssl: building and
-#                              testing the Docker image without a Docker engine (docker/test-image.sh)
+#                              testing the Docker image without a Docker engine (docker/test-image.sh),
+#                              and the Debian packages' install test (tests/packaging/install_test.sh)
+#   scripts/setup.sh package   help2man (the manual pages), dpkg-dev (dpkg-shlibdeps: the packages'
+#                              dependencies), file, lintian: the Debian packages (scripts/package.sh)
 set -euo pipefail
 
 mode=${1:-all}
@@ -29,6 +32,7 @@ test_pkgs=(python3 python3-wsproto python3-websockets openssl coreutils chromium
            redis-server gettext)
 fuzz_pkgs=(clang libclang-rt-14-dev llvm)
 image_pkgs=(podman buildah debootstrap uidmap python3 openssl)
+package_pkgs=(help2man dpkg-dev file lintian)
 
 case "$mode" in
   build)   want=("${build_pkgs[@]}") ;;
@@ -37,10 +41,11 @@ case "$mode" in
   fuzz)    want=("${fuzz_pkgs[@]}") ;;
   all)     want=("${build_pkgs[@]}" "${runtime_pkgs[@]}" "${test_pkgs[@]}" "${fuzz_pkgs[@]}") ;;
   image)   want=("${image_pkgs[@]}") ;;
+  package) want=("${package_pkgs[@]}") ;;
   -h|--help)
-    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
     exit 0 ;;
-  *) echo "setup.sh: unknown mode '$mode' (use build, runtime, test, fuzz, all or image)" >&2; exit 2 ;;
+  *) echo "setup.sh: unknown mode '$mode' (use build, runtime, test, fuzz, all, image or package)" >&2; exit 2 ;;
 esac
 
 missing=()
