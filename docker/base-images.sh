@@ -6,6 +6,9 @@
 # Environment: SPOOKLUDO_REBUILD_BASE=1 makes them again.
 set -euo pipefail
 
+# One at a time: the image test and the packages' install test may ask at the same moment (CI).
+exec 9>/tmp/spookludo-base-images.lock
+flock 9
 have_image() { buildah inspect --type image "$1" >/dev/null 2>&1; }
 bases=(docker.io/library/debian:bookworm docker.io/library/debian:bookworm-slim)
 need_base=0
