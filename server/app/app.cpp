@@ -24,6 +24,7 @@
 #include "database.h"
 #include "history.h"
 #include "http_routes.h"
+#include "log_format.h"
 #include "network.h"
 #include "redis.h"
 #include "room.h"
@@ -300,7 +301,7 @@ int run_app(int argc, char** argv) {
     if (!cfg.public_url.empty()) cfg.allow_origins.push_back(cfg.public_url);
 
     spdlog::set_level(spdlog::level::from_str(cfg.log_level));
-    spdlog::set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %v");
+    set_log_format();  // under systemd: each line's priority for the journal (log_format.h)
 
     // A file size limit (ulimit -f) must make a record's write fail (EFBIG, logged, retried), not
     // kill the server.
