@@ -253,7 +253,17 @@ int run_app(int argc, char** argv) {
                    "Serve the web page's files from this directory (a changed copy of the repository's web/), read "
                    "once at the start, rather than the ones built into the program; the same addresses, hashed names "
                    "and service worker, without gzip")
-        ->envname("SPOOKLUDO_WEB_DIR")->check(CLI::ExistingDirectory);
+        ->envname("SPOOKLUDO_WEB_DIR")->check(CLI::ExistingDirectory)
+        ->check(CLI::Validator(
+            [](std::string& dir) -> std::string {
+                try {
+                    web::site_from(dir);  // read now, once: the routes find it read
+                    return {};
+                } catch (const std::exception& e) {
+                    return e.what();
+                }
+            },
+            "", "web files"));
     app.add_option("--cluster", cfg.cluster,
                    "Be one node of a cluster through this Redis (redis://HOST:PORT, docs/cluster.md): rooms are "
                    "spread over the nodes, their journal and the finished games live in Redis, and a dead node's "
@@ -306,14 +316,6 @@ int run_app(int argc, char** argv) {
     }
     // A page served at the public address talks to this server (through a proxy, its Host may differ).
     if (!cfg.public_url.empty()) cfg.allow_origins.push_back(cfg.public_url);
-    if (!cfg.web_dir.empty()) {
-        try {
-            web::site_from(cfg.web_dir);  // read now: the routes find it read
-        } catch (const std::exception& e) {
-            std::cerr << "--web-dir: " << e.what() << "\n";
-            return 2;
-        }
-    }
 
     spdlog::set_level(spdlog::level::from_str(cfg.log_level));
     spdlog::set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %v");
