@@ -3,8 +3,10 @@
 # ETag) and, when gzip makes it at least 5% smaller, a copy compressed here with `gzip -9 -n`
 # (reproducible: no name, no time stamp).
 #
-# Every file but the .html ones is also served under /v/<bundle>/, where <bundle> is a hash of
-# those files' names and contents (so it changes when any of them does). In .html, .css, .js, .mjs
+# Every file but those kept at their own address (the pages, .html; the web app manifest,
+# .webmanifest; the service worker, sw.js at the top) is also served under /v/<bundle>/, where
+# <bundle> is a hash of those files' names and contents (so it changes when any of them does).
+# In .html, .css, .js, .mjs
 # and .webmanifest files, every absolute URL that names one of those files exactly, right after a
 # quote or a parenthesis and followed by a quote, a parenthesis, '?' or '#', is rewritten to its
 # /v/<bundle>/ name: "/js/app.js" becomes "/v/<bundle>/js/app.js". Relative URLs are left as they
@@ -17,11 +19,11 @@ cmake_minimum_required(VERSION 3.25)
 file(STRINGS "${LIST_FILE}" files)
 list(SORT files)
 
-# The bundle: a hash of every file's path and content but the pages'.
+# The bundle: a hash of every file's path and content but those kept at their own address.
 set(manifest "")
 set(versioned "")
 foreach(rel IN LISTS files)
-  if(NOT rel MATCHES "\\.html$")
+  if(NOT rel MATCHES "(\\.html|\\.webmanifest|^sw\\.js)$")
     file(SHA256 "${WEB_DIR}/${rel}" h)
     string(APPEND manifest "${rel}\n${h}\n")
     list(APPEND versioned "${rel}")

@@ -30,6 +30,7 @@
 #include "room.h"
 #include "spookludo/command_line.h"
 #include "spookludo/host_addresses.h"
+#include "web_dir.h"
 
 namespace spookludo::server {
 
@@ -128,8 +129,10 @@ int run_app(int argc, char** argv) {
         "and analysis: /replay/<game id>; the history's pages: /history, /history/player/<name>), GET /healthz,\n"
         "GET /metrics (Prometheus), GET /games (finished games: ?room= &player= &game= &date=YYYY-MM-DD &page=),\n"
         "GET /games/<game id> (its record; /records/<game id> too), GET /analysis/<game id> (its analysis: choices\n"
-        "against luck, JSON), GET /players/<name>. A WebSocket from a web page must come from the\n"
-        "server's own pages (or an --allow-origin); one without an Origin header (a native client) is always taken.\n"
+        "against luck, JSON), GET /players/<name>. The installable page: GET /manifest.webmanifest (the web app\n"
+        "manifest), /sw.js (its service worker), /icons/<name>.png. A WebSocket from a web page must come from\n"
+        "the server's own pages (or an --allow-origin); one without an Origin header (a native client) is always\n"
+        "taken.\n"
         "Health check (e.g. Docker's HEALTHCHECK): spookludo-server --healthcheck [--port PORT] exits 0 when\n"
         "the server on this machine answers GET /healthz with 200 within 3 s, 1 otherwise.\n"
         "A game's record from the database, with or without the server running (for spookludo verify FILE):\n"
@@ -247,6 +250,21 @@ int run_app(int argc, char** argv) {
                    "without an Origin header (a native client) is always taken; one from any other site gets 403")
         ->envname("SPOOKLUDO_ALLOW_ORIGIN")->delimiter(',')->type_name("ORIGIN")
         ->transform(origin_validator);
+    app.add_option("--web-dir", cfg.web_dir,
+                   "Serve the web page's files from this directory (a changed copy of the repository's web/), read "
+                   "once at the start, rather than the ones built into the program; the same addresses, hashed names "
+                   "and service worker, without gzip")
+        ->envname("SPOOKLUDO_WEB_DIR")->check(CLI::ExistingDirectory)
+        ->check(CLI::Validator(
+            [](std::string& dir) -> std::string {
+                try {
+                    web::site_from(dir);  // read now, once: the routes find it read
+                    return {};
+                } catch (const std::exception& e) {
+                    return e.what();
+                }
+            },
+            "", "web files"));
     app.add_option("--cluster", cfg.cluster,
                    "Be one node of a cluster through this Redis (redis://HOST:PORT, docs/cluster.md): rooms are "
                    "spread over the nodes, their journal and the finished games live in Redis, and a dead node's "

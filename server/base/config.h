@@ -49,6 +49,9 @@ struct Config {
     // link pages and terminals show; its origin may open WebSockets too. Empty: the machine's
     // network addresses are offered instead.
     std::string public_url;
+    // The web page's files read from this directory at the start (--web-dir), rather than the
+    // ones built into the program (server/http/web_dir.h). Empty: the built-in ones.
+    std::string web_dir;
     // SIGTERM ends the games in progress (abandoned, their seeds revealed) and closes the rooms,
     // instead of saving them for the next start (--abandon-on-exit: a server going away for good).
     bool abandon_on_exit = false;

@@ -12,6 +12,7 @@
 #include "services.h"
 #include "spookludo/text.h"
 #include "http_text.h"
+#include "web_dir.h"
 #include "web_site.h"
 
 namespace spookludo::server {
@@ -23,7 +24,8 @@ namespace {
 constexpr std::string_view kNotFound =
     "spookludo-server: the web client on / (a room's link: /r/<CODE>, its shared screen: /tv/<CODE>, a game's replay: "
     "/replay/<game id>, the history: /history, /history/player/<name>), the WebSocket on /ws; GET /healthz, /metrics, "
-    "/records/<id>, /analysis/<id>, /games, /games/<id>, /players/<name>, /i18n/languages.json, /i18n/<lang>.po\n";
+    "/records/<id>, /analysis/<id>, /games, /games/<id>, /players/<name>, /i18n/languages.json, /i18n/<lang>.po; the "
+    "installable page: /manifest.webmanifest, /sw.js, /icons/<name>.png\n";
 
 // The longest game id and percent-encoded name the page's addresses take (a record's id is far
 // shorter; a name is at most 96 bytes, each at most 3 characters encoded).
@@ -446,9 +448,9 @@ std::optional<HttpAnswer> answer_web(const web::Site& site, const HttpRequest& r
     if (path == "/" || is_room_path(path) || is_history_path(path)) {
         file = site.find("/index.html");
     } else if (path.substr(0, versioned.size()) == versioned) {
-        // This build's name of a file; the page itself is not served there.
+        // This build's name of a file; the page, the manifest and the service worker are not served there.
         file = site.find(path.substr(versioned.size() - 1));
-        if (file && content_type_of(file->path).substr(0, 9) == "text/html") file = nullptr;
+        if (file && web::at_own_address_only(file->path)) file = nullptr;
         immutable = true;
     } else {
         file = site.find(path);
@@ -556,8 +558,11 @@ HttpAnswer answer_http(Services& services, const HttpRequest& request) {
                 if (origin->starts_with("https://")) nodes.push_back("wss://" + origin->substr(8));
                 else if (origin->starts_with("http://")) nodes.push_back("ws://" + origin->substr(7));
             }
+    // The page's files: the built-in ones, or those read from --web-dir at the start.
+    const web::Site& site = services.config.web_dir.empty() ? web::built_in() : web::site_from(services.config.web_dir);
     if (auto answer = answer_catalogues(web::catalogues(), request)) return std::move(*answer);
-    if (auto answer = answer_web(web::built_in(), request, nodes)) return std::move(*answer);
+    if (auto answer = answer_service_worker(site, web::catalogues(), request)) return std::move(*answer);
+    if (auto answer = answer_web(site, request, nodes)) return std::move(*answer);
     return text(404, "text/plain", std::string(kNotFound));
 }
 

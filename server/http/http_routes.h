@@ -84,6 +84,24 @@ std::optional<HttpAnswer> answer_catalogues(const web::Site& catalogues, const H
 // then each po/<lang>.po whose header's Language is <lang>, named by its X-Language-Name.
 std::string languages_json(const web::Site& catalogues);
 
+// ---- The installable page (http_service_worker.cpp) -------------------------------------------
+
+// GET or HEAD /sw.js, the page's service worker, when `site` has the file /sw.js: that file with,
+// before it, one line naming this build, `const BUILD = <service_worker_build>;`. text/javascript,
+// Cache-Control: no-cache (the browser asks again at each load of the page: a new build is a new
+// script) and an ETag; plain (no gzip copy: it is made here). Nothing for any other path, nor
+// without the file. The script's scope is the whole site (it is at the top: no
+// Service-Worker-Allowed needed).
+std::optional<HttpAnswer> answer_service_worker(const web::Site& site, const web::Site& catalogues,
+                                                const HttpRequest& request);
+// The build the service worker keeps, as JSON: {"version": 16 hex digits of a hash of the path and
+// hash of every file of `site` and of `catalogues` (any change makes another), "files": the
+// addresses its cache keeps, "/" (the page, index.html), each file under its /v/<bundle>/ name
+// but those at their own address only (web::at_own_address_only: the manifest at its own, the
+// other pages and /sw.js not at all), and "/i18n/languages.json"; "catalogues": the
+// /i18n/<lang>.po that answer_catalogues serves}.
+std::string service_worker_build(const web::Site& site, const web::Site& catalogues);
+
 // The content type of a file by its name's extension (application/octet-stream when unknown).
 std::string_view content_type_of(std::string_view path);
 // Whether an Accept-Encoding value lets the answer be gzip (gzip, x-gzip or * with q above 0).

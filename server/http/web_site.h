@@ -16,9 +16,9 @@ struct File {
 
 struct Site {
     std::span<const File> files;  // sorted by path
-    // 12 hex digits of a hash of every file but the .html ones: those files are also served
-    // under /v/<bundle>/ (cached for good), and the absolute URLs naming them in the site's
-    // .html, .css, .js, .mjs and .webmanifest files were rewritten to those names.
+    // 12 hex digits of a hash of every file but those at their own address only (below): those
+    // files are also served under /v/<bundle>/ (cached for good), and the absolute URLs naming
+    // them in the site's .html, .css, .js, .mjs and .webmanifest files were rewritten to those names.
     std::string_view bundle;
 
     const File* find(std::string_view path) const {
@@ -27,6 +27,14 @@ struct Site {
         return it != files.end() && it->path == path ? &*it : nullptr;
     }
 };
+
+// Whether the file at `path` ("/index.html") is served at its own address only, never under
+// /v/<bundle>/, and left out of the bundle's hash: the pages (.html), the web app manifest
+// (.webmanifest: an installed app knows it by its address) and the service worker (/sw.js: its
+// address is its identity and its scope). cmake/embed_web.cmake keeps the same list.
+inline bool at_own_address_only(std::string_view path) {
+    return path.ends_with(".html") || path.ends_with(".webmanifest") || path == "/sw.js";
+}
 
 // The site built from the repository's web/.
 const Site& built_in();

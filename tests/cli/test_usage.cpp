@@ -4,6 +4,8 @@
 // --help says what each exit status means. The real binaries, run as a person would.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -102,6 +104,15 @@ TEST_CASE("usage errors: spookludo-server exits 2 naming the problem, and --heal
     check_usage_error({kServer, "--allow-origin", "https://a.example,https://b.example/path"}, "spookludo-server",
                       "not an origin: https://b.example/path");
     check_usage_error({kServer, "--allow-origin", "ws://a.example"}, "spookludo-server", "not an origin: ws://a.example");
+    {
+        // --web-dir: a file where the server's own routes are is refused before anything starts.
+        TempDir web("spookludo-usage-web");
+        std::filesystem::create_directories(web.path() / "r");
+        std::ofstream(web / "r/x.js") << "x";
+        check_usage_error({kServer, "--web-dir", web.path().string()}, "spookludo-server",
+                          "the server's own routes use this path");
+        check_usage_error({kServer, "--web-dir", web / "none"}, "spookludo-server", "--web-dir");
+    }
     // Not a usage error: nothing answers on the port.
     ClosedPort closed;
     const Run r = run({kServer, "--healthcheck", "--port", std::to_string(closed.port())});

@@ -1,7 +1,8 @@
 // What the browser tests share: a real spookludo-server on a free loopback port (a fresh data
 // directory, a fast pace), real terminal bots (`spookludo bot`), `spookludo verify`, and Debian's
 // Chromium driven by playwright-core, on a phone's viewport and a desktop's.
-import { spawn } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -189,6 +190,33 @@ async function servesPage(base, ca) {
   });
 }
 
+// A private CA (ca.pem) and a server's certificate from it for 127.0.0.1 and localhost (cert.pem,
+// key.pem), two days each, made in the folder `d` by the openssl command.
+export function makeCertificates(d) {
+  const openssl = (...args) => execFileSync('openssl', args, { cwd: d, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  openssl('req', '-x509', ...ec, '-days', '2', '-keyout', 'ca.key', '-out', 'ca.pem', '-subj', '/CN=SpookLudo test CA',
+    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+  openssl('req', '-new', ...ec, '-keyout', 'key.pem', '-out', 'cert.csr', '-subj', '/CN=127.0.0.1');
+  fs.writeFileSync(path.join(d, 'cert.ext'), [
+    'subjectAltName=DNS:localhost,IP:127.0.0.1',
+    'basicConstraints=critical,CA:FALSE',
+    'keyUsage=critical,digitalSignature',
+    'extendedKeyUsage=serverAuth',
+    'subjectKeyIdentifier=hash',
+    'authorityKeyIdentifier=keyid',
+  ].join('\n') + '\n');
+  openssl('x509', '-req', '-in', 'cert.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2',
+    '-sha256', '-extfile', 'cert.ext', '-out', 'cert.pem');
+}
+
+// The base64 SHA-256 of a certificate's public key (its DER SubjectPublicKeyInfo): what
+// `openssl x509 -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64` prints.
+export function spkiHash(pemFile) {
+  const spki = new crypto.X509Certificate(fs.readFileSync(pemFile)).publicKey.export({ type: 'spki', format: 'der' });
+  return crypto.createHash('sha256').update(spki).digest('base64');
+}
+
 // A page of another site (its own port on this machine), for the Origin check.
 export function otherSite() {
   const srv = http.createServer((req, res) => {
@@ -232,10 +260,24 @@ export async function launch(args = []) {
   return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage', ...args] });
 }
 
-// A page that fails the test on any error it logs or throws.
+// A browser with a profile of its own in `profile` (a folder), rather than launch()'s incognito
+// contexts (an incognito window cannot install a page as an app): its one context, on `device`.
+export async function launchProfile(profile, device, args = []) {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (scripts/setup.sh test installs Debian's chromium)`);
+  return chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage', ...args], ...device });
+}
+
+// A page that fails the test on any error it logs or throws. Its context blocks service workers
+// unless `device` says `serviceWorkers: 'allow'`: the page's (web/sw.js, on 127.0.0.1 as on any
+// secure origin) would otherwise fill a cache for every context of every test, for nothing they
+// check; installable.test.js tests it.
 export async function newPage(browser, device, errors) {
-  const context = await browser.newContext(device);
-  const page = await context.newPage();
+  const context = await browser.newContext({ serviceWorkers: 'block', ...device });
+  return watched(await context.newPage(), errors);
+}
+
+// `page`, its errors (thrown, or logged to its console) pushed onto `errors`.
+export function watched(page, errors) {
   page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
   page.on('console', (m) => {
     if (m.type() === 'error' && !/WebSocket|ERR_CONNECTION|Failed to load resource/.test(m.text())) errors.push(`console: ${m.text()}`);

@@ -5,43 +5,15 @@
 // localhost, by the openssl command); Chromium trusts exactly that certificate's key.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer, launch, newPage, DESKTOP, roomCode, until } from './harness.js';
+import { startServer, launch, newPage, DESKTOP, roomCode, until, makeCertificates, spkiHash } from './harness.js';
 
 let dir;
 let server;
 let browser;
-
-// A private CA (ca.pem) and the server's certificate from it (cert.pem, key.pem), two days each.
-function makeCertificates(d) {
-  const openssl = (...args) => execFileSync('openssl', args, { cwd: d, stdio: ['ignore', 'pipe', 'pipe'] });
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  openssl('req', '-x509', ...ec, '-days', '2', '-keyout', 'ca.key', '-out', 'ca.pem', '-subj', '/CN=SpookLudo test CA',
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
-  openssl('req', '-new', ...ec, '-keyout', 'key.pem', '-out', 'cert.csr', '-subj', '/CN=127.0.0.1');
-  fs.writeFileSync(path.join(d, 'cert.ext'), [
-    'subjectAltName=DNS:localhost,IP:127.0.0.1',
-    'basicConstraints=critical,CA:FALSE',
-    'keyUsage=critical,digitalSignature',
-    'extendedKeyUsage=serverAuth',
-    'subjectKeyIdentifier=hash',
-    'authorityKeyIdentifier=keyid',
-  ].join('\n') + '\n');
-  openssl('x509', '-req', '-in', 'cert.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2',
-    '-sha256', '-extfile', 'cert.ext', '-out', 'cert.pem');
-}
-
-// The base64 SHA-256 of a certificate's public key (its DER SubjectPublicKeyInfo): what
-// `openssl x509 -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64` prints.
-function spkiHash(pemFile) {
-  const spki = new crypto.X509Certificate(fs.readFileSync(pemFile)).publicKey.export({ type: 'spki', format: 'der' });
-  return crypto.createHash('sha256').update(spki).digest('base64');
-}
 
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spookludo-https-'));

@@ -9,7 +9,8 @@
 // At /tv/CODE the page is the room's shared screen (screen_tv.js): a spectator drawn large for a
 // television, which announces the game aloud. A game's replay (/replay/<game id>, screen_replay.js)
 // and the history's pages (/history, /history/player/<name>, screen_history.js) are pages of
-// their own, without a room.
+// their own, without a room. A page the service worker (../sw.js) started without the server shows
+// offline.js's screen instead, until the server answers.
 import { $, h, replace } from './dom.js';
 import * as store from './store.js';
 import { view, intent, codeFromPath, tvRoomFromPath, enter, drawWith, reactions, react, reactionRights } from './session.js';
@@ -22,8 +23,15 @@ import { endScreen } from './screen_end.js';
 import * as announce from './announce.js';
 import { setup as setupLanguage, onLanguageChange, t } from './i18n.js';
 
+// Whether the server answers (its page, HEAD /): asked when the service worker (sw.js) may have
+// started this page from its copy, while the language loads. A proxy's 502 to 504 is no answer.
+const serverAnswers = () => fetch('/', { method: 'HEAD', cache: 'no-store', signal: AbortSignal.timeout?.(6000) }).then((r) => r.ok, () => false);
+const reach = navigator.serviceWorker?.controller ? serverAnswers() : true;
+
 // The reader's language and its catalogue, before anything is drawn (i18n.js).
 await setupLanguage();
+// Without the server, the screen that says so and tries again (offline.js, fetched then only).
+const offline = (await reach) ? null : await import('./offline.js');
 
 const tv = tvRoomFromPath(); // the shared screen's room ('' on a player's page)
 // The page of a replay or of the history, fetched at its own address only (null in a room's page).
@@ -50,6 +58,7 @@ function pageTexts() {
 // The whole page drawn again from the state: the bar, the story and the screen of the moment.
 function render() {
   pageTexts();
+  if (offline) return;
   if (elsewhere) {
     elsewhere.render();
     return;
@@ -113,7 +122,7 @@ function screenName() {
 
 // The countdowns (decision, the others' time to choose, automatic start) between messages.
 function tick() {
-  if (elsewhere) return;
+  if (elsewhere || offline) return;
   if (tv) {
     tvModule.tickTv();
     return;
@@ -123,10 +132,18 @@ function tick() {
 }
 setInterval(tick, 200);
 
-document.addEventListener('keydown', (e) => { if (!elsewhere && !tableKeys(e)) gameKeys(e); });
+document.addEventListener('keydown', (e) => { if (!elsewhere && !offline && !tableKeys(e)) gameKeys(e); });
 
 // A /r/CODE link to a room this browser holds a seat in takes the seat back; otherwise the first screen.
 (function start() {
+  if (offline) {
+    pageTexts();
+    offline.start(serverAnswers);
+    return;
+  }
+  // Installable and able to start without the server: the service worker, where the browser
+  // allows one (https://, or this machine's own address); elsewhere nothing.
+  navigator.serviceWorker?.register('/sw.js').catch(() => {});
   if (elsewhere) {
     pageTexts();
     elsewhere.start();
