@@ -35,10 +35,7 @@ cd "$(dirname "$0")/.."
 image=${SPOOKLUDO_IMAGE:-localhost/spookludo:test}
 script_start=$(date +%s)
 
-step() { printf '\n== %s ==\n' "$*"; }
-pass() { printf 'ok:   %s\n' "$*"; }
-fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
-seconds_since() { echo $(( $(date +%s) - $1 )); }
+. docker/container_test_lib.sh   # step, pass, fail, seconds_since, http_get, bot_game
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "test-image.sh: buildah with chroot isolation needs root" >&2
@@ -218,39 +215,12 @@ done
 [ $healthy = 1 ] || { cat "$work/server.log" >&2; fail "never healthy; last answer: $out"; }
 pass "${healthcheck[*]}: ${out%%$'\n'*} (attempt $i)"
 
-http_get() {  # http_get PATH [OUTFILE]: prints the status; the body goes to OUTFILE
-  python3 - "$port" "$1" "${2:-/dev/null}" <<'EOF'
-import sys, urllib.request, urllib.error
-port, path, out = sys.argv[1:4]
-try:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as r:
-        status, body = r.status, r.read()
-except urllib.error.HTTPError as e:
-    status, body = e.code, e.read()
-open(out, "wb").write(body)
-print(status)
-EOF
-}
 
 # ---- 7. a whole game with bots from the image ------------------------------------------------
 step "a whole game: spookludo bot from the image (4 best bots, Spook)"
 new_container bots_c
-t0=$(date +%s)
-if ! timeout 300 buildah run --isolation chroot --network host "$bots_c" -- \
-     spookludo bot "ws://127.0.0.1:$port" --create spook --players 4 --count 4 --policy best --start \
-     >"$work/bots.log" 2>&1; then
-  tail -30 "$work/bots.log" >&2
-  tail -30 "$work/server.log" >&2
-  fail "the bots did not finish a game (exit status above; logs: bots, then server)"
-fi
-room=$(awk '$1 == "room" {print $2; exit}' "$work/bots.log")
-game_id=$(awk '$1 == "game_over" {print $2; exit}' "$work/bots.log")
-record_path=$(awk '$1 == "game_over" { for (i = 3; i < NF; i++) if ($i == "record") { print $(i + 1); exit } }' \
-  "$work/bots.log")
-[ -n "$room" ] || { cat "$work/bots.log" >&2; fail "the bots printed no 'room CODE' line"; }
-[ -n "$game_id" ] && [ -n "$record_path" ] \
-  || { tail -20 "$work/bots.log" >&2; fail "the bots printed no 'game_over GAME_ID ... record /records/GAME_ID' line"; }
-pass "room $room, game $game_id over in $(seconds_since "$t0") s ($(wc -l <"$work/bots.log") lines of bot log)"
+bot_game "$bots_c" "$work/bots.log" "$work/server.log"
+pass "room $room, game $game_id over in $game_seconds s ($(wc -l <"$work/bots.log") lines of bot log)"
 
 # ---- 8. HTTP from the host, the record ------------------------------------------------------
 step "HTTP from the host"

@@ -19,9 +19,10 @@
 #  5. a whole Spook game of four bots (the installed client, pace 0), its record verified with
 #     `spookludo verify`; the unit's ExecReload (SIGHUP) leaves the server running; SIGTERM stops
 #     it (exit 0);
-#  6. an upgrade to the same package with a higher version (repacked here with dpkg-deb, no second
+#  6. a second game left in progress when the server stops (SIGTERM, as `systemctl stop`); an
+#     upgrade to the same package with a higher version (repacked here with dpkg-deb, no second
 #     build) keeps the settings, the user and the data: started again, the server still serves the
-#     finished game's record and lists it in /games;
+#     finished game's record, lists it in /games, and takes the game in progress up again;
 #  7. `apt-get remove` keeps /var/lib/spookludo, the settings and the user; `apt-get purge` deletes
 #     them all, and the unit's links.
 #
@@ -31,10 +32,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 script_start=$(date +%s)
-step() { printf '\n== %s ==\n' "$*"; }
-pass() { printf 'ok:   %s\n' "$*"; }
-fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
-seconds_since() { echo $(( $(date +%s) - $1 )); }
+. docker/container_test_lib.sh   # step, pass, fail, seconds_since, http_get, bot_game
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "install_test.sh: buildah with chroot isolation needs root" >&2
@@ -58,6 +56,7 @@ work=$(mktemp -d /tmp/spookludo-install-test.XXXXXX)
 container=""
 server_pid=""      # the server's own process (its pid file, written before it started)
 server_runner=""   # the `buildah run` that started it
+progress_runner="" # the `buildah run` of the game left in progress at the stop
 lintian_pid=""
 cleanup() {
   local rc=$?
@@ -67,6 +66,7 @@ cleanup() {
     kill -KILL -- "-$server_runner" 2>/dev/null
     wait "$server_runner" 2>/dev/null
   fi
+  [ -z "$progress_runner" ] || { kill -KILL -- "-$progress_runner" 2>/dev/null; wait "$progress_runner" 2>/dev/null; }
   [ -z "$lintian_pid" ] || { kill "$lintian_pid" 2>/dev/null; wait "$lintian_pid" 2>/dev/null; }
   [ -z "$container" ] || buildah rm "$container" >/dev/null 2>&1
   if [ "${SPOOKLUDO_KEEP:-0}" = 1 ]; then echo "kept: $work"; else rm -rf "$work"; fi
@@ -225,19 +225,6 @@ stop_server() {  # stop_server LOG: SIGTERM to the server's own process; it exit
   [ $rc = 0 ] || { tail -20 "$log" >&2; fail "the server exited with status $rc"; }
   grep -q ' stopped$' "$log" || fail "the server's log does not end with 'stopped'"
 }
-http_get() {  # http_get PATH OUTFILE: prints the status
-  python3 - "$port" "$1" "$2" <<'EOF'
-import sys, urllib.request, urllib.error
-port, path, out = sys.argv[1:4]
-try:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as r:
-        status, body = r.status, r.read()
-except urllib.error.HTTPError as e:
-    status, body = e.code, e.read()
-open(out, "wb").write(body)
-print(status)
-EOF
-}
 
 step "the server as the unit starts it (User=$run_user, WorkingDirectory=$run_dir, EnvironmentFile=$env_file)"
 start_server "$work/server.log"
@@ -248,18 +235,8 @@ pass "its log (the journal's): $(grep -m1 'listening on' "$work/server.log")"
 
 # ---- 5. a game, its record, reload, stop ---------------------------------------------------------
 step "a whole game: spookludo bot (4 best bots, Spook), then spookludo verify"
-t0=$(date +%s)
-if ! timeout 300 buildah run --isolation chroot --network host "$container" -- \
-     spookludo bot "ws://127.0.0.1:$port" --create spook --players 4 --count 4 --policy best --start \
-     >"$work/bots.log" 2>&1; then
-  tail -20 "$work/bots.log" >&2
-  tail -20 "$work/server.log" >&2
-  fail "the bots did not finish a game (logs: bots, then server)"
-fi
-game_id=$(awk '$1 == "game_over" {print $2; exit}' "$work/bots.log")
-record_path=$(awk '$1 == "game_over" { for (i = 3; i < NF; i++) if ($i == "record") { print $(i + 1); exit } }' "$work/bots.log")
-[ -n "$game_id" ] && [ -n "$record_path" ] || { tail -20 "$work/bots.log" >&2; fail "no 'game_over GAME_ID ... record PATH' line"; }
-pass "game $game_id over in $(seconds_since "$t0") s"
+bot_game "$container" "$work/bots.log" "$work/server.log"
+pass "room $room, game $game_id over in $game_seconds s"
 inside spookludo verify "http://127.0.0.1:$port$record_path" >"$work/verify.log" 2>&1 \
   || { cat "$work/verify.log" >&2; fail "spookludo verify refused the record"; }
 pass "spookludo verify: $(tail -1 "$work/verify.log")"
@@ -272,9 +249,28 @@ grep -q 'SIGHUP: nothing to reload (no TLS)' "$work/server.log" || fail "the ser
 kill -0 "$server_pid" || fail "the server died of SIGHUP"
 pass "$(grep -m1 'SIGHUP' "$work/server.log" | cut -d' ' -f4-); still running"
 
+step "a game in progress (4 random bots, a step every 5 s) when the service stops"
+setsid buildah run --isolation chroot --network host "$container" -- \
+  spookludo bot "ws://127.0.0.1:$port" --create spook --players 4 --count 4 --policy random --start --pace-ms 5000 \
+  >"$work/in-progress.log" 2>&1 &
+progress_runner=$!
+started=0
+for _ in $(seq 300); do
+  http_get /metrics "$work/metrics.txt" >/dev/null
+  started=$(awk '$1 == "spookludo_games_started_total" {print $2}' "$work/metrics.txt")
+  [ "${started:-0}" -ge 2 ] && break
+  sleep 0.1
+done
+[ "${started:-0}" -ge 2 ] || { cat "$work/in-progress.log" >&2; fail "the second game did not start within 30 s"; }
+pass "$(awk '$1 == "room" {print "room " $2; exit}' "$work/in-progress.log") playing"
+
 step "stop (SIGTERM, as systemctl stop)"
 stop_server "$work/server.log"
 pass "exited 0; log ends: $(tail -1 "$work/server.log")"
+# The players go away too (their client would wait for the server's return).
+kill -TERM -- "-$progress_runner" 2>/dev/null || true
+wait "$progress_runner" 2>/dev/null || true
+progress_runner=""
 
 # ---- 6. upgrade --------------------------------------------------------------------------------
 step "upgrade to $upgrade_version (apt-get install of the repacked package)"
@@ -291,6 +287,10 @@ cmp -s "$work/record.json" "$work/record-after.json" || fail "after the upgrade,
 [ "$(http_get /games "$work/games.json")" = 200 ] || fail "GET /games"
 grep -q "\"$game_id\"" "$work/games.json" || fail "after the upgrade, GET /games does not list game $game_id"
 pass "the game's record is still served, the same, and listed in /games"
+[ "$(http_get /metrics "$work/metrics-after.txt")" = 200 ] || fail "GET /metrics"
+resumed=$(awk '$1 == "spookludo_games_resumed_total" {print $2}' "$work/metrics-after.txt")
+[ "${resumed:-0}" = 1 ] || fail "after the stop and the upgrade, games resumed: '${resumed}' (want 1: the game in progress)"
+pass "the game in progress when the service stopped is taken up again (spookludo_games_resumed_total 1)"
 stop_server "$work/server-upgraded.log"
 
 # ---- 7. remove, purge ----------------------------------------------------------------------------
