@@ -109,9 +109,17 @@ bool has_header(const spookludo::server::HttpAnswer& a, std::string_view name, s
     return false;
 }
 
-// An embedded body is one of the site's files, or its gzip copy.
-void check_embedded(const spookludo::server::HttpAnswer& answer, bool gzip_accepted) {
+// An embedded body is one of the site's files, or its gzip copy, or (at /sw.js) the service
+// worker: its file after the line naming the build, never gzip.
+void check_embedded(const spookludo::server::HttpAnswer& answer, bool gzip_accepted, std::string_view path) {
     const std::string_view body = *answer.embedded;
+    if (path == "/sw.js") {
+        const auto* file = spookludo::server::web::built_in().find("/sw.js");
+        FUZZ_CHECK(file != nullptr, "a service worker answered without the file /sw.js");
+        FUZZ_CHECK(body.starts_with("const BUILD = {") && body.ends_with(file->body), std::string(body.substr(0, 80)));
+        FUZZ_CHECK(!has_header(answer, "Content-Encoding", "gzip"), "/sw.js");
+        return;
+    }
     bool found = false;
     for (const auto& file : spookludo::server::web::built_in().files) {
         if (body.data() == file.body.data() && body.size() == file.body.size()) {
@@ -173,7 +181,8 @@ void serve(const http::request<http::string_body>& req) {
         if (target.rfind("/records/", 0) == 0) check_record_id(std::string(target.substr(9, target.find('?') - 9)));
         if (answer.embedded) {
             FUZZ_CHECK(answer.status == 200, std::string(target));
-            check_embedded(answer, spookludo::server::accepts_gzip(request.accept_encoding));
+            check_embedded(answer, spookludo::server::accepts_gzip(request.accept_encoding),
+                           target.substr(0, target.find('?')));
         }
         if (answer.status == 304) FUZZ_CHECK(!answer.embedded && answer.body.empty(), std::string(target));
         status = static_cast<http::status>(answer.status);
