@@ -5,6 +5,9 @@
 # on machines without a Docker engine or a registry (buildah and podman, scripts/setup.sh image).
 # Environment: SPOOKLUDO_REBUILD_BASE=1 makes them again.
 set -euo pipefail
+case "${1:-}" in
+  -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+esac
 
 # One at a time: the image test and the packages' install test may ask at the same moment (CI).
 exec 9>/tmp/spookludo-base-images.lock

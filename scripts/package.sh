@@ -14,6 +14,11 @@
 # release build is done), SOURCE_DATE_EPOCH (the files' time; default: the last commit's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+case "${1:-}" in
+  -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  "") ;;
+  *) echo "package.sh: no arguments ('$1'); see --help" >&2; exit 2 ;;
+esac
 
 scripts/setup.sh package
 if [ "${SPOOKLUDO_NO_BUILD:-0}" != 1 ]; then

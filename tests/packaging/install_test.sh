@@ -34,6 +34,9 @@ cd "$(dirname "$0")/../.."
 script_start=$(date +%s)
 . docker/container_test_lib.sh   # step, pass, fail, seconds_since, http_get, bot_game
 
+case "${1:-}" in
+  -h|--help) sed -n '2,30p' "$0" | sed -n '/^#/!q;p' | sed 's/^# \{0,1\}//'; exit 0 ;;
+esac
 if [ "$(id -u)" -ne 0 ]; then
   echo "install_test.sh: buildah with chroot isolation needs root" >&2
   exit 1
