@@ -46,3 +46,12 @@ bot_game() {
     || { tail -20 "$bots_log" >&2; fail "the bots printed no 'game_over GAME_ID ... record /records/GAME_ID' line"; }
   game_seconds=$(seconds_since "$t0")
 }
+
+# report_end NAME RC: the test's last line, passed or failed, with its time since $script_start.
+report_end() {
+  if [ "$2" -eq 0 ]; then
+    printf '\n== %s passed in %s s ==\n' "$1" "$(seconds_since "$script_start")"
+  else
+    printf '\n== %s FAILED (exit %s) after %s s ==\n' "$1" "$2" "$(seconds_since "$script_start")" >&2
+  fi
+}

@@ -35,7 +35,7 @@ cd "$(dirname "$0")/.."
 image=${SPOOKLUDO_IMAGE:-localhost/spookludo:test}
 script_start=$(date +%s)
 
-. docker/container_test_lib.sh   # step, pass, fail, seconds_since, http_get, bot_game
+. docker/container_test_lib.sh   # step, pass, fail, seconds_since, http_get, bot_game, report_end
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "test-image.sh: buildah with chroot isolation needs root" >&2
@@ -63,11 +63,7 @@ cleanup() {
   else
     rm -rf "$work"
   fi
-  if [ $rc -eq 0 ]; then
-    printf '\n== docker image test passed in %s s ==\n' "$(seconds_since "$script_start")"
-  else
-    printf '\n== docker image test FAILED (exit %s) after %s s ==\n' "$rc" "$(seconds_since "$script_start")" >&2
-  fi
+  report_end "docker image test" "$rc"
 }
 trap cleanup EXIT
 trap 'exit 130' INT

@@ -32,7 +32,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 script_start=$(date +%s)
-. docker/container_test_lib.sh   # step, pass, fail, seconds_since, http_get, bot_game
+. docker/container_test_lib.sh   # step, pass, fail, seconds_since, http_get, bot_game, report_end
 
 case "${1:-}" in
   -h|--help) sed -n '2,30p' "$0" | sed -n '/^#/!q;p' | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -73,11 +73,7 @@ cleanup() {
   [ -z "$lintian_pid" ] || { kill "$lintian_pid" 2>/dev/null; wait "$lintian_pid" 2>/dev/null; }
   [ -z "$container" ] || buildah rm "$container" >/dev/null 2>&1
   if [ "${SPOOKLUDO_KEEP:-0}" = 1 ]; then echo "kept: $work"; else rm -rf "$work"; fi
-  if [ $rc -eq 0 ]; then
-    printf '\n== package install test passed in %s s ==\n' "$(seconds_since "$script_start")"
-  else
-    printf '\n== package install test FAILED (exit %s) after %s s ==\n' "$rc" "$(seconds_since "$script_start")" >&2
-  fi
+  report_end "package install test" "$rc"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
