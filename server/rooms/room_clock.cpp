@@ -201,6 +201,7 @@ void RoomImpl::stop_timers() {
     step_timer_.cancel();
     auto_start_timer_.cancel();
     if (restart_wait_) restart_wait_->cancel();
+    if (snapshot_timer_) snapshot_timer_->cancel();
     journal_.cancel_timers();
     for (auto& s : seats_) {
         if (s.reconnect_timer) s.reconnect_timer->cancel();

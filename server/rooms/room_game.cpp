@@ -51,7 +51,20 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::Choose& m) {
     clear_hurry(s);
     s.decision_id.clear();
     if (pending_decisions() == 0) decisions_complete();
-    else broadcast_snapshot();  // one fewer to wait for: everyone sees who is still choosing
+    else snapshot_soon();  // one fewer to wait for: everyone sees who is still choosing
+}
+
+void RoomImpl::snapshot_soon() {
+    snapshot_owed_ = true;
+    if (snapshot_timer_armed_) return;
+    if (!snapshot_timer_) snapshot_timer_ = std::make_shared<RoomTimer>(strand_);
+    snapshot_timer_armed_ = true;
+    snapshot_timer_->expires_after(kSnapshotSoon);
+    snapshot_timer_->async_wait([self = self()](boost::system::error_code ec) {
+        self->snapshot_timer_armed_ = false;
+        if (ec || self->closed_ || !self->snapshot_owed_) return;
+        self->guarded("a snapshot", [&] { self->broadcast_snapshot(); });
+    });
 }
 
 // ---- A game -----------------------------------------------------------------------------
@@ -143,7 +156,7 @@ void RoomImpl::advance() {
         spdlog::error("room {}: the game failed: {}", code_, e.what());
         return end_game(GameStatus::abandoned, "an internal error", "internal_error");
     }
-    event("advance", {{"out", out}});
+    step_event("advance", out);
     for (auto& m : out) send_to_all(frame(std::move(m)));
     const auto deadline = decision_time();  // kNoLimit: the decisions wait for their players
     unlimited_ = deadline == kNoLimit;
@@ -217,6 +230,7 @@ void RoomImpl::answer_for_absent(Seat& s, ChoiceMaker maker) {
 
 void RoomImpl::decisions_complete() {
     waiting_for_decisions_ = false;
+    snapshot_owed_ = false;  // the step's moves say that nobody is choosing now
     ++epoch_;  // the deadline timer no longer applies
     for (auto& seat : seats_) clear_hurry(seat);
     after_decisions(false);
@@ -225,7 +239,7 @@ void RoomImpl::decisions_complete() {
 void RoomImpl::after_decisions(bool nothing_shown) {
     std::vector<std::string> out;
     table_->resolve(out);
-    event("resolve", {{"out", out}});
+    step_event("resolve", out);
     for (auto& m : out) send_to_all(frame(std::move(m)));
     if (table_->over()) return end_game(GameStatus::finished, "");
     if (table_mode()) broadcast_snapshot();  // the shared screen shows the die and its announcement (snapshot.table)

@@ -94,6 +94,9 @@ constexpr std::chrono::milliseconds kLeastTimeLeft{3000};
 // never added to, never written as a number.
 constexpr RoomClock::duration kNoLimit = RoomClock::duration::max();
 
+// What a step showed, as its journal event keeps it (room_saved.cpp).
+std::string shown_digest(const std::vector<std::string>& out);
+
 // People count seats from 1; the wire counts from 0.
 inline std::string seat_label(int number) { return "seat " + std::to_string(number + 1); }
 
@@ -199,7 +202,15 @@ private:
     // bot's name the server made.
     static std::string who(const Seat& s) { return s.name; }
 
-    void broadcast_snapshot() { broadcast(snapshot()); }
+    void broadcast_snapshot() {
+        snapshot_owed_ = false;
+        broadcast(snapshot());
+    }
+    // A snapshot that may wait a moment: "who is still choosing" after an answer. The answers
+    // that come within kSnapshotSoon share one snapshot, and a step that completes meanwhile
+    // needs none (its moves say it), so a table of quick players (bots) sends none at all.
+    void snapshot_soon();
+    static constexpr std::chrono::milliseconds kSnapshotSoon{200};
 
     std::string inspect() const override;
 
@@ -241,6 +252,9 @@ private:
     // ---- The journal ------------------------------------------------------------------------
     // One event of the game in progress, written with the pass.
     void event(const char* kind, const json& data) { journal_.event(kind, data); }
+    // A step's event: what it showed, as a digest (room_saved.cpp). A restart replays the step
+    // and checks that the engine shows the same (journals from before it keep the messages).
+    void step_event(const char* kind, const std::vector<std::string>& out) { event(kind, {{"shown", shown_digest(out)}}); }
     void end_pass() { journal_.end_pass(); }
 
     // The parts, by the file that defines them.
@@ -426,6 +440,9 @@ private:
     std::optional<PauseReason> pause_reason_;  // while paused_
     bool fault_paused_ = false;                // paused_ by journal_fault (it resumes by itself)
     std::shared_ptr<RoomTimer> restart_wait_;  // after a restart: the longest the game waits for its players
+    std::shared_ptr<RoomTimer> snapshot_timer_;  // snapshot_soon's (made at its first use)
+    bool snapshot_owed_ = false;                 // snapshot_soon was asked, and no snapshot went since
+    bool snapshot_timer_armed_ = false;
     bool immediate_posted_ = false;           // run_immediate is on its way
     // The write-ahead journal, and the outbox: every message the room sends goes through it.
     RoomJournal journal_;

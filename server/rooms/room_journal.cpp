@@ -100,9 +100,50 @@ std::vector<std::shared_ptr<const FinishedGame>> RoomJournal::finished_in(const 
     return finished;
 }
 
+// A pass's events in a row: one op, "pass", whose text is their list, [["choice",{...}],
+// ["resolve",{...}],["advance",{...}],["ask",{...}]] (each event's text as it was made: nothing is
+// encoded again). The answer that completes a step writes one row instead of four; a restart
+// reads it back as the events it holds (events_of, room_restore.cpp). An op that is already a
+// "pass" (a failed pass given back) stays as it is.
+void RoomJournal::merge_events(std::vector<JournalOp>& ops) {
+    auto mergeable = [](const JournalOp& op) { return op.op == JournalOp::Kind::event && op.kind != kPassKind; };
+    bool any = false;
+    for (std::size_t i = 1; i < ops.size() && !any; ++i) any = mergeable(ops[i - 1]) && mergeable(ops[i]);
+    if (!any) return;
+    std::vector<JournalOp> merged;
+    merged.reserve(ops.size());
+    for (std::size_t i = 0; i < ops.size();) {
+        std::size_t end = i;
+        while (end < ops.size() && mergeable(ops[end])) ++end;
+        if (end - i < 2) {
+            merged.push_back(std::move(ops[i]));
+            ++i;
+            continue;
+        }
+        std::size_t size = 2;
+        for (std::size_t k = i; k < end; ++k) size += ops[k].kind.size() + ops[k].text.size() + 6;
+        std::string text;
+        text.reserve(size);
+        text += '[';
+        for (std::size_t k = i; k < end; ++k) {
+            if (k > i) text += ',';
+            text += "[\"";
+            text += ops[k].kind;  // a name of ours: nothing to escape
+            text += "\",";
+            text += ops[k].text;
+            text += ']';
+        }
+        text += ']';
+        merged.push_back({JournalOp::Kind::event, std::string(kPassKind), std::move(text)});
+        i = end;
+    }
+    ops = std::move(merged);
+}
+
 // Hands this pass's ops to the journal's writer; its messages (and records to export) wait
 // for the answer under a new ticket.
 std::uint64_t RoomJournal::submit(bool retry, std::vector<std::shared_ptr<const FinishedGame>> finished) {
+    merge_events(ops_);
     const std::uint64_t ticket = ++tickets_;
     if (std::exchange(forget_code_, false)) forget_code_ticket_ = ticket;
     waiting_.push_back({ticket, std::exchange(held_, {}), std::move(finished)});

@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -102,6 +103,10 @@ public:
     }
     // The room's place in the journal (set when a room is taken up again).
     JournalWriter::Stream& stream() { return *stream_; }
+
+    // The kind of a row holding several events of one pass (merge_events).
+    static constexpr std::string_view kPassKind = "pass";
+    static void merge_events(std::vector<JournalOp>& ops);
 
 private:
     static std::vector<std::shared_ptr<const FinishedGame>> finished_in(const std::vector<JournalOp>& ops);

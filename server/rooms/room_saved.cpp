@@ -78,6 +78,22 @@ json RoomImpl::durable_state() const {
 
 std::uint64_t RoomImpl::decision_counter() const { return decision_counter_; }
 
+// What a step showed, for the journal: the first 16 hex digits of the SHA-256 of its messages,
+// each followed by a newline. The messages themselves made the journal's biggest rows (a step's
+// moves and activation, a few hundred bytes, encoded as JSON strings once more); a restart needs
+// only to know that the engine shows the same again.
+std::string shown_digest(const std::vector<std::string>& out) {
+    std::size_t size = 0;
+    for (const auto& m : out) size += m.size() + 1;
+    std::string all;
+    all.reserve(size);
+    for (const auto& m : out) {
+        all += m;
+        all += '\n';
+    }
+    return sha256_hex(all).substr(0, 16);
+}
+
 // The journal cannot take the room's writes: nothing moves until it can (the game's clock, the
 // seed deadline, the automatic start: timers that fire meanwhile find the fault and wait), and
 // everyone is told at once (the notice shows nothing of the game).

@@ -110,7 +110,7 @@ void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::SkipTurn&) {
     } catch (const std::logic_error& e) {
         return error(peer, ErrorCode::wrong_state, e.what(), "skip_turn", {{"reason", "no_turns"}});
     }
-    event("skip", {{"out", out}});
+    step_event("skip", out);
     for (auto& text : out) send_to_all(frame(std::move(text)));
     broadcast_snapshot();
     if (settings_.table_pace_ms > 0) arm(Clock::duration::zero(), Next::advance);  // a whole pace for the next player

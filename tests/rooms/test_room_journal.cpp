@@ -145,9 +145,17 @@ std::vector<int> lines(const TestPeer& p) {
     for (const auto& m : p.inbox) v.push_back(m.at("n").get<int>());
     return v;
 }
+// The events as written, one a line; a row holding several of them ("pass": the events of passes
+// written together, RoomJournal::merge_events) gives each.
 std::vector<std::string> events(const server::SavedRoom& r) {
     std::vector<std::string> v;
-    for (const auto& e : r.events) v.push_back(e.kind + " " + e.text);
+    for (const auto& e : r.events) {
+        if (e.kind != server::RoomJournal::kPassKind) {
+            v.push_back(e.kind + " " + e.text);
+            continue;
+        }
+        for (const auto& one : json::parse(e.text)) v.push_back(one[0].get<std::string>() + " " + one[1].dump());
+    }
     return v;
 }
 
@@ -241,6 +249,36 @@ TEST_CASE("room parts: the journal lets a pass's messages go only once its write
         j.end_pass();
         CHECK(lines(*ann) == std::vector<int>{1, 2, 3});
     }
+}
+
+TEST_CASE("room parts: a pass's events go into the journal as one row, in their order, and are read back as they were made [rooms][journal]") {
+    Fixture f;
+    auto& j = f.journal();
+    auto ann = std::make_shared<TestPeer>(1, "127.0.0.1");
+    j.game({{"id", "JRNL1-1"}});
+    j.changed();  // the room's row (a room the journal holds has one)
+    // The answer that completes a round: its choice, the step's resolution, the next step, its asks.
+    j.event("choice", {{"piece", 1}, {"player", 2}});
+    j.event("resolve", {{"shown", "0123456789abcdef"}});
+    j.event("advance", {{"shown", "fedcba9876543210"}});
+    j.event("ask", {{"decisions", json::array({json::array({0, "12"})})}});
+    j.send(ann, text(1));
+    j.end_pass();
+    REQUIRE(f.until([&] { return !ann->inbox.empty(); }));
+    // A pass with one event keeps its row of its own.
+    j.event("choice", {{"piece", 0}, {"player", 0}});
+    j.send(ann, text(2));
+    j.end_pass();
+    REQUIRE(f.until([&] { return ann->inbox.size() == 2; }));
+    const auto saved = f.saved();
+    REQUIRE(saved.events.size() == 2);
+    CHECK(saved.events[0].kind == "pass");
+    CHECK(json::parse(saved.events[0].text).size() == 4);
+    CHECK(saved.events[1].kind == "choice");
+    CHECK(saved.events[1].seq == saved.events[0].seq + 1);
+    CHECK(events(saved) == std::vector<std::string>{R"(choice {"piece":1,"player":2})", R"(resolve {"shown":"0123456789abcdef"})",
+                                                    R"(advance {"shown":"fedcba9876543210"})", R"(ask {"decisions":[[0,"12"]]})",
+                                                    R"(choice {"piece":0,"player":0})"});
 }
 
 TEST_CASE("room parts: a closed room's journal forgets it once that is written, and frees its code then [rooms][journal]") {

@@ -16,9 +16,11 @@ function damageLastStep(dataDir) {
   const script = `
 import json, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
-row = db.execute("SELECT id, data FROM journal_events WHERE kind = 'advance' ORDER BY id DESC LIMIT 1").fetchone()
-data = json.loads(row[1])
-data["out"][0] += " "
+row = db.execute("""SELECT id, kind, data FROM journal_events
+  WHERE kind = 'advance' OR (kind = 'pass' AND data LIKE '%["advance",%') ORDER BY id DESC LIMIT 1""").fetchone()
+data = json.loads(row[2])
+step = data if row[1] == "advance" else [e for e in data if e[0] == "advance"][-1][1]
+step["shown"] = "0123456789abcdef"
 db.execute("UPDATE journal_events SET data = ? WHERE id = ?", (json.dumps(data), row[0]))
 db.commit()
 `;
