@@ -95,6 +95,12 @@ DROP INDEX game_players_by_name;
 CREATE INDEX game_players_by_folded_name ON game_players (folded_name, game_id);
 )sql";
 
+// Version 5: an address's games in the order they ended, for the history's bound (history.cpp:
+// the address holding the most gives up its oldest, found without reading the whole table).
+constexpr std::string_view kSchema5 = R"sql(
+CREATE INDEX games_by_owner ON games (owner, ended_ms, id);
+)sql";
+
 void fold_player_names(Database& db) {
     auto names = db.prepare("SELECT DISTINCT name FROM game_players");
     auto fold = db.prepare("UPDATE game_players SET folded_name = ?2 WHERE name = ?1");
@@ -105,7 +111,7 @@ void fold_player_names(Database& db) {
     }
 }
 
-constexpr Migration kMigrations[] = {{1, kSchema1}, {2, kSchema2}, {3, kSchema3}, {4, kSchema4, fold_player_names}};
+constexpr Migration kMigrations[] = {{1, kSchema1}, {2, kSchema2}, {3, kSchema3}, {4, kSchema4, fold_player_names}, {5, kSchema5}};
 
 // SQLite's words, and the system's when the operating system refused (a full disk, a read-only
 // file system: "disk I/O error (Read-only file system)").

@@ -48,19 +48,55 @@ std::optional<std::string> read_record_from(const std::filesystem::path& file, c
     return std::string(text ? text : "", static_cast<std::size_t>(sqlite3_column_bytes(raw_statement, 0)));
 }
 
+// The statements of a game's end, prepared once (preparing one costs about what running it does).
+struct HistoryStore::Statements {
+    db::Statement existing, insert_game, insert_seat, erase, oldest_of_owner, oldest_in_class;
+    explicit Statements(db::Database& d)
+        : existing(d, "SELECT people > 0, coalesce(nullif(owner, ''), '?' || id) FROM games WHERE id = ?1"),
+          insert_game(d, "INSERT OR REPLACE INTO games (id, room, game, status, ended_ms, length, people, owner, record) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"),
+          insert_seat(d, "INSERT INTO game_players (game_id, seat, name, bot, place, winner, folded_name) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
+          erase(d, "DELETE FROM games WHERE id = ?1"),
+          // An address's oldest game of a class (the index games_by_owner).
+          oldest_of_owner(d, "SELECT ended_ms, id FROM games WHERE owner = ?1 AND (people > 0) = ?2 "
+                             "ORDER BY ended_ms ASC, id ASC LIMIT 1"),
+          // A class's oldest game (the index games_by_end, backwards).
+          oldest_in_class(d, "SELECT id, coalesce(nullif(owner, ''), '?' || id) FROM games WHERE (people > 0) = ?1 "
+                             "ORDER BY ended_ms ASC, id ASC LIMIT 1") {}
+};
+
 HistoryStore::HistoryStore(db::Database& db, HistoryLimits limits, Metrics* metrics)
     : db_(db), limits_(limits), metrics_(metrics) {
+    {
+        std::lock_guard lock(db_.mutex());
+        statements_ = std::make_unique<Statements>(db_);
+        auto kept = db_.prepare("SELECT people > 0, coalesce(nullif(owner, ''), '?' || id), count(*) FROM games GROUP BY 1, 2");
+        while (kept.step()) {
+            Kept& k = kept_[kept.int64(0) ? 0 : 1];
+            k.total += kept.int64(2);
+            k.by_owner[kept.text(1)] += kept.int64(2);
+        }
+    }
     if (metrics_) {
-        metrics_->records_kept[0] = static_cast<long>(count(true));
-        metrics_->records_kept[1] = static_cast<long>(count(false));
+        metrics_->records_kept[0] = static_cast<long>(kept_[0].total);
+        metrics_->records_kept[1] = static_cast<long>(kept_[1].total);
     }
 }
+HistoryStore::~HistoryStore() = default;
 
 void HistoryStore::add(const FinishedGame& game) {
     std::lock_guard lock(db_.mutex());
-    db::Transaction t(db_);
-    const Added added = insert(game);
-    t.commit();
+    Added added;
+    try {
+        db::Transaction t(db_);
+        added = insert(game);
+        t.commit();
+    } catch (...) {
+        rolled_back();
+        throw;
+    }
+    committed();
     counted(added);
 }
 
@@ -70,13 +106,74 @@ void HistoryStore::counted(const Added& added) {
     metrics_->records_evicted[added.cls] += added.evicted;
 }
 
+void HistoryStore::committed() { uncommitted_.clear(); }
+
+void HistoryStore::rolled_back() {
+    for (auto it = uncommitted_.rbegin(); it != uncommitted_.rend(); ++it) {
+        Kept& k = kept_[it->cls];
+        k.total -= it->delta;
+        if ((k.by_owner[it->owner_key] -= it->delta) <= 0) k.by_owner.erase(it->owner_key);
+    }
+    uncommitted_.clear();
+}
+
+void HistoryStore::count(int cls, const std::string& owner_key, int delta) {
+    Kept& k = kept_[cls];
+    k.total += delta;
+    if ((k.by_owner[owner_key] += delta) <= 0) k.by_owner.erase(owner_key);
+    uncommitted_.push_back({cls, owner_key, delta});
+}
+
+// The game to give up in a class over its bound: of the addresses holding the most games, the
+// one whose oldest game is oldest gives up that game (a game of no known owner is a group of
+// its own).
+std::optional<HistoryStore::Victim> HistoryStore::victim(int cls) {
+    Statements& st = *statements_;
+    const Kept& k = kept_[cls];
+    std::int64_t most = 0;
+    for (const auto& [owner, n] : k.by_owner) most = std::max(most, n);
+    if (most == 0) return std::nullopt;
+    const std::int64_t people = cls == 0 ? 1 : 0;
+    if (most == 1) {  // every group holds one game: the class's oldest
+        st.oldest_in_class.reset();
+        st.oldest_in_class.bind(1, people);
+        std::optional<Victim> v;
+        if (st.oldest_in_class.step()) v = Victim{st.oldest_in_class.text(0), st.oldest_in_class.text(1)};
+        st.oldest_in_class.reset();
+        return v;
+    }
+    std::optional<Victim> best;
+    std::int64_t best_ended = 0;
+    for (const auto& [owner, n] : k.by_owner) {
+        if (n != most || owner.starts_with('?')) continue;
+        st.oldest_of_owner.reset();
+        st.oldest_of_owner.bind(1, owner).bind(2, people);
+        if (st.oldest_of_owner.step()) {
+            const std::int64_t ended = st.oldest_of_owner.int64(0);
+            std::string id = st.oldest_of_owner.text(1);
+            if (!best || ended < best_ended || (ended == best_ended && id < best->id)) {
+                best = Victim{std::move(id), owner};
+                best_ended = ended;
+            }
+        }
+        st.oldest_of_owner.reset();
+    }
+    return best;
+}
+
 HistoryStore::Added HistoryStore::insert(const FinishedGame& game) {
+    Statements& st = *statements_;
     const GameRecord& record = game.record;
     const std::string& id = game.id;
     const bool people = people_in(record) > 0;
-    db_.prepare("INSERT OR REPLACE INTO games (id, room, game, status, ended_ms, length, people, owner, record) "
-                "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")
-        .bind(1, id)
+    const int cls = people ? 0 : 1;
+    // A game kept already (the same record again) is replaced: it counts once.
+    st.existing.reset();
+    st.existing.bind(1, id);
+    if (st.existing.step()) count(st.existing.int64(0) ? 0 : 1, st.existing.text(1), -1);
+    st.existing.reset();
+    st.insert_game.reset();
+    st.insert_game.bind(1, id)
         .bind(2, id.substr(0, id.find('-')))
         .bind(3, std::string(to_string(record.options.game)))
         .bind(4, std::string(to_string(record.result.status)))
@@ -89,14 +186,12 @@ HistoryStore::Added HistoryStore::insert(const FinishedGame& game) {
         .bind(8, game.owner)
         .bind(9, game.text)
         .run();
-    auto seat = db_.prepare(
-        "INSERT INTO game_players (game_id, seat, name, bot, place, winner, folded_name) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
     for (std::size_t p = 0; p < record.seats.size(); ++p) {
         const auto& s = record.seats[p];
         const int place = p < record.result.places.size() ? record.result.places[p] : 0;
         const bool won = std::find(record.result.winners.begin(), record.result.winners.end(), s.seat) != record.result.winners.end();
-        seat.reset();
-        seat.bind(1, id)
+        st.insert_seat.reset();
+        st.insert_seat.bind(1, id)
             .bind(2, static_cast<std::int64_t>(s.room_seat.value_or(s.seat)))
             .bind(3, s.name)
             .bind(4, std::int64_t{s.bot})
@@ -105,25 +200,20 @@ HistoryStore::Added HistoryStore::insert(const FinishedGame& game) {
             .bind(7, fold_case(s.name))
             .run();
     }
+    count(cls, game.owner.empty() ? "?" + id : game.owner, +1);
     // Over the bound: the owner holding the most (of those, the one with the oldest game) gives
     // up its oldest. A game of no known owner is a group of its own.
-    Added added{people ? 0 : 1, 0, 0};
+    Added added{cls, 0, 0};
     const int bound = people ? limits_.people_kept : limits_.bots_kept;
-    const char* cls = people ? "people > 0" : "people = 0";
-    for (;;) {
-        auto n = db_.prepare(std::string("SELECT count(*) FROM games WHERE ") + cls);
-        n.step();
-        added.kept = n.int64(0);
-        if (added.kept <= bound) break;
-        auto victim = db_.prepare(std::string("SELECT id FROM games WHERE ") + cls +
-                                  " AND coalesce(nullif(owner, ''), '?' || id) = (SELECT coalesce(nullif(owner, ''), '?' || id)"
-                                  " AS o FROM games WHERE " + cls +
-                                  " GROUP BY o ORDER BY count(*) DESC, min(ended_ms) ASC LIMIT 1)"
-                                  " ORDER BY ended_ms ASC, id ASC LIMIT 1");
-        if (!victim.step()) break;
-        db_.prepare("DELETE FROM games WHERE id = ?1").bind(1, victim.text(0)).run();
+    while (kept_[cls].total > bound) {
+        const auto v = victim(cls);
+        if (!v) break;
+        st.erase.reset();
+        st.erase.bind(1, v->id).run();
+        count(cls, v->owner_key, -1);
         ++added.evicted;
     }
+    added.kept = kept_[cls].total;
     return added;
 }
 

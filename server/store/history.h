@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -71,16 +73,44 @@ public:
     };
     Added insert(const FinishedGame& game);
     void counted(const Added& added);
+    // The caller's transaction with insert()s in it was committed, or rolled back (what those
+    // inserts counted is undone).
+    void committed();
+    void rolled_back();
     std::optional<std::string> record(const std::string& id);
     nlohmann::json games(const GamesQuery& q);
     // A player's games, wins and places, by game kind; nothing when no game has that name.
     std::optional<nlohmann::json> player(const std::string& name);
     std::int64_t count(bool people);
 
+    ~HistoryStore();
+
 private:
+    // The games kept, by class (0 with people, 1 bot-only) and by the address they count against
+    // ("?" and the game's id for a game of no known owner): the bound is kept without counting
+    // the table at every game's end. Read at open; under the database's lock.
+    struct Kept {
+        std::int64_t total = 0;
+        std::unordered_map<std::string, std::int64_t> by_owner;
+    };
+    struct Statements;  // prepared once, used under the database's lock
+    struct Victim {
+        std::string id, owner_key;
+    };
+    std::optional<Victim> victim(int cls);
+    void count(int cls, const std::string& owner_key, int delta);
+    // What insert() counted in the transaction under way, undone if it rolls back.
+    struct Counted {
+        int cls;
+        std::string owner_key;
+        int delta;
+    };
+    std::vector<Counted> uncommitted_;
     db::Database& db_;
     HistoryLimits limits_;
     Metrics* metrics_;
+    Kept kept_[2];
+    std::unique_ptr<Statements> statements_;
 };
 
 }  // namespace spookludo::server

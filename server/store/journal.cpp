@@ -173,6 +173,7 @@ void Journal::write(std::span<const RoomWrite> rooms) {
             next.push_back(n);
         }
         run(st.commit);
+        if (history_) history_->committed();
         for (const auto& a : added) history_->counted(a);
     } catch (const db::Error& e) {
         try {
@@ -180,6 +181,7 @@ void Journal::write(std::span<const RoomWrite> rooms) {
         } catch (...) {
             // SQLite rolls back by itself when a statement failed badly enough
         }
+        if (history_) history_->rolled_back();
         // An event id already taken (the picture and the file disagree: never seen, but it would
         // stop every room for good): the next id is read again from the file.
         if ((e.code() & 0xff) == SQLITE_CONSTRAINT) try {
@@ -193,6 +195,7 @@ void Journal::write(std::span<const RoomWrite> rooms) {
             run(st.rollback);
         } catch (...) {
         }
+        if (history_) history_->rolled_back();
         throw;
     }
     for (std::size_t i = 0; i < rooms.size(); ++i) rooms[i].seq = next[i];

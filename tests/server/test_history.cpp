@@ -362,6 +362,47 @@ TEST_CASE("history: over its bounds the database gives up the oldest game of the
     CHECK_FALSE(history.record("BOTS-1-a"));
 }
 
+TEST_CASE("history: a game the database refused counts for nothing: the bound still keeps exactly its number of games, and a game kept again counts once [history][records]") {
+    TempDir dir("db");
+    db::Database d(dir.path / "spookludo.db");
+    server::HistoryStore history(d, {.people_kept = 3, .bots_kept = 2});
+    GameRecord r;
+    r.seats = {{0, "Ann", false, std::nullopt, std::nullopt}, {1, "best bot 1", true, PolicyKind::best, std::nullopt}};
+    r.result.status = GameStatus::finished;
+    r.result.places = {1, 2};
+    r.result.winners = {0};
+    // The database refuses one game (its players' rows), after the game's own row went in.
+    d.exec("CREATE TRIGGER refuse BEFORE INSERT ON game_players WHEN NEW.game_id = 'BAD-1-a' "
+           "BEGIN SELECT RAISE(ABORT, 'refused'); END");
+    history.add({r, "ANN-1-a", "10.0.0.1", "{}", 1000});
+    history.add({r, "ANN-2-a", "10.0.0.1", "{}", 2000});
+    CHECK_THROWS(history.add({r, "BAD-1-a", "10.0.0.1", "{}", 3000}));
+    CHECK_FALSE(history.record("BAD-1-a"));
+    // Kept again: the same game counts once.
+    history.add({r, "ANN-2-a", "10.0.0.1", "{}", 2000});
+    history.add({r, "BEN-1-a", "10.0.0.2", "{}", 4000});
+    CHECK(history.count(true) == 3);
+    CHECK(history.record("ANN-1-a"));  // nothing was given up: three games are kept
+    // The fourth: 10.0.0.1 holds the most and gives up its oldest, but the database refuses that
+    // once (the whole game's transaction goes back), then takes it.
+    d.exec("CREATE TRIGGER keep BEFORE DELETE ON games WHEN OLD.id = 'ANN-1-a' BEGIN SELECT RAISE(ABORT, 'kept'); END");
+    CHECK_THROWS(history.add({r, "CID-1-a", "10.0.0.3", "{}", 5000}));
+    CHECK_FALSE(history.record("CID-1-a"));
+    CHECK(history.count(true) == 3);
+    d.exec("DROP TRIGGER keep");
+    history.add({r, "CID-1-a", "10.0.0.3", "{}", 5000});
+    CHECK(history.count(true) == 3);
+    CHECK_FALSE(history.record("ANN-1-a"));
+    CHECK(history.record("ANN-2-a"));
+    CHECK(history.record("BEN-1-a"));
+    CHECK(history.record("CID-1-a"));
+    // A server started on this file counts what it holds.
+    server::HistoryStore again(d, {.people_kept = 3, .bots_kept = 2});
+    again.add({r, "DAN-1-a", "10.0.0.4", "{}", 6000});
+    CHECK(again.count(true) == 3);
+    CHECK_FALSE(again.record("ANN-2-a"));  // every address holds one: the oldest game goes
+}
+
 TEST_CASE("history: GET /games?player= and /players/<name> find a name in any case beyond ASCII: accents, Greek, Cyrillic [history][server]") {
     TestServer server;
     const std::map<std::string, std::vector<std::string>> asked = {
