@@ -188,7 +188,9 @@ void RoomImpl::advance() {
         if (!unlimited_)
             decision_deadline_at_ = now_ms() + std::chrono::duration_cast<std::chrono::milliseconds>(deadline).count();
         arm(deadline, Next::deadline);
-        broadcast_snapshot();  // whom the step waits for, and until when
+        // Whom the step waits for, and until when: those asked have their decision; the others
+        // see it a moment later, unless every answer is in by then (then the moves say it).
+        snapshot_soon();
         return;
     }
     after_decisions(out.empty());

@@ -206,9 +206,10 @@ private:
         snapshot_owed_ = false;
         broadcast(snapshot());
     }
-    // A snapshot that may wait a moment: "who is still choosing" after an answer. The answers
-    // that come within kSnapshotSoon share one snapshot, and a step that completes meanwhile
-    // needs none (its moves say it), so a table of quick players (bots) sends none at all.
+    // A snapshot that may wait a moment: "who is choosing" after a step asked its decisions and
+    // after each answer. What comes within kSnapshotSoon shares one snapshot, and a step that
+    // completes meanwhile needs none (its moves say it), so a table of quick players (bots)
+    // sends none at all.
     void snapshot_soon();
     static constexpr std::chrono::milliseconds kSnapshotSoon{200};
 
