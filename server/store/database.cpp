@@ -299,11 +299,12 @@ Database::Database(const std::filesystem::path& file, std::span<const Migration>
                             "): is the data directory on a network file system?",
                         SQLITE_CANTOPEN);
         exec("PRAGMA synchronous = NORMAL");
-        // 4 MiB of pages in memory (the default is 2): what a transaction touches stays cached (the
+        // 1 MiB of pages in memory (the default is 2): what a transaction touches stays cached (the
         // last pages of the journal's events, written in order, the rooms' rows, the history's
         // newest pages), so it writes and seldom reads. More only holds old pages: 16 MiB cost
-        // 12 KB of memory per room at 1,000 rooms for no CPU saved (BENCHMARKS.md, "Party pace").
-        exec("PRAGMA cache_size = -4096");
+        // 12 KB of memory per room at 1,000 rooms for no CPU saved, and 4 MiB, filled at full
+        // speed, 36 KB a room at 100 rooms, again for no CPU saved (BENCHMARKS.md).
+        exec("PRAGMA cache_size = -1024");
         // Checkpoints are the checkpointer's (this replaces SQLite's own at 1,000 pages).
         sqlite3_wal_hook(db_, &Database::on_wal_commit, this);
         // A file damaged inside (pages cut or overwritten) is found now, not by a room's write
