@@ -111,6 +111,10 @@ private:
             // Back after a drop or a server restart: a decision still open is asked again, and
             // answered again (an answer sent just before the drop may never have arrived).
             b.answered.clear();
+            // A start sent just before a server died may never have been saved: back in a lobby
+            // without having seen a game, the host starts it again (a game that did start shows
+            // in the room's state, and maybe_start leaves it).
+            if (b.index == 0 && view.game_id().empty()) started_ = false;
             if (b.index == 0 && !announced_) {
                 announced_ = true;
                 // "room CODE", "NAME token T", "game_over ID STATUS ...": lines for programs, in
