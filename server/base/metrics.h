@@ -70,8 +70,11 @@ struct Metrics {
     std::atomic<long> cluster_lease_losses{0};    // times the lease ended
     std::atomic<long> cluster_rooms_taken_over{0};  // rooms this node took over (a dead node's, or its own again)
     std::atomic<long> games_resumed{0};           // of them, games in progress
-    // Decision round trip (request sent to answer received), histogram buckets in ms.
-    static constexpr double kBuckets[] = {0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000};
+    // Decision round trip (request sent to answer received), histogram buckets in ms: fine where
+    // round trips fall (a quantile is interpolated within its bucket: between 2 and 5 ms it could be
+    // off by a millisecond), coarse out to the decision time.
+    static constexpr double kBuckets[] = {0.1, 0.25, 0.5, 0.75, 1,   1.5,  2,    2.5,  3,    4,    5,    7.5,  10,   15,
+                                          20,  25,   35,  50,   75, 100, 250, 500, 1000, 2500, 5000, 10000, 30000};
     std::atomic<long> round_trip_count[std::size(kBuckets) + 1]{};
     std::atomic<long> round_trip_sum_us{0};
     std::mutex errors_mutex;

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "harness.h"
+#include "metrics.h"
 #include "spookludo/record.h"
 #include "spookludo/verify.h"
 
@@ -207,6 +208,28 @@ TEST_CASE("server: /healthz, /metrics and unknown records over HTTP [server][htt
     CHECK(metrics.find("spookludo_decision_round_trip_ms_bucket") != std::string::npos);
     CHECK(http_get(server.port(), "/records/../../etc/passwd").first == 404);
     CHECK(http_get(server.port(), "/nothing").first == 404);
+}
+
+TEST_CASE("metrics: the decision round trip's histogram tells 2.7 ms from 4.6 ms (buckets fine where round trips fall) [server][metrics]") {
+    server::Metrics m;
+    m.observe_round_trip(2.7);
+    m.observe_round_trip(4.6);
+    m.observe_round_trip(0.8);
+    const std::string text = m.prometheus_text();
+    const auto bucket = [&](const std::string& le) {
+        const std::string key = "spookludo_decision_round_trip_ms_bucket{le=\"" + le + "\"} ";
+        const auto at = text.find(key);
+        REQUIRE(at != std::string::npos);
+        return std::stol(text.substr(at + key.size()));
+    };
+    CHECK(bucket("0.75") == 0);
+    CHECK(bucket("1") == 1);
+    CHECK(bucket("2.5") == 1);
+    CHECK(bucket("3") == 2);
+    CHECK(bucket("4") == 2);
+    CHECK(bucket("5") == 3);
+    CHECK(bucket("+Inf") == 3);
+    CHECK(text.find("spookludo_decision_round_trip_ms_count 3") != std::string::npos);
 }
 
 TEST_CASE("server: shutting down with abandon_on_exit abandons a game in progress, reveals the seed and writes the record [server]") {
