@@ -9,6 +9,10 @@
 // --pace-ms P: the party-pace floor. The server writes to each connection once every P ms (the
 // connections spread evenly over the period) instead of as soon as the answer is in: what the
 // network alone costs at the pace people play, to read spookludo-server's party-pace figure against.
+//
+// --writes N: a decision's bytes leave in N writes instead of one (at full speed one after the
+// other; at party pace at N moments of the period, as a round's roll, acceptance, moves and
+// activation do), still with one answer: the floor of a protocol that writes N times a decision.
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -39,9 +43,17 @@ void check(bool ok, const char* what) {
     if (!ok) throw std::runtime_error(std::string(what) + ": " + std::strerror(errno));
 }
 
-// Reads whatever has arrived and, for every whole message of `in` bytes, writes `out` bytes.
-// Returns the number of whole messages, or -1 when the peer is gone.
-long serve(int fd, std::vector<char>& pending, std::size_t in, const std::string& out) {
+// Writes `out` in `parts` writes of equal size (`out`'s size is a multiple of `parts`).
+bool write_parts(int fd, const std::string& out, std::size_t parts) {
+    const std::size_t part = out.size() / parts;
+    for (std::size_t i = 0; i < parts; ++i)
+        if (::write(fd, out.data() + i * part, part) != static_cast<ssize_t>(part)) return false;
+    return true;
+}
+
+// Reads whatever has arrived and, for every whole message of `in` bytes, writes `out` bytes in
+// `parts` writes. Returns the number of whole messages, or -1 when the peer is gone.
+long serve(int fd, std::vector<char>& pending, std::size_t in, const std::string& out, std::size_t parts) {
     char buffer[65536];
     const ssize_t n = ::read(fd, buffer, sizeof buffer);
     if (n == 0) return -1;
@@ -53,7 +65,7 @@ long serve(int fd, std::vector<char>& pending, std::size_t in, const std::string
         ++whole;
     }
     for (long i = 0; i < whole; ++i)
-        if (::write(fd, out.data(), out.size()) != static_cast<ssize_t>(out.size())) return -1;
+        if (!write_parts(fd, out, parts)) return -1;
     return whole;
 }
 
@@ -69,7 +81,7 @@ int watch_all(const std::vector<int>& fds) {
     return ep;
 }
 
-long loop(const std::vector<int>& fds, std::size_t in, const std::string& out, double seconds) {
+long loop(const std::vector<int>& fds, std::size_t in, const std::string& out, double seconds, std::size_t parts = 1) {
     const int ep = watch_all(fds);
     std::vector<std::vector<char>> pending(fds.size());
     long total = 0;
@@ -79,7 +91,7 @@ long loop(const std::vector<int>& fds, std::size_t in, const std::string& out, d
         const int n = epoll_wait(ep, events, 256, 100);
         for (int i = 0; i < n; ++i) {
             const auto k = events[i].data.u64;
-            const long r = serve(fds[k], pending[k], in, out);
+            const long r = serve(fds[k], pending[k], in, out, parts);
             if (r < 0) return total;
             total += r;
         }
@@ -89,22 +101,25 @@ long loop(const std::vector<int>& fds, std::size_t in, const std::string& out, d
 }
 
 // The party-pace floor: each connection written to every `pace` (spread over the period, in
-// turn), its answers read and counted. Returns the answers read.
+// turn; in `parts` writes at as many moments of the period), its answers read and counted.
+// Returns the answers read.
 long paced_loop(const std::vector<int>& fds, std::size_t in, const std::string& out, std::chrono::milliseconds pace,
-                double seconds) {
+                double seconds, std::size_t parts) {
     using Clock = std::chrono::steady_clock;
     const int ep = watch_all(fds);
     std::vector<std::size_t> pending(fds.size(), 0);  // bytes of an answer read so far
     const auto start = Clock::now();
     const auto end = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-    const auto gap = std::chrono::duration_cast<Clock::duration>(pace) / static_cast<long>(std::max<std::size_t>(fds.size(), 1));
+    const auto gap = std::chrono::duration_cast<Clock::duration>(pace) /
+                     static_cast<long>(std::max<std::size_t>(fds.size(), 1) * parts);
+    const std::size_t part = out.size() / parts;
     std::size_t next = 0;  // the next connection to write to, at start + writes * gap
     long writes = 0, total = 0;
     epoll_event events[256];
     char buffer[65536];
     for (auto now = Clock::now(); now < end; now = Clock::now()) {
         for (; start + writes * gap <= now; ++writes, next = (next + 1) % fds.size())
-            if (::write(fds[next], out.data(), out.size()) != static_cast<ssize_t>(out.size())) return total;
+            if (::write(fds[next], out.data(), part) != static_cast<ssize_t>(part)) return total;
         // Sleeps until the next write is due (whole milliseconds, rounded up: the writes that fall
         // due within a millisecond go out together, as a server's timers would have them).
         const auto wait = std::chrono::ceil<std::chrono::milliseconds>(start + writes * gap - Clock::now());
@@ -135,6 +150,7 @@ int main(int argc, char** argv) {
     std::size_t size = 700, answer = 60;
     double duration = 10, warmup = 2;
     int pace_ms = 0;
+    std::size_t parts = 1;
     app.add_option("--connections", connections, "Connections (spookludo-load's 50 rooms of 4: 200)")->capture_default_str();
     app.add_option("--size", size, "Bytes the server writes per decision (a Spook round's messages to a player: about 700)")
         ->capture_default_str();
@@ -146,7 +162,13 @@ int main(int argc, char** argv) {
                    "soon as it answered; 0: as fast as the answers come")
         ->check(CLI::Range(0, 60000))
         ->capture_default_str();
+    app.add_option("--writes", parts,
+                   "Writes a decision's bytes leave in (one answer still): at full speed one after the other, at "
+                   "party pace at as many moments of the period")
+        ->check(CLI::Range(1, 16))
+        ->capture_default_str();
     if (const auto usage = spookludo::parse_command_line(app, argc, argv)) return *usage;
+    size -= size % parts;  // in equal parts
     try {
         ::signal(SIGPIPE, SIG_IGN);
         // Thousands of connections at party pace: as many open files as the system allows.
@@ -189,24 +211,24 @@ int main(int argc, char** argv) {
         const std::string message(size, 'm');
         const auto pace = std::chrono::milliseconds(pace_ms);
         if (pace_ms == 0) {
-            for (int fd : fds) check(::write(fd, message.data(), message.size()) == static_cast<ssize_t>(size), "write");
-            loop(fds, answer, message, warmup);
+            for (int fd : fds) check(write_parts(fd, message, parts), "write");
+            loop(fds, answer, message, warmup, parts);
         } else {
-            paced_loop(fds, answer, message, pace, warmup);
+            paced_loop(fds, answer, message, pace, warmup, parts);
         }
         const double cpu0 = spookludo::bench::process_cpu_seconds();
         const auto t0 = std::chrono::steady_clock::now();
         const long answers =
-            pace_ms == 0 ? loop(fds, answer, message, duration) : paced_loop(fds, answer, message, pace, duration);
+            pace_ms == 0 ? loop(fds, answer, message, duration, parts) : paced_loop(fds, answer, message, pace, duration, parts);
         const double cpu = spookludo::bench::process_cpu_seconds() - cpu0;
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         for (int fd : fds) ::close(fd);
         ::kill(child, SIGTERM);
         ::waitpid(child, nullptr, 0);
-        std::printf("connections %d%s, %zu bytes out and %zu in per decision: %.0f decisions/s, server CPU %.2f us per "
-                    "decision (%.0f %% of one core)\n",
+        std::printf("connections %d%s, %zu bytes out in %zu write%s and %zu in per decision: %.0f decisions/s, server CPU "
+                    "%.2f us per decision (%.0f %% of one core)\n",
                     connections, pace_ms ? (", each written every " + std::to_string(pace_ms) + " ms").c_str() : "",
-                    size, answer, static_cast<double>(answers) / wall, cpu * 1e6 / static_cast<double>(answers),
+                    size, parts, parts == 1 ? "" : "s", answer, static_cast<double>(answers) / wall, cpu * 1e6 / static_cast<double>(answers),
                     100 * cpu / wall);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "tcp_floor: %s\n", e.what());
