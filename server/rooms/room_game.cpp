@@ -2,6 +2,8 @@
 // answered, and the moves made for players who are away or out of time.
 #include "room_impl.h"
 
+#include "spookludo/json_text.h"
+
 namespace spookludo::server {
 
 void RoomImpl::handle(const std::shared_ptr<Peer>& peer, protocol::SubmitClientSeed& m) {
@@ -253,7 +255,18 @@ void RoomImpl::after_decisions(bool nothing_shown) {
 // same "by").
 Verdict RoomImpl::choose_on_table(int player, int piece, ChoiceMaker maker, bool server_bot) {
     Verdict v = table_->choose(player, piece, maker, server_bot);
-    if (v) event("choice", {{"player", player}, {"piece", piece}, {"maker", to_string(maker)}, {"bot", server_bot}});
+    if (v) {  // {"bot":..,"maker":..,"piece":..,"player":..}, written for every choice without a JSON tree
+        std::string text = "{\"bot\":";
+        json_text::boolean(text, server_bot);
+        text += ",\"maker\":";
+        json_text::string(text, to_string(maker));
+        text += ",\"piece\":";
+        json_text::number(text, piece);
+        text += ",\"player\":";
+        json_text::number(text, player);
+        text += '}';
+        journal_.event_text("choice", std::move(text));
+    }
     return v;
 }
 

@@ -255,7 +255,9 @@ private:
     void event(const char* kind, const json& data) { journal_.event(kind, data); }
     // A step's event: what it showed, as a digest (room_saved.cpp). A restart replays the step
     // and checks that the engine shows the same (journals from before it keep the messages).
-    void step_event(const char* kind, const std::vector<std::string>& out) { event(kind, {{"shown", shown_digest(out)}}); }
+    void step_event(const char* kind, const std::vector<std::string>& out) {
+        journal_.event_text(kind, "{\"shown\":\"" + shown_digest(out) + "\"}");  // 16 hex digits: nothing to escape
+    }
     void end_pass() { journal_.end_pass(); }
 
     // The parts, by the file that defines them.

@@ -24,6 +24,10 @@ void RoomJournal::event(const char* kind, const nlohmann::json& data) {
     ops_.push_back({JournalOp::Kind::event, kind, data.dump()});
 }
 
+void RoomJournal::event_text(const char* kind, std::string text) {
+    ops_.push_back({JournalOp::Kind::event, kind, std::move(text)});
+}
+
 void RoomJournal::game(const nlohmann::json& game) { ops_.push_back({JournalOp::Kind::game, {}, game.dump()}); }
 
 void RoomJournal::game_over(std::shared_ptr<const FinishedGame> finished) {

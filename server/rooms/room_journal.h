@@ -67,6 +67,8 @@ public:
 
     // ---- What a pass changed -----------------------------------------------------------------
     void event(const char* kind, const nlohmann::json& data);
+    // The same with the data's JSON text written already (for the events of every step).
+    void event_text(const char* kind, std::string text);
     void game(const nlohmann::json& game);
     // The game is over: its record (none: a game forgotten unplayed) goes into the history.
     void game_over(std::shared_ptr<const FinishedGame> finished = {});

@@ -2,25 +2,55 @@
 // room's own state to have again after a restart; and what the room does when the journal fails,
 // comes back, or is another node's.
 #include "room_impl.h"
+
+#include "spookludo/json_text.h"
 #include "spookludo/ludo/record.h"
 
 namespace spookludo::server {
 
 // The decisions open now and their deadline (after `left`): asked at a step, or again after a pause.
+// {"deadline_ms":..,"decisions":[[seat,id],..],"hurried":[[seat,deadline],..]}: written at every
+// step that asks, without a JSON tree.
 void RoomImpl::journal_asked(Clock::duration left) {
-    json asked = json::array();
-    json hurried = json::array();  // [seat, its own deadline]: the host's hurries
     const auto at = [](Clock::duration d) { return now_ms() + std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); };
+    std::string text = "{";
+    if (left != kNoLimit) {  // none: no limit (settings.time_factor 0)
+        text += "\"deadline_ms\":";
+        json_text::number(text, at(left));
+        text += ',';
+    }
+    text += "\"decisions\":[";
+    bool any = false, hurried = false;
     for (const auto& s : seats_) {
         if (s.decision_id.empty()) continue;
-        asked.push_back({s.number, s.decision_id});
-        if (s.hurried) hurried.push_back({s.number, at(seat_left(s))});
+        if (any) text += ',';
+        any = true;
+        hurried = hurried || s.hurried;
+        text += '[';
+        json_text::number(text, s.number);
+        text += ',';
+        json_text::string(text, s.decision_id);
+        text += ']';
     }
-    if (asked.empty()) return;
-    json e = {{"decisions", asked}};
-    if (left != kNoLimit) e["deadline_ms"] = at(left);  // none: no limit (settings.time_factor 0)
-    if (!hurried.empty()) e["hurried"] = hurried;
-    event("ask", e);
+    if (!any) return;
+    text += ']';
+    if (hurried) {  // [seat, its own deadline]: the host's hurries
+        text += ",\"hurried\":[";
+        bool first = true;
+        for (const auto& s : seats_) {
+            if (s.decision_id.empty() || !s.hurried) continue;
+            if (!first) text += ',';
+            first = false;
+            text += '[';
+            json_text::number(text, s.number);
+            text += ',';
+            json_text::number(text, at(seat_left(s)));
+            text += ']';
+        }
+        text += ']';
+    }
+    text += '}';
+    journal_.event_text("ask", std::move(text));
 }
 
 // The game as published (`started` false: its seeds are being collected) or started.

@@ -383,6 +383,7 @@ void JournalWriter::flush() {
             if (!writing_) wake_.notify_one();
             return;
         }
+        batch.swap(spare_);  // empty: its storage becomes the queue's
         take(batch);
     }
     std::vector<std::pair<Done, Answer>> answers;
@@ -393,6 +394,9 @@ void JournalWriter::flush() {
         throw;
     }
     finish(answers, true);
+    batch.clear();
+    std::lock_guard lock(mutex_);
+    if (batch.capacity() > spare_.capacity()) spare_.swap(batch);
 }
 
 void JournalWriter::finish(std::vector<std::pair<Done, Answer>>& answers, bool on_io_thread) {

@@ -244,6 +244,7 @@ private:
     std::mutex mutex_;
     std::condition_variable wake_;
     std::vector<Submission> queue_;
+    std::vector<Submission> spare_;  // a written batch's storage, emptied: the next queue's (no allocation a tick)
     std::size_t queued_rooms_ = 0;  // distinct rooms in queue_
     std::size_t enough_rooms_ = 1;  // write at once with this many (half of those active lately)
     bool stopping_ = false;
