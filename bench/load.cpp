@@ -458,10 +458,12 @@ private:
         } else if (type == "room" && p.room && p.index == 0) {
             // The host starts a game whenever the room is full and back in its lobby.
             if (text.find("\"state\":\"lobby\"") != std::string_view::npos) {
+                // Every seat taken: a snapshot lists the free seats too ("free": true).
                 const json m = json::parse(text);
-                if (static_cast<int>(m.at("seats").size()) == a_.players) {
-                    send(p, protocol::Start{});
-                }
+                const auto& seats = m.at("seats");
+                const auto taken = std::count_if(seats.begin(), seats.end(),
+                                                 [](const json& s) { return !s.value("free", false); });
+                if (taken == a_.players) send(p, protocol::Start{});
             }
         } else if (type == "game_over") {
             if (p.index == 0) {
@@ -471,6 +473,7 @@ private:
         } else if (type == "error") {
             const json m = json::parse(text);
             const std::string code = m.value("code", std::string("?"));
+            if (a_.trace) std::fprintf(stderr, "  %.*s\n", static_cast<int>(text.size()), text.data());
             ++errors_[code];
             // A host that starts games faster than the server's message limit tries again.
             if (code == "rate_limited" && p.index == 0 && p.room)
@@ -692,8 +695,10 @@ int main(int argc, char** argv) {
         "The server needs limits above the load: --spawn passes --max-rooms, --max-connections and\n"
         "--max-connections-per-address to match (and, with --tls, --tls-handshakes-per-second 0), and lifts the bound on rooms per address (every room is\n"
         "created from 127.0.0.1) with SPOOKLUDO_MAX_ROOMS_PER_ADDRESS=0 in the server's environment (a\n"
-        "server from before that bound ignores it). A server started elsewhere for --url needs the same\n"
-        "(--max-rooms-per-address 0, or that variable): by default one address holds at most 10 rooms.\n"
+        "server from before that bound ignores it), and the hosts' message rate with\n"
+        "SPOOKLUDO_MAX_MESSAGES_PER_SECOND=100000 (at full speed a host starts a game as soon as one ends).\n"
+        "A server started elsewhere for --url needs the same (--max-rooms-per-address 0\n"
+        "--max-messages-per-second 100000, or those variables): by default one address holds at most 10 rooms.\n"
         "Exit status: 0 measured and reported; 1 stopped before the measured window ended; 2 a usage error\n"
         "(an unknown option, a bad value, neither or both of --url and --spawn) or the load could not run.");
     app.add_option("--url", a.url,
@@ -761,6 +766,9 @@ int main(int argc, char** argv) {
         // the environment the server inherits, not as a flag, so that an older server (an A B
         // comparison) still starts; --server-args may still give the flag, which wins.
         ::setenv("SPOOKLUDO_MAX_ROOMS_PER_ADDRESS", "0", 1);
+        // At full speed a host starts its next game as soon as one ends: more than the 20 messages
+        // a second a connection may send by default (answers and seeds are never limited).
+        ::setenv("SPOOKLUDO_MAX_MESSAGES_PER_SECOND", "100000", 1);
         child = ::fork();
         if (child == 0) {
             // The server's own output would mix with the report (--json).

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "process_util.h"
 
 using namespace spookludo::testing;
@@ -142,6 +144,24 @@ TEST_CASE("usage errors: the benchmark and load programs exit 2 naming the probl
     check_usage_error({bench("spookludo-load"), "--rooms", "0"}, "spookludo-load", "--rooms");
     check_usage_error({bench("tcp_floor"), "--size", "big"}, "tcp_floor", "--size");
     check_usage_error({bench("tcp_floor"), "--bogus"}, "tcp_floor", "--bogus");
+}
+
+TEST_CASE("spookludo-load: the host starts once every seat is taken: a short run plays four-player games, without one error [cli][bench]") {
+    // A room's snapshot lists its free seats too: a host that counted the list started each game
+    // alone, and the three others joined it as spectators whose client seeds were refused.
+    const std::string load = bench("spookludo-load");
+    if (load.empty()) return;  // a build without the benchmarks
+    TempDir dir("spookludo-load-run");
+    const Run r = run_to_end({load, "--spawn", kServer, "--mode", "full", "--rooms", "3", "--duration", "1.5",
+                              "--warmup", "0.5", "--json"},
+                             dir, "load", 90s);
+    INFO(r.described);
+    REQUIRE(r.status == 0);
+    const auto report = nlohmann::json::parse(r.out);
+    CHECK(report.at("errors").empty());
+    CHECK(report.at("unexpected_closes").empty());
+    CHECK(report.at("decisions").get<double>() > 0);
+    CHECK(report.at("games_finished").get<double>() > 0);
 }
 
 TEST_CASE("usage: --help exits 0 and documents the exit statuses in every program and subcommand, and --version exits 0 [cli]") {
