@@ -55,6 +55,48 @@ TEST_CASE("protocol: react takes only the fixed set of reactions: another id is 
     CHECK(error_of(R"({"type":"react","reaction":"phew","to":1})").code == ErrorCode::bad_field);
 }
 
+TEST_CASE("protocol: a choose is read alike in the shapes clients write it and with a space that sends it through the JSON reader [protocol]") {
+    // The shapes read without a JSON tree (browsers' key order, sorted keys), near misses, and
+    // each again with a space after the first colon, which only the JSON reader takes.
+    const std::vector<std::string> texts = {
+        R"({"type":"choose","decision":"12","piece":2})",     R"({"decision":"12","piece":2,"type":"choose"})",
+        R"({"type":"choose","decision":"a-Z_9","piece":0})",  R"({"type":"choose","decision":"1","piece":3})",
+        R"({"type":"choose","decision":"1","piece":4})",      R"({"type":"choose","decision":"1","piece":-1})",
+        R"({"type":"choose","decision":"1","piece":03})",     R"({"type":"choose","decision":"1","piece":1.5})",
+        R"({"type":"choose","decision":"","piece":1})",       R"({"type":"choose","decision":"1 2","piece":1})",
+        R"({"type":"choose","decision":"é","piece":1})",      R"({"type":"choose","decision":"1","piece":1,"x":1})",
+        R"({"type":"choose","decision":"1","piece":1}x)",     R"({"type":"choose","decision":"1","piece":1)",
+        R"({"decision":"7","piece":1,"type":"choose"} )",     R"({"decision":"7","piece":1,"type":"chose"})",
+        R"({"type":"choose","decision":")" + std::string(32, '9') + R"(","piece":1})",
+        R"({"type":"choose","decision":")" + std::string(33, '9') + R"(","piece":1})",
+    };
+    for (const auto& text : texts) {
+        const auto colon = text.find(':');
+        const std::string spaced = text.substr(0, colon + 1) + " " + text.substr(colon + 1);
+        INFO(text);
+        const auto a = parse_client_message(text);
+        const auto b = parse_client_message(spaced);
+        REQUIRE(a.index() == b.index());
+        if (const auto* m = std::get_if<ClientMessage>(&a)) {
+            const auto& n = std::get<ClientMessage>(b);
+            REQUIRE(std::holds_alternative<Choose>(*m));
+            REQUIRE(std::holds_alternative<Choose>(n));
+            CHECK(std::get<Choose>(*m).decision == std::get<Choose>(n).decision);
+            CHECK(std::get<Choose>(*m).piece == std::get<Choose>(n).piece);
+        } else {
+            const auto& e = std::get<ProtocolError>(a);
+            const auto& f = std::get<ProtocolError>(b);
+            CHECK(e.code == f.code);
+            CHECK(e.message == f.message);
+        }
+    }
+    const auto quick = parse_client_message(R"({"decision":"41","piece":3,"type":"choose"})");
+    REQUIRE(std::holds_alternative<ClientMessage>(quick));
+    CHECK(std::get<Choose>(std::get<ClientMessage>(quick)).decision == "41");
+    CHECK(std::get<Choose>(std::get<ClientMessage>(quick)).piece == 3);
+    CHECK(std::holds_alternative<ProtocolError>(parse_client_message(R"({"type":"choose","decision":"1","piece":4})")));
+}
+
 TEST_CASE("protocol: malformed messages get a code and a message naming the field [protocol]") {
     CHECK(error_of("[]").code == ErrorCode::bad_json);
     CHECK(error_of("{\"type\":").code == ErrorCode::bad_json);
