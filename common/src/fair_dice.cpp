@@ -40,9 +40,15 @@ std::string to_hex(const std::uint8_t* data, std::size_t size) {
     return out;
 }
 
-std::string sha256_hex(std::string_view bytes) {
-    std::array<std::uint8_t, SHA256_DIGEST_LENGTH> digest{};
+std::array<std::uint8_t, 32> sha256(std::string_view bytes) {
+    static_assert(SHA256_DIGEST_LENGTH == 32);
+    std::array<std::uint8_t, 32> digest{};
     SHA256(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), digest.data());
+    return digest;
+}
+
+std::string sha256_hex(std::string_view bytes) {
+    const auto digest = sha256(bytes);
     return to_hex(digest.data(), digest.size());
 }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/websocket/stream.hpp>
@@ -25,6 +26,48 @@ namespace websocket = beast::websocket;
 namespace ws = protocol::ws;
 
 namespace {
+
+// The memory of a connection's pending read (the wait for bytes, or the read itself), kept in
+// the connection: a connection always has one, for as long as it is open. Asio's own recycling
+// would hand it whatever block an earlier operation freed (the handshake's HTTP read, ~470
+// bytes) and keep that for the connection's life; this is one slot of the size it needs, in the
+// session itself, with the heap as the fallback for anything bigger or a second operation at
+// the same time (which the session never starts).
+class ReadOpMemory {
+public:
+    // The wait of one I/O thread is 208 bytes, the read of several 240 (Boost 1.81, GCC 12); a
+    // TLS read is bigger and takes the heap.
+    static constexpr std::size_t kReadOpBytes = 240;
+
+    void* allocate(std::size_t size) {
+        if (!used_ && size <= sizeof(slot_)) {
+            used_ = true;
+            return slot_;
+        }
+        return ::operator new(size);
+    }
+    void deallocate(void* p) noexcept {
+        if (p == slot_) used_ = false;
+        else ::operator delete(p);
+    }
+
+private:
+    alignas(std::max_align_t) unsigned char slot_[kReadOpBytes];
+    bool used_ = false;
+};
+
+template <class T>
+struct ReadOpAllocator {
+    using value_type = T;
+    ReadOpMemory* memory;
+    explicit ReadOpAllocator(ReadOpMemory* m) noexcept : memory(m) {}
+    template <class U>
+    ReadOpAllocator(const ReadOpAllocator<U>& other) noexcept : memory(other.memory) {}
+    T* allocate(std::size_t n) { return static_cast<T*>(memory->allocate(n * sizeof(T))); }
+    void deallocate(T* p, std::size_t) noexcept { memory->deallocate(p); }
+    template <class U>
+    bool operator==(const ReadOpAllocator<U>& other) const noexcept { return memory == other.memory; }
+};
 
 template <class Stream>
 class WebSocketSession final : public Peer, public std::enable_shared_from_this<WebSocketSession<Stream>> {
@@ -301,18 +344,20 @@ private:
             if (network_->services.config.threads <= 1) {
                 count_read_bytes();
                 socket_of(stream_).async_wait(net::socket_base::wait_read,
-                                              [self = this->shared_from_this()](beast::error_code ec) {
-                                                  self->on_readable(ec);
-                                              });
+                                              net::bind_allocator(ReadOpAllocator<void>(&read_memory_),
+                                                                  [self = this->shared_from_this()](beast::error_code ec) {
+                                                                      self->on_readable(ec);
+                                                                  }));
                 return;
             }
         }
         char* at = reader_.prepare(kReadChunk);
         count_read_bytes();
         stream_.async_read_some(net::buffer(at, reader_.free_space()),
-                                [self = this->shared_from_this()](beast::error_code ec, std::size_t n) {
-                                    self->on_read(ec, n);
-                                });
+                                net::bind_allocator(ReadOpAllocator<void>(&read_memory_),
+                                                    [self = this->shared_from_this()](beast::error_code ec, std::size_t n) {
+                                                        self->on_read(ec, n);
+                                                    }));
     }
 
     void on_readable(beast::error_code ec) {
@@ -440,6 +485,7 @@ private:
     std::string address_;
     std::uint64_t id_;
     ws::FrameReader reader_;
+    ReadOpMemory read_memory_;  // the pending read's (read())
     Inbox inbox_;
     bool open_ = false;         // the handshake is done
     bool heard_ = false;        // bytes came since the last keep-alive check

@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include "spookludo/fair_dice.h"
+
 namespace spookludo::server {
 
 RoomJournal::RoomJournal(Owner& owner, Services& services, const std::string& code, std::int64_t created_ms,
@@ -59,8 +61,10 @@ void RoomJournal::end_pass(bool retry) {
     // The room's state is written when it changed (a refused message changes nothing).
     if (dirty_ && !closed_) {
         nlohmann::json state = owner_.durable_state();
-        if (std::string text = state.dump(); text != journaled_state_) {
-            journaled_state_ = std::move(text);
+        // Compared by digest: the text itself (a room's options, settings and seats, about 2 KB)
+        // was the biggest thing a room kept for a party-pace game's first minutes.
+        if (const auto digest = sha256(state.dump()); digest != journaled_state_) {
+            journaled_state_ = digest;
             state["decisions"] = owner_.decision_counter();
             ops_.push_back({JournalOp::Kind::room, {}, state.dump()});
         }

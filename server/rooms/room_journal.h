@@ -12,6 +12,7 @@
 //
 // What it asks of its room is the Owner interface: the room's durable state, what to do when the
 // journal fails, comes back or is fenced, and a way to run the writer's answer on the room's strand.
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -129,7 +130,7 @@ private:
     bool dirty_ = false;
     bool closed_ = false;
     std::vector<Outgoing> held_;
-    std::string journaled_state_;  // the room's state as last given to the writer
+    std::array<std::uint8_t, 32> journaled_state_{};  // the SHA-256 of the room's state as last given to the writer
     // The room's place in the journal (its next event's number); the writer's thread's once submitted.
     std::shared_ptr<JournalWriter::Stream> stream_;
     // Passes handed to the writer (tickets_), answered (settled_), and their messages waiting for

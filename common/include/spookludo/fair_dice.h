@@ -51,6 +51,7 @@ struct ClientSeed {
 // Empty when fine, else why a client seed is refused (empty, too long).
 std::optional<std::string> check_client_seed(std::string_view seed);
 
+std::array<std::uint8_t, 32> sha256(std::string_view bytes);
 std::string sha256_hex(std::string_view bytes);
 std::string to_hex(const std::uint8_t* data, std::size_t size);
 
