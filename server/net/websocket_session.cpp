@@ -27,20 +27,18 @@ namespace ws = protocol::ws;
 
 namespace {
 
-// The memory of a connection's pending read (the wait for bytes, or the read itself), kept in
-// the connection: a connection always has one, for as long as it is open. Asio's own recycling
-// would hand it whatever block an earlier operation freed (the handshake's HTTP read, ~470
-// bytes) and keep that for the connection's life; this is one slot of the size it needs, in the
-// session itself, with the heap as the fallback for anything bigger or a second operation at
-// the same time (which the session never starts).
-class ReadOpMemory {
+// The memory of an operation a connection always has pending, for as long as it is open (the
+// wait for bytes to read, the keep-alive's timer), kept in the connection. Asio's own recycling
+// would hand each of them whatever block an earlier operation freed (the handshake's HTTP read,
+// ~470 bytes) and keep that for the connection's life; this is one slot of the size the
+// operation needs, in the session itself, with the heap as the fallback for anything bigger or
+// for a second operation at the same time (a timer's new wait while the cancelled one is still
+// queued).
+template <std::size_t Bytes>
+class OpMemory {
 public:
-    // The wait of one I/O thread is 208 bytes, the read of several 240 (Boost 1.81, GCC 12); a
-    // TLS read is bigger and takes the heap.
-    static constexpr std::size_t kReadOpBytes = 240;
-
     void* allocate(std::size_t size) {
-        if (!used_ && size <= sizeof(slot_)) {
+        if (!used_ && size <= Bytes) {
             used_ = true;
             return slot_;
         }
@@ -52,22 +50,32 @@ public:
     }
 
 private:
-    alignas(std::max_align_t) unsigned char slot_[kReadOpBytes];
+    alignas(std::max_align_t) unsigned char slot_[Bytes];
     bool used_ = false;
 };
 
-template <class T>
-struct ReadOpAllocator {
+// The sizes of the operations (Boost 1.81, GCC 12): the wait for bytes with one I/O thread 208,
+// the read with several 240 (a TLS read is bigger and takes the heap); a timer's wait 192.
+using ReadOpMemory = OpMemory<240>;
+using TimerOpMemory = OpMemory<192>;
+
+template <class T, class Memory>  // T first: std::allocator_traits rebinds the first argument
+struct OpAllocator {
     using value_type = T;
-    ReadOpMemory* memory;
-    explicit ReadOpAllocator(ReadOpMemory* m) noexcept : memory(m) {}
+    Memory* memory;
+    explicit OpAllocator(Memory* m) noexcept : memory(m) {}
     template <class U>
-    ReadOpAllocator(const ReadOpAllocator<U>& other) noexcept : memory(other.memory) {}
+    OpAllocator(const OpAllocator<U, Memory>& other) noexcept : memory(other.memory) {}
     T* allocate(std::size_t n) { return static_cast<T*>(memory->allocate(n * sizeof(T))); }
     void deallocate(T* p, std::size_t) noexcept { memory->deallocate(p); }
     template <class U>
-    bool operator==(const ReadOpAllocator<U>& other) const noexcept { return memory == other.memory; }
+    bool operator==(const OpAllocator<U, Memory>& other) const noexcept { return memory == other.memory; }
 };
+
+template <class Memory, class Handler>
+auto in_slot(Memory& memory, Handler&& handler) {
+    return net::bind_allocator(OpAllocator<void, Memory>(&memory), std::forward<Handler>(handler));
+}
 
 template <class Stream>
 class WebSocketSession final : public Peer, public std::enable_shared_from_this<WebSocketSession<Stream>> {
@@ -308,7 +316,7 @@ private:
     void keep_alive() {
         const std::chrono::milliseconds half(network_->services.config.idle_timeout_ms / 2);
         timer_.expires_at(on_grid(GridClock::now() + half, std::clamp<GridClock::duration>(half / 8, std::chrono::milliseconds(1), kKeepAliveGrid)));
-        timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
+        timer_.async_wait(in_slot(timer_memory_, [self = this->shared_from_this()](beast::error_code ec) {
             if (ec || self->hung_up_ || self->closing()) return;
             if (self->heard_) {
                 self->heard_ = false;
@@ -322,7 +330,7 @@ private:
                 self->enqueue(ws::Opcode::ping, std::make_shared<const std::string>());
             }
             self->keep_alive();
-        });
+        }));
     }
 
     bool closing() {
@@ -344,7 +352,7 @@ private:
             if (network_->services.config.threads <= 1) {
                 count_read_bytes();
                 socket_of(stream_).async_wait(net::socket_base::wait_read,
-                                              net::bind_allocator(ReadOpAllocator<void>(&read_memory_),
+                                              in_slot(read_memory_,
                                                                   [self = this->shared_from_this()](beast::error_code ec) {
                                                                       self->on_readable(ec);
                                                                   }));
@@ -354,7 +362,7 @@ private:
         char* at = reader_.prepare(kReadChunk);
         count_read_bytes();
         stream_.async_read_some(net::buffer(at, reader_.free_space()),
-                                net::bind_allocator(ReadOpAllocator<void>(&read_memory_),
+                                in_slot(read_memory_,
                                                     [self = this->shared_from_this()](beast::error_code ec, std::size_t n) {
                                                         self->on_read(ec, n);
                                                     }));
@@ -485,7 +493,8 @@ private:
     std::string address_;
     std::uint64_t id_;
     ws::FrameReader reader_;
-    ReadOpMemory read_memory_;  // the pending read's (read())
+    ReadOpMemory read_memory_;    // the pending read's (read())
+    TimerOpMemory timer_memory_;  // the keep-alive's wait (keep_alive())
     Inbox inbox_;
     bool open_ = false;         // the handshake is done
     bool heard_ = false;        // bytes came since the last keep-alive check
