@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string_view>
+#include <unordered_map>
 
 #include "spookludo/game_view.h"
 #include "spookludo/ludo/policy.h"
@@ -17,6 +19,21 @@ using nlohmann::json;
 using namespace protocol;
 
 namespace {
+
+// A board by its notation, shared: the balanced pools' boards (a fixed set, 96 for the three
+// piece counts, made once) are each one object for every room that plays them; any other board
+// (a game of random boards) is a room's own.
+spook::SharedBoard pooled_board(const std::string& notation) {
+    static const auto pools = [] {
+        std::unordered_map<std::string_view, spook::SharedBoard> m;
+        for (int pieces = 1; pieces <= spook::kMaxPieces; ++pieces)
+            for (const auto& b : spook::balanced_pool(pieces))
+                m.emplace(b.notation, std::make_shared<const spook::Board>(spook::Board::from_notation(b.notation)));
+        return m;
+    }();
+    if (const auto it = pools.find(notation); it != pools.end()) return it->second;
+    return std::make_shared<const spook::Board>(spook::Board::from_notation(notation));
+}
 
 std::vector<RecordSeat> record_seats(const std::vector<TableSeat>& seats) {
     std::vector<RecordSeat> out;
@@ -173,9 +190,9 @@ public:
     void describe(RoomSnapshot& snapshot) const override { snapshot.spook = spook_view(game(), numbers_.all()); }
 
 private:
-    static std::vector<spook::Board> boards_of(const Publication& pub) {
-        std::vector<spook::Board> boards;
-        for (const auto& b : pub.boards) boards.push_back(spook::Board::from_notation(b));
+    static std::vector<spook::SharedBoard> boards_of(const Publication& pub) {
+        std::vector<spook::SharedBoard> boards;
+        for (const auto& b : pub.boards) boards.push_back(pooled_board(b));
         return boards;
     }
     const spook::Game& game() const { return match_.game(); }

@@ -474,3 +474,21 @@ TEST_CASE("names of characters and regions [spook][board]") {
     CHECK_FALSE(parse_character_id("ghost").has_value());
     CHECK(letter_of(Character::witch) == 'X');
 }
+
+TEST_CASE("a game holds its boards shared: its copies and the seats it gives them read one board, and the checks stay [spook][setup]") {
+    const std::vector<SharedBoard> published = share({base_board(), board_with({{2, Character::cat}})});
+    const auto by_seat = boards_by_seat(published, {1, 0});
+    CHECK(by_seat[0] == published[1]);  // the same object, not a copy
+    Game g(spook_options(2, 2), by_seat);
+    const Game copy = g;  // a bot's look-ahead copies the game
+    CHECK(&copy.board(0) == &g.board(0));
+    CHECK(&g.board(0) == published[1].get());
+    CHECK(g.board(0).at(2) == Character::cat);
+
+    // Two objects with the same squares are still the same board, and a missing one is named.
+    auto twice = share({base_board(), base_board()});
+    CHECK_THROWS_WITH_AS(Game(spook_options(2, 2), twice), "board 2 is the same as board 1: the boards of a game must all differ",
+                         std::invalid_argument);
+    CHECK_THROWS_WITH_AS(Game(spook_options(2, 2), std::vector<SharedBoard>{published[0], nullptr}), "board 2: missing",
+                         std::invalid_argument);
+}

@@ -136,6 +136,13 @@ Board Board::from_notation(std::string_view text) {
     return b;
 }
 
+std::vector<SharedBoard> share(std::vector<Board> boards) {
+    std::vector<SharedBoard> out;
+    out.reserve(boards.size());
+    for (auto& b : boards) out.push_back(std::make_shared<const Board>(std::move(b)));
+    return out;
+}
+
 std::string Board::notation() const {
     std::string out;
     out.reserve(kSquares);

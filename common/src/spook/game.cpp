@@ -31,18 +31,21 @@ int PlayerState::in_church() const noexcept {
     return n;
 }
 
-Game::Game(const GameOptions& options, std::vector<Board> boards) : options_(options), boards_(std::move(boards)) {
+Game::Game(const GameOptions& options, std::vector<Board> boards) : Game(options, share(std::move(boards))) {}
+
+Game::Game(const GameOptions& options, std::vector<SharedBoard> boards) : options_(options), boards_(std::move(boards)) {
     if (options_.game != GameKind::spook) throw std::invalid_argument("these options are not for a spook game");
     if (auto err = options_.validate()) throw std::invalid_argument(*err);
     if (static_cast<int>(boards_.size()) != options_.players)
         throw std::invalid_argument("a game needs one board per player: " + std::to_string(options_.players) +
                                     " players, " + std::to_string(boards_.size()) + " boards");
     for (std::size_t i = 0; i < boards_.size(); ++i) {
-        if (auto empty = boards_[i].first_empty_square())
+        if (!boards_[i]) throw std::invalid_argument("board " + std::to_string(i + 1) + ": missing");
+        if (auto empty = boards_[i]->first_empty_square())
             throw std::invalid_argument("board " + std::to_string(i + 1) + ", square " + std::to_string(*empty) +
                                         ": carries no character");
         for (std::size_t j = 0; j < i; ++j)
-            if (boards_[i] == boards_[j])
+            if (*boards_[i] == *boards_[j])
                 throw std::invalid_argument("board " + std::to_string(i + 1) + " is the same as board " +
                                             std::to_string(j + 1) + ": the boards of a game must all differ");
     }
@@ -177,7 +180,7 @@ Verdict Game::activate(Face face) {
     for (int s = 0; s < players(); ++s) {
         auto& p = players_[static_cast<std::size_t>(s)];
         if (p.finished_round) continue;
-        const Board& b = boards_[static_cast<std::size_t>(s)];
+        const Board& b = *boards_[static_cast<std::size_t>(s)];
         for (int i = 0; i < p.piece_count; ++i) {
             Square& sq = p.pieces[static_cast<std::size_t>(i)];
             const Square to = b.after_activation(face, sq);

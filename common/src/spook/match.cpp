@@ -43,6 +43,10 @@ std::string position_text(const Game& game) {
 
 Match::Match(const GameOptions& options, std::vector<RecordSeat> seats, std::vector<Board> published,
              const ServerSeed& server_seed, std::vector<ClientSeed> client_seeds)
+    : Match(options, std::move(seats), share(std::move(published)), server_seed, std::move(client_seeds)) {}
+
+Match::Match(const GameOptions& options, std::vector<RecordSeat> seats, std::vector<SharedBoard> published,
+             const ServerSeed& server_seed, std::vector<ClientSeed> client_seeds)
     : server_seed_(server_seed),
       dice_(FairStream(server_seed, client_seeds)),
       game_(options, [&] {
@@ -54,7 +58,7 @@ Match::Match(const GameOptions& options, std::vector<RecordSeat> seats, std::vec
     std::vector<int> assignment = std::move(record_.assignment);  // drawn while constructing game_
     record_ = start_record(options, std::move(seats), server_seed, std::move(client_seeds));
     record_.assignment = std::move(assignment);
-    for (const auto& b : published) record_.boards.push_back(b.notation());
+    for (const auto& b : published) record_.boards.push_back(b->notation());
     record_.draws = dice_.draws();
 }
 

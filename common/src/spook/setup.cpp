@@ -44,11 +44,24 @@ std::vector<int> draw_assignment(int count, Dice& dice) {
     return board_of_seat;
 }
 
-std::vector<Board> boards_by_seat(const std::vector<Board>& published, const std::vector<int>& board_of_seat) {
-    std::vector<Board> boards;
+namespace {
+
+template <class B>
+std::vector<B> by_seat(const std::vector<B>& published, const std::vector<int>& board_of_seat) {
+    std::vector<B> boards;
     boards.reserve(board_of_seat.size());
     for (int b : board_of_seat) boards.push_back(published.at(static_cast<std::size_t>(b)));
     return boards;
+}
+
+}  // namespace
+
+std::vector<Board> boards_by_seat(const std::vector<Board>& published, const std::vector<int>& board_of_seat) {
+    return by_seat(published, board_of_seat);
+}
+
+std::vector<SharedBoard> boards_by_seat(const std::vector<SharedBoard>& published, const std::vector<int>& board_of_seat) {
+    return by_seat(published, board_of_seat);
 }
 
 double balance_spread(std::span<const double> expected) noexcept {

@@ -2,6 +2,7 @@
 // A Spook & Werewolf Ludo board (RULES.md part 1): 40 squares in four regions, the church on 40,
 // and one character on each square that is neither an entrance nor the church.
 #include <array>
+#include <memory>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -121,6 +122,11 @@ private:
     std::array<Character, kSquares + 1> squares_{};                       // index 1..40
     std::array<std::array<std::uint8_t, kSquares + 1>, 7> after_{};        // [face][square]
 };
+
+// A board as games hold it: one immutable copy shared by every game that plays it (a pool's
+// board is in many rooms at once).
+using SharedBoard = std::shared_ptr<const Board>;
+std::vector<SharedBoard> share(std::vector<Board> boards);
 
 // A board with a name, as a host loads it from a board file.
 struct NamedBoard {

@@ -89,6 +89,7 @@ public:
     // `boards` in seat order, one per player (options.players), all different and fully filled.
     // Throws std::invalid_argument when the options or boards are not playable.
     Game(const GameOptions& options, std::vector<Board> boards);
+    Game(const GameOptions& options, std::vector<SharedBoard> boards);
 
     const GameOptions& options() const noexcept { return options_; }
     int players() const noexcept { return options_.players; }
@@ -96,7 +97,7 @@ public:
     RoundPhase phase() const noexcept { return phase_; }
     int round() const noexcept { return round_; }  // 1 in the first round
     bool over() const noexcept { return phase_ == RoundPhase::finished; }
-    const Board& board(int seat) const { return boards_.at(static_cast<std::size_t>(seat)); }
+    const Board& board(int seat) const { return *boards_.at(static_cast<std::size_t>(seat)); }
     const PlayerState& player(int seat) const { return players_.at(static_cast<std::size_t>(seat)); }
     std::optional<Face> movement_roll() const noexcept { return roll_; }
 
@@ -139,7 +140,7 @@ private:
     MoveList compute_moves(int seat) const noexcept;
 
     GameOptions options_;
-    std::vector<Board> boards_;
+    std::vector<SharedBoard> boards_;  // shared, never changed: copies of a game (a bot's look-ahead) share them
     std::vector<PlayerState> players_;
     RoundPhase phase_ = RoundPhase::movement_roll;
     int round_ = 1;

@@ -18,6 +18,8 @@ public:
     // Starting the match draws the assignment of boards to seats (the stream's first draws).
     Match(const GameOptions& options, std::vector<RecordSeat> seats, std::vector<Board> published,
           const ServerSeed& server_seed, std::vector<ClientSeed> client_seeds);
+    Match(const GameOptions& options, std::vector<RecordSeat> seats, std::vector<SharedBoard> published,
+          const ServerSeed& server_seed, std::vector<ClientSeed> client_seeds);
 
     const Game& game() const noexcept { return game_; }
     bool over() const noexcept { return game_.over(); }

@@ -38,6 +38,7 @@ std::vector<int> draw_assignment(int count, Dice& dice);
 
 // The boards in seat order: result[seat] = published[board_of_seat[seat]].
 std::vector<Board> boards_by_seat(const std::vector<Board>& published, const std::vector<int>& board_of_seat);
+std::vector<SharedBoard> boards_by_seat(const std::vector<SharedBoard>& published, const std::vector<int>& board_of_seat);
 
 // (max - min) / min of a set of expected finishes (0 for fewer than two).
 double balance_spread(std::span<const double> expected_finishes) noexcept;
