@@ -345,13 +345,17 @@ TEST_CASE("play flow: pause stops every player's countdown, a key during it says
     auto ben = server.client("ben", {"play", server.url(), "--room", room, "--name", "Ben"}, terminal(state / "ben"));
     REQUIRE_MESSAGE(wait_screen(*ben, "Waiting for Ann"), ben->describe());
     ann->write("s");
-    // (Ben's terminal is read meanwhile too: a terminal nobody reads stops its program.)
+    // (Ben's terminal is read meanwhile too: a terminal nobody reads stops its program.) Ann has
+    // no choice while her two pieces share a square (both on 1 at the start, and again whenever
+    // a monster sends the one that moved back), and each such round where Ben has one waits for
+    // his 8 s to run out (nobody answers for him): the dice gave three of those in a row once,
+    // past 15 s. A minute covers seven.
     REQUIRE_MESSAGE(ann->wait_for(
                         [&](const std::string& o) {
                             (void)ben->out();
                             return strip_escapes(o).find("Choose 1-") != std::string::npos;
                         },
-                        patience(15s)),
+                        patience(60s)),
                     ann->describe());
     ann->write("P");
     REQUIRE_MESSAGE(wait_screen(*ann, "Ann paused the game"), ann->describe());
