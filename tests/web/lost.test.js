@@ -9,8 +9,9 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { newPage, DESKTOP, roomCode, until, serverAndBrowser } from './harness.js';
 
-// Ann's page does not answer: a 6 among her first throws asks her to enter a piece, and the game
-// waits out her time before the third throw is told (with 30 s, past the test's wait once in CI).
+// Ann's page does not answer: two 6s as her first throws (the first enters a piece at once, the
+// second leaves two different moves) ask her to choose, and the game waits out her time before
+// the third throw is told (with 30 s, past the test's wait once in CI).
 const party = serverAndBrowser(['--decision-ms', '2000', '--pace-ms', '100']);
 
 // The journal's last step made to show something else than the engine does.
